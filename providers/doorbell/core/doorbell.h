@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * The generic core of doorbell: device and context objects, the backend
+ * interface, configuration and logging.  Backends live in their own folders
+ * and see only this header from the core.
+ */
+#ifndef DOORBELL_CORE_H
+#define DOORBELL_CORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "abi/verbs_pabi34.h"
+
+#define DB_NAME "doorbell"
+
+#ifndef container_of
+#define container_of(ptr, type, member)                                        \
+	((type *)((char *)(ptr) - offsetof(type, member)))
+#endif
+
+struct db_context;
+
+/*
+ * A backend drives one kind of kernel driver.  The core picks it once, when
+ * the device is matched by driver id, and installs its ops table over the
+ * core's common one when a context opens; after that the fast path calls
+ * straight into the backend through libibverbs' own dispatch.
+ */
+struct db_backend {
+	const char *name;
+	uint32_t driver_id;		/* enum rdma_driver_id */
+	size_t context_size;		/* the backend's context object */
+	/* Finish a context after the core initialised it; 0 or errno. */
+	int (*init_context)(struct db_context *ctx);
+	void (*uninit_context)(struct db_context *ctx);
+	const struct verbs_context_ops *ops;
+};
+
+struct db_device {
+	struct verbs_device vdev;
+	const struct db_backend *backend;
+};
+
+/* Every backend context starts with this. */
+struct db_context {
+	struct verbs_context vctx;
+	const struct db_backend *backend;
+	unsigned int flags;		/* DB_CTX_* */
+};
+
+enum {
+	DB_CTX_DEBUG = 1 << 0,
+};
+
+static inline struct db_context *to_db_ctx(struct ibv_context *ibctx)
+{
+	return container_of(ibctx, struct db_context, vctx.context);
+}
+
+static inline struct db_device *to_db_dev(struct ibv_device *ibdev)
+{
+	return container_of(ibdev, struct db_device, vdev.device);
+}
+
+/* backends.c: the table of backends this build knows. */
+const struct db_backend *db_backend_for_driver(uint32_t driver_id);
+
+/* common_verbs.c: verbs that every uverbs device implements the same way. */
+extern const struct verbs_context_ops db_common_ops;
+
+/* config.c: DOORBELL_* environment variables, read once per process. */
+struct db_config {
+	int debug;		/* DOORBELL_DEBUG */
+	int single_threaded;	/* DOORBELL_SINGLE_THREADED */
+};
+const struct db_config *db_config(void);
+
+/* log.c */
+void db_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void db_refuse(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* libver.c: accept only the libibverbs whose layouts we were built for. */
+int db_libibverbs_major(const char *real_path);
+int db_check_libibverbs(void);
+
+#endif /* DOORBELL_CORE_H */

@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/* Objects of the Soft-RoCE (rdma_rxe) backend. */
+#ifndef DOORBELL_RXE_H
+#define DOORBELL_RXE_H
+
+#include <pthread.h>
+
+#include "core/doorbell.h"
+#include "core/lock.h"
+#include "rxe/rxe_kabi.h"
+#include "rxe/rxe_ring.h"
+
+struct rxe_ctx {
+	struct db_context core;
+};
+
+struct rxe_cq {
+	struct verbs_cq vcq;
+	struct rxe_ring ring;
+	struct db_lock lock;
+	bool broken;		/* a resize lost the ring; see rxe_cq.c */
+};
+
+/* A send or receive work queue of a QP, or an SRQ's queue. */
+struct rxe_wq {
+	struct rxe_ring ring;
+	struct db_lock lock;
+	uint32_t max_sge;
+	uint32_t max_inline;
+};
+
+struct rxe_qp {
+	struct verbs_qp vqp;
+	struct rxe_wq sq;
+	struct rxe_wq rq;		/* unused when the QP has an SRQ */
+	uint32_t opcode_mask;		/* IBV_WR_* allowed on this QP type */
+	/* The doorbell: a POST_SEND command with no WRs, built at create. */
+	struct ibv_post_send db_cmd;
+	struct ib_uverbs_post_send_resp db_resp;
+};
+
+struct rxe_srq {
+	struct verbs_srq vsrq;
+	struct rxe_wq rq;
+	uint32_t srq_num;
+};
+
+struct rxe_ah {
+	struct ibv_ah ibv_ah;
+	uint32_t ah_num;
+};
+
+static inline struct rxe_ctx *to_rctx(struct ibv_context *ibctx)
+{
+	return container_of(to_db_ctx(ibctx), struct rxe_ctx, core);
+}
+
+static inline struct rxe_cq *to_rcq(struct ibv_cq *ibcq)
+{
+	return container_of(ibcq, struct rxe_cq, vcq.cq);
+}
+
+static inline struct rxe_qp *to_rqp(struct ibv_qp *ibqp)
+{
+	return container_of(ibqp, struct rxe_qp, vqp.qp);
+}
+
+static inline struct rxe_srq *to_rsrq(struct ibv_srq *ibsrq)
+{
+	return container_of(ibsrq, struct rxe_srq, vsrq.srq);
+}
+
+static inline struct rxe_ah *to_rah(struct ibv_ah *ibah)
+{
+	return container_of(ibah, struct rxe_ah, ibv_ah);
+}
+
+extern const struct db_backend db_rxe_backend;
+
+/* rxe_cq.c */
+struct ibv_cq *rxe_create_cq(struct ibv_context *ctx, int cqe,
+			     struct ibv_comp_channel *channel, int vector);
+struct ibv_cq_ex *rxe_create_cq_ex(struct ibv_context *ctx,
+				   struct ibv_cq_init_attr_ex *attr);
+int rxe_resize_cq(struct ibv_cq *ibcq, int cqe);
+int rxe_destroy_cq(struct ibv_cq *ibcq);
+int rxe_poll_cq(struct ibv_cq *ibcq, int nwc, struct ibv_wc *wc);
+void rxe_cqe_to_wc(const struct ib_uverbs_wc *cqe, struct ibv_wc *wc);
+
+/* rxe_qp.c */
+struct ibv_qp *rxe_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *attr);
+struct ibv_qp *rxe_create_qp_ex(struct ibv_context *ctx,
+				struct ibv_qp_init_attr_ex *attr);
+int rxe_modify_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr, int mask);
+int rxe_query_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr, int mask,
+		 struct ibv_qp_init_attr *init_attr);
+int rxe_destroy_qp(struct ibv_qp *ibqp);
+
+/* rxe_send.c */
+int rxe_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
+		  struct ibv_send_wr **bad_wr);
+int rxe_bind_mw(struct ibv_qp *ibqp, struct ibv_mw *mw,
+		struct ibv_mw_bind *bind);
+int rxe_check_send_wr(const struct rxe_qp *qp, const struct ibv_send_wr *wr,
+		      uint32_t *length);
+void rxe_build_send_wqe(const struct rxe_qp *qp, const struct ibv_send_wr *wr,
+			uint32_t length, struct rxe_send_wqe *wqe);
+uint32_t rxe_opcode_mask(enum ibv_qp_type type);
+
+/* rxe_recv.c */
+int rxe_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,
+		  struct ibv_recv_wr **bad_wr);
+int rxe_post_srq_recv(struct ibv_srq *ibsrq, struct ibv_recv_wr *wr,
+		      struct ibv_recv_wr **bad_wr);
+int rxe_post_recv_ring(struct rxe_wq *wq, struct ibv_recv_wr *wr,
+		       struct ibv_recv_wr **bad_wr);
+
+/* rxe_srq.c */
+struct ibv_srq *rxe_create_srq(struct ibv_pd *pd,
+			       struct ibv_srq_init_attr *attr);
+struct ibv_srq *rxe_create_srq_ex(struct ibv_context *ctx,
+				  struct ibv_srq_init_attr_ex *attr);
+int rxe_modify_srq(struct ibv_srq *ibsrq, struct ibv_srq_attr *attr,
+		   int mask);
+int rxe_query_srq(struct ibv_srq *ibsrq, struct ibv_srq_attr *attr);
+int rxe_destroy_srq(struct ibv_srq *ibsrq);
+
+/* rxe_ah.c */
+struct ibv_ah *rxe_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr);
+int rxe_destroy_ah(struct ibv_ah *ibah);
+
+#endif /* DOORBELL_RXE_H */

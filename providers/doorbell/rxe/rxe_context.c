@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/* The rxe backend's entry: its ops table and its part of opening a context. */
+#include <errno.h>
+
+#include "rxe/rxe.h"
+
+static int rxe_init_context(struct db_context *ctx)
+{
+	struct ibv_get_context cmd = {};
+	struct ib_uverbs_get_context_resp resp = {};
+
+	/* rxe sends no driver data with GET_CONTEXT. */
+	return ibv_cmd_get_context(&ctx->vctx, &cmd, sizeof(cmd), &resp,
+				   sizeof(resp));
+}
+
+static void rxe_uninit_context(struct db_context *ctx)
+{
+	(void)ctx;
+}
+
+static const struct verbs_context_ops rxe_ops = {
+	.bind_mw = rxe_bind_mw,
+	.create_ah = rxe_create_ah,
+	.create_cq = rxe_create_cq,
+	.create_qp = rxe_create_qp,
+	.create_qp_ex = rxe_create_qp_ex,
+	.create_srq = rxe_create_srq,
+	.create_srq_ex = rxe_create_srq_ex,
+	.destroy_ah = rxe_destroy_ah,
+	.destroy_cq = rxe_destroy_cq,
+	.destroy_qp = rxe_destroy_qp,
+	.destroy_srq = rxe_destroy_srq,
+	.modify_qp = rxe_modify_qp,
+	.modify_srq = rxe_modify_srq,
+	.poll_cq = rxe_poll_cq,
+	.post_recv = rxe_post_recv,
+	.post_send = rxe_post_send,
+	.post_srq_recv = rxe_post_srq_recv,
+	.query_qp = rxe_query_qp,
+	.query_srq = rxe_query_srq,
+	.resize_cq = rxe_resize_cq,
+};
+
+const struct db_backend db_rxe_backend = {
+	.name = "rxe",
+	.driver_id = RDMA_DRIVER_RXE,
+	.context_size = sizeof(struct rxe_ctx),
+	.init_context = rxe_init_context,
+	.uninit_context = rxe_uninit_context,
+	.ops = &rxe_ops,
+};

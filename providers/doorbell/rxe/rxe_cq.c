@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/* Completion queues of the rxe backend: the kernel produces CQEs, we poll. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rxe/rxe.h"
+
+static int rxe_cq_init(struct ibv_context *ibctx, struct rxe_cq *cq,
+		       struct ibv_cq_init_attr_ex *attr)
+{
+	struct ibv_create_cq_ex cmd = {};
+	struct rxe_cmd_create_cq_ex_resp resp = {};
+	int ret;
+
+	ret = ibv_cmd_create_cq_ex(ibctx, attr, &cq->vcq, &cmd, sizeof(cmd),
+				   &resp.ibv, sizeof(resp), 0);
+	if (ret)
+		return ret;
+	ret = rxe_ring_map(&cq->ring, ibctx->cmd_fd, &resp.drv.mi,
+			   sizeof(struct ib_uverbs_wc), false);
+	if (ret) {
+		ibv_cmd_destroy_cq(&cq->vcq.cq);
+		return ret;
+	}
+	return db_lock_init(&cq->lock, !db_config()->single_threaded);
+}
+
+struct ibv_cq *rxe_create_cq(struct ibv_context *ibctx, int cqe,
+			     struct ibv_comp_channel *channel, int vector)
+{
+	struct ibv_cq_init_attr_ex attr = {
+		.cqe = cqe,
+		.channel = channel,
+		.comp_vector = vector,
+		.wc_flags = IBV_WC_STANDARD_FLAGS,
+	};
+	struct rxe_cq *cq;
+	int ret;
+
+	if (cqe <= 0) {
+		errno = EINVAL;
+		return NULL;
+	}
+	cq = calloc(1, sizeof(*cq));
+	if (!cq) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	ret = rxe_cq_init(ibctx, cq, &attr);
+	if (ret) {
+		free(cq);
+		errno = ret;
+		return NULL;
+	}
+	return &cq->vcq.cq;
+}
+
+/*
+ * The old ring stays mapped until the new one is in place, so a resize the
+ * kernel refuses leaves the CQ exactly as it was.
+ */
+int rxe_resize_cq(struct ibv_cq *ibcq, int cqe)
+{
+	struct rxe_cq *cq = to_rcq(ibcq);
+	struct rxe_cmd_resize_cq cmd = {};
+	struct rxe_cmd_resize_cq_resp resp = {};
+	struct rxe_ring ring = {};
+	int ret;
+
+	if (cqe <= 0)
+		return EINVAL;
+	db_lock(&cq->lock);
+	ret = ibv_cmd_resize_cq(ibcq, cqe, &cmd.ibv, sizeof(cmd), &resp.ibv,
+				sizeof(resp));
+	if (ret)
+		goto out;
+	ret = rxe_ring_map(&ring, ibcq->context->cmd_fd, &resp.drv.mi,
+			   sizeof(struct ib_uverbs_wc), false);
+	if (ret) {
+		/* The kernel moved the CQEs to a ring we could not map. */
+		cq->broken = true;
+		goto out;
+	}
+	rxe_ring_unmap(&cq->ring);
+	cq->ring = ring;
+out:
+	db_unlock(&cq->lock);
+	return ret;
+}
+
+int rxe_destroy_cq(struct ibv_cq *ibcq)
+{
+	struct rxe_cq *cq = to_rcq(ibcq);
+	int ret;
+
+	ret = ibv_cmd_destroy_cq(ibcq);
+	if (ret)
+		return ret;
+	rxe_ring_unmap(&cq->ring);
+	db_lock_destroy(&cq->lock);
+	free(cq);
+	return 0;
+}
+
+/* Kernel wc_flags bits differ from libibverbs' from bit 2 on. */
+static unsigned int rxe_wc_flags(uint32_t k)
+{
+	unsigned int f = 0;
+
+	if (k & RXE_KWC_GRH)
+		f |= IBV_WC_GRH;
+	if (k & RXE_KWC_WITH_IMM)
+		f |= IBV_WC_WITH_IMM;
+	if (k & RXE_KWC_WITH_INVALIDATE)
+		f |= IBV_WC_WITH_INV;
+	if (k & RXE_KWC_IP_CSUM_OK)
+		f |= IBV_WC_IP_CSUM_OK;
+	return f;
+}
+
+void rxe_cqe_to_wc(const struct ib_uverbs_wc *cqe, struct ibv_wc *wc)
+{
+	wc->wr_id = cqe->wr_id;
+	wc->status = cqe->status;
+	wc->opcode = cqe->opcode;
+	wc->vendor_err = cqe->vendor_err;
+	wc->byte_len = cqe->byte_len;
+	wc->imm_data = cqe->ex.imm_data;
+	wc->qp_num = cqe->qp_num;
+	wc->src_qp = cqe->src_qp;
+	wc->wc_flags = rxe_wc_flags(cqe->wc_flags);
+	wc->pkey_index = cqe->pkey_index;
+	wc->slid = cqe->slid;
+	wc->sl = cqe->sl;
+	wc->dlid_path_bits = cqe->dlid_path_bits;
+}
+
+int rxe_poll_cq(struct ibv_cq *ibcq, int nwc, struct ibv_wc *wc)
+{
+	struct rxe_cq *cq = to_rcq(ibcq);
+	struct rxe_ring *r = &cq->ring;
+	uint32_t prod;
+	int n = 0;
+
+	db_lock(&cq->lock);
+	if (__builtin_expect(cq->broken, 0)) {
+		db_unlock(&cq->lock);
+		return -EIO;
+	}
+	prod = rxe_ring_kprod(r);
+	while (n < nwc && r->own != prod) {
+		rxe_cqe_to_wc(rxe_ring_slot(r, r->own), &wc[n++]);
+		r->own = rxe_ring_next(r, r->own);
+	}
+	if (n)
+		rxe_ring_publish_consumer(r);
+	db_unlock(&cq->lock);
+	return n;
+}

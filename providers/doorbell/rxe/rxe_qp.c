@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/* Queue pairs of the rxe backend: creation maps the SQ and RQ rings. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rxe/rxe.h"
+
+enum {
+	RXE_QP_COMP_MASK = IBV_QP_INIT_ATTR_PD,
+};
+
+/* Slot bytes the kernel must give us for the caps it reported. */
+static size_t rxe_sq_slot_min(const struct ibv_qp_cap *cap)
+{
+	size_t sges = (size_t)cap->max_send_sge * sizeof(struct rxe_sge);
+	size_t data = sges > cap->max_inline_data ? sges : cap->max_inline_data;
+
+	return sizeof(struct rxe_send_wqe) + data;
+}
+
+static size_t rxe_rq_slot_min(uint32_t max_sge)
+{
+	return sizeof(struct rxe_recv_wqe) +
+	       (size_t)max_sge * sizeof(struct rxe_sge);
+}
+
+static int rxe_check_qp_attr(const struct ibv_qp_init_attr_ex *attr)
+{
+	if (attr->comp_mask & ~RXE_QP_COMP_MASK)
+		return EOPNOTSUPP;
+	if (!(attr->comp_mask & IBV_QP_INIT_ATTR_PD) || !attr->pd)
+		return EINVAL;
+	switch (attr->qp_type) {
+	case IBV_QPT_RC:
+	case IBV_QPT_UC:
+	case IBV_QPT_UD:
+		return 0;
+	default:
+		return EOPNOTSUPP;
+	}
+}
+
+/* The doorbell is a POST_SEND write() with no WRs; format it once. */
+static void rxe_qp_init_doorbell(struct rxe_qp *qp)
+{
+	struct ibv_post_send *c = &qp->db_cmd;
+
+	c->hdr.command = IB_USER_VERBS_CMD_POST_SEND;
+	c->hdr.in_words = sizeof(*c) / 4;
+	c->hdr.out_words = sizeof(qp->db_resp) / 4;
+	c->core.response = (uintptr_t)&qp->db_resp;
+	c->core.qp_handle = qp->vqp.qp.handle;
+	c->core.wr_count = 0;
+	c->core.sge_count = 0;
+	c->core.wqe_size = sizeof(struct ibv_send_wr);
+}
+
+static int rxe_qp_map(struct rxe_qp *qp, int fd,
+		      const struct rxe_cmd_create_qp_ex_resp *resp,
+		      const struct ibv_qp_init_attr_ex *attr)
+{
+	bool need_lock = !db_config()->single_threaded;
+	int ret;
+
+	ret = rxe_ring_map(&qp->sq.ring, fd, &resp->drv.sq_mi,
+			   rxe_sq_slot_min(&attr->cap), true);
+	if (ret)
+		return ret;
+	qp->sq.max_sge = attr->cap.max_send_sge;
+	qp->sq.max_inline = attr->cap.max_inline_data;
+	if (!attr->srq) {
+		ret = rxe_ring_map(&qp->rq.ring, fd, &resp->drv.rq_mi,
+				   rxe_rq_slot_min(attr->cap.max_recv_sge),
+				   true);
+		if (ret) {
+			rxe_ring_unmap(&qp->sq.ring);
+			return ret;
+		}
+		qp->rq.max_sge = attr->cap.max_recv_sge;
+	}
+	db_lock_init(&qp->sq.lock, need_lock);
+	db_lock_init(&qp->rq.lock, need_lock);
+	return 0;
+}
+
+struct ibv_qp *rxe_create_qp_ex(struct ibv_context *ibctx,
+				struct ibv_qp_init_attr_ex *attr)
+{
+	struct ibv_create_qp_ex cmd = {};
+	struct rxe_cmd_create_qp_ex_resp resp = {};
+	struct rxe_qp *qp;
+	int ret;
+
+	ret = rxe_check_qp_attr(attr);
+	if (ret)
+		goto err;
+	qp = calloc(1, sizeof(*qp));
+	if (!qp) {
+		ret = ENOMEM;
+		goto err;
+	}
+	ret = ibv_cmd_create_qp_ex2(ibctx, &qp->vqp, attr, &cmd, sizeof(cmd),
+				    &resp.ibv, sizeof(resp));
+	if (ret)
+		goto err_free;
+	ret = rxe_qp_map(qp, ibctx->cmd_fd, &resp, attr);
+	if (ret)
+		goto err_destroy;
+	qp->opcode_mask = rxe_opcode_mask(attr->qp_type);
+	rxe_qp_init_doorbell(qp);
+	return &qp->vqp.qp;
+
+err_destroy:
+	ibv_cmd_destroy_qp(&qp->vqp.qp);
+err_free:
+	free(qp);
+err:
+	errno = ret;
+	return NULL;
+}
+
+struct ibv_qp *rxe_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *attr)
+{
+	struct ibv_qp_init_attr_ex ex = {
+		.qp_context = attr->qp_context,
+		.send_cq = attr->send_cq,
+		.recv_cq = attr->recv_cq,
+		.srq = attr->srq,
+		.cap = attr->cap,
+		.qp_type = attr->qp_type,
+		.sq_sig_all = attr->sq_sig_all,
+		.comp_mask = IBV_QP_INIT_ATTR_PD,
+		.pd = pd,
+	};
+	struct ibv_qp *qp;
+
+	qp = rxe_create_qp_ex(pd->context, &ex);
+	if (qp)
+		attr->cap = ex.cap;
+	return qp;
+}
+
+int rxe_modify_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr, int mask)
+{
+	struct ibv_modify_qp cmd = {};
+
+	return ibv_cmd_modify_qp(ibqp, attr, mask, &cmd, sizeof(cmd));
+}
+
+int rxe_query_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr, int mask,
+		 struct ibv_qp_init_attr *init_attr)
+{
+	struct ibv_query_qp cmd = {};
+
+	return ibv_cmd_query_qp(ibqp, attr, mask, init_attr, &cmd,
+				sizeof(cmd));
+}
+
+int rxe_destroy_qp(struct ibv_qp *ibqp)
+{
+	struct rxe_qp *qp = to_rqp(ibqp);
+	int ret;
+
+	ret = ibv_cmd_destroy_qp(ibqp);
+	if (ret)
+		return ret;
+	rxe_ring_unmap(&qp->sq.ring);
+	rxe_ring_unmap(&qp->rq.ring);
+	db_lock_destroy(&qp->sq.lock);
+	db_lock_destroy(&qp->rq.lock);
+	free(qp);
+	return 0;
+}

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/* Shared receive queues of the rxe backend. */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "rxe/rxe.h"
+
+enum {
+	RXE_SRQ_COMP_MASK = IBV_SRQ_INIT_ATTR_TYPE | IBV_SRQ_INIT_ATTR_PD,
+};
+
+static size_t rxe_srq_slot_min(uint32_t max_sge)
+{
+	return sizeof(struct rxe_recv_wqe) +
+	       (size_t)max_sge * sizeof(struct rxe_sge);
+}
+
+struct ibv_srq *rxe_create_srq_ex(struct ibv_context *ibctx,
+				  struct ibv_srq_init_attr_ex *attr)
+{
+	struct ibv_create_xsrq cmd = {};
+	struct rxe_cmd_create_srq_resp resp = {};
+	struct rxe_srq *srq;
+	int ret;
+
+	if (attr->comp_mask & ~RXE_SRQ_COMP_MASK) {
+		ret = EOPNOTSUPP;
+		goto err;
+	}
+	if ((attr->comp_mask & IBV_SRQ_INIT_ATTR_TYPE) &&
+	    attr->srq_type != IBV_SRQT_BASIC) {
+		ret = EOPNOTSUPP;
+		goto err;
+	}
+	if (!(attr->comp_mask & IBV_SRQ_INIT_ATTR_PD) || !attr->pd) {
+		ret = EINVAL;
+		goto err;
+	}
+	srq = calloc(1, sizeof(*srq));
+	if (!srq) {
+		ret = ENOMEM;
+		goto err;
+	}
+	ret = ibv_cmd_create_srq_ex(ibctx, &srq->vsrq, attr, &cmd, sizeof(cmd),
+				    &resp.ibv, sizeof(resp));
+	if (ret)
+		goto err_free;
+	ret = rxe_ring_map(&srq->rq.ring, ibctx->cmd_fd, &resp.drv.mi,
+			   rxe_srq_slot_min(attr->attr.max_sge), true);
+	if (ret)
+		goto err_destroy;
+	srq->rq.max_sge = attr->attr.max_sge;
+	srq->srq_num = resp.drv.srq_num;
+	db_lock_init(&srq->rq.lock, !db_config()->single_threaded);
+	return &srq->vsrq.srq;
+
+err_destroy:
+	ibv_cmd_destroy_srq(&srq->vsrq.srq);
+err_free:
+	free(srq);
+err:
+	errno = ret;
+	return NULL;
+}
+
+struct ibv_srq *rxe_create_srq(struct ibv_pd *pd,
+			       struct ibv_srq_init_attr *attr)
+{
+	struct ibv_srq_init_attr_ex ex = {
+		.srq_context = attr->srq_context,
+		.attr = attr->attr,
+		.comp_mask = IBV_SRQ_INIT_ATTR_TYPE | IBV_SRQ_INIT_ATTR_PD,
+		.srq_type = IBV_SRQT_BASIC,
+		.pd = pd,
+	};
+	struct ibv_srq *srq;
+
+	srq = rxe_create_srq_ex(pd->context, &ex);
+	if (srq)
+		attr->attr = ex.attr;
+	return srq;
+}
+
+/*
+ * Resizing makes the kernel copy the posted WQEs to a new ring and write its
+ * mmap info to the address in the command's driver data.
+ */
+int rxe_modify_srq(struct ibv_srq *ibsrq, struct ibv_srq_attr *attr, int mask)
+{
+	struct rxe_srq *srq = to_rsrq(ibsrq);
+	struct rxe_cmd_modify_srq cmd = {};
+	struct mminfo mi = {};
+	struct rxe_ring ring = {};
+	int ret;
+
+	if (mask & ~(IBV_SRQ_MAX_WR | IBV_SRQ_LIMIT))
+		return EINVAL;
+	cmd.drv.mmap_info_addr = (uintptr_t)&mi;
+	db_lock(&srq->rq.lock);
+	ret = ibv_cmd_modify_srq(ibsrq, attr, mask, &cmd.ibv, sizeof(cmd));
+	if (ret || !(mask & IBV_SRQ_MAX_WR))
+		goto out;
+	ret = rxe_ring_map(&ring, ibsrq->context->cmd_fd, &mi,
+			   rxe_srq_slot_min(srq->rq.max_sge), true);
+	if (ret)
+		goto out;
+	rxe_ring_unmap(&srq->rq.ring);
+	srq->rq.ring = ring;
+out:
+	db_unlock(&srq->rq.lock);
+	return ret;
+}
+
+int rxe_query_srq(struct ibv_srq *ibsrq, struct ibv_srq_attr *attr)
+{
+	struct ibv_query_srq cmd = {};
+
+	return ibv_cmd_query_srq(ibsrq, attr, &cmd, sizeof(cmd));
+}
+
+int rxe_destroy_srq(struct ibv_srq *ibsrq)
+{
+	struct rxe_srq *srq = to_rsrq(ibsrq);
+	int ret;
+
+	ret = ibv_cmd_destroy_srq(ibsrq);
+	if (ret)
+		return ret;
+	rxe_ring_unmap(&srq->rq.ring);
+	db_lock_destroy(&srq->rq.lock);
+	free(srq);
+	return 0;
+}
