@@ -1,0 +1,86 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# Real verbs applications through doorbell, inside the Soft-RoCE guest:
+# perftest and the ibverbs-utils pingpongs, each as a server/client pair on
+# rxe0.  A pair passes when both sides exit 0, the client prints its results,
+# neither side reports a completion error, and both sides' DOORBELL_DEBUG
+# line shows that doorbell served the device.
+#
+# Usage: tests/guest/apps.sh [FILTER]   (run inside tests/vm/run.sh)
+# Needs RDMAV_DRIVERS pointing at the doorbell build.  Prints PASS/FAIL lines.
+set -u
+
+dev=${DOORBELL_VM_IBDEV:-rxe0}
+gid=${DOORBELL_VM_GID_INDEX:-1}
+addr=${DOORBELL_VM_IPV4:-127.0.0.1}
+filter=${1:-}
+logs=$(mktemp -d)
+export DOORBELL_DEBUG=1
+served='doorbell: .*serving the device with the rxe backend'
+
+# pair NAME EXPECT -- ARGS...: run "ARGS" as server, then "ARGS addr".
+pair() {
+	local name=$1 expect=$2 srv cli rc_s rc_c try why=""
+	shift 3
+	[[ -n $filter && $name != *$filter* ]] && return 0
+	srv=$logs/$name.server cli=$logs/$name.client
+	timeout 120 "$@" >"$srv" 2>&1 &
+	local spid=$!
+	for try in 1 2 3 4 5 6 7 8 9 10; do
+		sleep 1
+		timeout 120 "$@" "$addr" >"$cli" 2>&1
+		rc_c=$?
+		grep -q "Couldn't connect\|Connection refused\|Unable to open file" "$cli" || break
+	done
+	wait "$spid"
+	rc_s=$?
+	if ((rc_c != 0 || rc_s != 0)); then
+		why="exit codes client $rc_c server $rc_s"
+	elif grep -qi "completion with error\|failed status\|Couldn't\|Failed to" "$cli" "$srv"; then
+		why="an error was reported"
+	elif ! grep -Eq "$expect" "$cli"; then
+		why="no results in the client's output"
+	elif ! grep -q "$served" "$cli" || ! grep -q "$served" "$srv"; then
+		why="doorbell did not serve both sides"
+	fi
+	if [[ -n $why ]]; then
+		echo "FAIL $name: $why"
+		sed 's/^/    client| /' "$cli" | tail -15
+		sed 's/^/    server| /' "$srv" | tail -8
+	else
+		echo "PASS $name"
+	fi
+}
+
+pt=(-d "$dev" -x "$gid" -F)
+bw='^[[:space:]]+[0-9]+[[:space:]]+[0-9]+[[:space:]]+[0-9.]+[[:space:]]+[0-9.]+[[:space:]]+[0-9.]+'
+lat="$bw"
+n=(-n 200)
+
+pair perftest_ib_send_bw_rc "$bw" -- ib_send_bw "${pt[@]}" "${n[@]}"
+pair perftest_ib_write_bw_rc "$bw" -- ib_write_bw "${pt[@]}" "${n[@]}"
+pair perftest_ib_read_bw_rc "$bw" -- ib_read_bw "${pt[@]}" "${n[@]}"
+pair perftest_ib_atomic_bw_rc "$bw" -- ib_atomic_bw "${pt[@]}" "${n[@]}"
+pair perftest_ib_write_lat_rc "$lat" -- ib_write_lat "${pt[@]}" "${n[@]}"
+pair perftest_ib_send_lat_rc "$lat" -- ib_send_lat "${pt[@]}" "${n[@]}"
+pair perftest_ib_read_lat_rc "$lat" -- ib_read_lat "${pt[@]}" "${n[@]}"
+pair perftest_ib_atomic_lat_rc "$lat" -- ib_atomic_lat "${pt[@]}" "${n[@]}"
+pair perftest_ib_send_bw_ud "$bw" -- ib_send_bw "${pt[@]}" "${n[@]}" -c UD
+pair perftest_ib_send_bw_uc "$bw" -- ib_send_bw "${pt[@]}" "${n[@]}" -c UC
+pair perftest_ib_write_bw_uc "$bw" -- ib_write_bw "${pt[@]}" "${n[@]}" -c UC
+pair perftest_ib_send_lat_events "$lat" -- ib_send_lat "${pt[@]}" "${n[@]}" -e
+pair perftest_ib_send_bw_events "$bw" -- ib_send_bw "${pt[@]}" "${n[@]}" -e
+pair perftest_ib_send_bw_srq "$bw" -- ib_send_bw "${pt[@]}" "${n[@]}" --use-srq
+pair perftest_ib_write_bw_4_qps "$bw" -- ib_write_bw "${pt[@]}" "${n[@]}" -q 4
+pair perftest_ib_write_bw_post_list_8 "$bw" -- ib_write_bw "${pt[@]}" "${n[@]}" --post_list 8
+
+pp='iters in [0-9.]+ seconds'
+pair pingpong_rc "$pp" -- ibv_rc_pingpong -d "$dev" -g "$gid" -n 200
+pair pingpong_rc_events "$pp" -- ibv_rc_pingpong -d "$dev" -g "$gid" -n 200 -e
+pair pingpong_rc_checked_data "$pp" -- ibv_rc_pingpong -d "$dev" -g "$gid" -n 200 -c -s 4096
+pair pingpong_ud "$pp" -- ibv_ud_pingpong -d "$dev" -g "$gid" -n 200 -s 1024
+pair pingpong_srq "$pp" -- ibv_srq_pingpong -d "$dev" -g "$gid" -n 200 -q 16
+pair pingpong_uc "$pp" -- ibv_uc_pingpong -d "$dev" -g "$gid" -n 200
+
+rm -rf "$logs"
