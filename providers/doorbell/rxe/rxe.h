@@ -10,6 +10,20 @@
 #include "rxe/rxe_kabi.h"
 #include "rxe/rxe_ring.h"
 
+#define RXE_OP(op) (1u << IBV_WR_##op)
+
+/* Opcodes that carry data from the local SGEs to the wire. */
+#define RXE_OPS_PAYLOAD                                                        \
+	(RXE_OP(RDMA_WRITE) | RXE_OP(RDMA_WRITE_WITH_IMM) | RXE_OP(SEND) |     \
+	 RXE_OP(SEND_WITH_IMM) | RXE_OP(SEND_WITH_INV))
+#define RXE_OPS_ATOMIC                                                         \
+	(RXE_OP(ATOMIC_CMP_AND_SWP) | RXE_OP(ATOMIC_FETCH_AND_ADD))
+#define RXE_SEND_FLAGS                                                         \
+	(IBV_SEND_FENCE | IBV_SEND_SIGNALED | IBV_SEND_SOLICITED |              \
+	 IBV_SEND_INLINE)
+/* The largest message rxe carries (RXE_MAX_MSG_SIZE, 2 GiB). */
+#define RXE_MAX_MSG ((uint64_t)1 << 31)
+
 struct rxe_ctx {
 	struct db_context core;
 };
@@ -19,6 +33,9 @@ struct rxe_cq {
 	struct rxe_ring ring;
 	struct db_lock lock;
 	bool broken;		/* a resize lost the ring; see rxe_cq.c */
+	/* ibv_cq_ex polling: the CQE between start_poll and end_poll */
+	const struct ib_uverbs_wc *cur;
+	uint32_t kprod;			/* producer index last read */
 };
 
 /* A send or receive work queue of a QP, or an SRQ's queue. */
@@ -34,6 +51,11 @@ struct rxe_qp {
 	struct rxe_wq sq;
 	struct rxe_wq rq;		/* unused when the QP has an SRQ */
 	uint32_t opcode_mask;		/* IBV_WR_* allowed on this QP type */
+	/* ibv_wr_* state, from wr_start to wr_complete or wr_abort */
+	struct rxe_send_wqe *wr_cur;	/* the WQE the setters fill, or NULL */
+	uint32_t wr_first;		/* sq.ring.own at wr_start */
+	uint32_t wr_room;
+	int wr_err;			/* first error since wr_start */
 	/* The doorbell: a POST_SEND command with no WRs, built at create. */
 	struct ibv_post_send db_cmd;
 	struct ib_uverbs_post_send_resp db_resp;
@@ -86,6 +108,12 @@ int rxe_resize_cq(struct ibv_cq *ibcq, int cqe);
 int rxe_destroy_cq(struct ibv_cq *ibcq);
 int rxe_poll_cq(struct ibv_cq *ibcq, int nwc, struct ibv_wc *wc);
 void rxe_cqe_to_wc(const struct ib_uverbs_wc *cqe, struct ibv_wc *wc);
+unsigned int rxe_wc_flags(uint32_t kernel_flags);
+int rxe_cq_init(struct ibv_context *ibctx, struct rxe_cq *cq,
+		struct ibv_cq_init_attr_ex *attr, bool single_threaded);
+
+/* rxe_cqex.c: the ibv_cq_ex polling API */
+void rxe_cq_set_ex_ops(struct rxe_cq *cq, uint64_t wc_flags);
 
 /* rxe_qp.c */
 struct ibv_qp *rxe_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *attr);
@@ -106,6 +134,10 @@ int rxe_check_send_wr(const struct rxe_qp *qp, const struct ibv_send_wr *wr,
 void rxe_build_send_wqe(const struct rxe_qp *qp, const struct ibv_send_wr *wr,
 			uint32_t length, struct rxe_send_wqe *wqe);
 uint32_t rxe_opcode_mask(enum ibv_qp_type type);
+void rxe_ring_doorbell(struct rxe_qp *qp);
+
+/* rxe_wr.c: the ibv_wr_* (extended QP) send API */
+void rxe_qp_set_wr_ops(struct rxe_qp *qp);
 
 /* rxe_recv.c */
 int rxe_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,

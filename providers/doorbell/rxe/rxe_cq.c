@@ -6,8 +6,8 @@
 
 #include "rxe/rxe.h"
 
-static int rxe_cq_init(struct ibv_context *ibctx, struct rxe_cq *cq,
-		       struct ibv_cq_init_attr_ex *attr)
+int rxe_cq_init(struct ibv_context *ibctx, struct rxe_cq *cq,
+		struct ibv_cq_init_attr_ex *attr, bool single_threaded)
 {
 	struct ibv_create_cq_ex cmd = {};
 	struct rxe_cmd_create_cq_ex_resp resp = {};
@@ -23,7 +23,8 @@ static int rxe_cq_init(struct ibv_context *ibctx, struct rxe_cq *cq,
 		ibv_cmd_destroy_cq(&cq->vcq.cq);
 		return ret;
 	}
-	return db_lock_init(&cq->lock, !db_config()->single_threaded);
+	return db_lock_init(&cq->lock,
+			    !single_threaded && !db_config()->single_threaded);
 }
 
 struct ibv_cq *rxe_create_cq(struct ibv_context *ibctx, int cqe,
@@ -47,7 +48,7 @@ struct ibv_cq *rxe_create_cq(struct ibv_context *ibctx, int cqe,
 		errno = ENOMEM;
 		return NULL;
 	}
-	ret = rxe_cq_init(ibctx, cq, &attr);
+	ret = rxe_cq_init(ibctx, cq, &attr, false);
 	if (ret) {
 		free(cq);
 		errno = ret;
@@ -104,7 +105,7 @@ int rxe_destroy_cq(struct ibv_cq *ibcq)
 }
 
 /* Kernel wc_flags bits differ from libibverbs' from bit 2 on. */
-static unsigned int rxe_wc_flags(uint32_t k)
+unsigned int rxe_wc_flags(uint32_t k)
 {
 	unsigned int f = 0;
 

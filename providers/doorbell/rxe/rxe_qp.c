@@ -7,7 +7,7 @@
 #include "rxe/rxe.h"
 
 enum {
-	RXE_QP_COMP_MASK = IBV_QP_INIT_ATTR_PD,
+	RXE_QP_COMP_MASK = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
 };
 
 /* Slot bytes the kernel must give us for the caps it reported. */
@@ -35,10 +35,18 @@ static int rxe_check_qp_attr(const struct ibv_qp_init_attr_ex *attr)
 	case IBV_QPT_RC:
 	case IBV_QPT_UC:
 	case IBV_QPT_UD:
-		return 0;
+		break;
 	default:
 		return EOPNOTSUPP;
 	}
+	/*
+	 * IBV_QP_EX_WITH_<op> is bit IBV_WR_<op> for every opcode rxe runs;
+	 * what the QP type or Linux 6.1 lacks (TSO, atomic write) is refused.
+	 */
+	if ((attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) &&
+	    (attr->send_ops_flags & ~(uint64_t)rxe_opcode_mask(attr->qp_type)))
+		return EOPNOTSUPP;
+	return 0;
 }
 
 /* The doorbell is a POST_SEND write() with no WRs; format it once. */
@@ -109,6 +117,11 @@ struct ibv_qp *rxe_create_qp_ex(struct ibv_context *ibctx,
 		goto err_destroy;
 	qp->opcode_mask = rxe_opcode_mask(attr->qp_type);
 	rxe_qp_init_doorbell(qp);
+	if (attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) {
+		rxe_qp_set_wr_ops(qp);
+		/* After the command: libibverbs cleared comp_mask in it. */
+		qp->vqp.comp_mask |= VERBS_QP_EX;
+	}
 	return &qp->vqp.qp;
 
 err_destroy:

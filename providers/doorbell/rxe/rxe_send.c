@@ -10,20 +10,6 @@
 
 #include "rxe/rxe.h"
 
-#define RXE_OP(op) (1u << IBV_WR_##op)
-
-/* Opcodes that carry data from the local SGEs to the wire. */
-#define RXE_OPS_PAYLOAD                                                        \
-	(RXE_OP(RDMA_WRITE) | RXE_OP(RDMA_WRITE_WITH_IMM) | RXE_OP(SEND) |     \
-	 RXE_OP(SEND_WITH_IMM) | RXE_OP(SEND_WITH_INV))
-#define RXE_OPS_ATOMIC                                                         \
-	(RXE_OP(ATOMIC_CMP_AND_SWP) | RXE_OP(ATOMIC_FETCH_AND_ADD))
-#define RXE_SEND_FLAGS                                                         \
-	(IBV_SEND_FENCE | IBV_SEND_SIGNALED | IBV_SEND_SOLICITED |              \
-	 IBV_SEND_INLINE)
-/* The largest message rxe carries (RXE_MAX_MSG_SIZE, 2 GiB). */
-#define RXE_MAX_MSG ((uint64_t)1 << 31)
-
 /*
  * What Linux 6.1 rxe executes for each QP type.  Anything else, including
  * the kernel-only opcodes it would honour from the ring, never gets in.
@@ -174,7 +160,7 @@ void rxe_build_send_wqe(const struct rxe_qp *qp, const struct ibv_send_wr *wr,
 	wqe->dma.num_sge = wr->num_sge;
 }
 
-static void rxe_ring_doorbell(struct rxe_qp *qp)
+void rxe_ring_doorbell(struct rxe_qp *qp)
 {
 	ssize_t n;
 

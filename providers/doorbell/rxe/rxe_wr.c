@@ -1,0 +1,345 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * The ibv_wr_* send API of the rxe backend.  Between wr_start and
+ * wr_complete the SQ lock is held; each builder claims the next slot and
+ * fills its header, the setters fill in its data.  Nothing is published to
+ * the kernel until wr_complete, and the first error makes wr_complete post
+ * nothing at all: a list with a bad WR is refused whole.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "rxe/rxe.h"
+
+static inline struct rxe_qp *qpx_to_rqp(struct ibv_qp_ex *qpx)
+{
+	return container_of(qpx, struct rxe_qp, vqp.qp_ex);
+}
+
+static void rxe_wr_fail(struct rxe_qp *qp, int err)
+{
+	if (!qp->wr_err)
+		qp->wr_err = err;
+	qp->wr_cur = NULL;
+}
+
+/* Claim the next SQ slot for a WR of this opcode; NULL once in error. */
+static struct rxe_send_wqe *rxe_wr_new(struct ibv_qp_ex *qpx,
+				       enum ibv_wr_opcode op)
+{
+	struct rxe_qp *qp = qpx_to_rqp(qpx);
+	struct rxe_ring *r = &qp->sq.ring;
+	struct rxe_send_wqe *wqe;
+
+	if (qp->wr_err)
+		return NULL;
+	if (!(qp->opcode_mask & (1u << op)) ||
+	    (qpx->wr_flags & ~RXE_SEND_FLAGS)) {
+		rxe_wr_fail(qp, EINVAL);
+		return NULL;
+	}
+	if (!qp->wr_room && !(qp->wr_room = rxe_ring_room(r))) {
+		rxe_wr_fail(qp, ENOMEM);
+		return NULL;
+	}
+	wqe = rxe_ring_slot(r, r->own);
+	memset(wqe, 0, sizeof(*wqe));
+	wqe->wr.wr_id = qpx->wr_id;
+	wqe->wr.opcode = op;
+	/* Inline or not is decided by the data setter that follows. */
+	wqe->wr.send_flags = qpx->wr_flags & ~IBV_SEND_INLINE;
+	r->own = rxe_ring_next(r, r->own);
+	qp->wr_room--;
+	qp->wr_cur = wqe;
+	return wqe;
+}
+
+static void rxe_wr_start(struct ibv_qp_ex *qpx)
+{
+	struct rxe_qp *qp = qpx_to_rqp(qpx);
+
+	db_lock(&qp->sq.lock);
+	qp->wr_first = qp->sq.ring.own;
+	qp->wr_room = 0;
+	qp->wr_cur = NULL;
+	qp->wr_err = qpx->qp_base.state < IBV_QPS_RTS ? EINVAL : 0;
+}
+
+static int rxe_wr_complete(struct ibv_qp_ex *qpx)
+{
+	struct rxe_qp *qp = qpx_to_rqp(qpx);
+	struct rxe_ring *r = &qp->sq.ring;
+	int err = qp->wr_err;
+	bool posted;
+
+	if (err)
+		r->own = qp->wr_first;
+	posted = r->own != qp->wr_first;
+	if (posted)
+		rxe_ring_publish_producer(r);
+	qp->wr_cur = NULL;
+	db_unlock(&qp->sq.lock);
+	if (posted)
+		rxe_ring_doorbell(qp);
+	return err;
+}
+
+static void rxe_wr_abort(struct ibv_qp_ex *qpx)
+{
+	struct rxe_qp *qp = qpx_to_rqp(qpx);
+
+	qp->sq.ring.own = qp->wr_first;
+	qp->wr_cur = NULL;
+	db_unlock(&qp->sq.lock);
+}
+
+static void rxe_wr_rdma(struct ibv_qp_ex *qpx, enum ibv_wr_opcode op,
+			uint32_t rkey, uint64_t addr, __be32 imm)
+{
+	struct rxe_send_wqe *wqe = rxe_wr_new(qpx, op);
+
+	if (!wqe)
+		return;
+	wqe->wr.wr.rdma.remote_addr = addr;
+	wqe->wr.wr.rdma.rkey = rkey;
+	wqe->wr.ex.imm_data = imm;
+	/* The kernel takes the remote address from iova. */
+	wqe->iova = addr;
+}
+
+static void rxe_wr_rdma_write(struct ibv_qp_ex *qpx, uint32_t rkey,
+			      uint64_t addr)
+{
+	rxe_wr_rdma(qpx, IBV_WR_RDMA_WRITE, rkey, addr, 0);
+}
+
+static void rxe_wr_rdma_write_imm(struct ibv_qp_ex *qpx, uint32_t rkey,
+				  uint64_t addr, __be32 imm)
+{
+	rxe_wr_rdma(qpx, IBV_WR_RDMA_WRITE_WITH_IMM, rkey, addr, imm);
+}
+
+static void rxe_wr_rdma_read(struct ibv_qp_ex *qpx, uint32_t rkey,
+			     uint64_t addr)
+{
+	rxe_wr_rdma(qpx, IBV_WR_RDMA_READ, rkey, addr, 0);
+}
+
+static void rxe_wr_atomic(struct ibv_qp_ex *qpx, enum ibv_wr_opcode op,
+			  uint32_t rkey, uint64_t addr, uint64_t cmp_add,
+			  uint64_t swap)
+{
+	struct rxe_send_wqe *wqe;
+
+	if (addr & 7) {
+		rxe_wr_fail(qpx_to_rqp(qpx), EINVAL);
+		return;
+	}
+	wqe = rxe_wr_new(qpx, op);
+	if (!wqe)
+		return;
+	wqe->wr.wr.atomic.remote_addr = addr;
+	wqe->wr.wr.atomic.compare_add = cmp_add;
+	wqe->wr.wr.atomic.swap = swap;
+	wqe->wr.wr.atomic.rkey = rkey;
+	wqe->iova = addr;
+}
+
+static void rxe_wr_atomic_cmp_swp(struct ibv_qp_ex *qpx, uint32_t rkey,
+				  uint64_t addr, uint64_t compare,
+				  uint64_t swap)
+{
+	rxe_wr_atomic(qpx, IBV_WR_ATOMIC_CMP_AND_SWP, rkey, addr, compare,
+		      swap);
+}
+
+static void rxe_wr_atomic_fetch_add(struct ibv_qp_ex *qpx, uint32_t rkey,
+				    uint64_t addr, uint64_t add)
+{
+	rxe_wr_atomic(qpx, IBV_WR_ATOMIC_FETCH_AND_ADD, rkey, addr, add, 0);
+}
+
+static void rxe_wr_send(struct ibv_qp_ex *qpx)
+{
+	rxe_wr_new(qpx, IBV_WR_SEND);
+}
+
+static void rxe_wr_send_imm(struct ibv_qp_ex *qpx, __be32 imm)
+{
+	struct rxe_send_wqe *wqe = rxe_wr_new(qpx, IBV_WR_SEND_WITH_IMM);
+
+	if (wqe)
+		wqe->wr.ex.imm_data = imm;
+}
+
+static void rxe_wr_send_inv(struct ibv_qp_ex *qpx, uint32_t rkey)
+{
+	struct rxe_send_wqe *wqe = rxe_wr_new(qpx, IBV_WR_SEND_WITH_INV);
+
+	if (wqe)
+		wqe->wr.ex.invalidate_rkey = rkey;
+}
+
+static void rxe_wr_local_inv(struct ibv_qp_ex *qpx, uint32_t rkey)
+{
+	struct rxe_send_wqe *wqe = rxe_wr_new(qpx, IBV_WR_LOCAL_INV);
+
+	if (wqe)
+		wqe->wr.ex.invalidate_rkey = rkey;
+}
+
+static void rxe_wr_bind_mw(struct ibv_qp_ex *qpx, struct ibv_mw *mw,
+			   uint32_t rkey, const struct ibv_mw_bind_info *bi)
+{
+	struct rxe_send_wqe *wqe;
+
+	/* An unbind has no MR; a bind without one is refused, not followed. */
+	if (!mw || !bi || (!bi->mr && bi->length) ||
+	    mw->context != qpx->qp_base.context) {
+		rxe_wr_fail(qpx_to_rqp(qpx), EINVAL);
+		return;
+	}
+	wqe = rxe_wr_new(qpx, IBV_WR_BIND_MW);
+	if (!wqe)
+		return;
+	wqe->wr.wr.mw.addr = bi->addr;
+	wqe->wr.wr.mw.length = bi->length;
+	wqe->wr.wr.mw.mr_lkey = bi->mr ? bi->mr->lkey : 0;
+	wqe->wr.wr.mw.mw_rkey = mw->rkey;
+	wqe->wr.wr.mw.rkey = rkey;
+	wqe->wr.wr.mw.access = bi->mw_access_flags;
+}
+
+static void rxe_wr_set_ud_addr(struct ibv_qp_ex *qpx, struct ibv_ah *ah,
+			       uint32_t remote_qpn, uint32_t remote_qkey)
+{
+	struct rxe_qp *qp = qpx_to_rqp(qpx);
+	struct rxe_send_wqe *wqe = qp->wr_cur;
+
+	if (!wqe)
+		return;
+	if (!ah || ah->pd != qpx->qp_base.pd) {
+		rxe_wr_fail(qp, EINVAL);
+		return;
+	}
+	wqe->wr.wr.ud.remote_qpn = remote_qpn;
+	wqe->wr.wr.ud.remote_qkey = remote_qkey;
+	wqe->wr.wr.ud.ah_num = to_rah(ah)->ah_num;
+}
+
+static void rxe_wr_set_length(struct rxe_send_wqe *wqe, uint32_t len,
+			      uint32_t num_sge)
+{
+	wqe->dma.length = len;
+	wqe->dma.resid = len;
+	wqe->dma.num_sge = num_sge;
+}
+
+static void rxe_wr_set_sge(struct ibv_qp_ex *qpx, uint32_t lkey,
+			   uint64_t addr, uint32_t length)
+{
+	struct rxe_qp *qp = qpx_to_rqp(qpx);
+	struct rxe_send_wqe *wqe = qp->wr_cur;
+
+	if (!wqe)
+		return;
+	if (!qp->sq.max_sge) {
+		rxe_wr_fail(qp, EINVAL);
+		return;
+	}
+	wqe->dma.sge[0].addr = addr;
+	wqe->dma.sge[0].length = length;
+	wqe->dma.sge[0].lkey = lkey;
+	wqe->wr.send_flags &= ~IBV_SEND_INLINE;
+	rxe_wr_set_length(wqe, length, 1);
+}
+
+/* Every element counts, and the sum is taken in 64 bits. */
+static void rxe_wr_set_sge_list(struct ibv_qp_ex *qpx, size_t num_sge,
+				const struct ibv_sge *sg_list)
+{
+	struct rxe_qp *qp = qpx_to_rqp(qpx);
+	struct rxe_send_wqe *wqe = qp->wr_cur;
+	uint64_t len = 0;
+	size_t i;
+
+	if (!wqe)
+		return;
+	if (num_sge > qp->sq.max_sge) {
+		rxe_wr_fail(qp, EINVAL);
+		return;
+	}
+	for (i = 0; i < num_sge; i++)
+		len += sg_list[i].length;
+	if (len > RXE_MAX_MSG) {
+		rxe_wr_fail(qp, EINVAL);
+		return;
+	}
+	if (num_sge)
+		memcpy(wqe->dma.sge, sg_list, num_sge * sizeof(*sg_list));
+	wqe->wr.send_flags &= ~IBV_SEND_INLINE;
+	rxe_wr_set_length(wqe, len, num_sge);
+}
+
+static void rxe_wr_set_inline_data_list(struct ibv_qp_ex *qpx, size_t num_buf,
+					const struct ibv_data_buf *buf_list)
+{
+	struct rxe_qp *qp = qpx_to_rqp(qpx);
+	struct rxe_send_wqe *wqe = qp->wr_cur;
+	uint8_t *p;
+	size_t i, len = 0;
+
+	if (!wqe)
+		return;
+	if (!(RXE_OPS_PAYLOAD & (1u << wqe->wr.opcode))) {
+		rxe_wr_fail(qp, EINVAL);
+		return;
+	}
+	/* Compare before adding, so no sum can wrap past the limit. */
+	for (i = 0; i < num_buf; i++) {
+		if (buf_list[i].length > qp->sq.max_inline - len) {
+			rxe_wr_fail(qp, EINVAL);
+			return;
+		}
+		len += buf_list[i].length;
+	}
+	p = wqe->dma.inline_data;
+	for (i = 0; i < num_buf; i++) {
+		memcpy(p, buf_list[i].addr, buf_list[i].length);
+		p += buf_list[i].length;
+	}
+	wqe->wr.send_flags |= IBV_SEND_INLINE;
+	rxe_wr_set_length(wqe, len, 0);
+}
+
+static void rxe_wr_set_inline_data(struct ibv_qp_ex *qpx, void *addr,
+				   size_t length)
+{
+	struct ibv_data_buf buf = { .addr = addr, .length = length };
+
+	rxe_wr_set_inline_data_list(qpx, 1, &buf);
+}
+
+void rxe_qp_set_wr_ops(struct rxe_qp *qp)
+{
+	struct ibv_qp_ex *qpx = &qp->vqp.qp_ex;
+
+	qpx->wr_start = rxe_wr_start;
+	qpx->wr_complete = rxe_wr_complete;
+	qpx->wr_abort = rxe_wr_abort;
+	qpx->wr_atomic_cmp_swp = rxe_wr_atomic_cmp_swp;
+	qpx->wr_atomic_fetch_add = rxe_wr_atomic_fetch_add;
+	qpx->wr_bind_mw = rxe_wr_bind_mw;
+	qpx->wr_local_inv = rxe_wr_local_inv;
+	qpx->wr_rdma_read = rxe_wr_rdma_read;
+	qpx->wr_rdma_write = rxe_wr_rdma_write;
+	qpx->wr_rdma_write_imm = rxe_wr_rdma_write_imm;
+	qpx->wr_send = rxe_wr_send;
+	qpx->wr_send_imm = rxe_wr_send_imm;
+	qpx->wr_send_inv = rxe_wr_send_inv;
+	qpx->wr_set_ud_addr = rxe_wr_set_ud_addr;
+	qpx->wr_set_inline_data = rxe_wr_set_inline_data;
+	qpx->wr_set_inline_data_list = rxe_wr_set_inline_data_list;
+	qpx->wr_set_sge = rxe_wr_set_sge;
+	qpx->wr_set_sge_list = rxe_wr_set_sge_list;
+}

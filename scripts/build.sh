@@ -1,0 +1,16 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# Configure and build doorbell in build/ (the guest sees the checkout).
+# Prints the build directory; shows the compiler's output only on failure.
+set -euo pipefail
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${DOORBELL_BUILD_DIR:-$top/build}
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+if ! { cmake -S "$top" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" &&
+       cmake --build "$build" -j "$(nproc)"; } >"$log" 2>&1; then
+	cat "$log" >&2
+	echo "doorbell: build failed" >&2
+	exit 1
+fi
+echo "$build"

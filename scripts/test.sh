@@ -1,0 +1,58 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# The whole test suite: build, unit tests (no device), then the guest suites
+# against the real rdma_rxe driver of Debian 12's kernel under QEMU, with
+# doorbell alone serving rxe0.  Installs what it needs (root, Debian 12).
+# Every test prints PASS/FAIL/SKIP <name>; the last line counts them.
+#
+# Usage: scripts/test.sh [--unit-only]
+set -uo pipefail
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$top"
+unit_only=0
+[[ ${1:-} == --unit-only ]] && unit_only=1
+results=$(mktemp)
+trap 'rm -f "$results"' EXIT
+
+record() { tee -a "$results"; }
+
+finish() {
+	local p f s
+	p=$(grep -c '^PASS ' "$results")
+	f=$(grep -c '^FAIL ' "$results")
+	s=$(grep -c '^SKIP ' "$results")
+	echo "$p passed, $f failed, $s skipped"
+	((f == 0))
+	exit $?
+}
+
+if ! scripts/deps.sh; then
+	echo "FAIL dependencies_install" | record
+	finish
+fi
+if ! build=$(scripts/build.sh); then
+	echo "FAIL build_is_warning_free" | record
+	finish
+fi
+echo "PASS build_is_warning_free" | record
+
+echo "== unit tests (no device)"
+(cd "$build" && ctest --output-on-failure -V 2>&1) |
+	sed -nE 's/^[0-9]+: ((PASS|FAIL|SKIP) .*)/\1/p; s/^[0-9]+: (    .*)/\1/p' |
+	record
+((unit_only)) && finish
+
+echo "== guest: Soft-RoCE on Debian 12's kernel under QEMU"
+if ! tests/vm/prepare.sh; then
+	echo "FAIL guest_prepares" | record
+	finish
+fi
+tests/vm/run.sh --timeout 2400 \
+	--env "RDMAV_DRIVERS=$build/lib/libdoorbell" -- \
+	tests/guest/suite.sh "$build" | record
+rc=${PIPESTATUS[0]}
+if ((rc == 124 || rc == 125)); then
+	echo "FAIL guest_suite_completes: run.sh exit $rc" | record
+fi
+finish
