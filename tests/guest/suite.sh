@@ -22,3 +22,6 @@ done
 
 echo "== applications"
 "$here/apps.sh"
+
+echo "== rdma-core's pyverbs suite (Debian's copy)"
+"$here/rdma-core-suite.sh" 86

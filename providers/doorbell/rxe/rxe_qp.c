@@ -7,7 +7,8 @@
 #include "rxe/rxe.h"
 
 enum {
-	RXE_QP_COMP_MASK = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
+	RXE_QP_COMP_MASK = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_CREATE_FLAGS |
+			   IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
 };
 
 /* Slot bytes the kernel must give us for the caps it reported. */
@@ -28,6 +29,10 @@ static size_t rxe_rq_slot_min(uint32_t max_sge)
 static int rxe_check_qp_attr(const struct ibv_qp_init_attr_ex *attr)
 {
 	if (attr->comp_mask & ~RXE_QP_COMP_MASK)
+		return EOPNOTSUPP;
+	/* Linux 6.1 rxe takes no create flags; an empty set is fine. */
+	if ((attr->comp_mask & IBV_QP_INIT_ATTR_CREATE_FLAGS) &&
+	    attr->create_flags)
 		return EOPNOTSUPP;
 	if (!(attr->comp_mask & IBV_QP_INIT_ATTR_PD) || !attr->pd)
 		return EINVAL;
