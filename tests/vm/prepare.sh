@@ -1,0 +1,323 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# Prepare the doorbell test VM (idempotent; run.sh calls it on every run):
+#   * installs the host packages the harness and the guest need (apt, quiet);
+#   * fetches the newest Debian 12 linux-image-6.1.0-NN-amd64-unsigned (or
+#     $DOORBELL_VM_KERNEL), unpacks it with dpkg-deb -x into the cache and runs
+#     depmod on it;
+#   * builds a busybox initramfs holding the modules needed before the 9p
+#     root is mounted (rebuilt only when its inputs change).
+#
+# Usage: prepare.sh [-v|--verbose] [--print-env]
+#   --print-env  print shell assignments (vm_kver, vm_kernel, vm_initrd,
+#                vm_moddir, vm_kpkg) describing the prepared VM on stdout.
+#
+# The kernel booted is the uncompressed vmlinux (PVH entry, extracted once;
+# DOORBELL_VM_PVH=0 boots the bzImage through the firmware instead).
+#
+# Environment: DOORBELL_VM_CACHE (default /var/cache/doorbell-vm),
+#   DOORBELL_VM_KERNEL (kernel package name), DOORBELL_VM_MODULES (extra
+#   modules for the initramfs, space separated), DOORBELL_VM_NO_APT=1 (never
+#   call apt-get install/update).
+
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+cache=${DOORBELL_VM_CACHE:-/var/cache/doorbell-vm}
+verbose=${DOORBELL_VM_VERBOSE:-0}
+print_env=0
+
+# Bump when the initramfs layout produced below changes.
+initramfs_format=1
+
+packages=(qemu-system-x86 busybox-static kmod iproute2 rdma-core ibverbs-utils
+	perftest ibverbs-providers python3-pyverbs rdmacm-utils util-linux
+	coreutils gzip xz-utils)
+
+# Modules loaded by the initramfs, in this order; dependencies are added from
+# the kernel's modules.dep. crc32_generic must be there before rdma_rxe: the
+# rxe ICRC needs crypto "crc32" at device creation (else "failed to add").
+modules=(crc32_generic virtio_pci 9pnet_virtio 9p overlay dummy
+	ib_uverbs rdma_rxe rdma_ucm)
+# shellcheck disable=SC2206
+modules+=(${DOORBELL_VM_MODULES:-})
+
+while (($#)); do
+	case "$1" in
+	-v | --verbose) verbose=1 ;;
+	--print-env) print_env=1 ;;
+	-h | --help)
+		sed -n '3,/^$/s/^# \{0,1\}//p' "$0"
+		exit 0
+		;;
+	*)
+		echo "prepare.sh: unknown argument '$1'" >&2
+		exit 2
+		;;
+	esac
+	shift
+done
+
+say() { echo "doorbell-vm: $*" >&2; }
+log() { if [[ $verbose == 1 ]]; then say "$@"; fi; }
+die() {
+	say "error: $*"
+	exit 1
+}
+
+# Run a command quietly; show its output only if it fails.
+quiet() {
+	local out rc=0
+	out=$(mktemp)
+	"$@" >"$out" 2>&1 || rc=$?
+	if ((rc)); then
+		say "'$*' failed (rc $rc):"
+		tail -n 30 "$out" >&2
+	fi
+	rm -f "$out"
+	return $rc
+}
+
+as_root() {
+	if ((EUID == 0)); then
+		"$@"
+	elif command -v sudo >/dev/null; then
+		sudo -n "$@"
+	else
+		die "need root for: $*"
+	fi
+}
+
+apt_updated=0
+apt_update() {
+	((apt_updated)) && return 0
+	[[ ${DOORBELL_VM_NO_APT:-0} == 1 ]] && return 1
+	log "apt-get update"
+	quiet as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq \
+		-o DPkg::Lock::Timeout=600
+	apt_updated=1
+}
+
+install_packages() {
+	local missing=() p
+	for p in "${packages[@]}"; do
+		dpkg-query -W -f='${db:Status-Abbrev}' "$p" 2>/dev/null | grep -q '^ii' ||
+			missing+=("$p")
+	done
+	((${#missing[@]})) || return 0
+	[[ ${DOORBELL_VM_NO_APT:-0} == 1 ]] && die "missing packages: ${missing[*]}"
+	say "installing ${missing[*]}"
+	local cmd=(env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq
+		--no-install-recommends -o DPkg::Lock::Timeout=600 "${missing[@]}")
+	if ! as_root "${cmd[@]}" >/dev/null 2>&1; then
+		apt_update
+		quiet as_root "${cmd[@]}" || die "package installation failed"
+	fi
+}
+
+# "<package> <candidate version>" of the newest linux-image-6.1.0-NN-amd64-unsigned
+# apt knows (from the linux-image-amd64 metapackage and a name search), or of
+# $DOORBELL_VM_KERNEL. Empty if apt knows none.
+resolve_kernel_apt() {
+	local names
+	if [[ -n ${DOORBELL_VM_KERNEL:-} ]]; then
+		names=$DOORBELL_VM_KERNEL
+	else
+		names=$({
+			apt-cache depends linux-image-amd64 2>/dev/null |
+				sed -n 's/^ *Depends: *\(linux-image-[^ ]*-amd64\)$/\1-unsigned/p'
+			apt-cache search --names-only '^linux-image-6\.1\.0-[0-9]+-amd64-unsigned$' \
+				2>/dev/null | cut -d' ' -f1
+		} | grep -E '^linux-image-6\.1\.0-[0-9]+-amd64-unsigned$' | sort -u || true)
+		[[ -n $names ]] || return 0
+	fi
+	# shellcheck disable=SC2086
+	apt-cache policy $names 2>/dev/null | awk '
+		/^[^ ].*:$/ { pkg = substr($0, 1, length($0) - 1) }
+		$1 == "Candidate:" && $2 != "(none)" { print pkg, $2 }' |
+		sort -V | tail -n 1
+}
+
+# Same, but memoised on the state of the apt lists (apt-cache is slow).
+resolve_kernel() {
+	local sig memo=$cache/.resolved r
+	sig=$({
+		echo "${DOORBELL_VM_KERNEL:-}"
+		stat -c '%n %Y %s' /var/lib/apt/lists /var/lib/apt/lists/*Packages* \
+			/etc/apt/sources.list /etc/apt/sources.list.d/* 2>/dev/null || true
+	} | sha256sum | cut -c1-16)
+	if [[ -f $memo ]] && read -r s r <"$memo" && [[ $s == "$sig" && -n $r ]]; then
+		echo "$r"
+		return
+	fi
+	r=$(resolve_kernel_apt | tr ' ' '=')
+	if [[ -n $r ]]; then echo "$sig $r" >"$memo"; fi
+	echo "$r"
+}
+
+# Newest already unpacked kernel in the cache (optionally of one package).
+cached_kernel_dir() {
+	local d
+	for d in "$cache"/kernels/"${1:-linux-image-}"*; do
+		[[ -e $d/.complete ]] && echo "$d"
+	done | sort -V | tail -n 1
+}
+
+get_kernel() {
+	local pkg ver kdir tmp kver debs r
+	r=$(resolve_kernel)
+	if [[ -z $r ]] && apt_update; then r=$(resolve_kernel); fi
+	pkg=${r%%=*} ver=${r#*=}
+	if [[ -z $r ]]; then
+		# apt cannot tell (offline, no lists): fall back to the cache.
+		pkg=${DOORBELL_VM_KERNEL:-}
+		kdir=$(cached_kernel_dir "${pkg:+${pkg}_}")
+		[[ -n $kdir ]] || die "cannot find kernel package ${pkg:-linux-image-6.1.0-NN-amd64-unsigned} (apt-cache) and nothing cached in $cache"
+		log "apt does not know ${pkg:-a 6.1 kernel}; using cached $(basename "$kdir")"
+		echo "$kdir"
+		return
+	fi
+	kdir=$cache/kernels/${pkg}_${ver}
+	if [[ ! -e $kdir/.complete ]]; then
+		say "fetching kernel $pkg $ver into $cache"
+		tmp=$(mktemp -d "$cache/.tmp.XXXXXX")
+		local sandbox=()
+		((EUID == 0)) && sandbox=(-o APT::Sandbox::User=root)
+		(cd "$tmp" && quiet apt-get download -qq "${sandbox[@]}" "$pkg=$ver") ||
+			die "apt-get download $pkg=$ver failed"
+		debs=("$tmp"/*.deb)
+		[[ -f ${debs[0]} ]] || die "no .deb downloaded for $pkg"
+		quiet dpkg-deb -x "${debs[0]}" "$tmp/root" || die "dpkg-deb -x failed"
+		if [[ ! -d $tmp/root/lib/modules && -d $tmp/root/usr/lib/modules ]]; then
+			ln -s usr/lib "$tmp/root/lib"
+		fi
+		kver=$(ls "$tmp/root/lib/modules")
+		[[ $kver != *$'\n'* && -n $kver ]] || die "unexpected module tree in $pkg: $kver"
+		[[ -f $tmp/root/boot/vmlinuz-$kver ]] || die "no /boot/vmlinuz-$kver in $pkg"
+		quiet depmod -b "$tmp/root" "$kver" || die "depmod failed"
+		echo "$kver" >"$tmp/root/.kver"
+		echo "$pkg" >"$tmp/root/.pkg"
+		rm -rf "$kdir"
+		mv "$tmp/root" "$kdir"
+		touch "$kdir/.complete"
+		rm -rf "$tmp"
+	fi
+	echo "$kdir"
+}
+
+# Uncompressed vmlinux next to the bzImage: QEMU boots it directly through
+# its PVH entry point (CONFIG_PVH), skipping firmware and the in-guest XZ
+# decompression (about 4 s under TCG). Prints the kernel image to boot.
+kernel_image() {
+	local kdir=$1 kver=$2 z=$1/boot/vmlinuz-$2 out=$1/boot/vmlinux-$2 off tmp
+	if [[ ${DOORBELL_VM_PVH:-1} != 1 ]] || ! grep -q '^CONFIG_PVH=y' "$kdir/boot/config-$kver"; then
+		echo "$z"
+		return
+	fi
+	if [[ ! -s $out ]]; then
+		tmp=$out.tmp.$$
+		# First XZ (or gzip) stream in the bzImage that yields an ELF file.
+		local magic unz
+		for magic in xz gzip; do
+			case $magic in
+			xz) off=$(LC_ALL=C grep -abo $'\xfd7zXZ\x00' "$z" | cut -d: -f1) unz="xz -dc --single-stream" ;;
+			gzip) off=$(LC_ALL=C grep -abo $'\x1f\x8b\x08' "$z" | cut -d: -f1) unz="gzip -dc" ;;
+			esac
+			for off in $off; do
+				# shellcheck disable=SC2086
+				tail -c +$((off + 1)) "$z" | $unz >"$tmp" 2>/dev/null || true
+				if [[ $(head -c 4 "$tmp" | od -An -c | tr -d ' ') == '177ELF' ]]; then
+					mv "$tmp" "$out"
+					break 2
+				fi
+			done
+		done
+		rm -f "$tmp"
+		if [[ ! -s $out ]]; then
+			log "cannot extract vmlinux from $z; booting the bzImage"
+			echo "$z"
+			return
+		fi
+	fi
+	echo "$out"
+}
+
+# Module files (relative to lib/modules/<kver>) in load order.
+module_list() {
+	local kdir=$1 kver=$2 m line path
+	local -A seen=()
+	for m in "${modules[@]}"; do
+		modprobe -C /dev/null -d "$kdir" -S "$kver" --show-depends "$m" 2>/dev/null |
+			grep -q . || die "module $m not found for $kver"
+		while read -r line; do
+			case "$line" in
+			insmod\ *)
+				path=${line#insmod }
+				path=${path%% *}
+				path=${path#*/lib/modules/"$kver"/}
+				if [[ -z ${seen[$path]:-} ]]; then
+					seen[$path]=1
+					echo "$path"
+				fi
+				;;
+			esac
+		done < <(modprobe -C /dev/null -d "$kdir" -S "$kver" --show-depends "$m")
+	done
+}
+
+build_initramfs() {
+	local kdir=$1 kver=$2 mods hash out stage busybox m
+	busybox=$(command -v busybox) || die "busybox not found"
+	if ldd "$busybox" >/dev/null 2>&1; then die "$busybox is not static (install busybox-static)"; fi
+	mods=$(module_list "$kdir" "$kver")
+	hash=$({
+		echo "format $initramfs_format $kver $(basename "$kdir")"
+		echo "$mods"
+		sha256sum "$here/initramfs-init.sh" "$busybox" | cut -d' ' -f1
+	} | sha256sum | cut -c1-16)
+	out=$kdir/initramfs-$hash.cpio.gz
+	if [[ ! -e $out ]]; then
+		log "building initramfs $out"
+		stage=$(mktemp -d "$cache/.tmp.XXXXXX")
+		mkdir -p "$stage/bin" "$stage/lib/modules/$kver"
+		cp "$busybox" "$stage/bin/busybox"
+		ln -s busybox "$stage/bin/sh"
+		install -m 0755 "$here/initramfs-init.sh" "$stage/init"
+		while read -r m; do
+			mkdir -p "$stage/lib/modules/$kver/$(dirname "$m")"
+			cp "$kdir/lib/modules/$kver/$m" "$stage/lib/modules/$kver/$m"
+			echo "$kver/$m"
+		done <<<"$mods" >"$stage/modules.list"
+		(cd "$stage" && find . -mindepth 1 | LC_ALL=C sort |
+			busybox cpio -o -H newc -R 0:0 2>/dev/null | gzip -6 >"$stage.cpio.gz") ||
+			die "cpio failed"
+		mv "$stage.cpio.gz" "$out"
+		rm -rf "$stage"
+		# Keep the three newest initramfs images of this kernel.
+		find "$kdir" -maxdepth 1 -name 'initramfs-*.cpio.gz' -printf '%T@ %p\n' |
+			sort -rn | tail -n +4 | cut -d' ' -f2- | xargs -r rm -f
+	fi
+	echo "$out"
+}
+
+install_packages
+
+mkdir -p "$cache/kernels" 2>/dev/null || as_root mkdir -p "$cache/kernels"
+[[ -w $cache ]] || die "$cache is not writable (set DOORBELL_VM_CACHE)"
+exec 9>"$cache/.lock"
+flock 9
+
+kdir=$(get_kernel)
+kver=$(cat "$kdir/.kver")
+initrd=$(build_initramfs "$kdir" "$kver")
+kernel=$(kernel_image "$kdir" "$kver")
+log "kernel $kver ($(basename "$kdir")), initramfs $initrd"
+
+if ((print_env)); then
+	printf 'vm_kpkg=%q\n' "$(cat "$kdir/.pkg")"
+	printf 'vm_kver=%q\n' "$kver"
+	printf 'vm_kernel=%q\n' "$kernel"
+	printf 'vm_initrd=%q\n' "$initrd"
+	printf 'vm_moddir=%q\n' "$kdir/lib/modules/$kver"
+fi

@@ -1,0 +1,280 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# Run a command inside a throw-away QEMU (TCG) guest booting Debian 12's 6.1
+# kernel with a Soft-RoCE device rxe0 on a dummy netdev d0, exit with its status.
+#
+# Usage: tests/vm/run.sh [options] -- COMMAND [ARGS...]
+#   --out DIR        writable host directory, mounted at the same path in the
+#                    guest (default: a new temporary directory, removed if empty;
+#                    DOORBELL_VM_OUT in the guest names it)
+#   --share DIR      one more writable host directory (repeatable)
+#   --env NAME=VALUE set a variable for COMMAND (repeatable)
+#   --keep-stock     keep /etc/libibverbs.d/rxe.driver (stock provider) visible
+#   --timeout SECS   kill the guest after SECS seconds (default 900), exit 124
+#   --mem SIZE       guest memory (default 2G)
+#   --smp N          guest CPUs (default 2)
+#   --console FILE   save the guest kernel console log to FILE
+#   -v, --verbose    print progress, timings and the kernel console on stderr
+#   -h, --help       this text
+#
+# The guest sees the host root read-only (9p) under a tmpfs overlay, so
+# installed tools and the checkout are at the same paths; writes outside the
+# shares are lost. COMMAND runs as root in the caller's cwd with PATH, LANG,
+# the caller's DOORBELL_*, RDMAV_*, IBV_* and VERBS_* variables, the --env ones,
+# and DOORBELL_VM_{IBDEV,NETDEV,IPV4,GID_INDEX,OUT,KVER}. Its stdout/stderr are
+# streamed to ours; the kernel console is kept apart.
+# Exit status: COMMAND's; 124 on timeout; 125 if the guest failed to set up
+# or died without reporting a status.
+
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+out=${DOORBELL_VM_OUT_DIR:-}
+shares=()
+extra_env=()
+keep_stock=${DOORBELL_VM_KEEP_STOCK:-0}
+timeout_s=${DOORBELL_VM_TIMEOUT:-900}
+mem=${DOORBELL_VM_MEM:-2G}
+smp=${DOORBELL_VM_SMP:-2}
+console_copy=${DOORBELL_VM_CONSOLE:-}
+verbose=${DOORBELL_VM_VERBOSE:-0}
+
+say() { echo "doorbell-vm: $*" >&2; }
+log() { if [[ $verbose == 1 ]]; then say "$@"; fi; }
+usage() { sed -n '3,/^$/s/^# \{0,1\}//p' "$0"; }
+die() {
+	say "error: $*"
+	exit 125
+}
+
+while (($#)); do
+	case "$1" in
+	--out) out=${2:?--out needs a directory}; shift ;;
+	--out=*) out=${1#*=} ;;
+	--share) shares+=("${2:?--share needs a directory}"); shift ;;
+	--share=*) shares+=("${1#*=}") ;;
+	--env) extra_env+=("${2:?--env needs NAME=VALUE}"); shift ;;
+	--env=*) extra_env+=("${1#*=}") ;;
+	--keep-stock) keep_stock=1 ;;
+	--timeout) timeout_s=${2:?--timeout needs seconds}; shift ;;
+	--timeout=*) timeout_s=${1#*=} ;;
+	--mem) mem=${2:?}; shift ;;
+	--mem=*) mem=${1#*=} ;;
+	--smp) smp=${2:?}; shift ;;
+	--smp=*) smp=${1#*=} ;;
+	--console) console_copy=${2:?}; shift ;;
+	--console=*) console_copy=${1#*=} ;;
+	-v | --verbose) verbose=1 ;;
+	-h | --help) usage; exit 0 ;;
+	--) shift; break ;;
+	*) say "unknown option '$1' (COMMAND goes after --)"; usage >&2; exit 2 ;;
+	esac
+	shift
+done
+(($#)) || { usage >&2; exit 2; }
+[[ $timeout_s =~ ^[0-9]+$ && $timeout_s -gt 0 ]] || die "bad --timeout '$timeout_s'"
+for e in "${extra_env[@]}"; do
+	[[ $e =~ ^[A-Za-z_][A-Za-z0-9_]*= ]] || die "bad --env '$e' (want NAME=VALUE)"
+done
+
+t_start=$(date +%s.%N)
+
+# --- kernel, initramfs, host packages ----------------------------------------
+prep_args=(--print-env)
+[[ $verbose == 1 ]] && prep_args+=(-v)
+vm_env=$("$here/prepare.sh" "${prep_args[@]}") || die "prepare.sh failed"
+vm_kernel='' vm_initrd='' vm_moddir='' vm_kver=''
+eval "$vm_env"
+[[ -f $vm_kernel && -f $vm_initrd ]] || die "prepare.sh gave no kernel/initramfs"
+t_prepared=$(date +%s.%N)
+
+# --- control and output directories -------------------------------------------
+ctl=$(mktemp -d "${TMPDIR:-/tmp}/doorbell-vm.XXXXXX")
+out_is_tmp=0
+if [[ -z $out ]]; then
+	out=$(mktemp -d "${TMPDIR:-/tmp}/doorbell-vm-out.XXXXXX")
+	out_is_tmp=1
+fi
+mkdir -p "$out"
+out=$(realpath "$out")
+
+qemu_pid=
+tail_pids=()
+# shellcheck disable=SC2317 # invoked by trap
+cleanup() {
+	local rc=$?
+	if [[ -n $qemu_pid ]] && kill -0 "$qemu_pid" 2>/dev/null; then
+		kill -TERM "$qemu_pid" 2>/dev/null || true
+		wait "$qemu_pid" 2>/dev/null || true
+	fi
+	for p in "${tail_pids[@]}"; do kill "$p" 2>/dev/null || true; done
+	rm -rf "$ctl"
+	if ((out_is_tmp)); then
+		if rmdir "$out" 2>/dev/null; then :; else say "output kept in $out"; fi
+	fi
+	exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# Writable shares: the output directory first, then --share ones. Paths the
+# guest covers with its own tmpfs (/tmp, /run, /dev/shm) are invisible there
+# unless shared, so share the cwd and COMMAND's directory if they live there.
+all_shares=("$out")
+for s in "${shares[@]}"; do
+	[[ -d $s ]] || die "--share $s: not a directory"
+	all_shares+=("$(realpath "$s")")
+done
+covered() { # path: is it inside one of the shares?
+	local s
+	for s in "${all_shares[@]}"; do
+		[[ $1 == "$s" || $1 == "$s"/* ]] && return 0
+	done
+	return 1
+}
+hidden() { # path: under a directory the guest covers with a fresh tmpfs?
+	case "$1" in
+	/tmp | /tmp/* | /run | /run/* | /dev/shm | /dev/shm/*) return 0 ;;
+	esac
+	return 1
+}
+cwd=$(pwd -P)
+# The cwd and COMMAND's directory must stay visible in the guest.
+for d in "$cwd" "$(dirname "$(realpath -m "$1")")"; do
+	[[ $1 == */* || $d == "$cwd" ]] || continue
+	if hidden "$d" && ! covered "$d"; then
+		case "$d" in
+		/tmp | /run | /dev/shm)
+			die "the cwd or COMMAND is directly in $d, a fresh tmpfs in the guest: use a subdirectory (shared automatically) or --share DIR" ;;
+		esac
+		log "sharing $d writable (hidden by a guest tmpfs otherwise)"
+		all_shares+=("$d")
+	fi
+done
+
+# --- guest configuration ---------------------------------------------------------
+cmd_env=("PATH=$PATH" "LANG=${LANG:-C.UTF-8}" "HOME=/root")
+while IFS= read -r name; do
+	cmd_env+=("$name=${!name}")
+done < <(compgen -e | grep -E '^(DOORBELL_|RDMAV_|IBV_|VERBS_)' || true)
+cmd_env+=("${extra_env[@]}")
+
+arr() { # name values...: a bash array assignment
+	local n=$1
+	shift
+	printf '%s=(' "$n"
+	(($#)) && printf ' %q' "$@"
+	printf ' )\n'
+}
+{
+	printf 'dbvm_cwd=%q\n' "$cwd"
+	printf 'dbvm_out=%q\n' "$out"
+	printf 'dbvm_moddir=%q\n' "$vm_moddir"
+	printf 'dbvm_keep_stock=%q\n' "$keep_stock"
+	printf 'dbvm_ibdev=rxe0\n'
+	printf 'dbvm_netdev=d0\n'
+	printf 'dbvm_ipv4=10.77.0.1\n'
+	printf 'dbvm_prefix=24\n'
+	printf 'dbvm_rxe_wait=%q\n' "${DOORBELL_VM_RXE_WAIT:-60}"
+	printf 'dbvm_trace=%q\n' "${DOORBELL_VM_TRACE:-0}"
+	arr dbvm_shares "${all_shares[@]}"
+	arr dbvm_env "${cmd_env[@]}"
+	arr dbvm_cmd "$@"
+} >"$ctl/config"
+: >"$ctl/stdout"
+: >"$ctl/stderr"
+: >"$ctl/console.log"
+
+# --- QEMU --------------------------------------------------------------------------
+ginit=$here/guest-init.sh
+[[ $ginit != *[[:space:]]* ]] || die "the checkout path must not contain white space ($ginit)"
+# oops=panic: a kernel oops (e.g. rxe fed a bad WQE) ends the run at once
+# (exit 125, oops shown) instead of leaving a dead process behind.
+kappend="console=ttyS0 panic=-1 oops=panic dbvm.init=$ginit"
+[[ $verbose == 1 ]] || kappend+=" quiet"
+kappend+=" ${DOORBELL_VM_APPEND:-}"
+
+qopt() { printf '%s' "${1//,/,,}"; } # escape commas in QEMU option values
+# shellcheck disable=SC2054 # commas are QEMU's
+qemu=(qemu-system-x86_64 -nodefaults -no-user-config -display none -no-reboot
+	-machine q35 -accel tcg -cpu max -smp "$smp" -m "$mem"
+	-kernel "$vm_kernel" -initrd "$vm_initrd" -append "$kappend"
+	-serial "file:$ctl/console.log"
+	-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap
+	-virtfs "local,path=$(qopt "$ctl"),mount_tag=dbvmctl,security_model=none")
+for i in "${!all_shares[@]}"; do
+	qemu+=(-virtfs "local,path=$(qopt "${all_shares[i]}"),mount_tag=dbvm$i,security_model=none,multidevs=remap")
+done
+# shellcheck disable=SC2206
+qemu+=(${DOORBELL_VM_QEMU_ARGS:-})
+
+log "booting $vm_kver (timeout ${timeout_s}s): $*"
+t_launch=$(date +%s.%N)
+timeout -k 5 "$timeout_s" "${qemu[@]}" </dev/null >"$ctl/qemu.log" 2>&1 &
+qemu_pid=$!
+
+tail -q -s 0.2 -n +1 -f --pid="$qemu_pid" "$ctl/stdout" &
+tail_pids+=($!)
+tail -q -s 0.2 -n +1 -f --pid="$qemu_pid" "$ctl/stderr" >&2 &
+tail_pids+=($!)
+if [[ $verbose == 1 ]]; then
+	tail -q -s 0.2 -n +1 -f --pid="$qemu_pid" "$ctl/console.log" | sed -u 's/^/[console] /' >&2 &
+	tail_pids+=($!)
+fi
+
+qrc=0
+wait "$qemu_pid" || qrc=$?
+qemu_pid=
+t_end=$(date +%s.%N)
+for p in "${tail_pids[@]}"; do wait "$p" 2>/dev/null || true; done
+tail_pids=()
+
+[[ -n $console_copy ]] && cp "$ctl/console.log" "$console_copy"
+
+show_diag() {
+	if [[ -s $ctl/guest-error ]]; then say "guest: $(cat "$ctl/guest-error")"; fi
+	if [[ $verbose != 1 && -s $ctl/console.log ]]; then
+		say "last lines of the guest console:"
+		tail -n 40 "$ctl/console.log" | sed 's/^/  /' >&2
+	fi
+	if [[ -s $ctl/qemu.log ]]; then
+		say "qemu output:"
+		tail -n 20 "$ctl/qemu.log" | sed 's/^/  /' >&2
+	fi
+}
+
+since() { # file: seconds from QEMU launch to the file's mtime
+	[[ -e $1 ]] && awk -v a="$t_launch" -v b="$(stat -c %.3Y "$1")" 'BEGIN { printf "%.1f", b - a }'
+}
+
+if [[ $verbose == 1 ]]; then
+	read -r ready_up gid <"$ctl/ready" 2>/dev/null || true
+	say "timings: prepare $(awk -v a="$t_start" -v b="$t_prepared" 'BEGIN { printf "%.1f", b - a }')s," \
+		"guest init started $(since "$ctl/booted")s, rxe ready $(since "$ctl/ready")s" \
+		"(guest uptime ${ready_up:-?}s, gid index ${gid:-?}), done $(since "$ctl/done")s," \
+		"total $(awk -v a="$t_start" -v b="$t_end" 'BEGIN { printf "%.1f", b - a }')s"
+fi
+
+if ((qrc == 124 || qrc == 137)) && [[ ! -e $ctl/status ]]; then
+	say "TIMEOUT: guest killed after ${timeout_s}s (command: $*)"
+	show_diag
+	exit 124
+fi
+if [[ ! -s $ctl/status ]]; then
+	say "guest died without reporting an exit status (qemu rc $qrc)"
+	show_diag
+	exit 125
+fi
+rc=$(cat "$ctl/status")
+# Kernel warnings are easy to miss with a quiet console: point them out.
+if grep -qE 'WARNING:|BUG:|Oops|Call Trace:|general protection|UBSAN|KASAN' "$ctl/dmesg" 2>/dev/null; then
+	say "kernel warnings during the run (guest dmesg):"
+	grep -E -A3 'WARNING:|BUG:|Oops|Call Trace:|general protection|UBSAN|KASAN' "$ctl/dmesg" |
+		head -n 40 | sed 's/^/  /' >&2
+fi
+[[ $rc =~ ^[0-9]+$ ]] || die "bad status '$rc' from the guest"
+log "command exited with status $rc"
+exit "$rc"
