@@ -52,6 +52,7 @@ void fake_qp_init(struct fake_qp *f, enum ibv_qp_type type,
 	memset(f, 0, sizeof(*f));
 	f->ctx.cmd_fd = open("/dev/null", O_WRONLY);
 	f->pd.context = &f->ctx;
+	f->pd.handle = 1;
 	f->qp.vqp.qp.context = &f->ctx;
 	f->qp.vqp.qp.pd = &f->pd;
 	f->qp.vqp.qp.qp_type = type;

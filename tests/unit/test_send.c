@@ -132,7 +132,7 @@ static void atomics_need_8_bytes_at_an_aligned_address(void)
 static void ud_sends_need_an_ah_of_the_qp_pd(void)
 {
 	struct fake_qp f;
-	struct ibv_pd other = {};
+	struct ibv_pd other = { .handle = 2 };
 	struct rxe_ah ah = { .ah_num = 7 };
 	struct ibv_sge sge = { (uintptr_t)buf, 8, 1 };
 	struct ibv_send_wr wr = send_wr(1, &sge, 1);

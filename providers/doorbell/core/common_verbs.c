@@ -37,36 +37,6 @@ static int db_query_port(struct ibv_context *ctx, uint8_t port,
 	return ibv_cmd_query_port(ctx, port, attr, &cmd, sizeof(cmd));
 }
 
-static struct ibv_pd *db_alloc_pd(struct ibv_context *ctx)
-{
-	struct ibv_alloc_pd cmd = {};
-	struct ib_uverbs_alloc_pd_resp resp = {};
-	struct ibv_pd *pd;
-	int ret;
-
-	pd = calloc(1, sizeof(*pd));
-	if (!pd) {
-		errno = ENOMEM;
-		return NULL;
-	}
-	ret = ibv_cmd_alloc_pd(ctx, pd, &cmd, sizeof(cmd), &resp, sizeof(resp));
-	if (ret) {
-		free(pd);
-		errno = ret;
-		return NULL;
-	}
-	return pd;
-}
-
-static int db_dealloc_pd(struct ibv_pd *pd)
-{
-	int ret = ibv_cmd_dealloc_pd(pd);
-
-	if (!ret)
-		free(pd);
-	return ret;
-}
-
 static struct ibv_mr *db_reg_mr(struct ibv_pd *pd, void *addr, size_t length,
 				uint64_t hca_va, int access)
 {
@@ -142,10 +112,13 @@ static void db_free_context(struct ibv_context *ibctx)
 
 const struct verbs_context_ops db_common_ops = {
 	.alloc_mw = db_alloc_mw,
+	.alloc_parent_domain = db_alloc_parent_domain,
 	.alloc_pd = db_alloc_pd,
+	.alloc_td = db_alloc_td,
 	.attach_mcast = ibv_cmd_attach_mcast,
 	.dealloc_mw = db_dealloc_mw,
 	.dealloc_pd = db_dealloc_pd,
+	.dealloc_td = db_dealloc_td,
 	.dereg_mr = db_dereg_mr,
 	.detach_mcast = ibv_cmd_detach_mcast,
 	.free_context = db_free_context,

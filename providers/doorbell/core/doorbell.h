@@ -7,6 +7,8 @@
 #ifndef DOORBELL_CORE_H
 #define DOORBELL_CORE_H
 
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -62,6 +64,33 @@ static inline struct db_device *to_db_dev(struct ibv_device *ibdev)
 {
 	return container_of(ibdev, struct db_device, vdev.device);
 }
+
+struct db_td {
+	struct ibv_td ibv_td;
+	atomic_int users;		/* parent domains using it */
+};
+
+/* A PD, or a parent domain when protection is set. */
+struct db_pd {
+	struct ibv_pd ibv_pd;
+	struct db_pd *protection;	/* the PD a parent domain wraps */
+	struct db_td *td;		/* a parent domain's thread domain */
+	void *pd_context;
+	atomic_int users;		/* parent domains wrapping this PD */
+};
+
+/* domain.c */
+struct ibv_pd *db_alloc_pd(struct ibv_context *ctx);
+int db_dealloc_pd(struct ibv_pd *pd);
+struct ibv_td *db_alloc_td(struct ibv_context *ctx,
+			   struct ibv_td_init_attr *attr);
+int db_dealloc_td(struct ibv_td *td);
+struct ibv_pd *
+db_alloc_parent_domain(struct ibv_context *ctx,
+		       struct ibv_parent_domain_init_attr *attr);
+/* Objects created in this PD are used by one thread at a time. */
+bool db_pd_single_threaded(struct ibv_pd *pd);
+bool db_pd_is_parent(struct ibv_pd *pd);
 
 /* backends.c: the table of backends this build knows. */
 const struct db_backend *db_backend_for_driver(uint32_t driver_id);

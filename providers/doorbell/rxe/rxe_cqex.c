@@ -154,17 +154,19 @@ void rxe_cq_set_ex_ops(struct rxe_cq *cq, uint64_t wc_flags)
 
 /*
  * Linux 6.1 rxe has no CQ create flags, so only the userspace one, single
- * threaded, is taken, and never passed to the kernel.
+ * threaded, is taken; a parent domain with a thread domain means the same.
  */
 struct ibv_cq_ex *rxe_create_cq_ex(struct ibv_context *ibctx,
 				   struct ibv_cq_init_attr_ex *attr)
 {
+	const uint32_t known = IBV_CQ_INIT_ATTR_MASK_FLAGS |
+			       IBV_CQ_INIT_ATTR_MASK_PD;
 	struct ibv_cq_init_attr_ex kattr = *attr;
 	bool single = false;
 	struct rxe_cq *cq;
 	int ret;
 
-	if (attr->comp_mask & ~IBV_CQ_INIT_ATTR_MASK_FLAGS ||
+	if (attr->comp_mask & ~known ||
 	    attr->wc_flags & ~(uint64_t)IBV_WC_STANDARD_FLAGS) {
 		errno = EOPNOTSUPP;
 		return NULL;
@@ -175,9 +177,19 @@ struct ibv_cq_ex *rxe_create_cq_ex(struct ibv_context *ibctx,
 			return NULL;
 		}
 		single = attr->flags & IBV_CREATE_CQ_ATTR_SINGLE_THREADED;
-		kattr.comp_mask &= ~IBV_CQ_INIT_ATTR_MASK_FLAGS;
-		kattr.flags = 0;
 	}
+	if (attr->comp_mask & IBV_CQ_INIT_ATTR_MASK_PD) {
+		if (!db_pd_is_parent(attr->parent_domain) ||
+		    attr->parent_domain->context != ibctx) {
+			errno = EINVAL;
+			return NULL;
+		}
+		single |= db_pd_single_threaded(attr->parent_domain);
+	}
+	/* Both are userspace notions: the kernel sees neither. */
+	kattr.comp_mask = 0;
+	kattr.flags = 0;
+	kattr.parent_domain = NULL;
 	if (attr->cqe == 0 || attr->cqe > INT32_MAX) {
 		errno = EINVAL;
 		return NULL;

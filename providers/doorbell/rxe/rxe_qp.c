@@ -73,7 +73,8 @@ static int rxe_qp_map(struct rxe_qp *qp, int fd,
 		      const struct rxe_cmd_create_qp_ex_resp *resp,
 		      const struct ibv_qp_init_attr_ex *attr)
 {
-	bool need_lock = !db_config()->single_threaded;
+	bool need_lock = !db_config()->single_threaded &&
+			 !db_pd_single_threaded(attr->pd);
 	int ret;
 
 	ret = rxe_ring_map(&qp->sq.ring, fd, &resp->drv.sq_mi,

@@ -48,8 +48,11 @@ static int rxe_check_opcode_args(const struct rxe_qp *qp,
 	default:
 		break;
 	}
+	/* The kernel wants the AH's PD to be the QP's (a parent domain's
+	 * kernel handle is its PD's). */
 	if (qp->vqp.qp.qp_type == IBV_QPT_UD &&
-	    (!wr->wr.ud.ah || wr->wr.ud.ah->pd != qp->vqp.qp.pd))
+	    (!wr->wr.ud.ah ||
+	     wr->wr.ud.ah->pd->handle != qp->vqp.qp.pd->handle))
 		return EINVAL;
 	return 0;
 }

@@ -51,7 +51,8 @@ struct ibv_srq *rxe_create_srq_ex(struct ibv_context *ibctx,
 		goto err_destroy;
 	srq->rq.max_sge = attr->attr.max_sge;
 	srq->srq_num = resp.drv.srq_num;
-	db_lock_init(&srq->rq.lock, !db_config()->single_threaded);
+	db_lock_init(&srq->rq.lock, !db_config()->single_threaded &&
+					    !db_pd_single_threaded(attr->pd));
 	return &srq->vsrq.srq;
 
 err_destroy:

@@ -218,7 +218,7 @@ static void rxe_wr_set_ud_addr(struct ibv_qp_ex *qpx, struct ibv_ah *ah,
 
 	if (!wqe)
 		return;
-	if (!ah || ah->pd != qpx->qp_base.pd) {
+	if (!ah || ah->pd->handle != qpx->qp_base.pd->handle) {
 		rxe_wr_fail(qp, EINVAL);
 		return;
 	}

@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Protection domains, thread domains and parent domains.  A parent domain
+ * is a userspace object that wraps a PD (its kernel handle is the PD's) and
+ * may carry a thread domain: objects created in it are used by one thread
+ * at a time, so their locks are elided.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "core/doorbell.h"
+
+static struct db_pd *to_db_pd(struct ibv_pd *pd)
+{
+	return container_of(pd, struct db_pd, ibv_pd);
+}
+
+static struct db_td *to_db_td(struct ibv_td *td)
+{
+	return container_of(td, struct db_td, ibv_td);
+}
+
+bool db_pd_single_threaded(struct ibv_pd *pd)
+{
+	return pd && to_db_pd(pd)->td;
+}
+
+bool db_pd_is_parent(struct ibv_pd *pd)
+{
+	return pd && to_db_pd(pd)->protection;
+}
+
+struct ibv_pd *db_alloc_pd(struct ibv_context *ctx)
+{
+	struct ibv_alloc_pd cmd = {};
+	struct ib_uverbs_alloc_pd_resp resp = {};
+	struct db_pd *pd;
+	int ret;
+
+	pd = calloc(1, sizeof(*pd));
+	if (!pd) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	ret = ibv_cmd_alloc_pd(ctx, &pd->ibv_pd, &cmd, sizeof(cmd), &resp,
+			       sizeof(resp));
+	if (ret) {
+		free(pd);
+		errno = ret;
+		return NULL;
+	}
+	return &pd->ibv_pd;
+}
+
+int db_dealloc_pd(struct ibv_pd *ibpd)
+{
+	struct db_pd *pd = to_db_pd(ibpd);
+	int ret;
+
+	if (pd->protection) {
+		if (pd->td)
+			atomic_fetch_sub(&pd->td->users, 1);
+		atomic_fetch_sub(&pd->protection->users, 1);
+		free(pd);
+		return 0;
+	}
+	if (atomic_load(&pd->users))
+		return EBUSY;
+	ret = ibv_cmd_dealloc_pd(ibpd);
+	if (!ret)
+		free(pd);
+	return ret;
+}
+
+struct ibv_td *db_alloc_td(struct ibv_context *ctx,
+			   struct ibv_td_init_attr *attr)
+{
+	struct db_td *td;
+
+	if (attr->comp_mask) {
+		errno = EINVAL;
+		return NULL;
+	}
+	td = calloc(1, sizeof(*td));
+	if (!td) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	td->ibv_td.context = ctx;
+	return &td->ibv_td;
+}
+
+int db_dealloc_td(struct ibv_td *ibtd)
+{
+	struct db_td *td = to_db_td(ibtd);
+
+	if (atomic_load(&td->users))
+		return EBUSY;
+	free(td);
+	return 0;
+}
+
+struct ibv_pd *
+db_alloc_parent_domain(struct ibv_context *ctx,
+		       struct ibv_parent_domain_init_attr *attr)
+{
+	const uint32_t known = IBV_PARENT_DOMAIN_INIT_ATTR_ALLOCATORS |
+			       IBV_PARENT_DOMAIN_INIT_ATTR_PD_CONTEXT;
+	struct db_pd *parent, *pd;
+
+	if (attr->comp_mask & ~known) {
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	if (!attr->pd || attr->pd->context != ctx ||
+	    db_pd_is_parent(attr->pd) ||
+	    (attr->td && attr->td->context != ctx)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	pd = to_db_pd(attr->pd);
+	parent = calloc(1, sizeof(*parent));
+	if (!parent) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	parent->ibv_pd.context = ctx;
+	parent->ibv_pd.handle = pd->ibv_pd.handle;
+	parent->protection = pd;
+	atomic_fetch_add(&pd->users, 1);
+	if (attr->td) {
+		parent->td = to_db_td(attr->td);
+		atomic_fetch_add(&parent->td->users, 1);
+	}
+	/*
+	 * The allocators are for buffers the provider would allocate; every
+	 * queue of the backends this build has lives in kernel memory that
+	 * is mapped in, so they are accepted and never called.
+	 */
+	if (attr->comp_mask & IBV_PARENT_DOMAIN_INIT_ATTR_PD_CONTEXT)
+		parent->pd_context = attr->pd_context;
+	return &parent->ibv_pd;
+}
