@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "fake.h"
+#include "rxe/rxe_send_wqe.h"
 #include "unit.h"
 
 static uint8_t buf[4096];

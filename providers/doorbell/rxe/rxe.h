@@ -42,21 +42,39 @@ struct rxe_cq {
 struct rxe_wq {
 	struct rxe_ring ring;
 	struct db_lock lock;
+	uint32_t room;			/* free slots known without a load */
 	uint32_t max_sge;
 	uint32_t max_inline;
 };
+
+/*
+ * Take a free slot.  Free slots only grow behind our back, so the kernel's
+ * index is loaded only when the count we know of runs out.
+ */
+static inline bool rxe_wq_claim(struct rxe_wq *wq)
+{
+	if (!wq->room) {
+		wq->room = rxe_ring_room(&wq->ring);
+		if (!wq->room)
+			return false;
+	}
+	wq->room--;
+	return true;
+}
 
 struct rxe_qp {
 	struct verbs_qp vqp;
 	struct rxe_wq sq;
 	struct rxe_wq rq;		/* unused when the QP has an SRQ */
 	uint32_t opcode_mask;		/* IBV_WR_* allowed on this QP type */
+	uint32_t slow_ops;		/* IBV_WR_* that need more checks */
 	/* ibv_wr_* state, from wr_start to wr_complete or wr_abort */
 	struct rxe_send_wqe *wr_cur;	/* the WQE the setters fill, or NULL */
 	uint32_t wr_first;		/* sq.ring.own at wr_start */
-	uint32_t wr_room;
+	uint32_t wr_room;		/* sq.room at wr_start */
 	int wr_err;			/* first error since wr_start */
 	/* The doorbell: a POST_SEND command with no WRs, built at create. */
+	int db_fd;
 	struct ibv_post_send db_cmd;
 	struct ib_uverbs_post_send_resp db_resp;
 };
@@ -129,11 +147,8 @@ int rxe_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 		  struct ibv_send_wr **bad_wr);
 int rxe_bind_mw(struct ibv_qp *ibqp, struct ibv_mw *mw,
 		struct ibv_mw_bind *bind);
-int rxe_check_send_wr(const struct rxe_qp *qp, const struct ibv_send_wr *wr,
-		      uint32_t *length);
-void rxe_build_send_wqe(const struct rxe_qp *qp, const struct ibv_send_wr *wr,
-			uint32_t length, struct rxe_send_wqe *wqe);
 uint32_t rxe_opcode_mask(enum ibv_qp_type type);
+uint32_t rxe_slow_ops(enum ibv_qp_type type);
 void rxe_ring_doorbell(struct rxe_qp *qp);
 
 /* rxe_wr.c: the ibv_wr_* (extended QP) send API */

@@ -105,36 +105,47 @@ int rxe_destroy_cq(struct ibv_cq *ibcq)
 }
 
 /* Kernel wc_flags bits differ from libibverbs' from bit 2 on. */
+static const uint8_t rxe_wc_flag_map[16] = {
+#define F(k)                                                                   \
+	((((k) & RXE_KWC_GRH) ? IBV_WC_GRH : 0) |                             \
+	 (((k) & RXE_KWC_WITH_IMM) ? IBV_WC_WITH_IMM : 0) |                   \
+	 (((k) & RXE_KWC_WITH_INVALIDATE) ? IBV_WC_WITH_INV : 0) |            \
+	 (((k) & RXE_KWC_IP_CSUM_OK) ? IBV_WC_IP_CSUM_OK : 0))
+	F(0), F(1), F(2), F(3), F(4), F(5), F(6), F(7),
+	F(8), F(9), F(10), F(11), F(12), F(13), F(14), F(15),
+#undef F
+};
+
 unsigned int rxe_wc_flags(uint32_t k)
 {
-	unsigned int f = 0;
-
-	if (k & RXE_KWC_GRH)
-		f |= IBV_WC_GRH;
-	if (k & RXE_KWC_WITH_IMM)
-		f |= IBV_WC_WITH_IMM;
-	if (k & RXE_KWC_WITH_INVALIDATE)
-		f |= IBV_WC_WITH_INV;
-	if (k & RXE_KWC_IP_CSUM_OK)
-		f |= IBV_WC_IP_CSUM_OK;
-	return f;
+	/* rxe sets no bit above 3; any other bit is not passed on. */
+	return rxe_wc_flag_map[k & 15];
 }
+
+/*
+ * ib_uverbs_wc and ibv_wc agree field for field up to dlid_path_bits, so a
+ * CQE is copied whole and only its flags are translated.
+ */
+#define RXE_WC_SAME(f)                                                         \
+	(offsetof(struct ib_uverbs_wc, f) == offsetof(struct ibv_wc, f) &&     \
+	 sizeof(((struct ib_uverbs_wc *)0)->f) ==                              \
+		 sizeof(((struct ibv_wc *)0)->f))
+_Static_assert(RXE_WC_SAME(wr_id) && RXE_WC_SAME(status) &&
+		       RXE_WC_SAME(opcode) && RXE_WC_SAME(vendor_err) &&
+		       RXE_WC_SAME(byte_len) && RXE_WC_SAME(qp_num) &&
+		       RXE_WC_SAME(src_qp) && RXE_WC_SAME(wc_flags) &&
+		       RXE_WC_SAME(pkey_index) && RXE_WC_SAME(slid) &&
+		       RXE_WC_SAME(sl) && RXE_WC_SAME(dlid_path_bits) &&
+		       offsetof(struct ib_uverbs_wc, ex.imm_data) ==
+			       offsetof(struct ibv_wc, imm_data) &&
+		       sizeof(struct ibv_wc) == sizeof(struct ib_uverbs_wc),
+	       "a CQE is copied onto an ibv_wc whole");
 
 void rxe_cqe_to_wc(const struct ib_uverbs_wc *cqe, struct ibv_wc *wc)
 {
-	wc->wr_id = cqe->wr_id;
-	wc->status = cqe->status;
-	wc->opcode = cqe->opcode;
-	wc->vendor_err = cqe->vendor_err;
-	wc->byte_len = cqe->byte_len;
-	wc->imm_data = cqe->ex.imm_data;
-	wc->qp_num = cqe->qp_num;
-	wc->src_qp = cqe->src_qp;
+	/* The two bytes past dlid_path_bits are padding in ibv_wc. */
+	memcpy(wc, cqe, sizeof(*wc));
 	wc->wc_flags = rxe_wc_flags(cqe->wc_flags);
-	wc->pkey_index = cqe->pkey_index;
-	wc->slid = cqe->slid;
-	wc->sl = cqe->sl;
-	wc->dlid_path_bits = cqe->dlid_path_bits;
 }
 
 int rxe_poll_cq(struct ibv_cq *ibcq, int nwc, struct ibv_wc *wc)

@@ -59,6 +59,7 @@ static void rxe_qp_init_doorbell(struct rxe_qp *qp)
 {
 	struct ibv_post_send *c = &qp->db_cmd;
 
+	qp->db_fd = qp->vqp.qp.context->cmd_fd;
 	c->hdr.command = IB_USER_VERBS_CMD_POST_SEND;
 	c->hdr.in_words = sizeof(*c) / 4;
 	c->hdr.out_words = sizeof(qp->db_resp) / 4;
@@ -122,6 +123,7 @@ struct ibv_qp *rxe_create_qp_ex(struct ibv_context *ibctx,
 	if (ret)
 		goto err_destroy;
 	qp->opcode_mask = rxe_opcode_mask(attr->qp_type);
+	qp->slow_ops = rxe_slow_ops(attr->qp_type);
 	rxe_qp_init_doorbell(qp);
 	if (attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) {
 		rxe_qp_set_wr_ops(qp);

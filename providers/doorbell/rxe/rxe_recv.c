@@ -38,26 +38,23 @@ int rxe_post_recv_ring(struct rxe_wq *wq, struct ibv_recv_wr *wr,
 		       struct ibv_recv_wr **bad_wr)
 {
 	struct rxe_ring *r = &wq->ring;
-	unsigned int posted = 0;
-	uint32_t room, len;
+	uint32_t first, len;
 	int err = 0;
 
 	db_lock(&wq->lock);
-	room = rxe_ring_room(r);
+	first = r->own;
 	for (; wr; wr = wr->next) {
 		err = rxe_check_recv_wr(wq, wr, &len);
-		if (err)
+		if (__builtin_expect(err, 0))
 			break;
-		if (!room && !(room = rxe_ring_room(r))) {
+		if (__builtin_expect(!rxe_wq_claim(wq), 0)) {
 			err = ENOMEM;
 			break;
 		}
 		rxe_build_recv_wqe(wr, len, rxe_ring_slot(r, r->own));
 		r->own = rxe_ring_next(r, r->own);
-		room--;
-		posted++;
 	}
-	if (posted)
+	if (r->own != first)
 		rxe_ring_publish_producer(r);
 	db_unlock(&wq->lock);
 	if (err)

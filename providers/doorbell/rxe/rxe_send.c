@@ -6,9 +6,11 @@
  */
 #include <errno.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "rxe/rxe.h"
+#include "rxe/rxe_send_wqe.h"
 
 /*
  * What Linux 6.1 rxe executes for each QP type.  Anything else, including
@@ -29,11 +31,23 @@ uint32_t rxe_opcode_mask(enum ibv_qp_type type)
 	}
 }
 
-static int rxe_check_opcode_args(const struct rxe_qp *qp,
-				 const struct ibv_send_wr *wr, uint64_t len)
+/* Opcodes that need more than the common checks on this QP type. */
+uint32_t rxe_slow_ops(enum ibv_qp_type type)
+{
+	if (type == IBV_QPT_UD)
+		return rxe_opcode_mask(type);	/* every UD WR names an AH */
+	return RXE_OPS_ATOMIC | RXE_OP(BIND_MW);
+}
+
+int rxe_check_send_wr_slow(const struct rxe_qp *qp,
+				  const struct ibv_send_wr *wr, uint64_t len)
 {
 	const struct ibv_mw_bind_info *bi = &wr->bind_mw.bind_info;
 
+	if ((wr->send_flags & IBV_SEND_INLINE) &&
+	    (!(RXE_OPS_PAYLOAD & (1u << wr->opcode)) ||
+	     len > qp->sq.max_inline))
+		return EINVAL;
 	switch (wr->opcode) {
 	case IBV_WR_ATOMIC_CMP_AND_SWP:
 	case IBV_WR_ATOMIC_FETCH_AND_ADD:
@@ -57,122 +71,100 @@ static int rxe_check_opcode_args(const struct rxe_qp *qp,
 	return 0;
 }
 
-/* Everything about a WR that can be wrong is found here, before any write. */
-int rxe_check_send_wr(const struct rxe_qp *qp, const struct ibv_send_wr *wr,
-		      uint32_t *length)
-{
-	uint64_t len = 0;
-	int i;
+/* RDMA and atomic arguments have one layout in ibv_send_wr and the WQE. */
+_Static_assert(offsetof(struct ibv_send_wr, wr.atomic.compare_add) -
+			       offsetof(struct ibv_send_wr, wr) ==
+		       offsetof(struct rxe_send_wr, wr.atomic.compare_add) -
+			       offsetof(struct rxe_send_wr, wr) &&
+	       offsetof(struct ibv_send_wr, wr.atomic.swap) -
+			       offsetof(struct ibv_send_wr, wr) ==
+		       offsetof(struct rxe_send_wr, wr.atomic.swap) -
+			       offsetof(struct rxe_send_wr, wr) &&
+	       offsetof(struct ibv_send_wr, wr.atomic.rkey) -
+			       offsetof(struct ibv_send_wr, wr) ==
+		       offsetof(struct rxe_send_wr, wr.atomic.rkey) -
+			       offsetof(struct rxe_send_wr, wr) &&
+	       offsetof(struct ibv_send_wr, wr.rdma.rkey) -
+			       offsetof(struct ibv_send_wr, wr) ==
+		       offsetof(struct rxe_send_wr, wr.rdma.rkey) -
+			       offsetof(struct rxe_send_wr, wr),
+	       "rdma/atomic WR arguments are copied as one block");
 
-	if (wr->opcode >= 32 || !(qp->opcode_mask & (1u << wr->opcode)))
-		return EINVAL;
-	if (wr->send_flags & ~RXE_SEND_FLAGS)
-		return EINVAL;
-	if (wr->num_sge < 0 || (uint32_t)wr->num_sge > qp->sq.max_sge)
-		return EINVAL;
-	for (i = 0; i < wr->num_sge; i++)
-		len += wr->sg_list[i].length;
-	if (len > RXE_MAX_MSG)
-		return EINVAL;
-	if (wr->send_flags & IBV_SEND_INLINE) {
-		if (!(RXE_OPS_PAYLOAD & (1u << wr->opcode)) ||
-		    len > qp->sq.max_inline)
-			return EINVAL;
-	}
-	*length = len;
-	return rxe_check_opcode_args(qp, wr, len);
-}
+#define RXE_WR_ARGS_BYTES 32
+_Static_assert(sizeof(((struct ibv_send_wr *)0)->wr) >= RXE_WR_ARGS_BYTES &&
+		       sizeof(((struct rxe_send_wr *)0)->wr) >= RXE_WR_ARGS_BYTES,
+	       "rdma/atomic WR arguments");
 
-static void rxe_wqe_set_opcode_args(const struct rxe_qp *qp,
+/* The parts of a WQE that only UD, MW binds and inline sends have. */
+void rxe_build_send_wqe_slow(const struct rxe_qp *qp,
 				    const struct ibv_send_wr *wr,
 				    struct rxe_send_wqe *wqe)
 {
 	struct rxe_send_wr *k = &wqe->wr;
 	const struct ibv_mw_bind_info *bi = &wr->bind_mw.bind_info;
+	uint8_t *p = wqe->dma.inline_data;
+	int i;
 
-	switch (wr->opcode) {
-	case IBV_WR_RDMA_WRITE_WITH_IMM:
-		k->ex.imm_data = wr->imm_data;
-		/* fallthrough */
-	case IBV_WR_RDMA_WRITE:
-	case IBV_WR_RDMA_READ:
-		k->wr.rdma.remote_addr = wr->wr.rdma.remote_addr;
-		k->wr.rdma.rkey = wr->wr.rdma.rkey;
-		/* The kernel takes the remote address from iova. */
-		wqe->iova = wr->wr.rdma.remote_addr;
-		break;
-	case IBV_WR_SEND_WITH_IMM:
-		k->ex.imm_data = wr->imm_data;
-		break;
-	case IBV_WR_SEND_WITH_INV:
-	case IBV_WR_LOCAL_INV:
-		k->ex.invalidate_rkey = wr->invalidate_rkey;
-		break;
-	case IBV_WR_ATOMIC_CMP_AND_SWP:
-	case IBV_WR_ATOMIC_FETCH_AND_ADD:
-		k->wr.atomic.remote_addr = wr->wr.atomic.remote_addr;
-		k->wr.atomic.compare_add = wr->wr.atomic.compare_add;
-		k->wr.atomic.swap = wr->wr.atomic.swap;
-		k->wr.atomic.rkey = wr->wr.atomic.rkey;
-		wqe->iova = wr->wr.atomic.remote_addr;
-		break;
-	case IBV_WR_BIND_MW:
+	if (wr->opcode == IBV_WR_BIND_MW) {
 		k->wr.mw.addr = bi->addr;
 		k->wr.mw.length = bi->length;
 		k->wr.mw.mr_lkey = bi->mr ? bi->mr->lkey : 0;
 		k->wr.mw.mw_rkey = wr->bind_mw.mw->rkey;
 		k->wr.mw.rkey = wr->bind_mw.rkey;
 		k->wr.mw.access = bi->mw_access_flags;
-		break;
-	default:
-		break;
 	}
 	if (qp->vqp.qp.qp_type == IBV_QPT_UD) {
 		k->wr.ud.remote_qpn = wr->wr.ud.remote_qpn;
 		k->wr.ud.remote_qkey = wr->wr.ud.remote_qkey;
+		k->wr.ud.pkey_index = 0;
+		k->wr.ud.reserved = 0;
 		k->wr.ud.ah_num = to_rah(wr->wr.ud.ah)->ah_num;
 	}
-}
-
-void rxe_build_send_wqe(const struct rxe_qp *qp, const struct ibv_send_wr *wr,
-			uint32_t length, struct rxe_send_wqe *wqe)
-{
-	int i;
-
-	/* Kernel-owned fields (status, state, psn, has_rd_atomic) start at 0. */
-	memset(wqe, 0, sizeof(*wqe));
-	wqe->wr.wr_id = wr->wr_id;
-	wqe->wr.opcode = wr->opcode;
-	wqe->wr.send_flags = wr->send_flags;
-	rxe_wqe_set_opcode_args(qp, wr, wqe);
-
 	if (wr->send_flags & IBV_SEND_INLINE) {
-		uint8_t *p = wqe->dma.inline_data;
-
 		for (i = 0; i < wr->num_sge; i++) {
 			memcpy(p, (void *)(uintptr_t)wr->sg_list[i].addr,
 			       wr->sg_list[i].length);
 			p += wr->sg_list[i].length;
 		}
-	} else if (wr->num_sge) {
-		memcpy(wqe->dma.sge, wr->sg_list,
-		       wr->num_sge * sizeof(struct rxe_sge));
 	}
-	wqe->dma.length = length;
-	wqe->dma.resid = length;
-	wqe->dma.num_sge = wr->num_sge;
+}
+
+#if defined(__x86_64__)
+/* write(2) issued directly: the doorbell is the only syscall of a post. */
+static inline void rxe_doorbell_write(int fd, const void *cmd, size_t len)
+{
+	long ret;
+
+	/* "memory": every WQE store is done before the kernel runs. */
+	__asm__ volatile("syscall"
+			 : "=a"(ret)
+			 : "0"((long)SYS_write), "D"((long)fd), "S"(cmd),
+			   "d"(len)
+			 : "rcx", "r11", "memory");
+	(void)ret;
+}
+#else
+static inline void rxe_doorbell_write(int fd, const void *cmd, size_t len)
+{
+	ssize_t ret = write(fd, cmd, len);
+
+	(void)ret;
+}
+#endif
+
+/*
+ * Ring the SQ doorbell: POST_SEND with no WRs makes the kernel run the
+ * requester in this call.  A failure leaves the WQEs in the ring, where the
+ * next doorbell picks them up.
+ */
+static inline void rxe_ring_doorbell_inline(struct rxe_qp *qp)
+{
+	rxe_doorbell_write(qp->db_fd, &qp->db_cmd, sizeof(qp->db_cmd));
 }
 
 void rxe_ring_doorbell(struct rxe_qp *qp)
 {
-	ssize_t n;
-
-	/*
-	 * The kernel runs the requester in this call.  A failure leaves the
-	 * WQEs in the ring, where the next doorbell picks them up.
-	 */
-	n = write(qp->vqp.qp.context->cmd_fd, &qp->db_cmd, sizeof(qp->db_cmd));
-	(void)n;
+	rxe_ring_doorbell_inline(qp);
 }
 
 int rxe_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
@@ -180,8 +172,8 @@ int rxe_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 {
 	struct rxe_qp *qp = to_rqp(ibqp);
 	struct rxe_ring *r = &qp->sq.ring;
-	uint32_t room, len;
-	unsigned int posted = 0;
+	uint32_t first, len;
+	bool posted;
 	int err = 0;
 
 	/* RESET, INIT and RTR take no sends: the kernel would not run them. */
@@ -190,26 +182,25 @@ int rxe_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 		return EINVAL;
 	}
 	db_lock(&qp->sq.lock);
-	room = rxe_ring_room(r);
+	first = r->own;
 	for (; wr; wr = wr->next) {
 		err = rxe_check_send_wr(qp, wr, &len);
-		if (err)
+		if (__builtin_expect(err, 0))
 			break;
-		if (!room && !(room = rxe_ring_room(r))) {
+		if (__builtin_expect(!rxe_wq_claim(&qp->sq), 0)) {
 			err = ENOMEM;
 			break;
 		}
 		rxe_build_send_wqe(qp, wr, len, rxe_ring_slot(r, r->own));
 		r->own = rxe_ring_next(r, r->own);
-		room--;
-		posted++;
 	}
+	posted = r->own != first;
 	if (posted)
 		rxe_ring_publish_producer(r);
 	db_unlock(&qp->sq.lock);
 	if (posted)
-		rxe_ring_doorbell(qp);
-	if (err)
+		rxe_ring_doorbell_inline(qp);
+	if (__builtin_expect(err, 0))
 		*bad_wr = wr;
 	return err;
 }

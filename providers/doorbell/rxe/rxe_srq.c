@@ -107,6 +107,7 @@ int rxe_modify_srq(struct ibv_srq *ibsrq, struct ibv_srq_attr *attr, int mask)
 		goto out;
 	rxe_ring_unmap(&srq->rq.ring);
 	srq->rq.ring = ring;
+	srq->rq.room = 0;
 out:
 	db_unlock(&srq->rq.lock);
 	return ret;

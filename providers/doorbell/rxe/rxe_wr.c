@@ -38,7 +38,7 @@ static struct rxe_send_wqe *rxe_wr_new(struct ibv_qp_ex *qpx,
 		rxe_wr_fail(qp, EINVAL);
 		return NULL;
 	}
-	if (!qp->wr_room && !(qp->wr_room = rxe_ring_room(r))) {
+	if (!rxe_wq_claim(&qp->sq)) {
 		rxe_wr_fail(qp, ENOMEM);
 		return NULL;
 	}
@@ -49,7 +49,6 @@ static struct rxe_send_wqe *rxe_wr_new(struct ibv_qp_ex *qpx,
 	/* Inline or not is decided by the data setter that follows. */
 	wqe->wr.send_flags = qpx->wr_flags & ~IBV_SEND_INLINE;
 	r->own = rxe_ring_next(r, r->own);
-	qp->wr_room--;
 	qp->wr_cur = wqe;
 	return wqe;
 }
@@ -60,7 +59,7 @@ static void rxe_wr_start(struct ibv_qp_ex *qpx)
 
 	db_lock(&qp->sq.lock);
 	qp->wr_first = qp->sq.ring.own;
-	qp->wr_room = 0;
+	qp->wr_room = qp->sq.room;
 	qp->wr_cur = NULL;
 	qp->wr_err = qpx->qp_base.state < IBV_QPS_RTS ? EINVAL : 0;
 }
@@ -72,8 +71,10 @@ static int rxe_wr_complete(struct ibv_qp_ex *qpx)
 	int err = qp->wr_err;
 	bool posted;
 
-	if (err)
+	if (err) {
 		r->own = qp->wr_first;
+		qp->sq.room = qp->wr_room;
+	}
 	posted = r->own != qp->wr_first;
 	if (posted)
 		rxe_ring_publish_producer(r);
@@ -89,6 +90,7 @@ static void rxe_wr_abort(struct ibv_qp_ex *qpx)
 	struct rxe_qp *qp = qpx_to_rqp(qpx);
 
 	qp->sq.ring.own = qp->wr_first;
+	qp->sq.room = qp->wr_room;
 	qp->wr_cur = NULL;
 	db_unlock(&qp->sq.lock);
 }

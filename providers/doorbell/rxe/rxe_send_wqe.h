@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * Checking a send WR and building its WQE: the body of the post_send loop.
+ * They are inline because callgrind shows the calls costing more than the
+ * work (docs/performance.md); the rare cases live in rxe_send.c.
+ */
+#ifndef DOORBELL_RXE_SEND_WQE_H
+#define DOORBELL_RXE_SEND_WQE_H
+
+#include <string.h>
+
+#include "rxe/rxe.h"
+
+int rxe_check_send_wr_slow(const struct rxe_qp *qp,
+			   const struct ibv_send_wr *wr, uint64_t len);
+void rxe_build_send_wqe_slow(const struct rxe_qp *qp,
+			     const struct ibv_send_wr *wr,
+			     struct rxe_send_wqe *wqe);
+
+/* Everything about a WR that can be wrong is found here, before any write. */
+static inline int rxe_check_send_wr(const struct rxe_qp *qp, const struct ibv_send_wr *wr,
+		      uint32_t *length)
+{
+	uint32_t bit = wr->opcode < 32 ? 1u << wr->opcode : 0;
+	uint64_t len = 0;
+	int i;
+
+	if (__builtin_expect(!(qp->opcode_mask & bit) ||
+				     (wr->send_flags & ~RXE_SEND_FLAGS) ||
+				     (uint32_t)wr->num_sge > qp->sq.max_sge,
+			     0))
+		return EINVAL;
+	for (i = 0; i < wr->num_sge; i++)
+		len += wr->sg_list[i].length;
+	if (__builtin_expect(len > RXE_MAX_MSG, 0))
+		return EINVAL;
+	*length = len;
+	if (__builtin_expect((qp->slow_ops & bit) ||
+				     (wr->send_flags & IBV_SEND_INLINE),
+			     0))
+		return rxe_check_send_wr_slow(qp, wr, len);
+	return 0;
+}
+
+/*
+ * Fill a WQE from a checked WR.  Every field the kernel reads is written;
+ * kernel-owned progress fields (status, state, psn, has_rd_atomic) are zeroed
+ * so nothing of the slot's last use survives.
+ */
+static inline void rxe_build_send_wqe(const struct rxe_qp *qp, const struct ibv_send_wr *wr,
+			uint32_t length, struct rxe_send_wqe *wqe)
+{
+	uint32_t bit = 1u << wr->opcode;
+
+	wqe->wr.wr_id = wr->wr_id;
+	wqe->wr.reserved = 0;
+	wqe->wr.opcode = wr->opcode;
+	wqe->wr.send_flags = wr->send_flags;
+	wqe->wr.ex.imm_data = wr->imm_data; /* or invalidate_rkey: a union */
+	memcpy(&wqe->wr.wr, &wr->wr, 32);
+	wqe->status = 0;
+	wqe->state = 0;
+	/* The kernel takes the remote address of reads, writes and atomics
+	 * from iova (rdma and atomic remote_addr share an offset). */
+	wqe->iova = wr->wr.rdma.remote_addr;
+	wqe->mask = 0;
+	wqe->first_psn = 0;
+	wqe->last_psn = 0;
+	wqe->ack_length = 0;
+	wqe->ssn = 0;
+	wqe->has_rd_atomic = 0;
+	wqe->dma.length = length;
+	wqe->dma.resid = length;
+	wqe->dma.cur_sge = 0;
+	wqe->dma.num_sge = wr->num_sge;
+	wqe->dma.sge_offset = 0;
+	wqe->dma.reserved = 0;
+	if (__builtin_expect((qp->slow_ops & bit) ||
+				     (wr->send_flags & IBV_SEND_INLINE),
+			     0)) {
+		rxe_build_send_wqe_slow(qp, wr, wqe);
+		if (wr->send_flags & IBV_SEND_INLINE)
+			return;
+	}
+	if (wr->num_sge == 1)
+		memcpy(&wqe->dma.sge[0], wr->sg_list, sizeof(struct rxe_sge));
+	else if (wr->num_sge)
+		memcpy(wqe->dma.sge, wr->sg_list,
+		       wr->num_sge * sizeof(struct rxe_sge));
+}
+
+#endif /* DOORBELL_RXE_SEND_WQE_H */
