@@ -152,7 +152,8 @@ int rxe_poll_cq(struct ibv_cq *ibcq, int nwc, struct ibv_wc *wc)
 {
 	struct rxe_cq *cq = to_rcq(ibcq);
 	struct rxe_ring *r = &cq->ring;
-	uint32_t prod;
+	uint32_t prod, own, mask, shift;
+	uint8_t *data;
 	int n = 0;
 
 	db_lock(&cq->lock);
@@ -160,13 +161,20 @@ int rxe_poll_cq(struct ibv_cq *ibcq, int nwc, struct ibv_wc *wc)
 		db_unlock(&cq->lock);
 		return -EIO;
 	}
+	/* Locals: the stores into wc[] could alias the ring's fields. */
+	own = r->own;
+	mask = r->mask;
+	shift = r->log2_stride;
+	data = r->buf->data;
 	prod = rxe_ring_kprod(r);
-	while (n < nwc && r->own != prod) {
-		rxe_cqe_to_wc(rxe_ring_slot(r, r->own), &wc[n++]);
-		r->own = rxe_ring_next(r, r->own);
+	while (n < nwc && own != prod) {
+		rxe_cqe_to_wc((void *)(data + ((size_t)own << shift)), &wc[n++]);
+		own = (own + 1) & mask;
 	}
-	if (n)
+	if (n) {
+		r->own = own;
 		rxe_ring_publish_consumer(r);
+	}
 	db_unlock(&cq->lock);
 	return n;
 }

@@ -21,17 +21,24 @@ void rxe_build_send_wqe_slow(const struct rxe_qp *qp,
 static inline int rxe_check_send_wr(const struct rxe_qp *qp, const struct ibv_send_wr *wr,
 		      uint32_t *length)
 {
-	uint32_t bit = wr->opcode < 32 ? 1u << wr->opcode : 0;
-	uint64_t len = 0;
+	uint32_t bit;
+	uint64_t len;
 	int i;
 
+	if (__builtin_expect((unsigned int)wr->opcode >= 32, 0))
+		return EINVAL;
+	bit = 1u << wr->opcode;
 	if (__builtin_expect(!(qp->opcode_mask & bit) ||
 				     (wr->send_flags & ~RXE_SEND_FLAGS) ||
 				     (uint32_t)wr->num_sge > qp->sq.max_sge,
 			     0))
 		return EINVAL;
-	for (i = 0; i < wr->num_sge; i++)
-		len += wr->sg_list[i].length;
+	if (__builtin_expect(wr->num_sge == 1, 1)) {
+		len = wr->sg_list[0].length;
+	} else {
+		for (len = 0, i = 0; i < wr->num_sge; i++)
+			len += wr->sg_list[i].length;
+	}
 	if (__builtin_expect(len > RXE_MAX_MSG, 0))
 		return EINVAL;
 	*length = len;
