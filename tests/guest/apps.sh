@@ -18,26 +18,8 @@ filter=${1:-}
 logs=$(mktemp -d)
 export DOORBELL_DEBUG=1
 served='doorbell: .*serving the device with the rxe backend'
-
-# run_pair SRV_LOG CLI_LOG ARGS...: server, then client; sets rc_s, rc_c.
-run_pair() {
-	local srv=$1 cli=$2 try spid
-	shift 2
-	timeout 120 "$@" >"$srv" 2>&1 &
-	spid=$!
-	for try in 1 2 3 4 5 6 7 8 9 10; do
-		sleep 1
-		timeout 120 "$@" "$addr" >"$cli" 2>&1
-		rc_c=$?
-		grep -q "Couldn't connect\|Connection refused" "$cli" || break
-	done
-	# perftest gives up on noisy clocks (emulation); the server then waits.
-	if grep -q "Correlation coefficient\|Can't produce a report" "$cli"; then
-		kill "$spid" 2>/dev/null
-	fi
-	wait "$spid"
-	rc_s=$?
-}
+# shellcheck source=tests/guest/pair-lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/pair-lib.sh"
 
 # pair NAME EXPECT -- ARGS...: run "ARGS" as server, then "ARGS addr".
 pair() {
@@ -47,8 +29,7 @@ pair() {
 	srv=$logs/$name.server cli=$logs/$name.client
 	for attempt in 1 2; do
 		run_pair "$srv" "$cli" "$@"
-		grep -q "Correlation coefficient\|Can't produce a report" "$cli" ||
-			break
+		perftest_gave_up "$cli" || break
 		echo "    ($name: perftest could not calibrate its clock; retrying)"
 	done
 	if ((rc_c != 0 || rc_s != 0)); then

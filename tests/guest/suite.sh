@@ -27,3 +27,6 @@ echo "== applications"
 
 echo "== rdma-core's pyverbs suite (Debian's copy)"
 "$here/rdma-core-suite.sh" 86
+
+echo "== instruction counts (callgrind) against tests/bench/insn-baseline.txt"
+"$here/insn-guard.sh" "$build"

@@ -1,0 +1,74 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# Inside one guest boot (run with tests/vm/run.sh --keep-stock, so that the
+# stock provider serves rxe0 unless RDMAV_DRIVERS names doorbell): the same
+# perftest workloads through the stock provider and through doorbell,
+# alternating which goes first, for ROUNDS rounds; then callgrind counts.
+# Writes raw outputs to OUT/raw and counts to OUT/callgrind.txt.
+# Usage: guest-bench.sh BUILD_DIR OUT ROUNDS ITERS
+set -u
+build=${1:?} out=${2:?} rounds=${3:-3} iters=${4:-2000}
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+dev=${DOORBELL_VM_IBDEV:-rxe0}
+gid=${DOORBELL_VM_GID_INDEX:-1}
+addr=${DOORBELL_VM_IPV4:-127.0.0.1}
+# shellcheck source=tests/guest/pair-lib.sh
+. "$here/../guest/pair-lib.sh"
+mkdir -p "$out/raw"
+pt=(-d "$dev" -x "$gid" -F -n "$iters")
+
+workload() {
+	case $1 in
+	write_lat) echo ib_write_lat -H ;;
+	send_lat) echo ib_send_lat -H ;;
+	send_bw_64) echo ib_send_bw -s 64 ;;
+	write_bw_64) echo ib_write_bw -s 64 ;;
+	send_bw_64k) echo ib_send_bw -s 65536 ;;
+	write_bw_64k) echo ib_write_bw -s 65536 ;;
+	esac
+}
+
+run_one() {
+	local round=$1 prov=$2 w=$3 cmd attempt log
+	read -r -a cmd <<<"$(workload "$w")"
+	log=$out/raw/$round-$prov-$w
+	for attempt in 1 2 3; do
+		if [[ $prov == doorbell ]]; then
+			RDMAV_DRIVERS=$build/lib/libdoorbell \
+				run_pair "$log.server" "$log.txt" "${cmd[@]}" "${pt[@]}"
+		else
+			run_pair "$log.server" "$log.txt" "${cmd[@]}" "${pt[@]}"
+		fi
+		((rc_c == 0 && rc_s == 0)) && ! perftest_gave_up "$log.txt" && break
+	done
+	rm -f "$log.server"
+	echo "    round $round $prov $w: exit $rc_c"
+}
+
+for ((round = 1; round <= rounds; round++)); do
+	if ((round % 2)); then order=(stock doorbell); else order=(doorbell stock); fi
+	for w in write_lat send_lat send_bw_64 write_bw_64 send_bw_64k write_bw_64k; do
+		for prov in "${order[@]}"; do
+			run_one "$round" "$prov" "$w"
+		done
+	done
+done
+
+# counts LABEL [ARGS]: one line "LABEL post N poll N", or "LABEL unsupported".
+counts() {
+	local label=$1 c
+	shift
+	if c=$("$here/callgrind-counts.sh" "$build" "$@" 2>/dev/null); then
+		echo "$label $(echo "$c" | tr '\n' ' ')"
+	else
+		echo "$label unsupported"
+	fi
+}
+{
+	counts "stock default"
+	counts "stock td" -t
+	RDMAV_DRIVERS=$build/lib/libdoorbell counts "doorbell default"
+	RDMAV_DRIVERS=$build/lib/libdoorbell counts "doorbell td" -t
+} >"$out/callgrind.txt"
+cat "$out/callgrind.txt"
