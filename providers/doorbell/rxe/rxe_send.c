@@ -167,8 +167,10 @@ void rxe_ring_doorbell(struct rxe_qp *qp)
 	rxe_ring_doorbell_inline(qp);
 }
 
-int rxe_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
-		  struct ibv_send_wr **bad_wr)
+/* Any list of WRs, any opcode: the general loop. */
+static __attribute__((noinline)) int
+rxe_post_send_list(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
+		   struct ibv_send_wr **bad_wr)
 {
 	struct rxe_qp *qp = to_rqp(ibqp);
 	struct rxe_ring *r = &qp->sq.ring;
@@ -203,6 +205,54 @@ int rxe_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 	if (__builtin_expect(err, 0))
 		*bad_wr = wr;
 	return err;
+}
+
+/*
+ * The common case, one WR with a plain opcode and no inline data, without a
+ * single call before the doorbell: with no call in it the compiler needs no
+ * callee-saved registers, which callgrind showed was a fifth of a post
+ * (docs/performance.md).  Anything else goes to the general loop, which
+ * checks the WR again from the start.
+ */
+int rxe_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
+		  struct ibv_send_wr **bad_wr)
+{
+	struct rxe_qp *qp = to_rqp(ibqp);
+	struct rxe_ring *r = &qp->sq.ring;
+	uint32_t op = wr->opcode, len, own;
+	struct rxe_send_wqe *wqe;
+
+	if (__builtin_expect(wr->next || ibqp->state < IBV_QPS_RTS ||
+				     op >= 32 || wr->num_sge != 1 ||
+				     (qp->slow_ops & (1u << op)) ||
+				     (wr->send_flags & IBV_SEND_INLINE),
+			     0))
+		return rxe_post_send_list(ibqp, wr, bad_wr);
+	if (__builtin_expect(!(qp->opcode_mask & (1u << op)) ||
+				     (wr->send_flags & ~RXE_SEND_FLAGS) ||
+				     qp->sq.max_sge < 1 ||
+				     wr->sg_list[0].length > RXE_MAX_MSG,
+			     0)) {
+		*bad_wr = wr;
+		return EINVAL;
+	}
+	len = wr->sg_list[0].length;
+	db_lock(&qp->sq.lock);
+	if (__builtin_expect(!rxe_wq_claim(&qp->sq), 0)) {
+		db_unlock(&qp->sq.lock);
+		*bad_wr = wr;
+		return ENOMEM;
+	}
+	/* Locals: the WQE stores could alias the ring's fields. */
+	own = r->own;
+	wqe = rxe_ring_slot(r, own);
+	r->own = rxe_ring_next(r, own);
+	rxe_set_wqe_header(wr, len, wqe);
+	memcpy(&wqe->dma.sge[0], wr->sg_list, sizeof(struct rxe_sge));
+	rxe_ring_publish_producer(r);
+	db_unlock(&qp->sq.lock);
+	rxe_ring_doorbell_inline(qp);
+	return 0;
 }
 
 /* Type 1 windows are bound through the SQ with the next key of the MW. */

@@ -50,15 +50,14 @@ static inline int rxe_check_send_wr(const struct rxe_qp *qp, const struct ibv_se
 }
 
 /*
- * Fill a WQE from a checked WR.  Every field the kernel reads is written;
+ * The WQE fields every WR has.  Every field the kernel reads is written;
  * kernel-owned progress fields (status, state, psn, has_rd_atomic) are zeroed
  * so nothing of the slot's last use survives.
  */
-static inline void rxe_build_send_wqe(const struct rxe_qp *qp, const struct ibv_send_wr *wr,
-			uint32_t length, struct rxe_send_wqe *wqe)
+static inline void rxe_set_wqe_header(const struct ibv_send_wr *wr,
+				      uint32_t length,
+				      struct rxe_send_wqe *wqe)
 {
-	uint32_t bit = 1u << wr->opcode;
-
 	wqe->wr.wr_id = wr->wr_id;
 	wqe->wr.reserved = 0;
 	wqe->wr.opcode = wr->opcode;
@@ -82,7 +81,16 @@ static inline void rxe_build_send_wqe(const struct rxe_qp *qp, const struct ibv_
 	wqe->dma.num_sge = wr->num_sge;
 	wqe->dma.sge_offset = 0;
 	wqe->dma.reserved = 0;
-	if (__builtin_expect((qp->slow_ops & bit) ||
+}
+
+/* Fill a WQE from a WR that rxe_check_send_wr accepted. */
+static inline void rxe_build_send_wqe(const struct rxe_qp *qp,
+				      const struct ibv_send_wr *wr,
+				      uint32_t length,
+				      struct rxe_send_wqe *wqe)
+{
+	rxe_set_wqe_header(wr, length, wqe);
+	if (__builtin_expect((qp->slow_ops & (1u << wr->opcode)) ||
 				     (wr->send_flags & IBV_SEND_INLINE),
 			     0)) {
 		rxe_build_send_wqe_slow(qp, wr, wqe);
