@@ -109,12 +109,17 @@ static void polling_zero_or_negative_entries_consumes_nothing(void)
 
 static void a_cq_that_lost_its_ring_reports_an_error(void)
 {
+	struct ibv_context ctx = { .cmd_fd = -1 };
 	struct fake_cq f;
 	struct ibv_wc wc;
 
 	fake_cq_init(&f);
+	/* A resize left a ring that cannot be mapped (here: a bad fd). */
+	f.cq.vcq.cq.context = &ctx;
 	f.cq.broken = true;
+	f.cq.lost_mi.size = 4096;
 	CHECK_EQ(rxe_poll_cq(&f.cq.vcq.cq, 1, &wc), -EIO);
+	CHECK(f.cq.broken);
 	fake_ring_free(&f.cq.ring);
 }
 

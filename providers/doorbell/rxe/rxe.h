@@ -33,6 +33,7 @@ struct rxe_cq {
 	struct rxe_ring ring;
 	struct db_lock lock;
 	bool broken;		/* a resize lost the ring; see rxe_cq.c */
+	struct mminfo lost_mi;	/* the ring to map when broken */
 	/* ibv_cq_ex polling: the CQE between start_poll and end_poll */
 	const struct ib_uverbs_wc *cur;
 	uint32_t kprod;			/* producer index last read */
@@ -125,6 +126,7 @@ struct ibv_cq_ex *rxe_create_cq_ex(struct ibv_context *ctx,
 int rxe_resize_cq(struct ibv_cq *ibcq, int cqe);
 int rxe_destroy_cq(struct ibv_cq *ibcq);
 int rxe_poll_cq(struct ibv_cq *ibcq, int nwc, struct ibv_wc *wc);
+int rxe_cq_repair(struct rxe_cq *cq);
 void rxe_cqe_to_wc(const struct ib_uverbs_wc *cqe, struct ibv_wc *wc);
 unsigned int rxe_wc_flags(uint32_t kernel_flags);
 int rxe_cq_init(struct ibv_context *ibctx, struct rxe_cq *cq,

@@ -79,8 +79,14 @@ int rxe_resize_cq(struct ibv_cq *ibcq, int cqe)
 	ret = rxe_ring_map(&ring, ibcq->context->cmd_fd, &resp.drv.mi,
 			   sizeof(struct ib_uverbs_wc), false);
 	if (ret) {
-		/* The kernel moved the CQEs to a ring we could not map. */
+		/*
+		 * The kernel moved the CQEs to a ring we could not map (say,
+		 * out of address space).  Polls report an error and try the
+		 * mapping again: it is still pending in the kernel unless
+		 * the kernel itself refused it.
+		 */
 		cq->broken = true;
+		cq->lost_mi = resp.drv.mi;
 		goto out;
 	}
 	rxe_ring_unmap(&cq->ring);
@@ -88,6 +94,22 @@ int rxe_resize_cq(struct ibv_cq *ibcq, int cqe)
 out:
 	db_unlock(&cq->lock);
 	return ret;
+}
+
+/* Called with the CQ lock held: map the ring a failed resize left behind. */
+int rxe_cq_repair(struct rxe_cq *cq)
+{
+	struct rxe_ring ring = {};
+	int ret;
+
+	ret = rxe_ring_map(&ring, cq->vcq.cq.context->cmd_fd, &cq->lost_mi,
+			   sizeof(struct ib_uverbs_wc), false);
+	if (ret)
+		return ret;
+	rxe_ring_unmap(&cq->ring);
+	cq->ring = ring;
+	cq->broken = false;
+	return 0;
 }
 
 int rxe_destroy_cq(struct ibv_cq *ibcq)
@@ -157,7 +179,7 @@ int rxe_poll_cq(struct ibv_cq *ibcq, int nwc, struct ibv_wc *wc)
 	int n = 0;
 
 	db_lock(&cq->lock);
-	if (__builtin_expect(cq->broken, 0)) {
+	if (__builtin_expect(cq->broken, 0) && rxe_cq_repair(cq)) {
 		db_unlock(&cq->lock);
 		return -EIO;
 	}

@@ -32,7 +32,7 @@ static int rxe_start_poll(struct ibv_cq_ex *cqx, struct ibv_poll_cq_attr *attr)
 	if (attr->comp_mask)
 		return EINVAL;
 	db_lock(&cq->lock);
-	if (__builtin_expect(cq->broken, 0)) {
+	if (__builtin_expect(cq->broken, 0) && rxe_cq_repair(cq)) {
 		db_unlock(&cq->lock);
 		return EIO;
 	}
