@@ -21,6 +21,9 @@
 #define RXE_SEND_FLAGS                                                         \
 	(IBV_SEND_FENCE | IBV_SEND_SIGNALED | IBV_SEND_SOLICITED |              \
 	 IBV_SEND_INLINE)
+/* Send flags the post_send fast path takes; the rest go the long way. */
+#define RXE_FAST_SEND_FLAGS                                                    \
+	(IBV_SEND_FENCE | IBV_SEND_SIGNALED | IBV_SEND_SOLICITED)
 /* The largest message rxe carries (RXE_MAX_MSG_SIZE, 2 GiB). */
 #define RXE_MAX_MSG ((uint64_t)1 << 31)
 
@@ -32,7 +35,8 @@ struct rxe_cq {
 	struct verbs_cq vcq;
 	struct rxe_ring ring;
 	struct db_lock lock;
-	bool broken;		/* a resize lost the ring; see rxe_cq.c */
+	/* A resize lost the ring (see rxe_cq.c); read outside the lock. */
+	atomic_bool broken;
 	struct mminfo lost_mi;	/* the ring to map when broken */
 	/* ibv_cq_ex polling: the CQE between start_poll and end_poll */
 	const struct ib_uverbs_wc *cur;
@@ -69,6 +73,7 @@ struct rxe_qp {
 	struct rxe_wq rq;		/* unused when the QP has an SRQ */
 	uint32_t opcode_mask;		/* IBV_WR_* allowed on this QP type */
 	uint32_t slow_ops;		/* IBV_WR_* that need more checks */
+	uint32_t fast_ops;		/* IBV_WR_* post_send's fast path takes */
 	/* ibv_wr_* state, from wr_start to wr_complete or wr_abort */
 	struct rxe_send_wqe *wr_cur;	/* the WQE the setters fill, or NULL */
 	uint32_t wr_first;		/* sq.ring.own at wr_start */

@@ -85,8 +85,8 @@ int rxe_resize_cq(struct ibv_cq *ibcq, int cqe)
 		 * mapping again: it is still pending in the kernel unless
 		 * the kernel itself refused it.
 		 */
-		cq->broken = true;
 		cq->lost_mi = resp.drv.mi;
+		atomic_store_explicit(&cq->broken, true, memory_order_relaxed);
 		goto out;
 	}
 	rxe_ring_unmap(&cq->ring);
@@ -108,8 +108,22 @@ int rxe_cq_repair(struct rxe_cq *cq)
 		return ret;
 	rxe_ring_unmap(&cq->ring);
 	cq->ring = ring;
-	cq->broken = false;
+	atomic_store_explicit(&cq->broken, false, memory_order_relaxed);
 	return 0;
+}
+
+/* Out of line, so that the poll loop makes no call. */
+static __attribute__((noinline)) int
+rxe_poll_cq_broken(struct ibv_cq *ibcq, int nwc, struct ibv_wc *wc)
+{
+	struct rxe_cq *cq = to_rcq(ibcq);
+	int ret = 0;
+
+	db_lock(&cq->lock);
+	if (atomic_load_explicit(&cq->broken, memory_order_relaxed))
+		ret = rxe_cq_repair(cq);
+	db_unlock(&cq->lock);
+	return ret ? -EIO : rxe_poll_cq(ibcq, nwc, wc);
 }
 
 int rxe_destroy_cq(struct ibv_cq *ibcq)
@@ -178,11 +192,10 @@ int rxe_poll_cq(struct ibv_cq *ibcq, int nwc, struct ibv_wc *wc)
 	uint8_t *data;
 	int n = 0;
 
+	if (__builtin_expect(atomic_load_explicit(&cq->broken,
+						  memory_order_relaxed), 0))
+		return rxe_poll_cq_broken(ibcq, nwc, wc);
 	db_lock(&cq->lock);
-	if (__builtin_expect(cq->broken, 0) && rxe_cq_repair(cq)) {
-		db_unlock(&cq->lock);
-		return -EIO;
-	}
 	/* Locals: the stores into wc[] could alias the ring's fields. */
 	own = r->own;
 	mask = r->mask;

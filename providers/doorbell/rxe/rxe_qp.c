@@ -124,6 +124,9 @@ struct ibv_qp *rxe_create_qp_ex(struct ibv_context *ibctx,
 		goto err_destroy;
 	qp->opcode_mask = rxe_opcode_mask(attr->qp_type);
 	qp->slow_ops = rxe_slow_ops(attr->qp_type);
+	/* One SGE must fit for the fast path's single-SGE WRs. */
+	if (qp->sq.max_sge)
+		qp->fast_ops = qp->opcode_mask & ~qp->slow_ops;
 	rxe_qp_init_doorbell(qp);
 	if (attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) {
 		rxe_qp_set_wr_ops(qp);

@@ -224,18 +224,11 @@ int rxe_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 
 	if (__builtin_expect(wr->next || ibqp->state < IBV_QPS_RTS ||
 				     op >= 32 || wr->num_sge != 1 ||
-				     (qp->slow_ops & (1u << op)) ||
-				     (wr->send_flags & IBV_SEND_INLINE),
+				     !(qp->fast_ops & (1u << op)) ||
+				     (wr->send_flags & ~RXE_FAST_SEND_FLAGS) ||
+				     wr->sg_list[0].length > RXE_MAX_MSG,
 			     0))
 		return rxe_post_send_list(ibqp, wr, bad_wr);
-	if (__builtin_expect(!(qp->opcode_mask & (1u << op)) ||
-				     (wr->send_flags & ~RXE_SEND_FLAGS) ||
-				     qp->sq.max_sge < 1 ||
-				     wr->sg_list[0].length > RXE_MAX_MSG,
-			     0)) {
-		*bad_wr = wr;
-		return EINVAL;
-	}
 	len = wr->sg_list[0].length;
 	db_lock(&qp->sq.lock);
 	if (__builtin_expect(!rxe_wq_claim(&qp->sq), 0)) {
