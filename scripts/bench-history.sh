@@ -10,7 +10,7 @@ set -euo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$top"
 commits=("$@")
-((${#commits[@]})) || commits=(5e4ba75 77bff44 3c5e9ca 5436764 5695123 HEAD)
+((${#commits[@]})) || commits=(5e4ba75 77bff44 3c5e9ca 5436764 5695123 69e087a)
 scripts/deps.sh valgrind
 build=$(scripts/build.sh)
 hist=$build/history
