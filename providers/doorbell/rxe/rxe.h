@@ -148,6 +148,8 @@ int rxe_modify_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr, int mask);
 int rxe_query_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr, int mask,
 		 struct ibv_qp_init_attr *init_attr);
 int rxe_destroy_qp(struct ibv_qp *ibqp);
+int rxe_query_qp_data_in_order(struct ibv_qp *ibqp, enum ibv_wr_opcode op,
+			       uint32_t flags);
 
 /* rxe_send.c */
 int rxe_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,

@@ -39,6 +39,7 @@ static const struct verbs_context_ops rxe_ops = {
 	.post_send = rxe_post_send,
 	.post_srq_recv = rxe_post_srq_recv,
 	.query_qp = rxe_query_qp,
+	.query_qp_data_in_order = rxe_query_qp_data_in_order,
 	.query_srq = rxe_query_srq,
 	.resize_cq = rxe_resize_cq,
 };

@@ -181,6 +181,18 @@ int rxe_query_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr, int mask,
 				sizeof(cmd));
 }
 
+/*
+ * rxe places payload with the kernel's memcpy, one packet at a time.  Bytes
+ * of one packet may become visible out of order (x86 fast-string stores are
+ * not ordered among themselves), so no in-order placement is promised: not
+ * for the whole message, nor per 128 bytes.
+ */
+int rxe_query_qp_data_in_order(struct ibv_qp *ibqp, enum ibv_wr_opcode op,
+			       uint32_t flags)
+{
+	return 0;
+}
+
 int rxe_destroy_qp(struct ibv_qp *ibqp)
 {
 	struct rxe_qp *qp = to_rqp(ibqp);
