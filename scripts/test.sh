@@ -55,4 +55,22 @@ rc=${PIPESTATUS[0]}
 if ((rc == 124 || rc == 125)); then
 	echo "FAIL guest_suite_completes: run.sh exit $rc" | record
 fi
+
+echo "== packages: deb (lintian), rpm, and the take-over in the guest"
+if deb=$(scripts/build-deb.sh); then
+	echo "PASS deb_builds_and_is_lintian_clean" | record
+	tests/vm/run.sh --keep-stock --timeout 1800 -- \
+		tests/guest/package-takeover.sh "$deb" | record
+	rc=${PIPESTATUS[0]}
+	if ((rc == 124 || rc == 125)); then
+		echo "FAIL package_takeover_completes: run.sh exit $rc" | record
+	fi
+else
+	echo "FAIL deb_builds_and_is_lintian_clean" | record
+fi
+if scripts/build-rpm.sh >/dev/null; then
+	echo "PASS rpm_builds_with_rpmbuild" | record
+else
+	echo "FAIL rpm_builds_with_rpmbuild" | record
+fi
 finish
