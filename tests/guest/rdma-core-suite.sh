@@ -12,6 +12,10 @@ shift || true
 dev=${DOORBELL_VM_IBDEV:-rxe0}
 gid=${DOORBELL_VM_GID_INDEX:-1}
 src=/usr/share/doc/rdma-core/tests
+# The huge-page tests need 2 MiB pages; reserve some in the throw-away guest.
+if [[ -n ${DOORBELL_VM:-} ]]; then
+	echo 32 >/proc/sys/vm/nr_hugepages 2>/dev/null || true
+fi
 work=$(mktemp -d)
 cp -r "$src" "$work/tests"
 find "$work/tests" -name '*.gz' -exec gunzip -f {} +
