@@ -48,3 +48,7 @@ sed -nE 's/^(test_[A-Za-z0-9_]+) \(([A-Za-z0-9_.]+)\)( .*)? \.\.\. (.*)$/\2 \4/p
 tail -3 "$log" | sed 's/^/    /'
 ((rc == 0)) || { echo "FAIL pyverbs_tests_exit_status: $rc"; grep -A15 "^FAIL:\|^ERROR:" "$log" | head -60 | sed 's/^/    /'; }
 rm -f "$log"
+
+# Last: it deletes rxe0 (and adds it back at the end).
+echo "== device removal under traffic"
+DOORBELL_BUILD_DIR=$build "$here/device-removal.sh" 1

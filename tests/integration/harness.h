@@ -63,6 +63,9 @@ extern const struct it_case it_cases_data_ud_uc[];
 extern const struct it_case it_cases_srq[];
 extern const struct it_case it_cases_cq[];
 extern const struct it_case it_cases_bad_input[];
+extern const struct it_case it_cases_threads[];
+extern const struct it_case it_cases_errors[];
+extern const struct it_case it_cases_bad_matrix[];
 
 /* Results */
 

@@ -133,7 +133,7 @@ static void ring_geometry_from_the_kernel_is_checked(void)
 	CHECK_EQ(rxe_ring_check(5, 7, len, 16), EPROTO); /* under a line */
 	CHECK_EQ(rxe_ring_check(7, 7, len, 256), EPROTO); /* slot too small */
 	CHECK_EQ(rxe_ring_check(40, 7, len, 48), EPROTO);
-	CHECK_EQ(rxe_ring_check(7, 0, len, 48), EPROTO);
+	CHECK_EQ(rxe_ring_check(7, 0, len, 48), 0); /* one slot: no room */
 	CHECK_EQ(rxe_ring_check(7, 7, 100, 48), EPROTO);
 }
 

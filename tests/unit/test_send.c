@@ -130,7 +130,7 @@ static void atomics_need_8_bytes_at_an_aligned_address(void)
 	fake_qp_free(&f);
 }
 
-static void ud_sends_need_an_ah_of_the_qp_pd(void)
+static void ud_sends_need_an_ah_of_the_qp_pd_and_context(void)
 {
 	struct fake_qp f;
 	struct ibv_pd other = { .handle = 2 };
@@ -144,6 +144,8 @@ static void ud_sends_need_an_ah_of_the_qp_pd(void)
 	wr.wr.ud.ah = &ah.ibv_ah;
 	CHECK_EQ(check(&f, &wr), EINVAL);
 	ah.ibv_ah.pd = &f.pd;
+	CHECK_EQ(check(&f, &wr), EINVAL); /* an AH of another context */
+	ah.ibv_ah.context = &f.ctx;
 	CHECK_EQ(check(&f, &wr), 0);
 	fake_qp_free(&f);
 }
@@ -236,6 +238,7 @@ static void ud_wqe_names_the_ah_by_number(void)
 
 	fake_qp_init(&f, IBV_QPT_UD, 2, 64);
 	ah.ibv_ah.pd = &f.pd;
+	ah.ibv_ah.context = &f.ctx;
 	wr.opcode = IBV_WR_SEND_WITH_IMM;
 	wr.imm_data = 42;
 	wr.wr.ud.ah = &ah.ibv_ah;
@@ -342,7 +345,7 @@ static const struct unit_test tests[] = {
 	UNIT_TEST(sge_count_and_flags_are_bounded),
 	UNIT_TEST(inline_length_adds_every_sge_in_64_bits),
 	UNIT_TEST(atomics_need_8_bytes_at_an_aligned_address),
-	UNIT_TEST(ud_sends_need_an_ah_of_the_qp_pd),
+	UNIT_TEST(ud_sends_need_an_ah_of_the_qp_pd_and_context),
 	UNIT_TEST(binding_a_window_without_an_mr_is_refused),
 	UNIT_TEST(write_wqe_carries_remote_address_in_iova),
 	UNIT_TEST(inline_wqe_holds_the_gathered_bytes),

@@ -26,7 +26,15 @@ static size_t rxe_rq_slot_min(uint32_t max_sge)
 	       (size_t)max_sge * sizeof(struct rxe_sge);
 }
 
-static int rxe_check_qp_attr(const struct ibv_qp_init_attr_ex *attr)
+/* An object the kernel will look up by handle must be of this context. */
+static bool rxe_ours(const struct ibv_context *ctx, const void *obj,
+		     const struct ibv_context *obj_ctx)
+{
+	return obj && obj_ctx == ctx;
+}
+
+static int rxe_check_qp_attr(struct ibv_context *ctx,
+			     const struct ibv_qp_init_attr_ex *attr)
 {
 	if (attr->comp_mask & ~RXE_QP_COMP_MASK)
 		return EOPNOTSUPP;
@@ -34,16 +42,31 @@ static int rxe_check_qp_attr(const struct ibv_qp_init_attr_ex *attr)
 	if ((attr->comp_mask & IBV_QP_INIT_ATTR_CREATE_FLAGS) &&
 	    attr->create_flags)
 		return EOPNOTSUPP;
-	if (!(attr->comp_mask & IBV_QP_INIT_ATTR_PD) || !attr->pd)
-		return EINVAL;
 	switch (attr->qp_type) {
 	case IBV_QPT_RC:
 	case IBV_QPT_UC:
 	case IBV_QPT_UD:
 		break;
-	default:
+	case IBV_QPT_RAW_PACKET:
+	case IBV_QPT_XRC_SEND:
+	case IBV_QPT_XRC_RECV:
+	case IBV_QPT_DRIVER:
 		return EOPNOTSUPP;
+	default:
+		return EINVAL;
 	}
+	/*
+	 * Handles are numbered per context: an object of another one would
+	 * name one of ours to the kernel.
+	 */
+	if (!(attr->comp_mask & IBV_QP_INIT_ATTR_PD) ||
+	    !rxe_ours(ctx, attr->pd, attr->pd ? attr->pd->context : NULL) ||
+	    !rxe_ours(ctx, attr->send_cq,
+		      attr->send_cq ? attr->send_cq->context : NULL) ||
+	    !rxe_ours(ctx, attr->recv_cq,
+		      attr->recv_cq ? attr->recv_cq->context : NULL) ||
+	    (attr->srq && attr->srq->context != ctx))
+		return EINVAL;
 	/*
 	 * IBV_QP_EX_WITH_<op> is bit IBV_WR_<op> for every opcode rxe runs;
 	 * what the QP type or Linux 6.1 lacks (TSO, atomic write) is refused.
@@ -107,7 +130,7 @@ struct ibv_qp *rxe_create_qp_ex(struct ibv_context *ibctx,
 	struct rxe_qp *qp;
 	int ret;
 
-	ret = rxe_check_qp_attr(attr);
+	ret = rxe_check_qp_attr(ibctx, attr);
 	if (ret)
 		goto err;
 	qp = calloc(1, sizeof(*qp));

@@ -19,7 +19,8 @@ int rxe_ring_check(uint32_t log2_stride, uint32_t mask, size_t map_len,
 		return EPROTO;
 	if (((size_t)1 << log2_stride) < min_slot)
 		return EPROTO;
-	if (mask == 0 || (slots & mask) != 0 || slots > ((size_t)1 << 24))
+	/* One slot (mask 0) is a queue created with no room: posts get ENOMEM. */
+	if ((slots & mask) != 0 || slots > ((size_t)1 << 24))
 		return EPROTO;
 	if (map_len < sizeof(struct rxe_queue_buf) ||
 	    (map_len - sizeof(struct rxe_queue_buf)) >> log2_stride < slots)

@@ -65,7 +65,7 @@ int rxe_check_send_wr_slow(const struct rxe_qp *qp,
 	/* The kernel wants the AH's PD to be the QP's (a parent domain's
 	 * kernel handle is its PD's). */
 	if (qp->vqp.qp.qp_type == IBV_QPT_UD &&
-	    (!wr->wr.ud.ah ||
+	    (!wr->wr.ud.ah || wr->wr.ud.ah->context != qp->vqp.qp.context ||
 	     wr->wr.ud.ah->pd->handle != qp->vqp.qp.pd->handle))
 		return EINVAL;
 	return 0;

@@ -29,10 +29,15 @@ struct ibv_srq *rxe_create_srq_ex(struct ibv_context *ibctx,
 	}
 	if ((attr->comp_mask & IBV_SRQ_INIT_ATTR_TYPE) &&
 	    attr->srq_type != IBV_SRQT_BASIC) {
-		ret = EOPNOTSUPP;
+		/* XRC and tag-matching SRQs are types rxe lacks. */
+		ret = attr->srq_type == IBV_SRQT_XRC ||
+				      attr->srq_type == IBV_SRQT_TM ?
+			      EOPNOTSUPP :
+			      EINVAL;
 		goto err;
 	}
-	if (!(attr->comp_mask & IBV_SRQ_INIT_ATTR_PD) || !attr->pd) {
+	if (!(attr->comp_mask & IBV_SRQ_INIT_ATTR_PD) || !attr->pd ||
+	    attr->pd->context != ibctx) {
 		ret = EINVAL;
 		goto err;
 	}

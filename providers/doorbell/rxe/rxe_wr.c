@@ -220,7 +220,8 @@ static void rxe_wr_set_ud_addr(struct ibv_qp_ex *qpx, struct ibv_ah *ah,
 
 	if (!wqe)
 		return;
-	if (!ah || ah->pd->handle != qpx->qp_base.pd->handle) {
+	if (!ah || ah->context != qpx->qp_base.context ||
+	    ah->pd->handle != qpx->qp_base.pd->handle) {
 		rxe_wr_fail(qp, EINVAL);
 		return;
 	}
