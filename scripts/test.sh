@@ -73,4 +73,11 @@ if scripts/build-rpm.sh >/dev/null; then
 else
 	echo "FAIL rpm_builds_with_rpmbuild" | record
 fi
+
+echo "== sanitizers: ASan+UBSan and TSan builds (unit tests, then the guest)"
+scripts/sanitize.sh address,undefined | record
+scripts/sanitize.sh thread | record
+
+echo "== fuzzing: the libFuzzer targets of tests/fuzz, 60 s each, two at a time"
+scripts/fuzz.sh 60 --jobs 2 | record
 finish

@@ -246,7 +246,7 @@ static void rxe_wr_set_sge(struct ibv_qp_ex *qpx, uint32_t lkey,
 
 	if (!wqe)
 		return;
-	if (!qp->sq.max_sge) {
+	if (!qp->sq.max_sge || length > RXE_MAX_MSG) {
 		rxe_wr_fail(qp, EINVAL);
 		return;
 	}
