@@ -1,0 +1,148 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# Runs in each of the two guests of tests/vm/run2.sh (host A = server,
+# host B = client, from DOORBELL_VM_HOST): for every SCENARIO, shape this
+# guest's egress with tc netem, run rdma_xfer against the other guest, and
+# report the netem and rxe counters. Both guests are given the same list and
+# walk it in step (each scenario has its own TCP port; rdma_xfer checks that
+# both sides run the same label).
+#
+# Usage: guest.sh BUILD_DIR SCENARIO...
+#        guest.sh --labels SCENARIO...   (anywhere: print "SCENARIO LABEL EXPECT")
+# Scenarios (netem on both guests' egress, so each direction sees the rate):
+#   noloss        no qdisc
+#   loss1         loss 1%
+#   loss5         loss 5%
+#   reorder_dup   delay 2ms reorder 15% 50% duplicate 2%
+#   corrupt       corrupt 1% (the ICRC must turn corruption into loss)
+# NAME_mixed runs NAME with every RC opcode on every QP (rdma_xfer -M mixed),
+# labelled LABEL_mixed; the default puts send/write, READ and atomics on
+# separate QPs (see RELIABILITY-SECTION.md for why).
+# Environment: TWOHOST_XFER_ARGS extra rdma_xfer options for every scenario
+#   (e.g. "-n 24 -m 1048576"), TWOHOST_PHASE_S bound of each phase (240),
+#   TWOHOST_VERBOSE=1 progress lines, TWOHOST_PROVIDER=stock when the stock
+#   provider serves rxe0 (no doorbell check).
+# Prints rdma_xfer's PASS/FAIL lines and summary, plus per scenario:
+#   PASS|FAIL twohost_served_by_doorbell_LABEL  (DOORBELL_DEBUG line seen)
+#   PASS|FAIL twohost_netem_injected_LABEL      (netem drops seen, or for
+#     reorder_dup and corrupt, rxe sequence errors/duplicates/retries)
+set -u
+
+# scenario NAME: sets spec, label, expect (drop|dup|none), mode, dups.
+scenario() {
+	local scen=$1
+	dups=() expect=drop mode=split
+	if [[ $scen == *_mixed ]]; then
+		mode=mixed
+		scen=${scen%_mixed}
+	fi
+	case "$scen" in
+	noloss) spec='' label=noloss expect=none ;;
+	loss1) spec='loss 1%' label=1pct_loss ;;
+	loss5) spec='loss 5%' label=5pct_loss ;;
+	reorder_dup) spec='delay 2ms reorder 15% 50% duplicate 2%' label=reorder_dup dups=(-D) expect=dup ;;
+	corrupt) spec='corrupt 1%' label=1pct_corrupt expect=dup ;;
+	*) return 1 ;;
+	esac
+	if [[ $mode == mixed ]]; then label+=_mixed; fi
+	return 0
+}
+
+if [[ ${1:-} == --labels ]]; then
+	shift
+	for s in "$@"; do
+		scenario "$s" || { echo "unknown scenario $s" >&2; exit 2; }
+		echo "$s $label $expect"
+	done
+	exit 0
+fi
+
+build=${1:?usage: guest.sh BUILD_DIR SCENARIO...}
+shift
+role=${DOORBELL_VM_HOST:?not in a run2.sh guest}
+nic=${DOORBELL_VM_NETDEV:?}
+peer=${DOORBELL_VM_PEER_IPV4:?}
+xfer=$build/tests/twohost/rdma_xfer
+phase=${TWOHOST_PHASE_S:-240}
+port=18800
+counters=/sys/class/infiniband/${DOORBELL_VM_IBDEV:-rxe0}/ports/1/hw_counters
+rc=0
+
+[[ -x $xfer ]] || { echo "FAIL twohost_rdma_xfer_built: no $xfer"; exit 1; }
+
+snap() { # file: rxe hw counters "name value"
+	local f
+	for f in "$counters"/*; do
+		[[ -f $f ]] && echo "${f##*/} $(cat "$f")"
+	done >"$1"
+}
+
+# "sent N dropped D" of the root qdisc (netem counts its losses as drops).
+qstats() {
+	tc -s qdisc show dev "$nic" | awk '/^ Sent/ { gsub(/[(,]/, " "); print "sent", $4, "dropped", $7; exit }'
+}
+
+echo "host $role: $nic $DOORBELL_VM_IPV4, peer $peer, gid index $DOORBELL_VM_GID_INDEX, kernel $(uname -r)"
+for scen in "$@"; do
+	if ! scenario "$scen"; then
+		echo "FAIL twohost_scenario_known: $scen"
+		rc=1
+		continue
+	fi
+	echo "== scenario $label: netem '${spec:-none}' on $nic egress of both hosts"
+	tc qdisc del dev "$nic" root 2>/dev/null
+	if [[ -n $spec ]]; then
+		# shellcheck disable=SC2086 # the spec is words
+		if ! tc qdisc add dev "$nic" root netem $spec; then
+			echo "FAIL twohost_netem_${label}: tc qdisc add dev $nic root netem $spec failed"
+			rc=1
+			continue
+		fi
+	fi
+	snap /tmp/c0
+	t0=$SECONDS
+	args=(-l "$label" -p "$port" -T "$phase" -M "$mode" "${dups[@]}")
+	[[ ${TWOHOST_VERBOSE:-0} == 1 ]] && args+=(-v)
+	# shellcheck disable=SC2206 # options are words
+	args+=(${TWOHOST_XFER_ARGS:-})
+	if [[ $role == a ]]; then args+=(-s); else args+=(-c "$peer"); fi
+	# Bound: connect wait + two phases + set-up; rdma_xfer bounds each step itself.
+	DOORBELL_DEBUG=1 timeout -k 5 $((3 * phase + 180)) "$xfer" "${args[@]}" 2>/tmp/xfer.err
+	xrc=$?
+	grep -v '^doorbell: ' /tmp/xfer.err
+	((xrc)) && { echo "rdma_xfer exited $xrc"; rc=1; }
+	if [[ ${TWOHOST_PROVIDER:-doorbell} == stock ]]; then
+		: # the stock provider: nothing to prove
+	elif grep -q 'doorbell: .*serving the device' /tmp/xfer.err; then
+		echo "PASS twohost_served_by_doorbell_$label"
+	else
+		echo "FAIL twohost_served_by_doorbell_$label: no DOORBELL_DEBUG line from doorbell"
+		rc=1
+	fi
+	snap /tmp/c1
+	read -r _ sent _ dropped < <(qstats)
+	sent=${sent:-0} dropped=${dropped:-0}
+	delta=$(join /tmp/c0 /tmp/c1 | awk '$3 != $2 { printf " %s +%d", $1, $3 - $2 }')
+	echo "host $role $label: $((SECONDS - t0))s; netem sent $sent packets, dropped $dropped" \
+		"($(awk -v d="$dropped" -v s="$sent" 'BEGIN { printf "%.2f", s + d ? 100 * d / (s + d) : 0 }')%);" \
+		"rxe counters:${delta:- none changed}"
+	# Evidence that the wire misbehaved: netem's drops, or (duplicates,
+	# reordering, corruption, which netem does not count) rxe's sequence
+	# errors, duplicate requests and retries.
+	evidence=$(join /tmp/c0 /tmp/c1 | awk '$1 ~ /^(rcvd_seq_err|out_of_seq_request|duplicate_request|completer_retry_err)$/ { n += $3 - $2 } END { print n + 0 }')
+	case "$expect" in
+	drop) what="netem dropped $dropped packets" ok=$((dropped > 0)) ;;
+	dup) what="rxe saw $evidence sequence errors, duplicates or retries" ok=$((evidence > 0)) ;;
+	*) ok=-1 ;;
+	esac
+	if ((ok == 1)); then
+		echo "PASS twohost_netem_injected_$label"
+	elif ((ok == 0)); then
+		echo "FAIL twohost_netem_injected_$label: $what"
+		rc=1
+	fi
+	tc qdisc del dev "$nic" root 2>/dev/null
+	port=$((port + 1))
+done
+exit $rc
