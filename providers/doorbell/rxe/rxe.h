@@ -134,8 +134,8 @@ int rxe_poll_cq(struct ibv_cq *ibcq, int nwc, struct ibv_wc *wc);
 int rxe_cq_repair(struct rxe_cq *cq);
 void rxe_cqe_to_wc(const struct ib_uverbs_wc *cqe, struct ibv_wc *wc);
 unsigned int rxe_wc_flags(uint32_t kernel_flags);
-int rxe_cq_init(struct ibv_context *ibctx, struct rxe_cq *cq,
-		struct ibv_cq_init_attr_ex *attr, bool single_threaded);
+struct rxe_cq *rxe_cq_new(struct ibv_context *ibctx,
+			  struct ibv_cq_init_attr_ex *attr, bool single_threaded);
 
 /* rxe_cqex.c: the ibv_cq_ex polling API */
 void rxe_cq_set_ex_ops(struct rxe_cq *cq, uint64_t wc_flags);

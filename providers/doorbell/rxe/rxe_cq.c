@@ -6,8 +6,8 @@
 
 #include "rxe/rxe.h"
 
-int rxe_cq_init(struct ibv_context *ibctx, struct rxe_cq *cq,
-		struct ibv_cq_init_attr_ex *attr, bool single_threaded)
+static int rxe_cq_init(struct ibv_context *ibctx, struct rxe_cq *cq,
+		       struct ibv_cq_init_attr_ex *attr, bool single_threaded)
 {
 	struct ibv_create_cq_ex cmd = {};
 	struct rxe_cmd_create_cq_ex_resp resp = {};
@@ -27,19 +27,14 @@ int rxe_cq_init(struct ibv_context *ibctx, struct rxe_cq *cq,
 			    !single_threaded && !db_config()->single_threaded);
 }
 
-struct ibv_cq *rxe_create_cq(struct ibv_context *ibctx, int cqe,
-			     struct ibv_comp_channel *channel, int vector)
+/* A CQ as the kernel sees @attr; NULL with errno set on failure. */
+struct rxe_cq *rxe_cq_new(struct ibv_context *ibctx,
+			  struct ibv_cq_init_attr_ex *attr, bool single_threaded)
 {
-	struct ibv_cq_init_attr_ex attr = {
-		.cqe = cqe,
-		.channel = channel,
-		.comp_vector = vector,
-		.wc_flags = IBV_WC_STANDARD_FLAGS,
-	};
 	struct rxe_cq *cq;
 	int ret;
 
-	if (cqe <= 0) {
+	if (attr->cqe == 0 || attr->cqe > INT32_MAX) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -48,13 +43,28 @@ struct ibv_cq *rxe_create_cq(struct ibv_context *ibctx, int cqe,
 		errno = ENOMEM;
 		return NULL;
 	}
-	ret = rxe_cq_init(ibctx, cq, &attr, false);
+	ret = rxe_cq_init(ibctx, cq, attr, single_threaded);
 	if (ret) {
 		free(cq);
 		errno = ret;
 		return NULL;
 	}
-	return &cq->vcq.cq;
+	return cq;
+}
+
+struct ibv_cq *rxe_create_cq(struct ibv_context *ibctx, int cqe,
+			     struct ibv_comp_channel *channel, int vector)
+{
+	struct ibv_cq_init_attr_ex attr = {
+		/* A negative count becomes too large, and is refused. */
+		.cqe = (uint32_t)cqe,
+		.channel = channel,
+		.comp_vector = vector,
+		.wc_flags = IBV_WC_STANDARD_FLAGS,
+	};
+	struct rxe_cq *cq = rxe_cq_new(ibctx, &attr, false);
+
+	return cq ? &cq->vcq.cq : NULL;
 }
 
 /*

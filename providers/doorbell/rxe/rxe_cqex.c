@@ -166,7 +166,6 @@ struct ibv_cq_ex *rxe_create_cq_ex(struct ibv_context *ibctx,
 	struct ibv_cq_init_attr_ex kattr = *attr;
 	bool single = false;
 	struct rxe_cq *cq;
-	int ret;
 
 	if (attr->comp_mask & ~known ||
 	    attr->wc_flags & ~(uint64_t)IBV_WC_STANDARD_FLAGS) {
@@ -192,21 +191,9 @@ struct ibv_cq_ex *rxe_create_cq_ex(struct ibv_context *ibctx,
 	kattr.comp_mask = 0;
 	kattr.flags = 0;
 	kattr.parent_domain = NULL;
-	if (attr->cqe == 0 || attr->cqe > INT32_MAX) {
-		errno = EINVAL;
+	cq = rxe_cq_new(ibctx, &kattr, single);
+	if (!cq)
 		return NULL;
-	}
-	cq = calloc(1, sizeof(*cq));
-	if (!cq) {
-		errno = ENOMEM;
-		return NULL;
-	}
-	ret = rxe_cq_init(ibctx, cq, &kattr, single);
-	if (ret) {
-		free(cq);
-		errno = ret;
-		return NULL;
-	}
 	rxe_cq_set_ex_ops(cq, attr->wc_flags);
 	return &cq->vcq.cq_ex;
 }
