@@ -314,6 +314,7 @@ DB_CMD(ibv_query_srq, ib_uverbs_query_srq);
 DB_CMD(ibv_post_send, ib_uverbs_post_send);
 DB_CMD_EX(ibv_create_cq_ex, ib_uverbs_ex_create_cq);
 DB_CMD_EX(ibv_create_qp_ex, ib_uverbs_ex_create_qp);
+DB_CMD_EX(ibv_modify_cq, ib_uverbs_ex_modify_cq);
 
 /* Registration and context life cycle. */
 void verbs_register_driver_34(const struct verbs_device_ops *ops);
@@ -324,6 +325,13 @@ void *_verbs_init_and_alloc_context(struct ibv_device *device, int cmd_fd,
 void verbs_uninit_context(struct verbs_context *context);
 void verbs_set_ops(struct verbs_context *vctx,
 		   const struct verbs_context_ops *ops);
+
+/*
+ * Keep memory the device DMAs to out of a forked child when the application
+ * called ibv_fork_init(); no-ops otherwise (driver.h, IBVERBS_1.1).
+ */
+int ibv_dontfork_range(void *base, size_t size);
+int ibv_dofork_range(void *base, size_t size);
 
 /* The ibv_cmd_* helpers doorbell calls, with their rdma-core 44 prototypes. */
 int ibv_cmd_get_context(struct verbs_context *context,
@@ -346,6 +354,9 @@ int ibv_cmd_reg_mr(struct ibv_pd *pd, void *addr, size_t length,
 		   uint64_t hca_va, int access, struct verbs_mr *vmr,
 		   struct ibv_reg_mr *cmd, size_t cmd_size,
 		   struct ib_uverbs_reg_mr_resp *resp, size_t resp_size);
+int ibv_cmd_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset, size_t length,
+			  uint64_t iova, int fd, int access,
+			  struct verbs_mr *vmr);
 int ibv_cmd_dereg_mr(struct verbs_mr *vmr);
 int ibv_cmd_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type,
 		     struct ibv_mw *mw, struct ibv_alloc_mw *cmd,
@@ -362,6 +373,8 @@ int ibv_cmd_req_notify_cq(struct ibv_cq *cq, int solicited_only);
 int ibv_cmd_resize_cq(struct ibv_cq *cq, int cqe, struct ibv_resize_cq *cmd,
 		      size_t cmd_size, struct ib_uverbs_resize_cq_resp *resp,
 		      size_t resp_size);
+int ibv_cmd_modify_cq(struct ibv_cq *cq, struct ibv_modify_cq_attr *attr,
+		      struct ibv_modify_cq *cmd, size_t cmd_size);
 int ibv_cmd_destroy_cq(struct ibv_cq *cq);
 int ibv_cmd_create_srq_ex(struct ibv_context *context, struct verbs_srq *srq,
 			  struct ibv_srq_init_attr_ex *attr_ex,
@@ -449,6 +462,7 @@ _Static_assert(sizeof(struct ibv_create_cq) == 40, "ibv_create_cq");
 _Static_assert(sizeof(struct ibv_resize_cq) == 24, "ibv_resize_cq");
 _Static_assert(sizeof(struct ibv_create_cq_ex) == 56, "ibv_create_cq_ex");
 _Static_assert(sizeof(struct ibv_create_qp_ex) == 88, "ibv_create_qp_ex");
+_Static_assert(sizeof(struct ibv_modify_cq) == 40, "ibv_modify_cq");
 _Static_assert(sizeof(struct ibv_modify_qp) == 120, "ibv_modify_qp");
 _Static_assert(sizeof(struct ibv_query_qp) == 24, "ibv_query_qp");
 _Static_assert(sizeof(struct ibv_create_xsrq) == 56, "ibv_create_xsrq");

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /* The backends this build carries, looked up by kernel driver id. */
 #include "core/doorbell.h"
+#include "mlx5/mlx5.h"
 #include "rxe/rxe.h"
 
 static const struct db_backend *const db_backends[] = {
 	&db_rxe_backend,
+	&db_mlx5_backend,
 };
 
 const struct db_backend *db_backend_for_driver(uint32_t driver_id)

@@ -23,6 +23,7 @@ static void db_config_read(void)
 {
 	db_cfg.debug = db_env_flag("DOORBELL_DEBUG");
 	db_cfg.single_threaded = db_env_flag("DOORBELL_SINGLE_THREADED");
+	db_cfg.mlx5 = db_env_flag("DOORBELL_MLX5");
 }
 
 const struct db_config *db_config(void)

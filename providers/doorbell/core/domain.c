@@ -52,7 +52,8 @@ struct ibv_pd *db_alloc_pd(struct ibv_context *ctx)
 	return &pd->ibv_pd;
 }
 
-int db_dealloc_pd(struct ibv_pd *ibpd)
+int db_dealloc_pd_via(struct ibv_pd *ibpd,
+		      int (*kernel_dealloc)(struct ibv_pd *pd))
 {
 	struct db_pd *pd = to_db_pd(ibpd);
 	int ret;
@@ -66,10 +67,15 @@ int db_dealloc_pd(struct ibv_pd *ibpd)
 	}
 	if (atomic_load(&pd->users))
 		return EBUSY;
-	ret = ibv_cmd_dealloc_pd(ibpd);
+	ret = kernel_dealloc(ibpd);
 	if (!ret)
 		free(pd);
 	return ret;
+}
+
+int db_dealloc_pd(struct ibv_pd *ibpd)
+{
+	return db_dealloc_pd_via(ibpd, ibv_cmd_dealloc_pd);
 }
 
 struct ibv_td *db_alloc_td(struct ibv_context *ctx,

@@ -82,6 +82,9 @@ struct db_pd {
 /* domain.c */
 struct ibv_pd *db_alloc_pd(struct ibv_context *ctx);
 int db_dealloc_pd(struct ibv_pd *pd);
+/* db_dealloc_pd for a backend whose PDs a kernel_dealloc releases. */
+int db_dealloc_pd_via(struct ibv_pd *pd,
+		      int (*kernel_dealloc)(struct ibv_pd *pd));
 struct ibv_td *db_alloc_td(struct ibv_context *ctx,
 			   struct ibv_td_init_attr *attr);
 int db_dealloc_td(struct ibv_td *td);
@@ -91,6 +94,9 @@ db_alloc_parent_domain(struct ibv_context *ctx,
 /* Objects created in this PD are used by one thread at a time. */
 bool db_pd_single_threaded(struct ibv_pd *pd);
 bool db_pd_is_parent(struct ibv_pd *pd);
+
+/* register.c: what libibverbs calls; tests open contexts through it. */
+extern const struct verbs_device_ops db_device_ops;
 
 /* backends.c: the table of backends this build knows. */
 const struct db_backend *db_backend_for_driver(uint32_t driver_id);
@@ -102,6 +108,7 @@ extern const struct verbs_context_ops db_common_ops;
 struct db_config {
 	int debug;		/* DOORBELL_DEBUG */
 	int single_threaded;	/* DOORBELL_SINGLE_THREADED */
+	int mlx5;		/* DOORBELL_MLX5: serve ConnectX devices */
 };
 const struct db_config *db_config(void);
 

@@ -10,8 +10,26 @@
 
 static const struct verbs_match_ent db_match_table[] = {
 	{ .u.driver_id = RDMA_DRIVER_RXE, .kind = VERBS_MATCH_DRIVER_ID },
+	{ .u.driver_id = RDMA_DRIVER_MLX5, .kind = VERBS_MATCH_DRIVER_ID },
 	{}
 };
+
+/*
+ * Called for every device after the table match.  ConnectX devices are
+ * opt-in (DOORBELL_MLX5=1): otherwise libibverbs goes on to libmlx5.
+ */
+static bool db_match_device(struct verbs_sysfs_dev *sysfs)
+{
+	if (!sysfs->match)
+		return false;
+	if (sysfs->match->u.driver_id == RDMA_DRIVER_MLX5 &&
+	    !db_config()->mlx5) {
+		db_debug("%s: left to libmlx5 (DOORBELL_MLX5=1 opts in)",
+			 sysfs->ibdev_name);
+		return false;
+	}
+	return true;
+}
 
 static struct verbs_device *db_alloc_device(struct verbs_sysfs_dev *sysfs)
 {
@@ -61,12 +79,16 @@ static struct verbs_context *db_alloc_context(struct ibv_device *ibdev,
 	return &ctx->vctx;
 }
 
-static const struct verbs_device_ops db_device_ops = {
+const struct verbs_device_ops db_device_ops = {
 	.name = DB_NAME,
-	/* rxe reports uverbs ABI 2; 64-bit layouts are the same from 1. */
+	/*
+	 * rxe reports uverbs ABI 2 (64-bit layouts are the same from 1);
+	 * mlx5_ib reports 1.
+	 */
 	.match_min_abi_version = 1,
 	.match_max_abi_version = 2,
 	.match_table = db_match_table,
+	.match_device = db_match_device,
 	.alloc_device = db_alloc_device,
 	.uninit_device = db_uninit_device,
 	.alloc_context = db_alloc_context,
