@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/* The mlx5 backend's entry: its ops table and its part of opening a context. */
+#include <errno.h>
+
+#include "mlx5/mlx5.h"
+
+static void m5_store_limits(struct m5_context *ctx,
+			    const struct mlx5_ib_alloc_ucontext_resp *resp)
+{
+	ctx->bf_reg_size = resp->bf_reg_size;
+	ctx->tot_bfregs = resp->tot_bfregs;
+	ctx->cache_line_size = resp->cache_line_size;
+	ctx->max_sq_desc_sz = resp->max_sq_desc_sz;
+	ctx->max_rq_desc_sz = resp->max_rq_desc_sz;
+	ctx->max_send_wqebb = resp->max_send_wqebb;
+	ctx->max_recv_wr = resp->max_recv_wr;
+	ctx->max_srq_recv_wr = resp->max_srq_recv_wr;
+	ctx->num_uars_per_page = resp->num_uars_per_page;
+	ctx->log_uar_size = resp->log_uar_size;
+	ctx->cqe_version = resp->cqe_version;
+	ctx->cmds_supp_uhw = resp->cmds_supp_uhw;
+	ctx->eth_min_inline = resp->eth_min_inline;
+	ctx->num_ports = resp->num_ports > 255 ? 255 : resp->num_ports;
+}
+
+/*
+ * What the send path needs to know of the device and its ports.  mlx5_ib
+ * reports IBV_ATOMIC_HCA only when the device answers atomics in host
+ * byte order; without it atomics are refused.
+ */
+static void m5_cache_caps(struct m5_context *ctx)
+{
+	struct ibv_context *ibctx = &ctx->core.vctx.context;
+	struct ibv_device_attr_ex attr = {};
+	struct ibv_port_attr pattr;
+	unsigned int p;
+
+	if (!m5k_query_device_ex(ibctx, NULL, &attr, sizeof(attr)))
+		ctx->atomic_cap = attr.orig_attr.atomic_cap != IBV_ATOMIC_NONE;
+	for (p = 1; p <= ctx->num_ports && p <= 2; p++) {
+		pattr = (struct ibv_port_attr){};
+		if (m5k_query_port(ibctx, p, &pattr))
+			continue;
+		ctx->link_layer[p - 1] = pattr.link_layer;
+		ctx->port_flags[p - 1] = pattr.flags;
+	}
+}
+
+static int m5_init_context(struct db_context *core)
+{
+	struct m5_context *ctx = container_of(core, struct m5_context, core);
+	const char *name = core->vctx.context.device->name;
+	struct mlx5_ib_alloc_ucontext_req_v2 req = {
+		.total_num_bfregs = M5_TOTAL_BFREGS,
+		.num_low_latency_bfregs = M5_LOW_LAT_BFREGS,
+		.max_cqe_version = 1,
+		/* Static UARs in 4 KB units; no dynamic UARs, no DEVX. */
+		.lib_caps = MLX5_LIB_CAP_4K_UAR,
+	};
+	struct mlx5_ib_alloc_ucontext_resp resp = {};
+	int ret;
+
+	ret = m5k_get_context(ctx, &req, &resp);
+	if (ret)
+		return ret;
+	if (resp.cqe_version != 1 || !resp.tot_bfregs) {
+		db_refuse("%s: mlx5 context with CQE version %u and %u static "
+			  "bfregs; this backend needs version 1 and static "
+			  "UARs",
+			  name, resp.cqe_version, resp.tot_bfregs);
+		return EOPNOTSUPP;
+	}
+	m5_store_limits(ctx, &resp);
+	m5_buf_ctx_init(ctx);
+	ret = m5_map_uars(ctx);
+	if (ret) {
+		db_refuse("%s: cannot map the mlx5 UARs: %d", name, ret);
+		m5_buf_ctx_fini(ctx);
+		return ret;
+	}
+	m5_cache_caps(ctx);
+	db_debug("%s: %u bfregs in %u UAR pages, bf_reg_size %u, atomics %s",
+		 name, ctx->tot_bfregs, ctx->num_uar_pages, ctx->bf_reg_size,
+		 ctx->atomic_cap ? "on" : "off");
+	return 0;
+}
+
+static void m5_uninit_context(struct db_context *core)
+{
+	struct m5_context *ctx = container_of(core, struct m5_context, core);
+
+	m5_unmap_uars(ctx);
+	m5_buf_ctx_fini(ctx);
+}
+
+static const struct verbs_context_ops m5_ops = {
+	.alloc_mw = m5_alloc_mw,
+	.alloc_pd = m5_alloc_pd,
+	.cq_event = m5_cq_event,
+	.create_ah = m5_create_ah,
+	.create_cq = m5_create_cq,
+	.create_cq_ex = m5_create_cq_ex,
+	.create_qp = m5_create_qp,
+	.create_qp_ex = m5_create_qp_ex,
+	.create_srq = m5_create_srq,
+	.create_srq_ex = m5_create_srq_ex,
+	.dealloc_pd = m5_dealloc_pd,
+	.dereg_mr = m5_dereg_mr,
+	.destroy_ah = m5_destroy_ah,
+	.destroy_cq = m5_destroy_cq,
+	.destroy_qp = m5_destroy_qp,
+	.destroy_srq = m5_destroy_srq,
+	.modify_cq = m5_modify_cq,
+	.modify_qp = m5_modify_qp,
+	.modify_srq = m5_modify_srq,
+	.poll_cq = m5_poll_cq,
+	.post_recv = m5_post_recv,
+	.post_send = m5_post_send,
+	.post_srq_recv = m5_post_srq_recv,
+	.query_device_ex = m5_query_device_ex,
+	.query_port = m5_query_port,
+	.query_qp = m5_query_qp,
+	.query_srq = m5_query_srq,
+	.reg_dmabuf_mr = m5_reg_dmabuf_mr,
+	.reg_mr = m5_reg_mr,
+	.req_notify_cq = m5_req_notify_cq,
+};
+
+const struct db_backend db_mlx5_backend = {
+	.name = "mlx5",
+	.driver_id = RDMA_DRIVER_MLX5,
+	.context_size = sizeof(struct m5_context),
+	.init_context = m5_init_context,
+	.uninit_context = m5_uninit_context,
+	.ops = &m5_ops,
+};

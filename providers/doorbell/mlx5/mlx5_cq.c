@@ -1,0 +1,349 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Completion queues of the mlx5 backend: creation (64-byte CQEs, CQE
+ * version 1), destruction, moderation, arming, completion events, and
+ * removing a QP's CQEs when the QP is reset or destroyed.  Polling is in
+ * mlx5_poll.c.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mlx5/mlx5.h"
+
+/* 24-bit consumer index: at most 2^24 CQEs. */
+#define M5_MAX_NCQE (1u << 24)
+/* cq_period is 12 bits in the CQ context (MLX5_MAX_CQ_PERIOD). */
+#define M5_MAX_CQ_PERIOD 4095
+
+static uint32_t m5_roundup_pow2(uint32_t n)
+{
+	return n <= 1 ? 1 : 1u << (32 - __builtin_clz(n - 1));
+}
+
+/*
+ * The device's max_cqe, queried once per context; the hardware limit if
+ * the query fails.
+ */
+static uint32_t m5_max_cqe(struct ibv_context *ibctx)
+{
+	struct m5_context *ctx = to_m5ctx(ibctx);
+	struct ibv_query_device_ex_input input = {};
+	struct ibv_device_attr_ex attr = {};
+	uint32_t max;
+
+	max = atomic_load_explicit(&ctx->max_cqe, memory_order_relaxed);
+	if (max)
+		return max;
+	max = M5_MAX_NCQE - 1;
+	if (!m5k_query_device_ex(ibctx, &input, &attr, sizeof(attr)) &&
+	    attr.orig_attr.max_cqe > 0 &&
+	    (uint32_t)attr.orig_attr.max_cqe < max)
+		max = attr.orig_attr.max_cqe;
+	atomic_store_explicit(&ctx->max_cqe, max, memory_order_relaxed);
+	return max;
+}
+
+/* The CQ buffer, with every CQE owned by hardware (opcode INVALID). */
+static int m5_cq_buf_init(struct m5_cq *cq, uint32_t ncqe)
+{
+	struct m5_cqe64 *cqe;
+	uint32_t i;
+
+	cq->ncqe = ncqe;
+	cq->buf_len = (size_t)ncqe * M5_CQE_SIZE;
+	cq->buf = m5_buf_alloc(cq->buf_len);
+	if (!cq->buf)
+		return ENOMEM;
+	cqe = cq->buf;
+	for (i = 0; i < ncqe; i++)
+		cqe[i].op_own = M5_CQE_OP_OWN_INIT;
+	return 0;
+}
+
+static void m5_cq_free(struct m5_cq *cq)
+{
+	struct m5_context *ctx = to_m5ctx(cq->vcq.cq.context);
+
+	if (cq->dbrec)
+		m5_dbrec_free(ctx, cq->dbrec);
+	if (cq->buf)
+		m5_buf_free(cq->buf, cq->buf_len);
+	db_lock_destroy(&cq->lock);
+	free(cq);
+}
+
+/* Buffer, dbrec, then the kernel object; 0 or a positive errno. */
+static int m5_cq_init(struct ibv_context *ibctx, struct m5_cq *cq,
+		      const struct ibv_cq_init_attr_ex *attr)
+{
+	struct m5_context *ctx = to_m5ctx(ibctx);
+	struct ibv_cq_init_attr_ex kattr = *attr;
+	struct mlx5_ib_create_cq req = {};
+	struct mlx5_ib_create_cq_resp resp = {};
+	uint32_t ncqe = m5_roundup_pow2(attr->cqe + 1);
+	int ret;
+
+	ret = m5_cq_buf_init(cq, ncqe);
+	if (ret)
+		return ret;
+	cq->dbrec = m5_dbrec_alloc(ctx);
+	if (!cq->dbrec)
+		return ENOMEM;
+	/* The device does not know the record yet: plain stores. */
+	cq->dbrec[M5_CQ_SET_CI] = 0;
+	cq->dbrec[M5_CQ_ARM_DB] = 0;
+	req.buf_addr = (uintptr_t)cq->buf;
+	req.db_addr = (uintptr_t)cq->dbrec;
+	req.cqe_size = M5_CQE_SIZE;
+	/* The kernel sizes the CQ as we did: ncqe - 1 gives ncqe again. */
+	kattr.cqe = ncqe - 1;
+	/* Single-threaded use and parent domains are userspace notions. */
+	kattr.comp_mask = 0;
+	kattr.flags = 0;
+	kattr.parent_domain = NULL;
+	ret = m5k_create_cq(ibctx, &kattr, &cq->vcq, &req, &resp);
+	if (ret)
+		return ret;
+	cq->cqn = resp.cqn;
+	cq->vcq.cq.cqe = ncqe - 1;
+	/* The CQ context names UAR 0 (no UAR_PAGE_INDEX in the request). */
+	cq->arm_reg = (char *)ctx->uar[0] + M5_CQ_DOORBELL;
+	return 0;
+}
+
+/* A CQ as @attr asks; NULL with errno set on failure. */
+static struct m5_cq *m5_cq_new(struct ibv_context *ibctx,
+			       const struct ibv_cq_init_attr_ex *attr,
+			       bool single_threaded)
+{
+	struct m5_cq *cq;
+	int ret;
+
+	if (attr->cqe < 1 || attr->cqe > m5_max_cqe(ibctx)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	cq = calloc(1, sizeof(*cq));
+	if (!cq) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	/* For m5_cq_free before the kernel object exists. */
+	cq->vcq.cq.context = ibctx;
+	single_threaded |= db_config()->single_threaded;
+	cq->single_threaded = single_threaded;
+	db_lock_init(&cq->lock, !single_threaded);
+	ret = m5_cq_init(ibctx, cq, attr);
+	if (ret) {
+		m5_cq_free(cq);
+		errno = ret;
+		return NULL;
+	}
+	return cq;
+}
+
+struct ibv_cq *m5_create_cq(struct ibv_context *ctx, int cqe,
+			    struct ibv_comp_channel *channel, int vector)
+{
+	struct ibv_cq_init_attr_ex attr = {
+		/* A negative count becomes too large, and is refused. */
+		.cqe = (uint32_t)cqe,
+		.channel = channel,
+		.comp_vector = vector,
+		.wc_flags = IBV_WC_STANDARD_FLAGS,
+	};
+	struct m5_cq *cq = m5_cq_new(ctx, &attr, false);
+
+	return cq ? &cq->vcq.cq : NULL;
+}
+
+/* Whether @attr asks for single-threaded use; -errno if it is invalid. */
+static int m5_cq_ex_single(struct ibv_context *ctx,
+			   const struct ibv_cq_init_attr_ex *attr)
+{
+	const uint32_t known =
+		IBV_CQ_INIT_ATTR_MASK_FLAGS | IBV_CQ_INIT_ATTR_MASK_PD;
+	int single = 0;
+
+	if (attr->comp_mask & ~known)
+		return -EINVAL;
+	if (attr->wc_flags & ~(uint64_t)IBV_WC_STANDARD_FLAGS)
+		return -EOPNOTSUPP;
+	if (attr->comp_mask & IBV_CQ_INIT_ATTR_MASK_FLAGS) {
+		if (attr->flags & ~IBV_CREATE_CQ_ATTR_SINGLE_THREADED)
+			return -EOPNOTSUPP;
+		single = !!(attr->flags & IBV_CREATE_CQ_ATTR_SINGLE_THREADED);
+	}
+	if (attr->comp_mask & IBV_CQ_INIT_ATTR_MASK_PD) {
+		if (!db_pd_is_parent(attr->parent_domain) ||
+		    attr->parent_domain->context != ctx)
+			return -EINVAL;
+		single |= db_pd_single_threaded(attr->parent_domain);
+	}
+	return single;
+}
+
+struct ibv_cq_ex *m5_create_cq_ex(struct ibv_context *ctx,
+				  struct ibv_cq_init_attr_ex *attr)
+{
+	struct m5_cq *cq;
+	int single = m5_cq_ex_single(ctx, attr);
+
+	if (single < 0) {
+		errno = -single;
+		return NULL;
+	}
+	cq = m5_cq_new(ctx, attr, single);
+	if (!cq)
+		return NULL;
+	m5_cq_set_ex_ops(cq);
+	return &cq->vcq.cq_ex;
+}
+
+int m5_destroy_cq(struct ibv_cq *ibcq)
+{
+	struct m5_cq *cq = to_m5cq(ibcq);
+	int ret;
+
+	ret = m5k_destroy_cq(ibcq);
+	if (ret)
+		return ret;
+	m5_cq_free(cq);
+	return 0;
+}
+
+/* Moderation only: the device has cq_max_count (16 bits) and cq_period. */
+int m5_modify_cq(struct ibv_cq *ibcq, struct ibv_modify_cq_attr *attr)
+{
+	if (attr->attr_mask != IBV_CQ_ATTR_MODERATE)
+		return EINVAL;
+	if (attr->moderate.cq_period > M5_MAX_CQ_PERIOD)
+		return EINVAL;
+	return m5k_modify_cq(ibcq, attr);
+}
+
+/*
+ * Arm the CQ for one event: the arm word goes to the dbrec, then with the
+ * CQ number to the UAR's CQ doorbell.  sn is the count of events taken
+ * (m5_cq_event), so the device can tell a stale arm from a fresh one.
+ */
+int m5_req_notify_cq(struct ibv_cq *ibcq, int solicited_only)
+{
+	struct m5_cq *cq = to_m5cq(ibcq);
+	uint32_t arm;
+
+	db_lock(&cq->lock);
+	arm = (cq->arm_sn & 3) << M5_CQ_SN_SHIFT |
+	      (solicited_only ? M5_CQ_DB_REQ_NOT_SOL : M5_CQ_DB_REQ_NOT) |
+	      (cq->cons_index & M5_CQ_CI_MASK);
+	m5_dbrec_store(&cq->dbrec[M5_CQ_ARM_DB], htobe32(arm));
+	/* Orders: the arm dbrec store before the UAR write. */
+	m5_barrier(M5_BAR_WC_START);
+	m5_mmio_write64(cq->arm_reg, htobe64((uint64_t)arm << 32 | cq->cqn));
+	/* Orders: the UAR write out of the WC buffer before we go on. */
+	m5_barrier(M5_BAR_WC_FLUSH);
+	db_unlock(&cq->lock);
+	return 0;
+}
+
+/* An event was read from the channel: the next arm carries sn + 1. */
+void m5_cq_event(struct ibv_cq *ibcq)
+{
+	struct m5_cq *cq = to_m5cq(ibcq);
+
+	db_lock(&cq->lock);
+	cq->arm_sn++;
+	db_unlock(&cq->lock);
+}
+
+static struct m5_cqe64 *m5_cq_cqe(const struct m5_cq *cq, uint32_t n)
+{
+	return (struct m5_cqe64 *)cq->buf + (n & (cq->ncqe - 1));
+}
+
+/* Software owns CQE n: written by the device in the pass n belongs to. */
+static bool m5_cq_sw_owned(const struct m5_cq *cq, uint32_t n)
+{
+	uint8_t own =
+		__atomic_load_n(&m5_cq_cqe(cq, n)->op_own, __ATOMIC_ACQUIRE);
+
+	return (own >> M5_CQE_OPCODE_SHIFT) != M5_CQE_INVALID &&
+	       (own & M5_CQE_OWNER_MASK) == !!(n & cq->ncqe);
+}
+
+static bool m5_cqe_is_recv(uint8_t opcode)
+{
+	switch (opcode) {
+	case M5_CQE_RESP_WR_IMM:
+	case M5_CQE_RESP_SEND:
+	case M5_CQE_RESP_SEND_IMM:
+	case M5_CQE_RESP_SEND_INV:
+	case M5_CQE_RESP_ERR:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * Does CQE n belong to uidx?  If so, and it consumed an SRQ WQE, give the
+ * WQE back (a counter out of range is the device's error: left alone).
+ */
+static bool m5_cq_clean_one(struct m5_cq *cq, uint32_t n, uint32_t uidx,
+			    struct m5_srq *srq)
+{
+	const struct m5_cqe64 *cqe = m5_cq_cqe(cq, n);
+	uint16_t ctr;
+
+	if ((be32toh(cqe->srqn_uidx) & 0xffffff) != uidx)
+		return false;
+	ctr = be16toh(cqe->wqe_counter);
+	if (srq && m5_cqe_is_recv(cqe->op_own >> M5_CQE_OPCODE_SHIFT) &&
+	    ctr < srq->wq.wqe_cnt)
+		m5_srq_free_wqe(srq, ctr);
+	return true;
+}
+
+/*
+ * Remove the CQEs of user index uidx that software owns, moving the later
+ * ones down over them; each moved CQE takes the owner bit of its new slot.
+ * The QP is in RESET (or going away), so the device adds none of its CQEs
+ * behind our back; CQEs of other QPs that arrive meanwhile are past prod.
+ */
+void m5_cq_clean(struct m5_cq *cq, uint32_t uidx, struct m5_srq *srq)
+{
+	uint32_t prod, nfreed = 0;
+	struct m5_cqe64 *dst;
+	uint8_t owner;
+
+	if (!cq)
+		return;
+	db_lock(&cq->lock);
+	/* The cached QP may be the one going away. */
+	cq->last_rsc = NULL;
+	prod = cq->cons_index;
+	while (prod - cq->cons_index < cq->ncqe && m5_cq_sw_owned(cq, prod))
+		prod++;
+	/* Orders: the owner bytes read before the CQE bodies. */
+	m5_barrier(M5_BAR_FROM_DEVICE);
+	while (prod-- != cq->cons_index) {
+		if (m5_cq_clean_one(cq, prod, uidx, srq)) {
+			nfreed++;
+		} else if (nfreed) {
+			dst = m5_cq_cqe(cq, prod + nfreed);
+			owner = dst->op_own & M5_CQE_OWNER_MASK;
+			memcpy(dst, m5_cq_cqe(cq, prod), sizeof(*dst));
+			dst->op_own =
+				(dst->op_own & ~M5_CQE_OWNER_MASK) | owner;
+		}
+	}
+	if (nfreed) {
+		cq->cons_index += nfreed;
+		/* Orders: the moved CQEs before the consumer index. */
+		m5_barrier(M5_BAR_TO_DEVICE);
+		m5_dbrec_store(&cq->dbrec[M5_CQ_SET_CI],
+			       htobe32(cq->cons_index & M5_CQ_CI_MASK));
+	}
+	db_unlock(&cq->lock);
+}

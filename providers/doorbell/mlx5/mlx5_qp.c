@@ -1,0 +1,406 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Queue pairs of the mlx5 backend: sizing, the host buffers the device
+ * reads (RQ first, then SQ), the user index, and the life cycle.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mlx5/mlx5.h"
+
+#define M5_OP(op) (1u << IBV_WR_##op)
+#define M5_OPS_RDMA                                                            \
+	(M5_OP(RDMA_WRITE) | M5_OP(RDMA_WRITE_WITH_IMM) | M5_OP(RDMA_READ))
+#define M5_OPS_ATOMIC (M5_OP(ATOMIC_CMP_AND_SWP) | M5_OP(ATOMIC_FETCH_AND_ADD))
+
+/* comp_mask bits this libibverbs knows; of them only PD is taken. */
+#define M5_QP_COMP_KNOWN ((uint32_t)IBV_QP_INIT_ATTR_SEND_OPS_FLAGS * 2 - 1)
+
+static uint32_t m5_roundup_pow2(uint32_t v)
+{
+	return v <= 1 ? 1 : 1u << (32 - __builtin_clz(v - 1));
+}
+
+static uint32_t m5_ilog2(uint32_t v)
+{
+	return 31 - __builtin_clz(v);
+}
+
+static uint32_t m5_qp_opcode_mask(const struct m5_context *ctx,
+				  enum ibv_qp_type type)
+{
+	uint32_t m = M5_OP(SEND) | M5_OP(SEND_WITH_IMM);
+
+	if (type == IBV_QPT_RC) {
+		m |= M5_OPS_RDMA;
+		if (ctx->atomic_cap)
+			m |= M5_OPS_ATOMIC;
+	}
+	return m;
+}
+
+/* Bytes before the data of the largest WQE header the QP can post. */
+static uint32_t m5_sq_overhead(enum ibv_qp_type type, uint32_t ops)
+{
+	uint32_t size = sizeof(struct m5_ctrl_seg);
+
+	if (ops & M5_OPS_ATOMIC)
+		size += sizeof(struct m5_raddr_seg) +
+			sizeof(struct m5_atomic_seg);
+	else if (ops & M5_OPS_RDMA)
+		size += sizeof(struct m5_raddr_seg);
+	if (type == IBV_QPT_UD)
+		size += sizeof(struct m5_av);
+	return size;
+}
+
+static bool m5_ours(struct ibv_context *ctx, struct ibv_context *obj_ctx)
+{
+	return obj_ctx == ctx;
+}
+
+static int m5_check_qp_attr(struct ibv_context *ctx,
+			    const struct ibv_qp_init_attr_ex *attr)
+{
+	if (attr->comp_mask & ~M5_QP_COMP_KNOWN)
+		return EINVAL;
+	/* No XRC, TSO, RSS, and no ibv_wr_* API (send_ops_flags). */
+	if (attr->comp_mask & ~(IBV_QP_INIT_ATTR_PD |
+				IBV_QP_INIT_ATTR_CREATE_FLAGS))
+		return EOPNOTSUPP;
+	if ((attr->comp_mask & IBV_QP_INIT_ATTR_CREATE_FLAGS) &&
+	    attr->create_flags)
+		return EOPNOTSUPP;
+	switch (attr->qp_type) {
+	case IBV_QPT_RC:
+	case IBV_QPT_UD:
+		break;
+	case IBV_QPT_UC:
+	case IBV_QPT_RAW_PACKET:
+	case IBV_QPT_XRC_SEND:
+	case IBV_QPT_XRC_RECV:
+	case IBV_QPT_DRIVER:
+		return EOPNOTSUPP;
+	default:
+		return EINVAL;
+	}
+	if (!(attr->comp_mask & IBV_QP_INIT_ATTR_PD) || !attr->pd ||
+	    !m5_ours(ctx, attr->pd->context) || !attr->send_cq ||
+	    !m5_ours(ctx, attr->send_cq->context) || !attr->recv_cq ||
+	    !m5_ours(ctx, attr->recv_cq->context) ||
+	    (attr->srq && !m5_ours(ctx, attr->srq->context)))
+		return EINVAL;
+	return 0;
+}
+
+/*
+ * SQ: every WQE slot is sized for the largest header plus max_send_sge
+ * data segments or max_inline_data bytes of inline data, in WQEBBs.  The
+ * 6-bit ds field caps a WQE at 1008 bytes whatever the device says.
+ */
+static int m5_size_sq(const struct m5_context *ctx, struct m5_qp *qp,
+		      const struct ibv_qp_init_attr_ex *attr)
+{
+	const struct ibv_qp_cap *cap = &attr->cap;
+	uint32_t limit = ctx->max_sq_desc_sz;
+	uint32_t over, size, wqe_size;
+	uint64_t wq_size;
+
+	if (!cap->max_send_wr)
+		return 0;
+	if (limit > M5_MAX_DS * M5_DS_UNIT)
+		limit = M5_MAX_DS * M5_DS_UNIT;
+	limit &= ~(uint32_t)(M5_DS_UNIT - 1);
+	over = m5_sq_overhead(attr->qp_type, qp->opcode_mask);
+	if (limit < over ||
+	    cap->max_send_sge > (limit - over) / sizeof(struct m5_data_seg) ||
+	    cap->max_inline_data > limit)
+		return EINVAL;
+	size = over + cap->max_send_sge * sizeof(struct m5_data_seg);
+	if (cap->max_inline_data) {
+		uint32_t inl = over + ((sizeof(struct m5_inline_seg) +
+					cap->max_inline_data + 15) & ~15u);
+
+		if (inl > size)
+			size = inl;
+	}
+	if (size > limit)
+		return EINVAL;
+	wqe_size = (size + M5_SEND_WQE_BB - 1) & ~(M5_SEND_WQE_BB - 1);
+	if (cap->max_send_wr > 0x7fffffffu / wqe_size)
+		return EINVAL;
+	wq_size = m5_roundup_pow2(cap->max_send_wr * wqe_size);
+	if (wq_size / M5_SEND_WQE_BB > ctx->max_send_wqebb)
+		return EINVAL;
+	qp->sq.wqe_cnt = wq_size / M5_SEND_WQE_BB;
+	qp->sq.wqe_shift = M5_SEND_WQE_SHIFT;
+	qp->sq.max_gs = cap->max_send_sge;
+	qp->sq.max_post = wq_size / wqe_size;
+	qp->max_inline_data = (wqe_size < limit ? wqe_size : limit) - over -
+			      sizeof(struct m5_inline_seg);
+	return 0;
+}
+
+/* RQ: a power-of-two stride of data segments, at least one WQEBB in all. */
+static int m5_size_rq(const struct m5_context *ctx, struct m5_qp *qp,
+		      const struct ibv_qp_init_attr_ex *attr)
+{
+	const struct ibv_qp_cap *cap = &attr->cap;
+	uint32_t nsge, stride;
+	uint64_t wq_size;
+
+	if (attr->srq || !cap->max_recv_wr)
+		return 0;
+	if (cap->max_recv_wr > ctx->max_recv_wr ||
+	    cap->max_recv_wr > 1u << 31)
+		return EINVAL;
+	nsge = cap->max_recv_sge ? cap->max_recv_sge : 1;
+	if (nsge > ctx->max_rq_desc_sz / sizeof(struct m5_data_seg))
+		return EINVAL;
+	stride = m5_roundup_pow2(nsge * sizeof(struct m5_data_seg));
+	if (stride > ctx->max_rq_desc_sz)
+		return EINVAL;
+	wq_size = (uint64_t)m5_roundup_pow2(cap->max_recv_wr) * stride;
+	if (wq_size < M5_SEND_WQE_BB)
+		wq_size = M5_SEND_WQE_BB;
+	qp->rq.wqe_cnt = wq_size / stride;
+	qp->rq.wqe_shift = m5_ilog2(stride);
+	qp->rq.max_post = qp->rq.wqe_cnt;
+	qp->rq.max_gs = stride / sizeof(struct m5_data_seg);
+	return 0;
+}
+
+static void m5_qp_free_bufs(struct m5_context *ctx, struct m5_qp *qp)
+{
+	free(qp->sq.wrid);
+	free(qp->sq.wqe_head);
+	free(qp->rq.wrid);
+	m5_buf_free(qp->buf, qp->buf_len);
+	m5_dbrec_free(ctx, qp->dbrec);
+	m5_uidx_free(ctx, qp->rsc.uidx);
+}
+
+/* The RQ at offset 0 and the SQ after it, as the kernel checks. */
+static int m5_qp_alloc_bufs(struct m5_context *ctx, struct m5_qp *qp)
+{
+	size_t rq_len = (size_t)qp->rq.wqe_cnt << qp->rq.wqe_shift;
+	size_t sq_len = (size_t)qp->sq.wqe_cnt << M5_SEND_WQE_SHIFT;
+	char *buf = NULL;
+
+	qp->buf_len = rq_len + sq_len;
+	if (qp->buf_len) {
+		buf = m5_buf_alloc(qp->buf_len);
+		if (!buf)
+			return ENOMEM;
+	}
+	qp->buf = buf;
+	if (rq_len) {
+		qp->rq.buf = buf;
+		qp->rq.qend = buf + rq_len;
+		qp->rq.wrid = calloc(qp->rq.wqe_cnt, sizeof(*qp->rq.wrid));
+		if (!qp->rq.wrid)
+			return ENOMEM;
+	}
+	if (sq_len) {
+		qp->sq.buf = buf + rq_len;
+		qp->sq.qend = buf + rq_len + sq_len;
+		qp->sq.wrid = calloc(qp->sq.wqe_cnt, sizeof(*qp->sq.wrid));
+		qp->sq.wqe_head = calloc(qp->sq.wqe_cnt,
+					 sizeof(*qp->sq.wqe_head));
+		if (!qp->sq.wrid || !qp->sq.wqe_head)
+			return ENOMEM;
+	}
+	qp->dbrec = m5_dbrec_alloc(ctx);
+	if (!qp->dbrec)
+		return ENOMEM;
+	return m5_uidx_alloc(ctx, &qp->rsc);
+}
+
+/* The bfreg the kernel gave the QP must be one we mapped. */
+static struct m5_bf *m5_qp_bf(struct m5_context *ctx, uint32_t index)
+{
+	if (index >= ctx->num_bfs || !ctx->bfs[index].reg)
+		return NULL;
+	return &ctx->bfs[index];
+}
+
+static void m5_qp_set_caps(const struct m5_qp *qp, struct ibv_qp_cap *cap)
+{
+	cap->max_send_wr = qp->sq.max_post;
+	cap->max_send_sge = qp->sq.max_gs;
+	cap->max_inline_data = qp->max_inline_data;
+	cap->max_recv_wr = qp->rq.max_post;
+	cap->max_recv_sge = qp->rq.max_gs;
+}
+
+static int m5_qp_kernel_create(struct m5_context *ctx, struct m5_qp *qp,
+			       struct ibv_qp_init_attr_ex *attr)
+{
+	struct mlx5_ib_create_qp req = {
+		.buf_addr = (uintptr_t)qp->buf,
+		.db_addr = (uintptr_t)qp->dbrec,
+		.sq_wqe_count = qp->sq.wqe_cnt,
+		.rq_wqe_count = qp->rq.wqe_cnt,
+		.rq_wqe_shift = qp->rq.wqe_shift,
+		.uidx = qp->rsc.uidx,
+		/* flags 0, bfreg_index 0: the kernel picks the bfreg. */
+	};
+	struct mlx5_ib_create_qp_resp resp = {};
+	int ret;
+
+	if (qp->sq.wqe_cnt)
+		attr->cap.max_inline_data = qp->max_inline_data;
+	ret = m5k_create_qp(&ctx->core.vctx.context, &qp->vqp, attr, &req,
+			    &resp);
+	if (ret)
+		return ret;
+	qp->bf = m5_qp_bf(ctx, resp.bfreg_index);
+	if (!qp->bf) {
+		m5k_destroy_qp(&qp->vqp.qp);
+		return EPROTO;
+	}
+	return 0;
+}
+
+struct ibv_qp *m5_create_qp_ex(struct ibv_context *ibctx,
+			       struct ibv_qp_init_attr_ex *attr)
+{
+	struct m5_context *ctx = to_m5ctx(ibctx);
+	struct m5_qp *qp;
+	bool need_lock;
+	int ret;
+
+	ret = m5_check_qp_attr(ibctx, attr);
+	if (ret)
+		goto err;
+	qp = calloc(1, sizeof(*qp));
+	if (!qp) {
+		ret = ENOMEM;
+		goto err;
+	}
+	qp->rsc.type = M5_RSC_QP;
+	qp->rsc.uidx = M5_UIDX_NONE;
+	qp->has_srq = attr->srq != NULL;
+	qp->opcode_mask = m5_qp_opcode_mask(ctx, attr->qp_type);
+	ret = m5_size_sq(ctx, qp, attr);
+	if (!ret)
+		ret = m5_size_rq(ctx, qp, attr);
+	if (!ret)
+		ret = m5_qp_alloc_bufs(ctx, qp);
+	if (!ret)
+		ret = m5_qp_kernel_create(ctx, qp, attr);
+	if (ret)
+		goto err_free;
+	need_lock = !db_config()->single_threaded &&
+		    !db_pd_single_threaded(attr->pd);
+	db_lock_init(&qp->sq.lock, need_lock);
+	db_lock_init(&qp->rq.lock, need_lock);
+	qp->sq_signal_bits = attr->sq_sig_all ? M5_WQE_CTRL_CQ_UPDATE : 0;
+	m5_qp_set_caps(qp, &attr->cap);
+	return &qp->vqp.qp;
+
+err_free:
+	m5_qp_free_bufs(ctx, qp);
+	free(qp);
+err:
+	errno = ret;
+	return NULL;
+}
+
+struct ibv_qp *m5_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *attr)
+{
+	struct ibv_qp_init_attr_ex ex = {
+		.qp_context = attr->qp_context,
+		.send_cq = attr->send_cq,
+		.recv_cq = attr->recv_cq,
+		.srq = attr->srq,
+		.cap = attr->cap,
+		.qp_type = attr->qp_type,
+		.sq_sig_all = attr->sq_sig_all,
+		.comp_mask = IBV_QP_INIT_ATTR_PD,
+		.pd = pd,
+	};
+	struct ibv_qp *qp;
+
+	qp = m5_create_qp_ex(pd->context, &ex);
+	if (qp)
+		attr->cap = ex.cap;
+	return qp;
+}
+
+/* Remove the QP's CQEs from its CQs (the SRQ takes back its WQEs). */
+static void m5_qp_clean_cqs(struct m5_qp *qp)
+{
+	struct ibv_qp *ibqp = &qp->vqp.qp;
+	struct m5_srq *srq = NULL;
+
+	if (qp->has_srq && ibqp->srq)
+		srq = to_m5srq(ibqp->srq);
+	if (ibqp->recv_cq)
+		m5_cq_clean(to_m5cq(ibqp->recv_cq), qp->rsc.uidx, srq);
+	if (ibqp->send_cq && ibqp->send_cq != ibqp->recv_cq)
+		m5_cq_clean(to_m5cq(ibqp->send_cq), qp->rsc.uidx, NULL);
+}
+
+/* Back in RESET the queues start over from index 0, as the device does. */
+static void m5_qp_reset(struct m5_qp *qp)
+{
+	m5_qp_clean_cqs(qp);
+	db_lock(&qp->sq.lock);
+	db_lock(&qp->rq.lock);
+	qp->sq.head = 0;
+	atomic_store_explicit(&qp->sq.tail, 0, memory_order_relaxed);
+	qp->sq.cur_post = 0;
+	qp->rq.head = 0;
+	atomic_store_explicit(&qp->rq.tail, 0, memory_order_relaxed);
+	m5_dbrec_store(&qp->dbrec[M5_RCV_DBR], 0);
+	m5_dbrec_store(&qp->dbrec[M5_SND_DBR], 0);
+	db_unlock(&qp->rq.lock);
+	db_unlock(&qp->sq.lock);
+}
+
+int m5_modify_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr, int mask)
+{
+	int ret;
+
+	ret = m5k_modify_qp(ibqp, attr, mask);
+	if (!ret && (mask & IBV_QP_STATE) && attr->qp_state == IBV_QPS_RESET)
+		m5_qp_reset(to_m5qp(ibqp));
+	return ret;
+}
+
+/* The kernel knows nothing of the SQ's sizes: they are ours. */
+int m5_query_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr, int mask,
+		struct ibv_qp_init_attr *init_attr)
+{
+	int ret;
+
+	ret = m5k_query_qp(ibqp, attr, mask, init_attr);
+	if (ret)
+		return ret;
+	m5_qp_set_caps(to_m5qp(ibqp), &init_attr->cap);
+	attr->cap = init_attr->cap;
+	return 0;
+}
+
+/*
+ * The CQs are cleaned once the kernel has destroyed the QP: from then on
+ * no CQE of it can arrive, so none survives to name a freed user index.
+ */
+int m5_destroy_qp(struct ibv_qp *ibqp)
+{
+	struct m5_context *ctx = to_m5ctx(ibqp->context);
+	struct m5_qp *qp = to_m5qp(ibqp);
+	int ret;
+
+	ret = m5k_destroy_qp(ibqp);
+	if (ret)
+		return ret;
+	m5_qp_clean_cqs(qp);
+	m5_qp_free_bufs(ctx, qp);
+	db_lock_destroy(&qp->sq.lock);
+	db_lock_destroy(&qp->rq.lock);
+	free(qp);
+	return 0;
+}

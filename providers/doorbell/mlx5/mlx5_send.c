@@ -1,0 +1,376 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * The send fast path of the mlx5 backend: each WR is checked completely,
+ * then its WQE is built in the SQ; the doorbell record and the doorbell (or
+ * a BlueFlame copy of a single WQE) are written once for the whole list.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "mlx5/mlx5.h"
+
+#define M5_OP(op) (1u << IBV_WR_##op)
+/* Opcodes with a remote address segment; atomics add an atomic segment. */
+#define M5_OPS_RDMA                                                            \
+	(M5_OP(RDMA_WRITE) | M5_OP(RDMA_WRITE_WITH_IMM) | M5_OP(RDMA_READ))
+#define M5_OPS_ATOMIC (M5_OP(ATOMIC_CMP_AND_SWP) | M5_OP(ATOMIC_FETCH_AND_ADD))
+#define M5_OPS_IMM    (M5_OP(RDMA_WRITE_WITH_IMM) | M5_OP(SEND_WITH_IMM))
+/* Opcodes whose payload may be inline: the ones that carry data out. */
+#define M5_OPS_INLINE                                                          \
+	(M5_OP(RDMA_WRITE) | M5_OP(RDMA_WRITE_WITH_IMM) | M5_OP(SEND) |        \
+	 M5_OP(SEND_WITH_IMM))
+
+#define M5_SEND_FLAGS                                                          \
+	(IBV_SEND_FENCE | IBV_SEND_SIGNALED | IBV_SEND_SOLICITED |             \
+	 IBV_SEND_INLINE)
+
+/* fm_ce_se is computed from send_flags by shifts, without branches. */
+_Static_assert((IBV_SEND_SIGNALED << 2) == M5_WQE_CTRL_CQ_UPDATE &&
+		       (IBV_SEND_SOLICITED >> 1) == M5_WQE_CTRL_SOLICITED &&
+		       (IBV_SEND_FENCE << 7) == M5_WQE_CTRL_FENCE,
+	       "send_flags to fm_ce_se");
+
+/* The opcodes of the WRs the backend accepts (qp->opcode_mask is a subset). */
+static const uint8_t m5_wr_opcode[] = {
+	[IBV_WR_RDMA_WRITE] = M5_OPCODE_RDMA_WRITE,
+	[IBV_WR_RDMA_WRITE_WITH_IMM] = M5_OPCODE_RDMA_WRITE_IMM,
+	[IBV_WR_SEND] = M5_OPCODE_SEND,
+	[IBV_WR_SEND_WITH_IMM] = M5_OPCODE_SEND_IMM,
+	[IBV_WR_RDMA_READ] = M5_OPCODE_RDMA_READ,
+	[IBV_WR_ATOMIC_CMP_AND_SWP] = M5_OPCODE_ATOMIC_CS,
+	[IBV_WR_ATOMIC_FETCH_AND_ADD] = M5_OPCODE_ATOMIC_FA,
+};
+#define M5_NUM_WR_OPCODES (sizeof(m5_wr_opcode) / sizeof(m5_wr_opcode[0]))
+
+/* Inline payload of a WR; EINVAL if it does not fit or may not be inline. */
+static __attribute__((noinline)) int
+m5_check_inline(const struct m5_qp *qp, const struct ibv_send_wr *wr,
+		uint32_t bit, uint32_t *inl)
+{
+	uint64_t len = 0;
+	int i;
+
+	if (!(bit & M5_OPS_INLINE))
+		return EINVAL;
+	for (i = 0; i < wr->num_sge; i++)
+		len += wr->sg_list[i].length;
+	if (len > qp->max_inline_data)
+		return EINVAL;
+	*inl = len;
+	return 0;
+}
+
+/* The rarer checks: atomics, UD address handles, inline data. */
+static __attribute__((noinline)) int
+m5_check_send_wr_slow(const struct m5_qp *qp, const struct ibv_send_wr *wr,
+		      uint32_t bit, uint32_t *inl)
+{
+	const struct ibv_qp *ibqp = &qp->vqp.qp;
+
+	if ((bit & M5_OPS_ATOMIC) &&
+	    (wr->num_sge < 1 || wr->sg_list[0].length < 8 ||
+	     (wr->wr.atomic.remote_addr & 7)))
+		return EINVAL;
+	if (ibqp->qp_type == IBV_QPT_UD &&
+	    (!wr->wr.ud.ah || wr->wr.ud.ah->context != ibqp->context))
+		return EINVAL;
+	if (wr->send_flags & IBV_SEND_INLINE)
+		return m5_check_inline(qp, wr, bit, inl);
+	return 0;
+}
+
+/*
+ * Everything about a WR that can be wrong is found here, before any byte
+ * of its WQE is written.  *inl is the inline payload length, if inline.
+ */
+static inline int m5_check_send_wr(const struct m5_qp *qp,
+				   const struct ibv_send_wr *wr, uint32_t *inl)
+{
+	uint32_t op = wr->opcode, bit;
+
+	if (__builtin_expect(op >= M5_NUM_WR_OPCODES, 0))
+		return EINVAL;
+	bit = 1u << op;
+	if (__builtin_expect(!(qp->opcode_mask & bit) ||
+				     (wr->send_flags & ~M5_SEND_FLAGS) ||
+				     wr->num_sge < 0 ||
+				     (uint32_t)wr->num_sge > qp->sq.max_gs,
+			     0))
+		return EINVAL;
+	*inl = 0;
+	if (__builtin_expect((bit & M5_OPS_ATOMIC) ||
+				     (wr->send_flags & IBV_SEND_INLINE) ||
+				     qp->vqp.qp.qp_type == IBV_QPT_UD,
+			     0))
+		return m5_check_send_wr_slow(qp, wr, bit, inl);
+	return 0;
+}
+
+static inline void *m5_sq_wqe(const struct m5_wq *sq, uint32_t idx)
+{
+	return (char *)sq->buf + ((size_t)idx << M5_SEND_WQE_SHIFT);
+}
+
+/* A 16-byte segment never straddles the SQ end (it is 64-byte aligned). */
+static inline char *m5_sq_wrap(const struct m5_wq *sq, char *seg)
+{
+	return __builtin_expect(seg == (char *)sq->qend, 0) ? (char *)sq->buf
+							    : seg;
+}
+
+static inline void m5_set_data_seg(struct m5_data_seg *d, uint32_t len,
+				   uint32_t lkey, uint64_t addr)
+{
+	d->byte_count = htobe32(len);
+	d->lkey = htobe32(lkey);
+	d->addr = htobe64(addr);
+}
+
+/* Gather list: one data segment per SGE; zero lengths are left out. */
+static inline unsigned int m5_set_data_segs(const struct m5_wq *sq, char *seg,
+					    const struct ibv_send_wr *wr)
+{
+	const struct ibv_sge *sg = wr->sg_list;
+	unsigned int n = 0;
+	int i;
+
+	for (i = 0; i < wr->num_sge; i++) {
+		/* A data segment of byte_count 0 would mean 2 GiB. */
+		if (__builtin_expect(!sg[i].length, 0))
+			continue;
+		seg = m5_sq_wrap(sq, seg);
+		m5_set_data_seg((struct m5_data_seg *)seg, sg[i].length,
+				sg[i].lkey, sg[i].addr);
+		seg += sizeof(struct m5_data_seg);
+		n++;
+	}
+	return n;
+}
+
+/*
+ * Inline payload: the header, then the bytes back to back, wrapping at the
+ * SQ end, zero-padded to 16 bytes.  Returns the 16-byte units used; no
+ * segment at all for an empty payload.
+ */
+static unsigned int m5_set_inline(const struct m5_wq *sq, char *seg,
+				  const struct ibv_send_wr *wr, uint32_t inl)
+{
+	char *dst = seg + sizeof(struct m5_inline_seg);
+	const char *qend = sq->qend;
+	unsigned int pad;
+	uint32_t len, n;
+	const char *src;
+	int i;
+
+	if (!inl)
+		return 0;
+	((struct m5_inline_seg *)seg)->byte_count =
+		htobe32(inl | M5_INLINE_SEG);
+	for (i = 0; i < wr->num_sge; i++) {
+		src = (const char *)(uintptr_t)wr->sg_list[i].addr;
+		len = wr->sg_list[i].length;
+		if (__builtin_expect((size_t)(qend - dst) <= len, 0)) {
+			n = qend - dst;
+			memcpy(dst, src, n);
+			src += n;
+			len -= n;
+			dst = sq->buf;
+		}
+		memcpy(dst, src, len);
+		dst += len;
+	}
+	/* The pad ends on a 16-byte boundary, so it never crosses qend. */
+	pad = -(sizeof(struct m5_inline_seg) + inl) & (M5_DS_UNIT - 1);
+	memset(dst, 0, pad);
+	return (sizeof(struct m5_inline_seg) + inl + M5_DS_UNIT - 1) /
+	       M5_DS_UNIT;
+}
+
+/* UD: the AH's address vector with the WR's destination QP and Q_Key. */
+static inline void m5_set_dgram_seg(struct m5_av *av,
+				    const struct ibv_send_wr *wr)
+{
+	memcpy(av, &to_m5ah(wr->wr.ud.ah)->av, sizeof(*av));
+	av->dqp_dct = htobe32(wr->wr.ud.remote_qpn | M5_EXTENDED_UD_AV);
+	av->key.qkey.qkey = htobe32(wr->wr.ud.remote_qkey);
+}
+
+/* RDMA and atomics: the remote address, plus the atomic operands. */
+static unsigned int m5_set_remote_segs(char *seg, const struct ibv_send_wr *wr,
+				       uint32_t bit)
+{
+	struct m5_raddr_seg *r = (struct m5_raddr_seg *)seg;
+	struct m5_atomic_seg *a = (struct m5_atomic_seg *)(r + 1);
+
+	r->reserved = 0;
+	if (!(bit & M5_OPS_ATOMIC)) {
+		r->raddr = htobe64(wr->wr.rdma.remote_addr);
+		r->rkey = htobe32(wr->wr.rdma.rkey);
+		return 1;
+	}
+	r->raddr = htobe64(wr->wr.atomic.remote_addr);
+	r->rkey = htobe32(wr->wr.atomic.rkey);
+	if (wr->opcode == IBV_WR_ATOMIC_CMP_AND_SWP) {
+		a->swap_add = htobe64(wr->wr.atomic.swap);
+		a->compare = htobe64(wr->wr.atomic.compare_add);
+	} else {
+		a->swap_add = htobe64(wr->wr.atomic.compare_add);
+		a->compare = 0;
+	}
+	return 2;
+}
+
+/*
+ * The segments after the control segment; returns the WQE's ds (16-byte
+ * units, control segment included).  Control, remote address and atomic
+ * segments share the first WQEBB, as do control and datagram segments.
+ */
+static inline unsigned int m5_set_segs(const struct m5_qp *qp,
+				       const struct ibv_send_wr *wr,
+				       uint32_t inl, char *seg)
+{
+	const struct m5_wq *sq = &qp->sq;
+	uint32_t bit = 1u << wr->opcode;
+	unsigned int ds = 1;
+
+	if (qp->vqp.qp.qp_type == IBV_QPT_UD) {
+		m5_set_dgram_seg((struct m5_av *)seg, wr);
+		seg += sizeof(struct m5_av);
+		ds += sizeof(struct m5_av) / M5_DS_UNIT;
+	} else if (bit & (M5_OPS_RDMA | M5_OPS_ATOMIC)) {
+		unsigned int n = m5_set_remote_segs(seg, wr, bit);
+
+		seg += n * M5_DS_UNIT;
+		ds += n;
+	}
+	seg = m5_sq_wrap(sq, seg);
+	if (__builtin_expect(wr->send_flags & IBV_SEND_INLINE, 0))
+		return ds + m5_set_inline(sq, seg, wr, inl);
+	if (__builtin_expect(bit & M5_OPS_ATOMIC, 0)) {
+		/* The 8-byte result lands in the first SGE, which fits it. */
+		m5_set_data_seg((struct m5_data_seg *)seg, 8,
+				wr->sg_list[0].lkey, wr->sg_list[0].addr);
+		return ds + 1;
+	}
+	return ds + m5_set_data_segs(sq, seg, wr);
+}
+
+/*
+ * Build the WQE of a checked WR at cur_post and account for it.  The
+ * control segment is written last; the device reads none of it before the
+ * doorbell.  Returns the WQE's ds.
+ */
+static inline unsigned int m5_build_wqe(struct m5_qp *qp,
+					const struct ibv_send_wr *wr,
+					uint32_t inl, unsigned int nreq,
+					struct m5_ctrl_seg *ctrl)
+{
+	struct m5_wq *sq = &qp->sq;
+	uint32_t idx = sq->cur_post & (sq->wqe_cnt - 1);
+	uint32_t flags = wr->send_flags;
+	unsigned int ds;
+
+	ds = m5_set_segs(qp, wr, inl, (char *)(ctrl + 1));
+	*ctrl = (struct m5_ctrl_seg){
+		.opmod_idx_opcode = htobe32((sq->cur_post & 0xffff) << 8 |
+					    m5_wr_opcode[wr->opcode]),
+		.qpn_ds = htobe32(qp->vqp.qp.qp_num << 8 | ds),
+		.fm_ce_se = qp->sq_signal_bits |
+			    (flags & IBV_SEND_SIGNALED) << 2 |
+			    (flags & IBV_SEND_SOLICITED) >> 1 |
+			    (flags & IBV_SEND_FENCE) << 7,
+		/* imm_data is big-endian already. */
+		.imm = ((1u << wr->opcode) & M5_OPS_IMM) ? wr->imm_data : 0,
+	};
+	sq->wrid[idx] = wr->wr_id;
+	sq->wqe_head[idx] = sq->head + nreq;
+	sq->cur_post += (ds + M5_SEND_WQE_BB / M5_DS_UNIT - 1) /
+			(M5_SEND_WQE_BB / M5_DS_UNIT);
+	return ds;
+}
+
+/*
+ * Tell the device about the WQEs posted: SND dbrec, then the doorbell, or
+ * the whole WQE by BlueFlame when it is the only one and fits.  The order
+ * is that of libmlx5 (notes §1.6, §1.10).
+ */
+static inline void m5_ring_sq(struct m5_qp *qp, unsigned int nreq,
+			      const struct m5_ctrl_seg *ctrl, unsigned int ds)
+{
+	struct m5_bf *bf = qp->bf;
+	unsigned int len = ds * M5_DS_UNIT;
+	void *reg;
+	__be64 db;
+
+	qp->sq.head += nreq;
+	/* Orders: the WQE stores before the dbrec store. */
+	m5_barrier(M5_BAR_TO_DEVICE);
+	m5_dbrec_store(&qp->dbrec[M5_SND_DBR],
+		       htobe32(qp->sq.cur_post & 0xffff));
+	if (bf->need_lock)
+		db_lock(&bf->lock);
+	reg = (char *)bf->reg + bf->offset;
+	/* Orders: the dbrec store before the write to the UAR. */
+	m5_barrier(M5_BAR_WC_START);
+	if (nreq == 1 && bf->buf_size && bf->uuarn && ds > 1 &&
+	    len <= bf->buf_size) {
+		len = (len + M5_SEND_WQE_BB - 1) & ~(M5_SEND_WQE_BB - 1);
+		m5_bf_copy(reg, ctrl, len, qp->sq.buf, qp->sq.qend);
+	} else {
+		/* The first 8 bytes of the control segment, as stored. */
+		memcpy(&db, ctrl, sizeof(db));
+		m5_mmio_write64(reg, db);
+	}
+	/* Orders: the UAR write out of the WC buffer before the next one. */
+	m5_barrier(M5_BAR_WC_FLUSH);
+	/*
+	 * Alternate the BlueFlame halves.  Without BlueFlame (buf_size 0,
+	 * e.g. bfreg 0, shared by QPs without a lock) nothing is written.
+	 */
+	if (bf->buf_size)
+		bf->offset ^= bf->buf_size;
+	if (bf->need_lock)
+		db_unlock(&bf->lock);
+}
+
+int m5_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
+		 struct ibv_send_wr **bad_wr)
+{
+	struct m5_qp *qp = to_m5qp(ibqp);
+	struct m5_wq *sq = &qp->sq;
+	struct m5_ctrl_seg *ctrl = NULL;
+	unsigned int nreq = 0, ds = 0;
+	uint32_t tail, inl;
+	int err = 0;
+
+	/* Sends are taken in RTS only (libmlx5: qp_state_max_gs). */
+	if (__builtin_expect(ibqp->state != IBV_QPS_RTS, 0)) {
+		*bad_wr = wr;
+		return EINVAL;
+	}
+	db_lock(&sq->lock);
+	/* Acquire: pairs with the poller's release of the WQEs it retired. */
+	tail = atomic_load_explicit(&sq->tail, memory_order_acquire);
+	for (; wr; wr = wr->next, nreq++) {
+		err = m5_check_send_wr(qp, wr, &inl);
+		if (__builtin_expect(err, 0))
+			break;
+		if (__builtin_expect(sq->head - tail + nreq >= sq->max_post,
+				     0)) {
+			tail = atomic_load_explicit(&sq->tail,
+						    memory_order_acquire);
+			if (sq->head - tail + nreq >= sq->max_post) {
+				err = ENOMEM;
+				break;
+			}
+		}
+		ctrl = m5_sq_wqe(sq, sq->cur_post & (sq->wqe_cnt - 1));
+		ds = m5_build_wqe(qp, wr, inl, nreq, ctrl);
+	}
+	if (__builtin_expect(nreq != 0, 1))
+		m5_ring_sq(qp, nreq, ctrl, ds);
+	db_unlock(&sq->lock);
+	if (__builtin_expect(err, 0))
+		*bad_wr = wr;
+	return err;
+}

@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Shared receive queues of the mlx5 backend.  The WQEs form a linked list
+ * through their next segments: posting takes the head, a completion gives
+ * its WQE back at the tail, in whatever order completions arrive.  One
+ * entry always stays on the list, so head == tail means full.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "mlx5/mlx5.h"
+
+#define M5_SRQ_COMP_KNOWN ((uint32_t)IBV_SRQ_INIT_ATTR_RESERVED - 1)
+/* The smallest WQE: a next segment and one data segment. */
+#define M5_SRQ_MIN_WQE 32u
+
+static uint32_t m5_srq_roundup_pow2(uint32_t v)
+{
+	return v <= 1 ? 1 : 1u << (32 - __builtin_clz(v - 1));
+}
+
+static struct m5_srq_next_seg *m5_srq_wqe(struct m5_srq *srq, uint32_t i)
+{
+	return (struct m5_srq_next_seg *)((char *)srq->wq.buf +
+					  ((size_t)i << srq->wq.wqe_shift));
+}
+
+static int m5_check_srq_attr(struct m5_context *ctx,
+			     const struct ibv_srq_init_attr_ex *attr)
+{
+	enum ibv_srq_type type = IBV_SRQT_BASIC;
+
+	if (attr->comp_mask & ~M5_SRQ_COMP_KNOWN)
+		return EINVAL;
+	if (attr->comp_mask & IBV_SRQ_INIT_ATTR_TYPE)
+		type = attr->srq_type;
+	if (type == IBV_SRQT_XRC || type == IBV_SRQT_TM)
+		return EOPNOTSUPP;
+	if (type != IBV_SRQT_BASIC)
+		return EINVAL;
+	if (!(attr->comp_mask & IBV_SRQ_INIT_ATTR_PD) || !attr->pd ||
+	    attr->pd->context != &ctx->core.vctx.context)
+		return EINVAL;
+	if (attr->attr.max_wr > ctx->max_srq_recv_wr ||
+	    attr->attr.max_wr > UINT16_MAX ||
+	    attr->attr.max_sge >
+		    ctx->max_rq_desc_sz / sizeof(struct m5_data_seg))
+		return EINVAL;
+	return 0;
+}
+
+/* max_wr + 1 WQEs rounded to a power of two, linked 0 -> 1 -> ... */
+static int m5_srq_alloc_ring(struct m5_context *ctx, struct m5_srq *srq,
+			     const struct ibv_srq_attr *a)
+{
+	struct m5_wq *wq = &srq->wq;
+	uint32_t size, i;
+
+	size = sizeof(struct m5_srq_next_seg) +
+	       a->max_sge * sizeof(struct m5_data_seg);
+	if (size < M5_SRQ_MIN_WQE)
+		size = M5_SRQ_MIN_WQE;
+	size = m5_srq_roundup_pow2(size);
+	wq->wqe_shift = 31 - __builtin_clz(size);
+	wq->wqe_cnt = m5_srq_roundup_pow2(a->max_wr + 1);
+	wq->max_gs = (size - sizeof(struct m5_srq_next_seg)) /
+		     sizeof(struct m5_data_seg);
+	wq->max_post = wq->wqe_cnt - 1;
+	srq->buf_len = (size_t)wq->wqe_cnt << wq->wqe_shift;
+	wq->buf = m5_buf_alloc(srq->buf_len);
+	if (!wq->buf)
+		return ENOMEM;
+	wq->qend = (char *)wq->buf + srq->buf_len;
+	wq->wrid = calloc(wq->wqe_cnt, sizeof(*wq->wrid));
+	if (!wq->wrid)
+		return ENOMEM;
+	for (i = 0; i + 1 < wq->wqe_cnt; i++)
+		m5_srq_wqe(srq, i)->next_wqe_index = htobe16(i + 1);
+	wq->head = 0;
+	atomic_init(&wq->tail, wq->wqe_cnt - 1);
+	srq->dbrec = m5_dbrec_alloc(ctx);
+	return srq->dbrec ? 0 : ENOMEM;
+}
+
+static void m5_srq_free_ring(struct m5_context *ctx, struct m5_srq *srq)
+{
+	free(srq->wq.wrid);
+	m5_buf_free(srq->wq.buf, srq->buf_len);
+	m5_dbrec_free(ctx, srq->dbrec);
+}
+
+static int m5_srq_kernel_create(struct m5_context *ctx, struct m5_srq *srq,
+				const struct ibv_srq_init_attr_ex *attr)
+{
+	/* Only what a basic SRQ needs goes to the kernel. */
+	struct ibv_srq_init_attr_ex kattr = {
+		.srq_context = attr->srq_context,
+		.attr = {
+			.max_wr = srq->wq.max_post,
+			.max_sge = srq->wq.max_gs,
+			.srq_limit = attr->attr.srq_limit,
+		},
+		.comp_mask = IBV_SRQ_INIT_ATTR_TYPE | IBV_SRQ_INIT_ATTR_PD,
+		.srq_type = IBV_SRQT_BASIC,
+		.pd = attr->pd,
+	};
+	struct mlx5_ib_create_srq req = {
+		.buf_addr = (uintptr_t)srq->wq.buf,
+		.db_addr = (uintptr_t)srq->dbrec,
+		/* CQEs of a basic SRQ carry the QP's user index. */
+		.uidx = M5_UIDX_NONE,
+	};
+	struct mlx5_ib_create_srq_resp resp = {};
+	int ret;
+
+	ret = m5k_create_srq(&ctx->core.vctx.context, &srq->vsrq, &kattr,
+			     &req, &resp);
+	if (!ret)
+		srq->srqn = resp.srqn;
+	return ret;
+}
+
+struct ibv_srq *m5_create_srq_ex(struct ibv_context *ibctx,
+				 struct ibv_srq_init_attr_ex *attr)
+{
+	struct m5_context *ctx = to_m5ctx(ibctx);
+	struct m5_srq *srq;
+	int ret;
+
+	ret = m5_check_srq_attr(ctx, attr);
+	if (ret)
+		goto err;
+	srq = calloc(1, sizeof(*srq));
+	if (!srq) {
+		ret = ENOMEM;
+		goto err;
+	}
+	srq->rsc.type = M5_RSC_SRQ;
+	srq->rsc.uidx = M5_UIDX_NONE;
+	ret = m5_srq_alloc_ring(ctx, srq, &attr->attr);
+	if (!ret)
+		ret = m5_srq_kernel_create(ctx, srq, attr);
+	if (ret)
+		goto err_free;
+	db_lock_init(&srq->wq.lock, !db_config()->single_threaded &&
+					    !db_pd_single_threaded(attr->pd));
+	attr->attr.max_wr = srq->wq.max_post;
+	attr->attr.max_sge = srq->wq.max_gs;
+	return &srq->vsrq.srq;
+
+err_free:
+	m5_srq_free_ring(ctx, srq);
+	free(srq);
+err:
+	errno = ret;
+	return NULL;
+}
+
+struct ibv_srq *m5_create_srq(struct ibv_pd *pd,
+			      struct ibv_srq_init_attr *attr)
+{
+	struct ibv_srq_init_attr_ex ex = {
+		.srq_context = attr->srq_context,
+		.attr = attr->attr,
+		.comp_mask = IBV_SRQ_INIT_ATTR_TYPE | IBV_SRQ_INIT_ATTR_PD,
+		.srq_type = IBV_SRQT_BASIC,
+		.pd = pd,
+	};
+	struct ibv_srq *srq;
+
+	srq = m5_create_srq_ex(pd->context, &ex);
+	if (srq)
+		attr->attr = ex.attr;
+	return srq;
+}
+
+/* Only the limit can change: an mlx5 SRQ is never resized. */
+int m5_modify_srq(struct ibv_srq *ibsrq, struct ibv_srq_attr *attr, int mask)
+{
+	if (mask & ~IBV_SRQ_LIMIT)
+		return EINVAL;
+	return m5k_modify_srq(ibsrq, attr, mask);
+}
+
+int m5_query_srq(struct ibv_srq *ibsrq, struct ibv_srq_attr *attr)
+{
+	return m5k_query_srq(ibsrq, attr);
+}
+
+int m5_destroy_srq(struct ibv_srq *ibsrq)
+{
+	struct m5_srq *srq = to_m5srq(ibsrq);
+	int ret;
+
+	ret = m5k_destroy_srq(ibsrq);
+	if (ret)
+		return ret;
+	m5_srq_free_ring(to_m5ctx(ibsrq->context), srq);
+	db_lock_destroy(&srq->wq.lock);
+	free(srq);
+	return 0;
+}
+
+/* The tail moves only under the SRQ lock: relaxed accesses suffice. */
+void m5_srq_free_wqe(struct m5_srq *srq, uint16_t idx)
+{
+	struct m5_wq *wq = &srq->wq;
+
+	db_lock(&wq->lock);
+	m5_srq_wqe(srq, atomic_load_explicit(&wq->tail, memory_order_relaxed))
+		->next_wqe_index = htobe16(idx);
+	atomic_store_explicit(&wq->tail, idx, memory_order_relaxed);
+	db_unlock(&wq->lock);
+}
