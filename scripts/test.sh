@@ -56,6 +56,11 @@ if ((rc == 124 || rc == 125)); then
 	echo "FAIL guest_suite_completes: run.sh exit $rc" | record
 fi
 
+echo "== two hosts: RC/UD through doorbell over a lossy virtual wire"
+# Two guests on one virtual wire, netem loss/reorder/duplicate/corruption;
+# every byte verified (docs/reliability.md, "Two hosts").
+tests/twohost/run-all.sh --build "$build" | record
+
 echo "== packages: deb (lintian), rpm, and the take-over in the guest"
 if deb=$(scripts/build-deb.sh); then
 	echo "PASS deb_builds_and_is_lintian_clean" | record
