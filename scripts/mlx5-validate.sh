@@ -1,0 +1,121 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# Validate doorbell's ConnectX (mlx5) backend on real hardware.
+#
+# The mlx5 backend has only been verified against the software ConnectX in
+# tests/mlx5 (ctest -R mlx5_).  Run this on a host with a ConnectX-4 or later
+# bound to mlx5_ib, Debian 12 or newer, as root, and send the output (it ends
+# with "N passed, N failed, N skipped") to the project.  Nothing is installed
+# system-wide except Debian packages; libmlx5 keeps serving every other
+# process: doorbell is selected only in the commands this script runs, with
+# RDMAV_DRIVERS (so libibverbs tries doorbell first) and DOORBELL_MLX5=1 (the
+# opt-in that lets doorbell take an mlx5 device at all).
+#
+# Usage: scripts/mlx5-validate.sh [-d DEV] [-g GID_INDEX] [-a ADDR]
+#   -d DEV     RDMA device (default: the first one whose driver is mlx5)
+#   -g GIDX    GID index for RoCE (default 3: RoCE v2 over IPv4 on Debian)
+#   -a ADDR    address the perftest/pingpong client connects to (127.0.0.1)
+# What runs, each side by side through doorbell and, for reference, libmlx5:
+#   1. ibv_devinfo through doorbell (the DOORBELL_DEBUG line must name mlx5);
+#   2. perftest and pingpong pairs on the device, in loopback
+#      (tests/guest/apps.sh: RC/UD send, write, read, atomics, latency, event
+#      mode, SRQ, several QPs, post lists; UC is left out: not supported);
+#   3. doorbell's integration tests (tests/integration), every byte checked;
+#   4. ib_write_lat and ib_send_bw through libmlx5 and then doorbell, to
+#      compare typical latency and message rate.
+set -uo pipefail
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+dev= gid=3 addr=127.0.0.1
+while getopts "d:g:a:h" opt; do
+	case $opt in
+	d) dev=$OPTARG ;;
+	g) gid=$OPTARG ;;
+	a) addr=$OPTARG ;;
+	h) sed -n '3,/^set /s/^# \{0,1\}//p' "$0" | sed '$d'; exit 0 ;;
+	*) exit 2 ;;
+	esac
+done
+results=$(mktemp)
+logs=$(mktemp -d)
+trap 'rm -rf "$results" "$logs"' EXIT
+record() { tee -a "$results"; }
+finish() {
+	local p f s
+	p=$(grep -c '^PASS ' "$results")
+	f=$(grep -c '^FAIL ' "$results")
+	s=$(grep -c '^SKIP ' "$results")
+	echo "$p passed, $f failed, $s skipped"
+	((f == 0))
+	exit $?
+}
+
+if [[ -z $dev ]]; then
+	for d in /sys/class/infiniband/*; do
+		[[ -e $d ]] || continue
+		if readlink "$d/device/driver" 2>/dev/null | grep -q mlx5_core; then
+			dev=${d##*/}
+			break
+		fi
+	done
+fi
+if [[ -z $dev ]]; then
+	echo "SKIP mlx5_device_present: no RDMA device driven by mlx5 here" |
+		record
+	finish
+fi
+if [[ ! -e /sys/class/infiniband/$dev ]]; then
+	echo "FAIL mlx5_device_present: no /sys/class/infiniband/$dev" | record
+	finish
+fi
+echo "== device $dev, GID index $gid"
+
+DEBIAN_FRONTEND=noninteractive apt-get install -y -q cmake gcc pkg-config \
+	libibverbs-dev ibverbs-utils ibverbs-providers perftest >/dev/null ||
+	echo "note: apt-get failed; using what is installed"
+if ! build=$(DOORBELL_BUILD_DIR=$top/build-mlx5-validate "$top/scripts/build.sh"); then
+	echo "FAIL doorbell_builds" | record
+	finish
+fi
+echo "PASS doorbell_builds" | record
+
+export RDMAV_DRIVERS=$build/lib/libdoorbell DOORBELL_MLX5=1 DOORBELL_DEBUG=1
+if ibv_devinfo -d "$dev" 2>&1 | tee "$logs/devinfo" |
+	grep -q "serving the device with the mlx5 backend"; then
+	echo "PASS devinfo_served_by_doorbell_mlx5" | record
+else
+	echo "FAIL devinfo_served_by_doorbell_mlx5" | record
+	sed 's/^/    /' "$logs/devinfo" | head -20
+	finish
+fi
+
+echo "== applications through doorbell"
+DOORBELL_VM_IBDEV=$dev DOORBELL_VM_GID_INDEX=$gid DOORBELL_VM_IPV4=$addr \
+	DOORBELL_EXPECT_BACKEND=mlx5 DOORBELL_APPS_SKIP='_uc$' \
+	"$top/tests/guest/apps.sh" | record
+
+echo "== integration tests through doorbell (bytes checked)"
+timeout 900 "$build/tests/integration/doorbell-itest" -d "$dev" -g "$gid" |
+	record
+
+echo "== side by side: libmlx5, then doorbell"
+# shellcheck source=tests/guest/pair-lib.sh
+. "$top/tests/guest/pair-lib.sh"
+compare() {
+	local name=$1 prov
+	shift
+	for prov in stock doorbell; do
+		if [[ $prov == stock ]]; then
+			(unset RDMAV_DRIVERS DOORBELL_MLX5
+			 run_pair "$logs/$name.$prov.s" "$logs/$name.$prov.c" "$@")
+		else
+			run_pair "$logs/$name.$prov.s" "$logs/$name.$prov.c" "$@"
+		fi
+		echo "    $name $prov:"
+		grep -E '^[[:space:]]+[0-9]+[[:space:]]+[0-9]+' \
+			"$logs/$name.$prov.c" | sed 's/^/      /'
+	done
+}
+compare write_lat ib_write_lat -d "$dev" -x "$gid" -F -n 10000
+compare send_bw ib_send_bw -d "$dev" -x "$gid" -F -n 100000 -s 64
+finish
