@@ -25,6 +25,9 @@ fi
 echo "== applications"
 "$here/apps.sh"
 
+echo "== perftest under valgrind memcheck"
+"$here/memcheck.sh"
+
 echo "== rdma-core's pyverbs suite (Debian's copy)"
 "$here/rdma-core-suite.sh" 86
 

@@ -1,0 +1,129 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# perftest through doorbell under valgrind memcheck, inside the guest.
+# ib_send_bw and ib_write_lat run as server/client pairs on rxe0; in each
+# pair one side runs under memcheck (the server for ib_send_bw, the client
+# for ib_write_lat, so both roles are covered).  A pair passes when both
+# sides complete and memcheck reports no error with a doorbell frame in its
+# stack (invalid reads/writes, uses of uninitialised values, bad frees,
+# definitely-lost leaks allocated by doorbell).  Errors with no doorbell
+# frame (libibverbs, perftest, libc) are counted and shown, not failed.
+#
+# Usage: tests/guest/memcheck.sh   (run inside tests/vm/run.sh)
+# Needs RDMAV_DRIVERS pointing at the doorbell build.
+set -u
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+dev=${DOORBELL_VM_IBDEV:-rxe0}
+gid=${DOORBELL_VM_GID_INDEX:-1}
+addr=${DOORBELL_VM_IPV4:-127.0.0.1}
+logs=$(mktemp -d)
+export DOORBELL_DEBUG=1
+# shellcheck source=tests/guest/pair-lib.sh
+. "$here/pair-lib.sh"
+
+if ! command -v valgrind >/dev/null; then
+	echo "FAIL memcheck_available: valgrind is not installed"
+	exit 0
+fi
+
+# Count the errors in a memcheck XML log: "total provider"; prints the
+# provider ones (kind, top doorbell frame) on stderr.
+count_errors() {
+	/usr/bin/python3 - "$1" <<'EOF'
+import sys
+import xml.etree.ElementTree as ET
+try:
+    root = ET.parse(sys.argv[1]).getroot()
+except (ET.ParseError, FileNotFoundError) as e:
+    print("-1 -1")
+    sys.exit(0)
+total = ours = 0
+others = {}
+for err in root.iter("error"):
+    kind = err.findtext("kind") or "?"
+    if kind.startswith("Leak_") and kind != "Leak_DefinitelyLost":
+        continue
+    total += 1
+    frames = [(f.findtext("obj") or "", f.findtext("fn") or "?",
+               f.findtext("file") or "", f.findtext("line") or "")
+              for f in err.iter("frame")]
+    mine = [f for f in frames if "libdoorbell" in f[0]]
+    if mine:
+        ours += 1
+        o, fn, fl, ln = mine[0]
+        print(f"    {kind}: {fn} ({fl}:{ln})", file=sys.stderr)
+    elif frames:
+        top = [f for f in frames if "vgpreload" not in f[0]] or frames
+        o, fn = top[0][0].rsplit("/", 1)[-1], top[0][1]
+        others[(kind, fn, o)] = others.get((kind, fn, o), 0) + 1
+for (kind, fn, o), n in sorted(others.items()):
+    print(f"    not doorbell: {n} x {kind} in {fn} ({o})", file=sys.stderr)
+print(total, ours)
+EOF
+}
+
+vg=(valgrind --tool=memcheck --xml=yes --leak-check=full
+    --errors-for-leak-kinds=definite --child-silent-after-fork=yes)
+
+# mc_pair NAME SIDE -- CMD...: SIDE (server|client) runs under memcheck.
+mc_pair() {
+	local name=$1 side=$2 x=$logs/$1.xml srv=$logs/$1.s cli=$logs/$1.c
+	local n why="" attempt
+	shift 3
+	for attempt in 1 2 3; do
+		if [[ $side == server ]]; then
+			timeout 600 "${vg[@]}" --xml-file="$x" "$@" >"$srv" 2>&1 &
+			local spid=$!
+			# memcheck starts slowly under TCG: retry the connect.
+			for n in $(seq 60); do
+				sleep 2
+				timeout 600 "$@" "$addr" >"$cli" 2>&1
+				rc_c=$?
+				grep -q "Couldn't connect\|Connection refused" \
+					"$cli" || break
+			done
+			wait "$spid"
+			rc_s=$?
+		else
+			timeout 600 "$@" >"$srv" 2>&1 &
+			local spid=$!
+			sleep 2
+			timeout 600 "${vg[@]}" --xml-file="$x" "$@" "$addr" \
+				>"$cli" 2>&1
+			rc_c=$?
+			wait "$spid"
+			rc_s=$?
+		fi
+		((rc_c == 0 && rc_s == 0)) && break
+		perftest_gave_up "$cli" || perftest_gave_up "$srv" || break
+		echo "    ($name: perftest could not calibrate its clock; retrying)"
+	done
+	read -r total ours < <(count_errors "$x" 2>"$logs/$name.ours")
+	if ((rc_c != 0 || rc_s != 0)); then
+		why="exit codes client $rc_c server $rc_s"
+	elif ! grep -q "serving the device with the rxe backend" "$srv" ||
+		! grep -q "serving the device with the rxe backend" "$cli"; then
+		why="doorbell did not serve both sides"
+	elif ((total < 0)); then
+		why="no memcheck log"
+	elif ((ours > 0)); then
+		why="$ours memcheck errors in doorbell"
+	fi
+	if [[ -n $why ]]; then
+		echo "FAIL $name: $why"
+		tail -8 "$cli" | sed 's/^/    client| /'
+		tail -8 "$srv" | sed 's/^/    server| /'
+	else
+		echo "PASS $name"
+	fi
+	echo "    memcheck ($side side): $total errors in all, $ours in doorbell"
+	cat "$logs/$name.ours"
+}
+
+pt=(-d "$dev" -x "$gid" -F -n 100)
+mc_pair memcheck_ib_send_bw_server_no_provider_errors server -- \
+	ib_send_bw "${pt[@]}"
+mc_pair memcheck_ib_write_lat_client_no_provider_errors client -- \
+	ib_write_lat "${pt[@]}"
+rm -rf "$logs"
