@@ -1,0 +1,504 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * The software ConnectX's insides, shared by its files: the object layout,
+ * the internal calls between the parts, and (at the end) the small API the
+ * model self-tests use to drive the CQ/EQ/vector machinery with no backend.
+ */
+#ifndef DOORBELL_TESTS_M5M_INT_H
+#define DOORBELL_TESTS_M5M_INT_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "mlx5/mlx5.h"
+#include "m5model.h"
+
+/* Not in mlx5_hw.h: async EQE types only the model raises. */
+enum {
+	M5M_EVENT_COMM_EST = 0x02,
+	M5M_EVENT_WQ_INVAL_REQ = 0x10,
+	M5M_EVENT_WQ_ACCESS = 0x11,
+	M5M_EVENT_SRQ_LAST_WQE = 0x13,
+	M5M_EVENT_SRQ_LIMIT = 0x14,
+};
+
+#define M5M_MAX_PORTS	     2
+#define M5M_MAX_COMP_VECTORS 64
+#define M5M_MAX_SYS_PAGES    64
+#define M5M_MAX_WQE_BYTES    (M5_MAX_DS * M5_DS_UNIT)
+#define M5M_LOG_LEN	     24
+#define M5M_FIRE_FIFO	     8
+#define M5M_QPN_BASE	     0x40
+#define M5M_CQN_BASE	     0x20
+#define M5M_SRQN_BASE	     0x30
+#define M5M_MAX_MSG	     (1u << 30)
+#define M5M_GRH_BYTES	     40
+#define M5M_EQ_UPDATE_EVERY  128 /* MLX5_NUM_SPARE_EQE */
+
+/* A handle table: handle = base + slot index. */
+struct m5m_tab {
+	void **slot;
+	uint32_t cap;
+	uint32_t base;
+	uint32_t live;
+};
+
+struct m5m_ctx {
+	struct m5m_dev *dev;
+	struct ibv_context *ibctx;
+	struct m5m_ctx *next;
+	int async_wfd;	     /* the kernel's end; the context reads */
+	uint32_t tot_bfregs; /* bfregs in kernel numbering */
+	uint32_t low_lat;    /* dedicated ("high") bfregs, the last ones */
+	uint32_t uars_per_page;
+	uint32_t num_sys_pages;
+	uint32_t bf_reg_size;
+	uint8_t cqe_version;
+	void *page[M5M_MAX_SYS_PAGES]; /* model-owned UAR pages */
+	unsigned int maps[M5M_MAX_SYS_PAGES];
+	uint16_t *bfreg_users; /* per bfreg (kernel numbering) */
+	uint8_t *bf_half;      /* per bfreg: the half written next */
+	bool closed;
+};
+
+struct m5m_pd {
+	uint32_t pdn;
+	struct m5m_ctx *ctx;
+	unsigned int users;
+};
+
+struct m5m_mr {
+	uint32_t key; /* lkey == rkey */
+	struct m5m_pd *pd;
+	uint8_t *host; /* host address of iova */
+	uint64_t iova;
+	uint64_t len;
+	int access;
+	void *map; /* dmabuf: the model's mapping */
+	size_t map_len;
+};
+
+struct m5m_chan {
+	struct ibv_comp_channel *ch;
+	int wfd;
+	unsigned int users;
+	struct m5m_chan *next;
+};
+
+enum m5m_cq_state {
+	M5M_CQ_DISARMED,
+	M5M_CQ_ARMED,
+	M5M_CQ_ARMED_SOL,
+	M5M_CQ_FIRED,
+};
+
+struct m5m_eq;
+
+struct m5m_cq {
+	uint32_t cqn;
+	struct m5m_dev *dev;
+	struct m5m_ctx *ctx; /* NULL for a self-test CQ */
+	struct ibv_cq *ibcq;
+	uint64_t user_handle; /* what the channel carries */
+	uint8_t *buf;
+	uint32_t ncqe;
+	__be32 *dbrec;
+	uint32_t pi; /* CQEs written, free-running */
+	bool has_sol;
+	uint32_t sol_pi; /* pi just after the last SE/error CQE */
+	enum m5m_cq_state st;
+	uint32_t arm_ci; /* 24 bits */
+	uint32_t arm_sn;
+	uint64_t arm_time;
+	bool armed_once;
+	bool fired_since_arm;
+	uint64_t chan_base; /* channel bytes when it fired */
+	/* moderation */
+	uint16_t mod_count;
+	uint16_t mod_period;
+	uint32_t ev_pi;			  /* pi at the last event */
+	uint64_t win_start;		  /* first CQE after the last event */
+	uint64_t win_last;		  /* newest CQE */
+	uint64_t fire_ref[M5M_FIRE_FIFO]; /* latency reference times */
+	unsigned int fire_head, fire_tail;
+	struct m5m_eq *eq;
+	struct m5m_chan *chan;
+	int chan_wfd; /* -1: no channel */
+	int chan_rfd; /* the reader's end, if the model knows */
+	bool oi;
+	bool overrun;
+	unsigned int users; /* QPs and SRQs */
+	uint64_t events;
+	uint64_t comp_reported; /* channel events written */
+	uint64_t async_reported;
+	/* a split CQE waiting for its op_own */
+	bool split_pending;
+	uint32_t split_slot;
+	uint8_t split_op_own;
+};
+
+struct m5m_srq {
+	uint32_t srqn;
+	struct m5m_ctx *ctx;
+	struct m5m_pd *pd;
+	struct ibv_srq *ibsrq;
+	uint8_t *buf;
+	__be32 *dbrec;
+	uint32_t nwqe;
+	uint32_t shift;
+	uint32_t max_sge;
+	uint32_t uidx;
+	uint16_t head; /* the device's next WQE */
+	uint16_t consumed;
+	uint32_t limit;
+	bool limit_armed;
+	unsigned int users;
+	uint64_t async_reported;
+};
+
+/* A receive WQE the device took, ready to scatter into. */
+struct m5m_rwqe {
+	uint16_t counter; /* CQE wqe_counter */
+	unsigned int nsge;
+	struct {
+		uint32_t len;
+		uint32_t lkey;
+		uint64_t addr;
+	} sge[M5_MAX_DS];
+};
+
+/* A send WQE decoded from the mlx5_hw.h layouts. */
+struct m5m_wqe {
+	uint8_t raw[M5M_MAX_WQE_BYTES + 64];
+	uint16_t idx;
+	uint8_t opmod;
+	uint8_t opcode;
+	uint32_t qpn;
+	uint8_t ds;
+	uint8_t fm_ce_se;
+	__be32 imm;
+	unsigned int nbb;
+	const struct m5_av *av;
+	bool has_raddr;
+	uint64_t raddr;
+	uint32_t rkey;
+	bool has_atomic;
+	uint64_t swap_add;
+	uint64_t compare;
+	bool is_inline;
+	uint32_t inl_len;
+	const uint8_t *inl;
+	unsigned int nsge;
+	const struct m5_data_seg *sge;
+};
+
+struct m5m_qp {
+	uint32_t qpn;
+	struct m5m_ctx *ctx;
+	struct m5m_pd *pd;
+	struct ibv_qp *ibqp;
+	enum ibv_qp_type type;
+	enum ibv_qp_state state;
+	struct m5m_cq *scq, *rcq;
+	struct m5m_srq *srq;
+	uint8_t *buf;
+	__be32 *dbrec;
+	uint8_t *sq;
+	uint32_t sq_bbs;
+	uint8_t *rq;
+	uint32_t rq_cnt;
+	uint32_t rq_shift;
+	uint32_t uidx;
+	uint32_t bfregn;      /* kernel numbering */
+	uint32_t bfreg_index; /* uar * 4 + k, as returned */
+	uint16_t sq_hw;	      /* next WQEBB the device reads */
+	uint16_t db_pi;	      /* SND dbrec at the last doorbell */
+	uint16_t snd_seen;    /* SND dbrec at the last store */
+	bool in_sq_run;
+	uint16_t rq_hw;	  /* next receive WQE */
+	uint16_t rq_seen; /* RCV dbrec at the last store */
+	bool sq_sig_all;
+	struct ibv_qp_cap cap;
+	/* attributes from modify_qp */
+	uint32_t dest_qpn;
+	uint32_t qkey;
+	uint32_t sq_psn, rq_psn;
+	int access;
+	uint8_t port;
+	uint8_t rnr_retry;
+	uint8_t min_rnr_timer;
+	uint8_t retry_cnt;
+	uint8_t timeout;
+	uint8_t max_rd_atomic;
+	uint8_t max_dest_rd_atomic;
+	enum ibv_mtu mtu;
+	uint16_t pkey_index;
+	struct ibv_ah_attr ah;
+	/* an RNR-parked message: the WQE at sq_hw waits */
+	bool rnr_active;
+	uint32_t rnr_dst; /* the responder's QPN */
+	unsigned int rnr_used;
+	uint64_t rnr_deadline;
+	bool comm_est_sent;
+	bool last_wqe_sent;
+	uint64_t async_reported;
+};
+
+struct m5m_ah {
+	uint32_t handle;
+	struct m5m_pd *pd;
+};
+
+enum m5m_eq_state {
+	M5M_EQ_ARMED = 0x9,
+	M5M_EQ_FIRED = 0xa,
+};
+
+struct m5m_eq {
+	struct m5m_dev *dev;
+	unsigned int eqn;
+	unsigned int vec;
+	uint32_t nent;
+	struct m5_eqe *ring;
+	uint32_t pi; /* device: EQEs written */
+	uint32_t ci; /* device: from the last doorbell */
+	enum m5m_eq_state st;
+	bool overrun;
+	uint32_t kci; /* the kernel handler's consumer index */
+};
+
+struct m5m_vec {
+	int efd;
+	uint32_t int_period;
+	bool held; /* an interrupt waits for the window's end */
+	bool dup_pending;
+	bool ever;
+	uint64_t last_irq;
+	struct m5m_vec_stats st;
+};
+
+/* A CQE held back by the DELAY_CQE fault. */
+struct m5m_delayed {
+	struct m5m_delayed *next;
+	struct m5m_cq *cq;
+	uint32_t cqn;
+	bool sol;
+	struct m5_cqe64 cqe;
+};
+
+/* The doorbell device m5m_open() makes; db first (libibverbs frees it). */
+#define M5M_IBDEV_MAGIC 0x4d354d44u
+struct m5m_ibdev {
+	struct db_device db;
+	uint32_t magic;
+	struct m5m_dev *dev;
+	struct m5m_ibdev *next;
+};
+
+struct m5m_dev {
+	struct m5m_config cfg;
+	unsigned int id;
+	struct m5m_dev *next;
+	uint64_t now;
+	bool strict;
+	bool quiet;
+	uint64_t violations;
+	unsigned int fault[M5M_FAULT_COUNT];
+	struct m5m_stats st;
+	struct m5m_ctx *ctxs;
+	struct m5m_tab pds, mrs, cqs, qps, srqs, ahs;
+	uint8_t mr_tag;
+	struct m5m_chan *chans;
+	struct m5m_eq *eqs; /* [0] async, [1 + i] comp vector i */
+	unsigned int neqs;
+	struct m5m_vec *vecs; /* [0] async, then comp */
+	unsigned int nvecs;
+	struct m5m_delayed *delayed, **delayed_tail;
+	unsigned int splits;	   /* CQs with a split CQE pending */
+	uint8_t kuar[M5_UAR_SIZE]; /* the kernel's UAR (EQ doorbells) */
+	struct m5m_ibdev *ibdevs;
+	void (*hook)(void *arg, const struct m5m_event_info *ev);
+	void *hook_arg;
+	pthread_t irq_thread;
+	bool irq_thread_on;
+	int irq_stop_fd;
+	uint64_t guid;
+	uint8_t mac[6];
+};
+
+/* m5m_dev.c: the lock, the device list, handle tables */
+void m5m_lock(void);
+void m5m_unlock(void);
+struct m5m_dev *m5m_devices(void);
+uint32_t m5m_tab_add(struct m5m_tab *t, void *obj);
+void *m5m_tab_get(const struct m5m_tab *t, uint32_t handle);
+void m5m_tab_del(struct m5m_tab *t, uint32_t handle);
+/* The model device and context behind a libibverbs context. */
+struct m5m_dev *m5m_dev_of(struct ibv_context *ibctx);
+struct m5m_ctx *m5m_ctx_of(struct ibv_context *ibctx);
+/* Forget a context whose UARs were all unmapped (it closed). */
+void m5m_ctx_maybe_closed(struct m5m_ctx *c);
+
+/* m5m_fault.c: checks, reports, the seam log */
+struct m5m_dump {
+	const struct m5m_wqe *wqe;
+	const struct m5_cqe64 *cqe;
+};
+void m5m_violation(struct m5m_dev *dev, const struct m5m_dump *d,
+		   const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+#define m5m_check(dev, cond, ...)                                              \
+	((cond) ? true : (m5m_violation((dev), NULL, __VA_ARGS__), false))
+bool m5m_fault_take(struct m5m_dev *dev, enum m5m_fault f);
+void m5m_log_event(const char *what, const void *addr, uint64_t val);
+void m5m_dump_wqe(const struct m5m_wqe *w);
+void m5m_dump_cqe(const struct m5_cqe64 *cqe);
+/* Write to a pipe whose reader may be gone, without SIGPIPE. */
+int m5m_fd_write(int fd, const void *buf, size_t len);
+
+/* m5m_clock.c */
+void m5m_step_locked(struct m5m_dev *dev);
+void m5m_step_all(void);
+
+/* m5m_uar.c: address decoding */
+struct m5m_ctx *m5m_uar_owner(const void *addr, unsigned int *page,
+			      size_t *off);
+void m5m_dbrec_register(__be32 *rec, int kind, void *obj);
+void m5m_dbrec_unregister(__be32 *rec);
+/* The device goes away: the calling thread's protocol state forgets it. */
+void m5m_seq_forget(struct m5m_dev *dev);
+enum {
+	M5M_DBR_QP, /* word 0 RCV, word 1 SND */
+	M5M_DBR_CQ, /* word 0 CI, word 1 ARM */
+	M5M_DBR_SRQ,
+};
+
+/* m5m_mr.c: keys and DMA */
+struct m5m_mr *m5m_mr_find(struct m5m_dev *dev, uint32_t key);
+/* 0 or a syndrome; *host set on success. */
+int m5m_mr_local(struct m5m_pd *pd, uint32_t lkey, uint64_t addr, uint64_t len,
+		 bool write, uint8_t **host);
+int m5m_mr_remote(struct m5m_qp *dst, uint32_t rkey, uint64_t addr,
+		  uint64_t len, int access, uint8_t **host);
+bool m5m_pd_in_use(struct m5m_dev *dev, struct m5m_pd *pd);
+
+/* m5m_wqe.c: decoding and format checks; true if the WQE is sound */
+bool m5m_wqe_decode(struct m5m_qp *qp, uint16_t idx, struct m5m_wqe *w);
+uint16_t m5m_snd_dbrec(const struct m5m_qp *qp);
+uint16_t m5m_rcv_dbrec(const struct m5m_qp *qp);
+void *m5m_sq_slot(const struct m5m_qp *qp, uint16_t idx);
+
+/* m5m_send.c: the send engine */
+void m5m_sq_run(struct m5m_qp *qp);
+/* A send doorbell as it reached a bfreg: 8 bytes, or a BlueFlame copy. */
+struct m5m_db {
+	struct m5m_ctx *c;
+	struct m5m_qp *qp;
+	unsigned int uar; /* UAR index in the context */
+	unsigned int reg; /* offset in that UAR */
+	const uint8_t *bytes;
+	unsigned int len;
+	bool bf;
+	const void *src, *sq_start, *sq_end; /* BlueFlame source */
+};
+void m5m_send_doorbell(const struct m5m_db *db);
+
+/* m5m_recv.c: the receive side and the fabric */
+enum m5m_rx {
+	M5M_RX_OK,
+	M5M_RX_RNR,  /* no receive WQE (RC) */
+	M5M_RX_DROP, /* UD: silently lost */
+};
+/* Deliver a message; sets *synd (requester syndrome) on error. */
+enum m5m_rx m5m_deliver(struct m5m_qp *src, const struct m5m_wqe *w,
+			struct m5m_qp *dst, const uint8_t *msg, uint32_t len,
+			uint8_t *synd);
+/* Would dst take a receive-consuming message now?  (RNR fault counts.) */
+enum m5m_rx m5m_rx_check(struct m5m_qp *dst);
+struct m5m_qp *m5m_qp_find(struct m5m_dev *dev, uint32_t qpn);
+void m5m_rq_posted(struct m5m_qp *qp);
+void m5m_srq_posted(struct m5m_srq *srq);
+uint32_t m5m_rnr_timer_us(uint8_t code);
+/* The RNR timer of a parked message ran out: retry or give up. */
+void m5m_rnr_expire(struct m5m_qp *qp);
+
+/* m5m_qperr.c: errors, flushes, async events */
+void m5m_qp_to_err(struct m5m_qp *qp);
+void m5m_qp_flush(struct m5m_qp *qp);
+void m5m_async_qp(struct m5m_qp *qp, uint8_t type);
+void m5m_async_srq(struct m5m_srq *srq, uint8_t type);
+
+/* m5m_cq.c: CQEs, arming and moderation */
+void m5m_cqe_req(struct m5m_qp *qp, const struct m5m_wqe *w, uint32_t byte_cnt);
+void m5m_cqe_req_err(struct m5m_qp *qp, uint16_t idx, uint8_t opcode,
+		     uint8_t synd);
+struct m5m_resp {
+	uint8_t opcode; /* M5_CQE_RESP_* */
+	uint32_t byte_cnt;
+	__be32 imm;
+	bool se;
+	uint32_t src_qpn;
+	uint16_t slid;
+	uint8_t sl;
+	bool grh;
+};
+void m5m_cqe_resp(struct m5m_qp *qp, uint16_t counter,
+		  const struct m5m_resp *r);
+void m5m_cqe_resp_err(struct m5m_qp *qp, uint16_t counter, uint8_t synd);
+void m5m_cq_write(struct m5m_cq *cq, const struct m5_cqe64 *cqe, bool sol);
+void m5m_cq_arm(struct m5m_cq *cq, uint32_t val);
+void m5m_cq_try_fire(struct m5m_cq *cq);
+uint64_t m5m_cq_deadline(const struct m5m_cq *cq);
+void m5m_cq_split_finish(struct m5m_cq *cq);
+void m5m_cq_flush_delayed(struct m5m_dev *dev);
+struct m5m_cq *m5m_cq_new(struct m5m_dev *dev, uint8_t *buf, uint32_t ncqe,
+			  __be32 *dbrec, unsigned int comp_vector);
+void m5m_cq_free(struct m5m_cq *cq);
+struct m5m_cq *m5m_cq_find(struct m5m_dev *dev, uint32_t cqn);
+
+/* m5m_kcq.c: helpers the QP commands share */
+int m5m_uidx_check(const struct m5m_ctx *c, uint32_t uidx);
+void m5m_wait_acked(struct m5m_dev *dev, pthread_mutex_t *mx,
+		    pthread_cond_t *cv, const uint32_t *done1, uint64_t want1,
+		    const uint32_t *done2, uint64_t want2, const char *what,
+		    uint32_t num);
+
+/* m5m_eq.c: EQs, MSI-X, the kernel handler, channels */
+int m5m_eq_init(struct m5m_dev *dev);
+void m5m_eq_fini(struct m5m_dev *dev);
+void m5m_eqe_write(struct m5m_eq *eq, uint8_t type, uint32_t data6,
+		   uint32_t data0, uint8_t res_type);
+void m5m_kuar_write32(struct m5m_dev *dev, unsigned int off, uint32_t val);
+uint64_t m5m_vec_deadline(const struct m5m_vec *v);
+void m5m_vec_timer(struct m5m_dev *dev, struct m5m_vec *v);
+struct m5m_chan *m5m_chan_find(struct m5m_dev *dev,
+			       const struct ibv_comp_channel *ch);
+void m5m_async_write(struct m5m_ctx *c, uint64_t element, uint32_t type);
+
+/* --- Self-test API: drive CQ/EQ/vector machinery with no backend ---------- */
+/*
+ * A CQ with a model-owned ring and dbrec, on completion vector vec; the
+ * test plays the provider.  handle is what its channel events carry;
+ * chan_fd < 0 means no channel, otherwise it is the write end of a pipe.
+ */
+struct m5m_tcq {
+	struct m5m_cq *cq;
+	uint32_t ci; /* the test's consumer index */
+	uint32_t sn; /* the test's arm sequence number */
+};
+struct m5m_tcq *m5m_test_cq_create(struct m5m_dev *dev, uint32_t ncqe,
+				   unsigned int vec, uint64_t handle,
+				   int chan_wfd);
+void m5m_test_cq_destroy(struct m5m_tcq *t);
+/* The device writes a receive CQE (SE bit if solicited). */
+void m5m_test_cqe(struct m5m_tcq *t, bool solicited);
+/* Poll up to n CQEs, checking ownership; updates the CI dbrec. */
+unsigned int m5m_test_poll(struct m5m_tcq *t, unsigned int n);
+/* Arm as the provider would (dbrec, then the doorbell at the device). */
+void m5m_test_arm(struct m5m_tcq *t, bool solicited);
+/* The provider's cq_event: sn++. */
+void m5m_test_event(struct m5m_tcq *t);
+void m5m_test_modify(struct m5m_tcq *t, uint16_t count, uint16_t period);
+int m5m_test_cq_state(struct m5m_tcq *t);
+
+#endif /* DOORBELL_TESTS_M5M_INT_H */

@@ -1,0 +1,386 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * The fake kernel, CQ and SRQ commands: create (mlx5_ib's checks on the
+ * driver data, the CQ's EQ by comp_vector, its completion channel),
+ * MODIFY_CQ moderation, SRQ limit, query, and destroy, which waits for
+ * the events it reported to be acknowledged as ibv_cmd_destroy_* does.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "m5m_int.h"
+
+#define M5M_MAX_CQE	  ((1u << 22) - 1)
+#define M5M_MAX_CQ_PERIOD 4095
+#define M5M_ACK_WAIT_S	  2
+
+static uint32_t m5m_roundup_pow2(uint32_t v)
+{
+	uint32_t r = 1;
+
+	while (r < v)
+		r <<= 1;
+	return r;
+}
+
+/*
+ * libibverbs waits in ibv_cmd_destroy_* until every event the kernel
+ * reported was acknowledged.  The model waits too (without its lock), but
+ * gives up after a while: a test that never acks would otherwise hang.
+ */
+void m5m_wait_acked(struct m5m_dev *dev, pthread_mutex_t *mx,
+		    pthread_cond_t *cv, const uint32_t *done1, uint64_t want1,
+		    const uint32_t *done2, uint64_t want2, const char *what,
+		    uint32_t num)
+{
+	struct timespec until;
+	bool ok = true;
+	int rc = 0;
+
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += M5M_ACK_WAIT_S;
+	m5m_unlock();
+	pthread_mutex_lock(mx);
+	while ((*done1 != (uint32_t)want1 ||
+		(done2 && *done2 != (uint32_t)want2)) &&
+	       rc != ETIMEDOUT)
+		rc = pthread_cond_timedwait(cv, mx, &until);
+	ok = *done1 == (uint32_t)want1 && (!done2 || *done2 == (uint32_t)want2);
+	pthread_mutex_unlock(mx);
+	m5m_lock();
+	m5m_check(dev, ok,
+		  "destroy of %s 0x%x: events reported were never all "
+		  "acknowledged (ibv_destroy_* would block for ever)",
+		  what, num);
+}
+
+static struct m5m_cq *m5m_cq_of(struct ibv_cq *cq)
+{
+	struct m5m_ctx *c = m5m_ctx_of(cq->context);
+	struct m5m_cq *m = c ? m5m_cq_find(c->dev, cq->handle) : NULL;
+
+	return m && m->ctx == c ? m : NULL;
+}
+
+static int m5m_cq_req_check(const struct ibv_cq_init_attr_ex *attr,
+			    const struct mlx5_ib_create_cq *req,
+			    unsigned int nvec)
+{
+	const uint32_t known =
+		IBV_CQ_INIT_ATTR_MASK_FLAGS | IBV_CQ_INIT_ATTR_MASK_PD;
+
+	if (attr->comp_mask & ~known)
+		return EOPNOTSUPP;
+	if (attr->wc_flags & (IBV_WC_EX_WITH_COMPLETION_TIMESTAMP |
+			      IBV_WC_EX_WITH_COMPLETION_TIMESTAMP_WALLCLOCK))
+		return EOPNOTSUPP; /* the model has no device clock */
+	if (attr->cqe < 1 || attr->cqe > M5M_MAX_CQE ||
+	    attr->comp_vector >= nvec)
+		return EINVAL;
+	if (req->reserved0 || req->reserved1)
+		return EINVAL;
+	if (req->cqe_size != 64 && req->cqe_size != 128)
+		return EINVAL;
+	/* 128-byte CQEs, compression and the CQ flags are mlx5_ib
+	 * features the model does not implement. */
+	if (req->cqe_size != 64 || req->cqe_comp_en ||
+	    req->cqe_comp_res_format || req->flags || req->uar_page_index)
+		return EOPNOTSUPP;
+	if (!req->buf_addr || !req->db_addr)
+		return EFAULT;
+	if (req->buf_addr % 64 || req->db_addr % 8)
+		return EINVAL;
+	return 0;
+}
+
+/* What the backend owes a new CQ: every op_own 0xF0, a zero dbrec. */
+static void m5m_cq_fresh(struct m5m_dev *dev, const uint8_t *buf, uint32_t ncqe,
+			 const __be32 *db)
+{
+	uint32_t i;
+
+	for (i = 0; i < ncqe; i++)
+		if (!m5m_check(dev,
+			       buf[(size_t)i * 64 + 63] == M5_CQE_OP_OWN_INIT,
+			       "new CQ: CQE %u op_own 0x%02x, not 0xf0", i,
+			       buf[(size_t)i * 64 + 63]))
+			break;
+	m5m_check(dev, !db[0] && !db[1], "new CQ: dbrec is not zero");
+}
+
+int m5k_create_cq(struct ibv_context *ctx,
+		  const struct ibv_cq_init_attr_ex *attr, struct verbs_cq *cq,
+		  const struct mlx5_ib_create_cq *req,
+		  struct mlx5_ib_create_cq_resp *resp)
+{
+	struct m5m_chan *mc = NULL;
+	struct m5m_cq *m = NULL;
+	struct m5m_ctx *c;
+	uint32_t ncqe;
+	int ret;
+
+	m5m_lock();
+	c = m5m_ctx_of(ctx);
+	ret = c ? m5m_cq_req_check(attr, req, c->dev->cfg.num_comp_vectors)
+		: ENODEV;
+	if (!ret && attr->channel) {
+		mc = m5m_chan_find(c->dev, attr->channel);
+		if (!mc)
+			ret = EINVAL; /* not from m5m_create_comp_channel */
+	}
+	if (ret)
+		goto out;
+	ncqe = m5m_roundup_pow2(attr->cqe + 1);
+	m5m_cq_fresh(c->dev, (const uint8_t *)(uintptr_t)req->buf_addr, ncqe,
+		     (const __be32 *)(uintptr_t)req->db_addr);
+	m = m5m_cq_new(c->dev, (uint8_t *)(uintptr_t)req->buf_addr, ncqe,
+		       (__be32 *)(uintptr_t)req->db_addr, attr->comp_vector);
+	if (!m) {
+		ret = ENOMEM;
+		goto out;
+	}
+	m->ctx = c;
+	m->ibcq = &cq->cq;
+	m->user_handle = (uintptr_t)&cq->cq;
+	m->oi = (attr->comp_mask & IBV_CQ_INIT_ATTR_MASK_FLAGS) &&
+		(attr->flags & IBV_CREATE_CQ_ATTR_IGNORE_OVERRUN);
+	if (mc) {
+		mc->users++;
+		m->chan = mc;
+		m->chan_wfd = mc->wfd;
+		m->chan_rfd = mc->ch->fd;
+	}
+	cq->cq.context = ctx;
+	cq->cq.handle = m->cqn;
+	cq->cq.cqe = (int)ncqe - 1;
+	memset(resp, 0, sizeof(*resp));
+	resp->cqn = m->cqn;
+out:
+	m5m_unlock();
+	return ret;
+}
+
+int m5k_modify_cq(struct ibv_cq *cq, struct ibv_modify_cq_attr *attr)
+{
+	struct m5m_cq *m;
+	int ret = 0;
+
+	m5m_lock();
+	m = m5m_cq_of(cq);
+	if (!m || !attr->attr_mask || attr->attr_mask >= IBV_CQ_ATTR_RESERVED)
+		ret = EINVAL;
+	else if (!m->dev->cfg.cq_moderation)
+		ret = EOPNOTSUPP;
+	else if (attr->moderate.cq_period > M5M_MAX_CQ_PERIOD)
+		ret = EINVAL;
+	if (!ret) {
+		m->mod_count = attr->moderate.cq_count;
+		m->mod_period = attr->moderate.cq_period;
+		m5m_cq_try_fire(m);
+	}
+	m5m_unlock();
+	return ret;
+}
+
+int m5k_destroy_cq(struct ibv_cq *cq)
+{
+	struct m5m_cq *m;
+	int ret = 0;
+
+	m5m_lock();
+	m = m5m_cq_of(cq);
+	if (!m)
+		ret = EINVAL;
+	else if (m->users)
+		ret = EBUSY;
+	if (ret)
+		goto out;
+	m5m_wait_acked(m->dev, &cq->mutex, &cq->cond,
+		       &cq->comp_events_completed, m->comp_reported,
+		       &cq->async_events_completed, m->async_reported, "CQ",
+		       m->cqn);
+	if (m->chan)
+		m->chan->users--;
+	m5m_cq_free(m);
+out:
+	m5m_unlock();
+	return ret;
+}
+
+/* --- SRQs ----------------------------------------------------------------- */
+
+static struct m5m_srq *m5m_srq_of(struct ibv_srq *srq)
+{
+	struct m5m_ctx *c = m5m_ctx_of(srq->context);
+	struct m5m_srq *m = c ? m5m_tab_get(&c->dev->srqs, srq->handle) : NULL;
+
+	return m && m->ctx == c ? m : NULL;
+}
+
+/* mlx5_ib's verify_assign_uidx with CQE version 1. */
+int m5m_uidx_check(const struct m5m_ctx *c, uint32_t uidx)
+{
+	if (!c->cqe_version)
+		return 0;
+	return uidx >= 0xffffff ? EINVAL : 0;
+}
+
+static int m5m_srq_req_check(const struct m5m_ctx *c,
+			     const struct ibv_srq_init_attr_ex *attr,
+			     const struct mlx5_ib_create_srq *req)
+{
+	const uint32_t known = IBV_SRQ_INIT_ATTR_TYPE | IBV_SRQ_INIT_ATTR_PD |
+			       IBV_SRQ_INIT_ATTR_XRCD | IBV_SRQ_INIT_ATTR_CQ |
+			       IBV_SRQ_INIT_ATTR_TM;
+
+	if (attr->comp_mask & ~known)
+		return EINVAL;
+	if (!(attr->comp_mask & IBV_SRQ_INIT_ATTR_PD) || !attr->pd)
+		return EINVAL;
+	if ((attr->comp_mask & IBV_SRQ_INIT_ATTR_TYPE) &&
+	    attr->srq_type != IBV_SRQT_BASIC)
+		return EOPNOTSUPP;
+	if (!attr->attr.max_wr || attr->attr.max_wr >= (1u << 15) ||
+	    attr->attr.max_sge > 31)
+		return EINVAL;
+	if (req->flags || req->reserved0 || req->reserved1)
+		return EINVAL;
+	if (!req->buf_addr || !req->db_addr)
+		return EFAULT;
+	if (req->buf_addr % 64 || req->db_addr % 8)
+		return EINVAL;
+	return m5m_uidx_check(c, req->uidx);
+}
+
+int m5k_create_srq(struct ibv_context *ctx, struct verbs_srq *srq,
+		   struct ibv_srq_init_attr_ex *attr,
+		   const struct mlx5_ib_create_srq *req,
+		   struct mlx5_ib_create_srq_resp *resp)
+{
+	struct m5m_srq *m = NULL;
+	struct m5m_pd *p = NULL;
+	struct m5m_ctx *c;
+	uint32_t desc;
+	int ret;
+
+	m5m_lock();
+	c = m5m_ctx_of(ctx);
+	ret = c ? m5m_srq_req_check(c, attr, req) : ENODEV;
+	if (!ret) {
+		p = m5m_tab_get(&c->dev->pds, attr->pd->handle);
+		if (!p || p->ctx != c)
+			ret = EINVAL;
+	}
+	if (!ret && !(m = calloc(1, sizeof(*m))))
+		ret = ENOMEM;
+	if (ret)
+		goto out;
+	m->ctx = c;
+	m->pd = p;
+	m->ibsrq = &srq->srq;
+	m->buf = (uint8_t *)(uintptr_t)req->buf_addr;
+	m->dbrec = (__be32 *)(uintptr_t)req->db_addr;
+	m->uidx = req->uidx;
+	m->max_sge = attr->attr.max_sge;
+	/* The kernel's geometry: max_wr + 1 WQEs, next segment + SGEs. */
+	m->nwqe = m5m_roundup_pow2(attr->attr.max_wr + 1);
+	desc = m5m_roundup_pow2(sizeof(struct m5_srq_next_seg) +
+				attr->attr.max_sge *
+					sizeof(struct m5_data_seg));
+	if (desc < 32)
+		desc = 32;
+	while ((1u << m->shift) < desc)
+		m->shift++;
+	m->srqn = m5m_tab_add(&c->dev->srqs, m);
+	m5m_check(c->dev, !m->dbrec[0], "new SRQ: dbrec is not zero");
+	m5m_dbrec_register(m->dbrec, M5M_DBR_SRQ, m);
+	p->users++;
+	srq->srq.context = ctx;
+	srq->srq.handle = m->srqn;
+	srq->srq.srq_context = attr->srq_context;
+	srq->srq.pd = attr->pd;
+	srq->srq.events_completed = 0;
+	pthread_mutex_init(&srq->srq.mutex, NULL);
+	pthread_cond_init(&srq->srq.cond, NULL);
+	srq->srq_type = IBV_SRQT_BASIC;
+	if (attr->comp_mask & IBV_SRQ_INIT_ATTR_CQ)
+		srq->cq = attr->cq;
+	attr->attr.max_wr = m->nwqe - 1;
+	memset(resp, 0, sizeof(*resp));
+	resp->srqn = m->srqn;
+out:
+	m5m_unlock();
+	return ret;
+}
+
+int m5k_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *attr, int mask)
+{
+	struct m5m_srq *m;
+	uint16_t avail;
+	int ret = 0;
+
+	m5m_lock();
+	m = m5m_srq_of(srq);
+	if (!m || (mask & ~(IBV_SRQ_MAX_WR | IBV_SRQ_LIMIT)))
+		ret = EINVAL;
+	else if (mask & IBV_SRQ_MAX_WR)
+		ret = EINVAL; /* mlx5 SRQs do not resize */
+	else if ((mask & IBV_SRQ_LIMIT) && attr->srq_limit >= m->nwqe)
+		ret = EINVAL;
+	if (!ret && (mask & IBV_SRQ_LIMIT)) {
+		m->limit = attr->srq_limit;
+		m->limit_armed = attr->srq_limit != 0;
+		avail = (uint16_t)(be32toh(*m->dbrec) - m->consumed);
+		if (m->limit_armed && avail < m->limit) {
+			m->limit_armed = false;
+			m5m_async_srq(m, M5M_EVENT_SRQ_LIMIT);
+		}
+	}
+	m5m_unlock();
+	return ret;
+}
+
+int m5k_query_srq(struct ibv_srq *srq, struct ibv_srq_attr *attr)
+{
+	struct m5m_srq *m;
+	int ret = 0;
+
+	m5m_lock();
+	m = m5m_srq_of(srq);
+	if (!m) {
+		ret = EINVAL;
+	} else {
+		attr->max_wr = m->nwqe - 1;
+		attr->max_sge = m->max_sge;
+		attr->srq_limit = m->limit;
+	}
+	m5m_unlock();
+	return ret;
+}
+
+int m5k_destroy_srq(struct ibv_srq *srq)
+{
+	struct m5m_srq *m;
+	int ret = 0;
+
+	m5m_lock();
+	m = m5m_srq_of(srq);
+	if (!m)
+		ret = EINVAL;
+	else if (m->users)
+		ret = EBUSY;
+	if (ret)
+		goto out;
+	m5m_wait_acked(m->ctx->dev, &srq->mutex, &srq->cond,
+		       &srq->events_completed, m->async_reported, NULL, 0,
+		       "SRQ", m->srqn);
+	m5m_dbrec_unregister(m->dbrec);
+	m->pd->users--;
+	m5m_tab_del(&m->ctx->dev->srqs, m->srqn);
+	free(m);
+out:
+	m5m_unlock();
+	return ret;
+}

@@ -1,0 +1,320 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * The fake kernel, context-level commands: GET_CONTEXT with the mlx5_ib
+ * driver data (and the async fd), UAR mmap, device and port queries.
+ * Each fills what mlx5_ib and the ibv_cmd_* helper would.
+ */
+#define _GNU_SOURCE /* pipe2, F_SETPIPE_SZ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "m5m_int.h"
+
+#define M5M_MAX_TOTAL_BFREGS 1024
+#define M5M_MAX_WR	     (1u << 15)
+
+static size_t m5m_psz(void)
+{
+	return (size_t)sysconf(_SC_PAGESIZE);
+}
+
+static unsigned int m5m_log2(size_t v)
+{
+	unsigned int l = 0;
+
+	while (((size_t)1 << l) < v)
+		l++;
+	return l;
+}
+
+static int m5m_ctx_pages(struct m5m_ctx *c)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->num_sys_pages; i++) {
+		c->page[i] = mmap(NULL, m5m_psz(), PROT_READ | PROT_WRITE,
+				  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (c->page[i] == MAP_FAILED) {
+			c->page[i] = NULL;
+			return ENOMEM;
+		}
+	}
+	if (c->tot_bfregs) {
+		c->bfreg_users = calloc(c->tot_bfregs, sizeof(uint16_t));
+		c->bf_half = calloc(c->tot_bfregs, 1);
+		if (!c->bfreg_users || !c->bf_half)
+			return ENOMEM;
+	}
+	return 0;
+}
+
+/* mlx5_ib_alloc_ucontext's checks, then its sizing (static UARs only). */
+static int m5m_ctx_check(struct m5m_dev *dev, struct m5m_ctx *c,
+			 const struct mlx5_ib_alloc_ucontext_req_v2 *req)
+{
+	uint32_t per_page, total;
+
+	if (req->flags & ~MLX5_IB_ALLOC_UCTX_DEVX)
+		return EOPNOTSUPP;
+	/* The model has no DEVX. */
+	if (req->flags || req->comp_mask || req->reserved0 || req->reserved1 ||
+	    req->reserved2)
+		return EOPNOTSUPP;
+	c->uars_per_page = req->lib_caps & MLX5_LIB_CAP_4K_UAR
+				   ? (uint32_t)(m5m_psz() / M5_UAR_SIZE)
+				   : 1;
+	c->bf_reg_size = dev->cfg.bf_reg_size;
+	c->cqe_version = req->max_cqe_version < dev->cfg.cqe_version
+				 ? req->max_cqe_version
+				 : dev->cfg.cqe_version;
+	/* Dynamic UARs: no static bfregs at all (regime b). */
+	if (req->lib_caps & MLX5_LIB_CAP_DYN_UAR)
+		return 0;
+	per_page = c->uars_per_page * M5_NON_FP_BFREGS_PER_UAR;
+	total = req->total_num_bfregs;
+	if (!total)
+		return EINVAL;
+	total = (total + per_page - 1) / per_page * per_page;
+	if (total > M5M_MAX_TOTAL_BFREGS ||
+	    total / per_page > M5M_MAX_SYS_PAGES)
+		return ENOMEM;
+	if (req->num_low_latency_bfregs > total - 1)
+		return EINVAL;
+	c->tot_bfregs = total;
+	c->low_lat = req->num_low_latency_bfregs;
+	c->num_sys_pages = total / per_page;
+	return 0;
+}
+
+static void m5m_ctx_resp(struct m5m_dev *dev, const struct m5m_ctx *c,
+			 const struct mlx5_ib_alloc_ucontext_req_v2 *req,
+			 struct mlx5_ib_alloc_ucontext_resp *resp)
+{
+	memset(resp, 0, sizeof(*resp));
+	resp->qp_tab_size = 1 << 18;
+	resp->bf_reg_size = c->bf_reg_size;
+	resp->tot_bfregs = c->tot_bfregs;
+	resp->cache_line_size = 64;
+	resp->max_sq_desc_sz = 1024;
+	resp->max_rq_desc_sz = 512;
+	resp->max_send_wqebb = M5M_MAX_WR;
+	resp->max_recv_wr = M5M_MAX_WR;
+	resp->max_srq_recv_wr = M5M_MAX_WR;
+	resp->num_ports = (uint16_t)dev->cfg.num_ports;
+	resp->response_length = sizeof(*resp);
+	resp->cqe_version = c->cqe_version;
+	resp->cmds_supp_uhw = MLX5_USER_CMDS_SUPP_UHW_QUERY_DEVICE |
+			      MLX5_USER_CMDS_SUPP_UHW_CREATE_AH;
+	resp->eth_min_inline = dev->cfg.link_layer == IBV_LINK_LAYER_ETHERNET
+				       ? MLX5_USER_INLINE_MODE_NONE
+				       : MLX5_USER_INLINE_MODE_NA;
+	resp->log_uar_size =
+		req->lib_caps & MLX5_LIB_CAP_4K_UAR ? 12 : m5m_log2(m5m_psz());
+	resp->num_uars_per_page = c->uars_per_page;
+}
+
+static int m5m_async_pipe(struct m5m_ctx *c, struct ibv_context *ib)
+{
+	int p[2];
+
+	if (pipe2(p, O_CLOEXEC))
+		return errno;
+	fcntl(p[1], F_SETFL, O_NONBLOCK);
+	fcntl(p[1], F_SETPIPE_SZ, 1 << 20);
+	ib->async_fd = p[0];
+	c->async_wfd = p[1];
+	return 0;
+}
+
+static void m5m_ctx_free(struct m5m_ctx *c)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->num_sys_pages; i++)
+		if (c->page[i])
+			munmap(c->page[i], m5m_psz());
+	free(c->bfreg_users);
+	free(c->bf_half);
+	free(c);
+}
+
+int m5k_get_context(struct m5_context *ctx,
+		    const struct mlx5_ib_alloc_ucontext_req_v2 *req,
+		    struct mlx5_ib_alloc_ucontext_resp *resp)
+{
+	struct ibv_context *ib = &ctx->core.vctx.context;
+	struct m5m_dev *dev = m5m_dev_of(ib);
+	struct m5m_ctx *c, *old;
+	int ret;
+
+	if (!dev)
+		return ENODEV;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return ENOMEM;
+	c->dev = dev;
+	c->ibctx = ib;
+	c->async_wfd = -1;
+	m5m_lock();
+	m5m_step_locked(dev);
+	ret = m5m_ctx_check(dev, c, req);
+	if (!ret)
+		ret = m5m_ctx_pages(c);
+	if (!ret)
+		ret = m5m_async_pipe(c, ib);
+	if (ret) {
+		m5m_unlock();
+		m5m_ctx_free(c);
+		return ret;
+	}
+	/* A context at this address before was freed without unmapping. */
+	for (old = dev->ctxs; old; old = old->next)
+		if (old->ibctx == ib)
+			old->closed = true;
+	ib->num_comp_vectors = (int)dev->cfg.num_comp_vectors;
+	m5m_ctx_resp(dev, c, req, resp);
+	c->next = dev->ctxs;
+	dev->ctxs = c;
+	m5m_unlock();
+	return 0;
+}
+
+void *m5k_mmap_uar(struct m5_context *ctx, off_t offset, size_t len)
+{
+	struct m5m_ctx *c;
+	unsigned long pgoff;
+	unsigned int cmd, idx;
+	void *ret = MAP_FAILED;
+	int err = EINVAL;
+
+	m5m_lock();
+	c = m5m_ctx_of(&ctx->core.vctx.context);
+	if (!c || offset < 0 || offset % m5m_psz() || len != m5m_psz())
+		goto out;
+	pgoff = (unsigned long)offset / m5m_psz();
+	cmd = (pgoff >> M5_MMAP_CMD_SHIFT) & 0xff;
+	idx = pgoff & 0xff;
+	if (cmd != M5_MMAP_CMD_REGULAR && cmd != M5_MMAP_CMD_NC &&
+	    cmd != MLX5_IB_MMAP_WC_PAGE)
+		goto out;
+	if (cmd == MLX5_IB_MMAP_WC_PAGE && !c->bf_reg_size) {
+		err = EPERM;
+		goto out;
+	}
+	/* Dynamic-UAR contexts have no static pages to map. */
+	if (idx >= c->num_sys_pages)
+		goto out;
+	c->maps[idx]++;
+	ret = c->page[idx];
+	err = 0;
+out:
+	m5m_unlock();
+	if (err)
+		errno = err;
+	return ret;
+}
+
+void m5k_munmap_uar(struct m5_context *ctx, void *addr, size_t len)
+{
+	struct m5m_ctx *c;
+	unsigned int i;
+
+	m5m_lock();
+	c = m5m_ctx_of(&ctx->core.vctx.context);
+	for (i = 0; c && i < c->num_sys_pages; i++)
+		if (c->page[i] == addr && c->maps[i]) {
+			m5m_check(c->dev, len == m5m_psz(),
+				  "munmap of a UAR page with length %zu", len);
+			c->maps[i]--;
+			m5m_ctx_maybe_closed(c);
+			break;
+		}
+	if (c && i == c->num_sys_pages)
+		m5m_violation(c->dev, NULL, "munmap of %p, no UAR mapping",
+			      addr);
+	m5m_unlock();
+}
+
+int m5k_query_device_ex(struct ibv_context *ctx,
+			const struct ibv_query_device_ex_input *input,
+			struct ibv_device_attr_ex *attr, size_t attr_size)
+{
+	struct m5m_dev *dev = m5m_dev_of(ctx);
+	struct ibv_device_attr_ex a = { 0 };
+	struct ibv_device_attr *o = &a.orig_attr;
+
+	if (!dev)
+		return ENODEV;
+	if ((input && input->comp_mask) || attr_size < sizeof(*o))
+		return EINVAL;
+	snprintf(o->fw_ver, sizeof(o->fw_ver), "16.35.0 (m5model)");
+	o->node_guid = htobe64(dev->guid);
+	o->sys_image_guid = htobe64(dev->guid);
+	o->max_mr_size = ~0ull;
+	o->page_size_cap = ~0xfffull;
+	o->vendor_id = 0x02c9;
+	o->vendor_part_id = 4115; /* ConnectX-4 */
+	o->max_qp = 1 << 18;
+	o->max_qp_wr = M5M_MAX_WR;
+	o->device_cap_flags =
+		IBV_DEVICE_BAD_PKEY_CNTR | IBV_DEVICE_BAD_QKEY_CNTR |
+		IBV_DEVICE_PORT_ACTIVE_EVENT | IBV_DEVICE_SYS_IMAGE_GUID |
+		IBV_DEVICE_RC_RNR_NAK_GEN;
+	o->max_sge = 30;
+	o->max_sge_rd = 30;
+	o->max_cq = 1 << 24;
+	o->max_cqe = (1 << 22) - 1;
+	o->max_mr = 1 << 24;
+	o->max_pd = 1 << 24;
+	o->max_qp_rd_atom = 16;
+	o->max_res_rd_atom = 16 << 18;
+	o->max_qp_init_rd_atom = 16;
+	o->atomic_cap = dev->cfg.atomic ? IBV_ATOMIC_HCA : IBV_ATOMIC_NONE;
+	o->max_srq = 1 << 23;
+	o->max_srq_wr = M5M_MAX_WR - 1;
+	o->max_srq_sge = 31;
+	o->max_pkeys = 1;
+	o->local_ca_ack_delay = 16;
+	o->phys_port_cnt = (uint8_t)dev->cfg.num_ports;
+	if (dev->cfg.cq_moderation) {
+		a.cq_mod_caps.max_cq_count = 0xffff;
+		a.cq_mod_caps.max_cq_period = 4095;
+	}
+	memcpy(attr, &a, attr_size < sizeof(a) ? attr_size : sizeof(a));
+	return 0;
+}
+
+int m5k_query_port(struct ibv_context *ctx, uint8_t port,
+		   struct ibv_port_attr *attr)
+{
+	struct m5m_dev *dev = m5m_dev_of(ctx);
+	bool eth;
+
+	if (!dev)
+		return ENODEV;
+	if (port < 1 || port > dev->cfg.num_ports)
+		return EINVAL;
+	eth = dev->cfg.link_layer == IBV_LINK_LAYER_ETHERNET;
+	memset(attr, 0, sizeof(*attr));
+	attr->state = IBV_PORT_ACTIVE;
+	attr->max_mtu = IBV_MTU_4096;
+	attr->active_mtu = dev->cfg.mtu;
+	attr->gid_tbl_len = 1;
+	attr->port_cap_flags = eth ? 0 : IBV_PORT_CM_SUP;
+	attr->max_msg_sz = M5M_MAX_MSG;
+	attr->pkey_tbl_len = 1;
+	attr->lid = m5m_port_lid(dev, port);
+	attr->sm_lid = eth ? 0 : 1;
+	attr->max_vl_num = 4;
+	attr->subnet_timeout = 18;
+	attr->active_width = 2;	 /* 4x */
+	attr->active_speed = 32; /* EDR */
+	attr->phys_state = 5;	 /* LinkUp */
+	attr->link_layer = (uint8_t)dev->cfg.link_layer;
+	return 0;
+}

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * QP errors as the device reports them: the move to ERR, flush CQEs
+ * (syndrome WR_FLUSH_ERR) for every outstanding receive and send WQE, and
+ * the affiliated async events, which go out as EQEs on the async EQ.
+ */
+#include "m5m_int.h"
+
+void m5m_async_qp(struct m5m_qp *qp, uint8_t type)
+{
+	m5m_eqe_write(&qp->ctx->dev->eqs[0], type, qp->qpn, 0, 0);
+}
+
+void m5m_async_srq(struct m5m_srq *srq, uint8_t type)
+{
+	m5m_eqe_write(&srq->ctx->dev->eqs[0], type, srq->srqn, 0, 1);
+}
+
+void m5m_qp_flush(struct m5m_qp *qp)
+{
+	if (qp->srq) {
+		/* The SRQ keeps its WQEs; the QP says it is done with it. */
+		if (!qp->last_wqe_sent) {
+			qp->last_wqe_sent = true;
+			m5m_async_qp(qp, M5M_EVENT_SRQ_LAST_WQE);
+		}
+	} else {
+		while (qp->rq_hw != m5m_rcv_dbrec(qp)) {
+			m5m_cqe_resp_err(qp, qp->rq_hw, M5_SYND_WR_FLUSH_ERR);
+			qp->rq_hw++;
+		}
+	}
+	/* Inside the send engine's loop the loop itself flushes the SQ. */
+	m5m_sq_run(qp);
+}
+
+void m5m_qp_to_err(struct m5m_qp *qp)
+{
+	if (qp->state == IBV_QPS_ERR)
+		return;
+	qp->state = IBV_QPS_ERR;
+	qp->rnr_active = false;
+	m5m_qp_flush(qp);
+}

@@ -1,0 +1,430 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * The send engine: a send doorbell (8 bytes or a BlueFlame copy) is checked
+ * against the QP's bfreg, the SND dbrec and the WQE in host memory; then
+ * the WQEs from the device's index up to the dbrec run, one by one, between
+ * MRs of the model: SEND/SEND_IMM (RC and UD), RDMA WRITE(_IMM), READ and
+ * the two atomics, with RNR parking and the requester's error CQEs.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "m5m_int.h"
+
+#define M5M_PARKED 0x100 /* m5m_exec: RNR, the WQE waits */
+
+static bool m5m_receiving(const struct m5m_qp *q)
+{
+	return q->state == IBV_QPS_RTR || q->state == IBV_QPS_RTS ||
+	       q->state == IBV_QPS_SQD || q->state == IBV_QPS_SQE;
+}
+
+static struct m5m_qp *m5m_rc_dst(struct m5m_qp *qp)
+{
+	struct m5m_qp *dst = m5m_qp_find(qp->ctx->dev, qp->dest_qpn);
+
+	if (!dst || dst->type != IBV_QPT_RC || !m5m_receiving(dst))
+		return NULL;
+	return dst;
+}
+
+/* Collect the message the WQE names; 0 or a requester syndrome. */
+static int m5m_gather(struct m5m_qp *qp, const struct m5m_wqe *w, uint8_t **msg,
+		      uint32_t *len)
+{
+	uint64_t total = 0;
+	uint8_t *host;
+	unsigned int i;
+	uint32_t bc;
+	int synd;
+
+	if (w->is_inline) {
+		*len = w->inl_len;
+		*msg = malloc(*len + 1);
+		if (*msg)
+			memcpy(*msg, w->inl, *len);
+		return *msg ? 0 : M5_SYND_LOCAL_LENGTH_ERR;
+	}
+	for (i = 0; i < w->nsge; i++)
+		total += be32toh(w->sge[i].byte_count);
+	if (total > M5M_MAX_MSG)
+		return M5_SYND_LOCAL_LENGTH_ERR;
+	*len = (uint32_t)total;
+	*msg = malloc(total + 1);
+	if (!*msg)
+		return M5_SYND_LOCAL_LENGTH_ERR;
+	for (total = 0, i = 0; i < w->nsge; i++) {
+		bc = be32toh(w->sge[i].byte_count);
+		synd = m5m_mr_local(qp->pd, be32toh(w->sge[i].lkey),
+				    be64toh(w->sge[i].addr), bc, false, &host);
+		if (synd) {
+			free(*msg);
+			*msg = NULL;
+			return synd;
+		}
+		memcpy(*msg + total, host, bc);
+		total += bc;
+	}
+	return 0;
+}
+
+/* The responder saw a bad request: it goes to ERR and says why. */
+static int m5m_resp_fail(struct m5m_qp *dst, uint8_t event, int synd)
+{
+	m5m_async_qp(dst, event);
+	m5m_qp_to_err(dst);
+	return synd;
+}
+
+static int m5m_remote(struct m5m_qp *dst, const struct m5m_wqe *w, uint64_t len,
+		      int access, uint8_t **host)
+{
+	int synd;
+
+	if (m5m_fault_take(dst->ctx->dev, M5M_FAULT_REMOTE_ACCESS))
+		synd = M5_SYND_REMOTE_ACCESS_ERR;
+	else
+		synd = m5m_mr_remote(dst, w->rkey, w->raddr, len, access, host);
+	return synd ? m5m_resp_fail(dst, M5M_EVENT_WQ_ACCESS, synd) : 0;
+}
+
+static int m5m_rnr(struct m5m_qp *qp, struct m5m_qp *dst)
+{
+	struct m5m_dev *dev = qp->ctx->dev;
+
+	dev->st.rnr_naks++;
+	/* rnr_retry 7 retries for ever; otherwise that many times. */
+	if (qp->rnr_retry != 7 && qp->rnr_used >= qp->rnr_retry) {
+		qp->rnr_used = 0;
+		return M5_SYND_RNR_RETRY_EXC_ERR;
+	}
+	if (qp->rnr_retry != 7)
+		qp->rnr_used++;
+	qp->rnr_active = true;
+	qp->rnr_dst = dst->qpn;
+	qp->rnr_deadline = dev->now + m5m_rnr_timer_us(dst->min_rnr_timer);
+	return M5M_PARKED;
+}
+
+static int m5m_exec_send(struct m5m_qp *qp, const struct m5m_wqe *w,
+			 uint32_t *byte_cnt)
+{
+	struct m5m_dev *dev = qp->ctx->dev;
+	struct m5m_qp *dst;
+	uint8_t *msg = NULL, synd = 0;
+	enum m5m_rx rx;
+	uint32_t len;
+	int ret;
+
+	ret = m5m_gather(qp, w, &msg, &len);
+	if (ret)
+		return ret;
+	*byte_cnt = len;
+	if (qp->type == IBV_QPT_UD) {
+		if (len > (128u << dev->cfg.mtu)) {
+			free(msg);
+			return M5_SYND_LOCAL_LENGTH_ERR;
+		}
+		dst = m5m_qp_find(dev, be32toh(w->av->dqp_dct) & 0xffffff);
+	} else {
+		dst = m5m_rc_dst(qp);
+	}
+	if (!dst) {
+		free(msg);
+		if (qp->type == IBV_QPT_UD) {
+			dev->st.ud_dropped++;
+			return 0;
+		}
+		return M5_SYND_TRANSPORT_RETRY_EXC_ERR;
+	}
+	rx = m5m_deliver(qp, w, dst, msg, len, &synd);
+	free(msg);
+	if (rx == M5M_RX_RNR)
+		return m5m_rnr(qp, dst);
+	if (rx == M5M_RX_DROP)
+		dev->st.ud_dropped++;
+	else if (!synd)
+		qp->rnr_used = 0;
+	return synd;
+}
+
+static int m5m_exec_write(struct m5m_qp *qp, const struct m5m_wqe *w,
+			  uint32_t *byte_cnt)
+{
+	struct m5m_qp *dst = m5m_rc_dst(qp);
+	uint8_t *msg = NULL, *host, synd = 0;
+	uint32_t len;
+	int ret;
+
+	if (!dst)
+		return M5_SYND_TRANSPORT_RETRY_EXC_ERR;
+	ret = m5m_gather(qp, w, &msg, &len);
+	if (!ret)
+		ret = m5m_remote(dst, w, len, IBV_ACCESS_REMOTE_WRITE, &host);
+	if (!ret && w->opcode == M5_OPCODE_RDMA_WRITE_IMM &&
+	    m5m_rx_check(dst) == M5M_RX_RNR)
+		ret = m5m_rnr(qp, dst);
+	if (ret) {
+		free(msg);
+		return ret;
+	}
+	if (len)
+		memcpy(host, msg, len);
+	*byte_cnt = len;
+	if (w->opcode == M5_OPCODE_RDMA_WRITE_IMM)
+		m5m_deliver(qp, w, dst, NULL, len, &synd);
+	free(msg);
+	if (!synd)
+		qp->rnr_used = 0;
+	return synd;
+}
+
+static int m5m_exec_read(struct m5m_qp *qp, const struct m5m_wqe *w,
+			 uint32_t *byte_cnt)
+{
+	struct m5m_qp *dst = m5m_rc_dst(qp);
+	uint64_t total = 0, done = 0;
+	uint8_t *src, *host;
+	unsigned int i;
+	uint32_t bc;
+	int ret;
+
+	if (!dst)
+		return M5_SYND_TRANSPORT_RETRY_EXC_ERR;
+	for (i = 0; i < w->nsge; i++)
+		total += be32toh(w->sge[i].byte_count);
+	if (total > M5M_MAX_MSG)
+		return M5_SYND_LOCAL_LENGTH_ERR;
+	ret = m5m_remote(dst, w, total, IBV_ACCESS_REMOTE_READ, &src);
+	if (ret)
+		return ret;
+	/* The response lands in the local SGEs, which must be writable. */
+	for (i = 0; i < w->nsge; i++) {
+		bc = be32toh(w->sge[i].byte_count);
+		ret = m5m_mr_local(qp->pd, be32toh(w->sge[i].lkey),
+				   be64toh(w->sge[i].addr), bc, true, &host);
+		if (ret)
+			return ret;
+		memmove(host, src + done, bc);
+		done += bc;
+	}
+	*byte_cnt = (uint32_t)total;
+	return 0;
+}
+
+static int m5m_exec_atomic(struct m5m_qp *qp, const struct m5m_wqe *w,
+			   uint32_t *byte_cnt)
+{
+	struct m5m_qp *dst = m5m_rc_dst(qp);
+	uint64_t orig, expect;
+	uint8_t *target, *local;
+	int ret;
+
+	if (!dst)
+		return M5_SYND_TRANSPORT_RETRY_EXC_ERR;
+	if (w->raddr & 7)
+		return m5m_resp_fail(dst, M5M_EVENT_WQ_INVAL_REQ,
+				     M5_SYND_REMOTE_INVAL_REQ_ERR);
+	ret = m5m_mr_local(qp->pd, be32toh(w->sge[0].lkey),
+			   be64toh(w->sge[0].addr), 8, true, &local);
+	if (ret)
+		return ret;
+	ret = m5m_remote(dst, w, 8, IBV_ACCESS_REMOTE_ATOMIC, &target);
+	if (ret)
+		return ret;
+	/* 8-byte host-endian atomics (atomic_req_8B_endianness_mode). */
+	if (w->opcode == M5_OPCODE_ATOMIC_CS) {
+		expect = w->compare;
+		__atomic_compare_exchange_n((uint64_t *)target, &expect,
+					    w->swap_add, false,
+					    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+		orig = expect;
+	} else {
+		orig = __atomic_fetch_add((uint64_t *)target, w->swap_add,
+					  __ATOMIC_SEQ_CST);
+	}
+	memcpy(local, &orig, 8);
+	*byte_cnt = 8;
+	return 0;
+}
+
+/* Run one WQE: 0, a requester syndrome, or M5M_PARKED. */
+static int m5m_exec(struct m5m_qp *qp, const struct m5m_wqe *w,
+		    uint32_t *byte_cnt)
+{
+	*byte_cnt = 0;
+	switch (w->opcode) {
+	case M5_OPCODE_NOP:
+		return 0;
+	case M5_OPCODE_SEND:
+	case M5_OPCODE_SEND_IMM:
+		return m5m_exec_send(qp, w, byte_cnt);
+	case M5_OPCODE_RDMA_WRITE:
+	case M5_OPCODE_RDMA_WRITE_IMM:
+		return m5m_exec_write(qp, w, byte_cnt);
+	case M5_OPCODE_RDMA_READ:
+		return m5m_exec_read(qp, w, byte_cnt);
+	case M5_OPCODE_ATOMIC_CS:
+	case M5_OPCODE_ATOMIC_FA:
+		return m5m_exec_atomic(qp, w, byte_cnt);
+	default:
+		return M5_SYND_LOCAL_QP_OP_ERR;
+	}
+}
+
+/* Flush the WQE at sq_hw with a flush-error CQE. */
+static void m5m_sq_flush_one(struct m5m_qp *qp)
+{
+	const struct m5_ctrl_seg *c = m5m_sq_slot(qp, qp->sq_hw);
+	uint32_t ds = be32toh(c->qpn_ds) & 0x3f;
+	unsigned int nbb =
+		(ds * M5_DS_UNIT + M5_SEND_WQE_BB - 1) / M5_SEND_WQE_BB;
+
+	m5m_cqe_req_err(qp, qp->sq_hw, (uint8_t)be32toh(c->opmod_idx_opcode),
+			M5_SYND_WR_FLUSH_ERR);
+	qp->sq_hw += nbb ? nbb : 1;
+}
+
+void m5m_sq_run(struct m5m_qp *qp)
+{
+	struct m5m_dev *dev = qp->ctx->dev;
+	struct m5m_wqe *w;
+	uint32_t byte_cnt;
+	uint16_t limit;
+	int ret;
+
+	if (qp->in_sq_run)
+		return;
+	w = malloc(sizeof(*w));
+	if (!w)
+		return;
+	qp->in_sq_run = true;
+	for (;;) {
+		if (qp->state == IBV_QPS_ERR) {
+			/* Every WQE posted to a QP in error is flushed. */
+			if (qp->sq_hw == m5m_snd_dbrec(qp))
+				break;
+			m5m_sq_flush_one(qp);
+			continue;
+		}
+		limit = qp->db_pi;
+		if (qp->state != IBV_QPS_RTS || qp->rnr_active ||
+		    qp->sq_hw == limit)
+			break;
+		if (!m5m_wqe_decode(qp, qp->sq_hw, w)) {
+			/* Lenient mode: the device rejects the WQE. */
+			m5m_cqe_req_err(qp, qp->sq_hw, w->opcode,
+					M5_SYND_LOCAL_QP_OP_ERR);
+			qp->sq_hw += w->nbb;
+			m5m_qp_to_err(qp);
+			continue;
+		}
+		if (!m5m_check(dev, (uint16_t)(limit - qp->sq_hw) >= w->nbb,
+			       "QP 0x%x: WQE 0x%04x of %u WQEBBs runs past "
+			       "the SND dbrec 0x%04x",
+			       qp->qpn, qp->sq_hw, w->nbb, limit))
+			break;
+		ret = m5m_exec(qp, w, &byte_cnt);
+		if (ret == M5M_PARKED)
+			break;
+		dev->st.wqes++;
+		if (ret) {
+			m5m_cqe_req_err(qp, w->idx, w->opcode, (uint8_t)ret);
+			qp->sq_hw += w->nbb;
+			m5m_qp_to_err(qp);
+			continue;
+		}
+		if (w->fm_ce_se & M5_WQE_CTRL_CQ_UPDATE)
+			m5m_cqe_req(qp, w, byte_cnt);
+		qp->sq_hw += w->nbb;
+	}
+	qp->in_sq_run = false;
+	free(w);
+}
+
+/* --- Doorbells ------------------------------------------------------------ */
+
+static void m5m_db_checks(const struct m5m_db *db, uint16_t idx,
+			  unsigned int ds)
+{
+	struct m5m_qp *qp = db->qp;
+	struct m5m_ctx *c = db->c;
+	struct m5m_dev *dev = c->dev;
+	unsigned int nbb = (ds * M5_DS_UNIT + 63) / 64, half = 0, k = 0;
+	uint8_t wqe[M5M_MAX_WQE_BYTES + 64];
+	uint16_t snd = m5m_snd_dbrec(qp), i;
+
+	if (c->bf_reg_size) {
+		k = (db->reg - M5_BF_OFFSET) / c->bf_reg_size;
+		half = (db->reg - M5_BF_OFFSET) % c->bf_reg_size /
+		       (c->bf_reg_size / 2);
+	}
+	m5m_check(dev,
+		  db->uar == qp->bfreg_index / M5_BFREGS_PER_UAR &&
+			  (!c->bf_reg_size ||
+			   k == qp->bfreg_index % M5_BFREGS_PER_UAR),
+		  "QP 0x%x rang UAR %u register %u; it was given bfreg %u",
+		  qp->qpn, db->uar, k, qp->bfreg_index);
+	/*
+	 * Halves alternate on every bfreg that may carry BlueFlame.  bfreg 0
+	 * never does; a doorbell may land on either half of it (libmlx5
+	 * alternates there too, the backend keeps to half 0 because bfreg 0
+	 * is shared without a lock).
+	 */
+	if (c->bf_reg_size && qp->bfregn) {
+		m5m_check(dev, half == c->bf_half[qp->bfregn],
+			  "QP 0x%x: doorbell on half %u of bfreg %u, the "
+			  "halves must alternate",
+			  qp->qpn, half, qp->bfreg_index);
+		c->bf_half[qp->bfregn] = (uint8_t)(half ^ 1);
+	}
+	m5m_check(dev,
+		  ds && (uint16_t)(idx + nbb - qp->sq_hw) <=
+				  (uint16_t)(snd - qp->sq_hw),
+		  "QP 0x%x: doorbell names WQE 0x%04x (%u WQEBBs) beyond "
+		  "the SND dbrec 0x%04x",
+		  qp->qpn, idx, nbb, snd);
+	if (!nbb || nbb > qp->sq_bbs)
+		return;
+	for (i = 0; i < nbb; i++)
+		memcpy(wqe + i * 64, m5m_sq_slot(qp, (uint16_t)(idx + i)), 64);
+	m5m_check(dev, !memcmp(wqe, db->bytes, 8),
+		  "QP 0x%x: doorbell bytes differ from the WQE's first 8",
+		  qp->qpn);
+	if (!db->bf)
+		return;
+	m5m_check(dev, qp->bfregn != 0, "BlueFlame on bfreg 0");
+	m5m_check(dev, db->len == nbb * 64 && db->len <= c->bf_reg_size / 2,
+		  "BlueFlame copy of %u bytes for a WQE of ds %u (half %u)",
+		  db->len, ds, c->bf_reg_size / 2);
+	m5m_check(dev,
+		  db->src == m5m_sq_slot(qp, idx) && db->sq_start == qp->sq &&
+			  db->sq_end == qp->sq + (size_t)qp->sq_bbs * 64,
+		  "QP 0x%x: BlueFlame source is not the SQ slot of WQE 0x%04x",
+		  qp->qpn, idx);
+	m5m_check(dev,
+		  !memcmp(wqe, db->bytes,
+			  db->len < nbb * 64 ? db->len : nbb * 64),
+		  "QP 0x%x: BlueFlame payload differs from the WQE in host "
+		  "memory",
+		  qp->qpn);
+}
+
+void m5m_send_doorbell(const struct m5m_db *db)
+{
+	struct m5m_qp *qp = db->qp;
+	struct m5m_dev *dev = db->c->dev;
+	uint32_t v0 = be32toh(*(const __be32 *)db->bytes);
+	uint32_t v1 = be32toh(*(const __be32 *)(db->bytes + 4));
+
+	dev->st.doorbells++;
+	if (db->bf)
+		dev->st.bf_doorbells++;
+	m5m_db_checks(db, (uint16_t)(v0 >> 8), v1 & 0x3f);
+	if (m5m_fault_take(dev, M5M_FAULT_DROP_DOORBELL)) {
+		dev->st.dropped_doorbells++;
+		return;
+	}
+	qp->db_pi = m5m_snd_dbrec(qp);
+	m5m_sq_run(qp);
+}

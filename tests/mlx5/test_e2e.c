@@ -1,0 +1,1044 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * End to end over the software ConnectX: the public verbs API, the mlx5
+ * backend built against the model's seams, and the model as the device.
+ * Strict mode is on, so any protocol slip by the backend aborts the test
+ * with a decoded dump.
+ */
+#define _GNU_SOURCE /* memfd_create */
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "m5model.h"
+#include "m5t.h"
+
+int m5t_failed;
+
+#define BUF 4096
+
+struct side {
+	struct ibv_cq *cq;
+	struct ibv_qp *qp;
+	struct ibv_mr *mr;
+	uint8_t *buf;
+};
+
+struct pair {
+	struct m5m_dev *dev;
+	struct ibv_context *ctx;
+	struct ibv_pd *pd;
+	struct ibv_comp_channel *ch;
+	struct side a, b;
+};
+
+static int rc_connect(struct m5m_dev *dev, struct ibv_qp *qp, uint32_t dest,
+		      uint8_t rnr_retry)
+{
+	struct ibv_qp_attr a = {
+		.qp_state = IBV_QPS_INIT,
+		.port_num = 1,
+		.qp_access_flags = IBV_ACCESS_REMOTE_WRITE |
+				   IBV_ACCESS_REMOTE_READ |
+				   IBV_ACCESS_REMOTE_ATOMIC,
+	};
+
+	if (ibv_modify_qp(qp, &a,
+			  IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
+				  IBV_QP_ACCESS_FLAGS))
+		return -1;
+	a = (struct ibv_qp_attr){
+		.qp_state = IBV_QPS_RTR,
+		.path_mtu = IBV_MTU_1024,
+		.dest_qp_num = dest,
+		.max_dest_rd_atomic = 1,
+		.min_rnr_timer = 1,
+		.ah_attr = { .dlid = m5m_port_lid(dev, 1), .port_num = 1 },
+	};
+	if (ibv_modify_qp(qp, &a,
+			  IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
+				  IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
+				  IBV_QP_MAX_DEST_RD_ATOMIC |
+				  IBV_QP_MIN_RNR_TIMER))
+		return -1;
+	a = (struct ibv_qp_attr){
+		.qp_state = IBV_QPS_RTS,
+		.timeout = 14,
+		.retry_cnt = 7,
+		.rnr_retry = rnr_retry,
+		.max_rd_atomic = 1,
+	};
+	return ibv_modify_qp(qp, &a,
+			     IBV_QP_STATE | IBV_QP_SQ_PSN | IBV_QP_TIMEOUT |
+				     IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
+				     IBV_QP_MAX_QP_RD_ATOMIC);
+}
+
+static int side_open(struct pair *p, struct side *s)
+{
+	struct ibv_qp_init_attr qa = {
+		.qp_type = IBV_QPT_RC,
+		.cap = { .max_send_wr = 16,
+			 .max_recv_wr = 16,
+			 .max_send_sge = 2,
+			 .max_recv_sge = 2,
+			 .max_inline_data = 64 },
+	};
+
+	s->buf = aligned_alloc(4096, BUF);
+	if (!s->buf)
+		return -1;
+	memset(s->buf, 0, BUF);
+	s->mr = ibv_reg_mr(p->pd, s->buf, BUF,
+			   IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
+				   IBV_ACCESS_REMOTE_READ |
+				   IBV_ACCESS_REMOTE_ATOMIC);
+	s->cq = ibv_create_cq(p->ctx, 32, NULL, p->ch, 0);
+	if (!s->mr || !s->cq)
+		return -1;
+	qa.send_cq = qa.recv_cq = s->cq;
+	s->qp = ibv_create_qp(p->pd, &qa);
+	return s->qp ? 0 : -1;
+}
+
+static int pair_open_rnr(struct pair *p, bool channel, uint8_t rnr_retry)
+{
+	memset(p, 0, sizeof(*p));
+	p->dev = m5m_dev_create(NULL);
+	p->ctx = p->dev ? m5m_open(p->dev) : NULL;
+	if (!p->ctx)
+		return -1;
+	p->pd = ibv_alloc_pd(p->ctx);
+	if (channel)
+		p->ch = m5m_create_comp_channel(p->dev, p->ctx);
+	if (!p->pd || (channel && !p->ch) || side_open(p, &p->a) ||
+	    side_open(p, &p->b))
+		return -1;
+	if (rc_connect(p->dev, p->a.qp, p->b.qp->qp_num, rnr_retry) ||
+	    rc_connect(p->dev, p->b.qp, p->a.qp->qp_num, rnr_retry))
+		return -1;
+	return 0;
+}
+
+static int pair_open(struct pair *p, bool channel)
+{
+	return pair_open_rnr(p, channel, 7);
+}
+
+static void side_close(struct side *s)
+{
+	if (s->qp)
+		CHECK_EQ(ibv_destroy_qp(s->qp), 0);
+	if (s->cq)
+		CHECK_EQ(ibv_destroy_cq(s->cq), 0);
+	if (s->mr)
+		CHECK_EQ(ibv_dereg_mr(s->mr), 0);
+	free(s->buf);
+}
+
+static void pair_close(struct pair *p)
+{
+	side_close(&p->a);
+	side_close(&p->b);
+	if (p->ch)
+		CHECK_EQ(m5m_destroy_comp_channel(p->dev, p->ch), 0);
+	if (p->pd)
+		CHECK_EQ(ibv_dealloc_pd(p->pd), 0);
+	if (p->ctx)
+		CHECK_EQ(ibv_close_device(p->ctx), 0);
+	if (p->dev) {
+		CHECK_EQ(m5m_violations(p->dev), 0);
+		m5m_dev_destroy(p->dev);
+	}
+}
+
+static int post_recv(struct side *s, uint64_t id, uint32_t off, uint32_t len)
+{
+	struct ibv_sge sge = { (uintptr_t)s->buf + off, len, s->mr->lkey };
+	struct ibv_recv_wr wr = { .wr_id = id, .sg_list = &sge, .num_sge = 1 };
+	struct ibv_recv_wr *bad;
+
+	return ibv_post_recv(s->qp, &wr, &bad);
+}
+
+static int post_send(struct side *s, enum ibv_wr_opcode op, uint64_t id,
+		     uint32_t off, uint32_t len, unsigned int flags)
+{
+	struct ibv_sge sge = { (uintptr_t)s->buf + off, len, s->mr->lkey };
+	struct ibv_send_wr wr = {
+		.wr_id = id,
+		.sg_list = &sge,
+		.num_sge = 1,
+		.opcode = op,
+		.send_flags = IBV_SEND_SIGNALED | flags,
+	};
+	struct ibv_send_wr *bad;
+
+	return ibv_post_send(s->qp, &wr, &bad);
+}
+
+/* One completion, within a few polls. */
+static int poll_one(struct ibv_cq *cq, struct ibv_wc *wc)
+{
+	int i, n;
+
+	for (i = 0; i < 10; i++) {
+		n = ibv_poll_cq(cq, 1, wc);
+		if (n)
+			return n;
+	}
+	return 0;
+}
+
+static void rc_send_smoke(void)
+{
+	struct ibv_wc wc;
+	struct m5m_stats st;
+	struct pair p;
+	int i;
+
+	CHECK_EQ(pair_open(&p, false), 0);
+	if (m5t_failed)
+		goto out;
+	for (i = 0; i < 256; i++)
+		p.a.buf[i] = (uint8_t)(i * 7 + 1);
+	CHECK_EQ(post_recv(&p.b, 0xb1, 1024, 1024), 0);
+	CHECK_EQ(post_send(&p.a, IBV_WR_SEND, 0xa1, 0, 256, 0), 0);
+	CHECK_EQ(poll_one(p.a.cq, &wc), 1);
+	CHECK_EQ(wc.status, IBV_WC_SUCCESS);
+	CHECK_EQ(wc.wr_id, 0xa1);
+	CHECK_EQ(wc.opcode, IBV_WC_SEND);
+	CHECK_EQ(poll_one(p.b.cq, &wc), 1);
+	CHECK_EQ(wc.status, IBV_WC_SUCCESS);
+	CHECK_EQ(wc.wr_id, 0xb1);
+	CHECK_EQ(wc.opcode, IBV_WC_RECV);
+	CHECK_EQ(wc.byte_len, 256);
+	CHECK_EQ(wc.qp_num, p.b.qp->qp_num);
+	CHECK_EQ(wc.src_qp, p.a.qp->qp_num);
+	CHECK(!memcmp(p.b.buf + 1024, p.a.buf, 256));
+	/* 64 bytes inline, one WR: the BlueFlame path. */
+	for (i = 0; i < 64; i++)
+		p.a.buf[512 + i] = (uint8_t)(0xf0 ^ i);
+	CHECK_EQ(post_recv(&p.b, 0xb2, 2048, 1024), 0);
+	CHECK_EQ(post_send(&p.a, IBV_WR_SEND, 0xa2, 512, 64, IBV_SEND_INLINE),
+		 0);
+	CHECK_EQ(poll_one(p.a.cq, &wc), 1);
+	CHECK_EQ(wc.wr_id, 0xa2);
+	CHECK_EQ(poll_one(p.b.cq, &wc), 1);
+	CHECK_EQ(wc.byte_len, 64);
+	CHECK(!memcmp(p.b.buf + 2048, p.a.buf + 512, 64));
+	m5m_get_stats(p.dev, &st);
+	CHECK_EQ(st.wqes, 2);
+	CHECK_EQ(st.cqes, 4);
+	CHECK(st.bf_doorbells >= 1);
+out:
+	pair_close(&p);
+}
+
+static int post_wr(struct side *s, struct ibv_send_wr *wr)
+{
+	struct ibv_send_wr *bad;
+
+	return ibv_post_send(s->qp, wr, &bad);
+}
+
+/* Something to read on fd right now (a read would not block). */
+static bool fd_ready(int fd)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+
+	return poll(&pfd, 1, 0) == 1;
+}
+
+/* One completion event for cq on the channel, acknowledged. */
+static void expect_event(struct pair *p, struct ibv_cq *want)
+{
+	struct ibv_cq *cq = NULL;
+	void *cq_ctx;
+
+	CHECK(fd_ready(p->ch->fd));
+	if (!fd_ready(p->ch->fd))
+		return;
+	CHECK_EQ(ibv_get_cq_event(p->ch, &cq, &cq_ctx), 0);
+	CHECK(cq == want);
+	if (cq)
+		ibv_ack_cq_events(cq, 1);
+}
+
+/* A message from a to b, both completions polled. */
+static void ping(struct pair *p, uint64_t id, unsigned int flags)
+{
+	struct ibv_wc wc;
+
+	CHECK_EQ(post_recv(&p->b, id, 0, 64), 0);
+	CHECK_EQ(post_send(&p->a, IBV_WR_SEND, id, 0, 32, flags), 0);
+	CHECK_EQ(poll_one(p->a.cq, &wc), 1);
+}
+
+static void cq_events(void)
+{
+	struct ibv_modify_cq_attr ma = { .attr_mask = IBV_CQ_ATTR_MODERATE };
+	struct ibv_wc wc[4];
+	struct m5m_stats st;
+	struct pair p;
+	int i;
+
+	CHECK_EQ(pair_open(&p, true), 0);
+	if (m5t_failed)
+		goto out;
+	/* Arm, fire, read (cq_event advances sn), ack, poll, re-arm. */
+	for (i = 0; i < 3; i++) {
+		CHECK_EQ(ibv_req_notify_cq(p.b.cq, 0), 0);
+		ping(&p, i, 0);
+		CHECK_EQ(m5m_irq_service(p.dev), 1);
+		expect_event(&p, p.b.cq);
+		CHECK_EQ(poll_one(p.b.cq, wc), 1);
+		CHECK_EQ(wc[0].wr_id, i);
+	}
+	/* Solicited only: a plain send does not fire, a solicited one does. */
+	CHECK_EQ(ibv_req_notify_cq(p.b.cq, 1), 0);
+	ping(&p, 10, 0);
+	CHECK_EQ(m5m_irq_service(p.dev), 0);
+	ping(&p, 11, IBV_SEND_SOLICITED);
+	CHECK_EQ(m5m_irq_service(p.dev), 1);
+	expect_event(&p, p.b.cq);
+	CHECK_EQ(ibv_poll_cq(p.b.cq, 4, wc), 2);
+	/* Moderation by count through ibv_modify_cq. */
+	ma.moderate.cq_count = 2;
+	CHECK_EQ(ibv_modify_cq(p.b.cq, &ma), 0);
+	CHECK_EQ(ibv_req_notify_cq(p.b.cq, 0), 0);
+	ping(&p, 20, 0);
+	CHECK_EQ(m5m_irq_service(p.dev), 0);
+	ping(&p, 21, 0);
+	CHECK_EQ(m5m_irq_service(p.dev), 1);
+	expect_event(&p, p.b.cq);
+	CHECK_EQ(ibv_poll_cq(p.b.cq, 4, wc), 2);
+	/* ... and by period, on the virtual clock. */
+	ma.moderate.cq_count = 0;
+	ma.moderate.cq_period = 20;
+	CHECK_EQ(ibv_modify_cq(p.b.cq, &ma), 0);
+	CHECK_EQ(ibv_req_notify_cq(p.b.cq, 0), 0);
+	m5m_reset_stats(p.dev);
+	ping(&p, 30, 0);
+	m5m_clock_advance(p.dev, 19);
+	CHECK_EQ(m5m_irq_service(p.dev), 0);
+	m5m_clock_advance(p.dev, 1);
+	CHECK_EQ(m5m_irq_service(p.dev), 1);
+	expect_event(&p, p.b.cq);
+	m5m_get_stats(p.dev, &st);
+	CHECK_EQ(st.lat_max, 20);
+	CHECK_EQ(ibv_poll_cq(p.b.cq, 4, wc), 1);
+	ma.moderate.cq_period = 5000;
+	CHECK(ibv_modify_cq(p.b.cq, &ma) != 0);
+out:
+	pair_close(&p);
+}
+
+/* The same flow with the model's IRQ thread servicing the vectors. */
+static void irq_thread(void)
+{
+	struct ibv_cq *cq = NULL;
+	struct ibv_wc wc;
+	void *cq_ctx;
+	struct pair p;
+	int i;
+
+	CHECK_EQ(pair_open(&p, true), 0);
+	if (m5t_failed)
+		goto out;
+	CHECK_EQ(m5m_irq_thread_start(p.dev), 0);
+	for (i = 0; i < 50 && !m5t_failed; i++) {
+		CHECK_EQ(ibv_req_notify_cq(p.b.cq, 0), 0);
+		ping(&p, i, 0);
+		/* Blocks until the IRQ thread writes the event. */
+		CHECK_EQ(ibv_get_cq_event(p.ch, &cq, &cq_ctx), 0);
+		CHECK(cq == p.b.cq);
+		ibv_ack_cq_events(cq, 1);
+		CHECK_EQ(poll_one(p.b.cq, &wc), 1);
+		CHECK_EQ(wc.wr_id, i);
+	}
+	m5m_irq_thread_stop(p.dev);
+out:
+	pair_close(&p);
+}
+
+static void rdma_atomic(void)
+{
+	struct ibv_sge sge;
+	struct ibv_send_wr wr = { .sg_list = &sge,
+				  .num_sge = 1,
+				  .send_flags = IBV_SEND_SIGNALED };
+	uint64_t *target, *result;
+	struct ibv_wc wc;
+	struct pair p;
+	int i;
+
+	CHECK_EQ(pair_open(&p, false), 0);
+	if (m5t_failed)
+		goto out;
+	for (i = 0; i < 128; i++)
+		p.a.buf[i] = (uint8_t)(i ^ 0x5a);
+	/* RDMA WRITE. */
+	sge = (struct ibv_sge){ (uintptr_t)p.a.buf, 128, p.a.mr->lkey };
+	wr.opcode = IBV_WR_RDMA_WRITE;
+	wr.wr.rdma.remote_addr = (uintptr_t)p.b.buf + 256;
+	wr.wr.rdma.rkey = p.b.mr->rkey;
+	CHECK_EQ(post_wr(&p.a, &wr), 0);
+	CHECK_EQ(poll_one(p.a.cq, &wc), 1);
+	CHECK_EQ(wc.status, IBV_WC_SUCCESS);
+	CHECK_EQ(wc.opcode, IBV_WC_RDMA_WRITE);
+	CHECK(!memcmp(p.b.buf + 256, p.a.buf, 128));
+	CHECK_EQ(ibv_poll_cq(p.b.cq, 1, &wc), 0);
+	/* RDMA WRITE with immediate: it takes a receive WQE. */
+	CHECK_EQ(post_recv(&p.b, 0xb0, 0, 16), 0);
+	sge.length = 16;
+	wr.opcode = IBV_WR_RDMA_WRITE_WITH_IMM;
+	wr.imm_data = htobe32(0x1234);
+	CHECK_EQ(post_wr(&p.a, &wr), 0);
+	CHECK_EQ(poll_one(p.a.cq, &wc), 1);
+	CHECK_EQ(poll_one(p.b.cq, &wc), 1);
+	CHECK_EQ(wc.opcode, IBV_WC_RECV_RDMA_WITH_IMM);
+	CHECK(wc.wc_flags & IBV_WC_WITH_IMM);
+	CHECK_EQ(wc.imm_data, htobe32(0x1234));
+	CHECK_EQ(wc.byte_len, 16);
+	/* RDMA READ. */
+	for (i = 0; i < 64; i++)
+		p.b.buf[512 + i] = (uint8_t)(i * 3);
+	sge = (struct ibv_sge){ (uintptr_t)p.a.buf + 1024, 64, p.a.mr->lkey };
+	wr.opcode = IBV_WR_RDMA_READ;
+	wr.imm_data = 0;
+	wr.wr.rdma.remote_addr = (uintptr_t)p.b.buf + 512;
+	CHECK_EQ(post_wr(&p.a, &wr), 0);
+	CHECK_EQ(poll_one(p.a.cq, &wc), 1);
+	CHECK_EQ(wc.opcode, IBV_WC_RDMA_READ);
+	CHECK_EQ(wc.byte_len, 64);
+	CHECK(!memcmp(p.a.buf + 1024, p.b.buf + 512, 64));
+	/* Compare and swap, then fetch and add, on a host-endian u64. */
+	target = (uint64_t *)(p.b.buf + 2048);
+	result = (uint64_t *)(p.a.buf + 3072);
+	*target = 5;
+	sge = (struct ibv_sge){ (uintptr_t)result, 8, p.a.mr->lkey };
+	wr.opcode = IBV_WR_ATOMIC_CMP_AND_SWP;
+	wr.wr.atomic.remote_addr = (uintptr_t)target;
+	wr.wr.atomic.rkey = p.b.mr->rkey;
+	wr.wr.atomic.compare_add = 5;
+	wr.wr.atomic.swap = 9;
+	CHECK_EQ(post_wr(&p.a, &wr), 0);
+	CHECK_EQ(poll_one(p.a.cq, &wc), 1);
+	CHECK_EQ(wc.opcode, IBV_WC_COMP_SWAP);
+	CHECK_EQ(*result, 5);
+	CHECK_EQ(*target, 9);
+	wr.opcode = IBV_WR_ATOMIC_FETCH_AND_ADD;
+	wr.wr.atomic.compare_add = 3;
+	CHECK_EQ(post_wr(&p.a, &wr), 0);
+	CHECK_EQ(poll_one(p.a.cq, &wc), 1);
+	CHECK_EQ(wc.opcode, IBV_WC_FETCH_ADD);
+	CHECK_EQ(*result, 9);
+	CHECK_EQ(*target, 12);
+out:
+	pair_close(&p);
+}
+
+static void errors_flush(void)
+{
+	struct ibv_qp_init_attr init;
+	struct ibv_async_event ev;
+	struct ibv_qp_attr qa;
+	struct ibv_wc wc[8];
+	struct ibv_sge sge;
+	struct ibv_send_wr wr = { .sg_list = &sge,
+				  .num_sge = 1,
+				  .send_flags = IBV_SEND_SIGNALED,
+				  .opcode = IBV_WR_RDMA_WRITE };
+	struct pair p;
+	int n;
+
+	CHECK_EQ(pair_open(&p, false), 0);
+	if (m5t_failed)
+		goto out;
+	CHECK_EQ(post_recv(&p.a, 0xa0, 0, 64), 0);
+	CHECK_EQ(post_recv(&p.a, 0xa1, 64, 64), 0);
+	CHECK_EQ(post_recv(&p.b, 0xb0, 0, 64), 0);
+	/* A bad rkey: remote access error, both QPs go to ERR. */
+	sge = (struct ibv_sge){ (uintptr_t)p.a.buf, 32, p.a.mr->lkey };
+	wr.wr_id = 0x77;
+	wr.wr.rdma.remote_addr = (uintptr_t)p.b.buf;
+	wr.wr.rdma.rkey = p.b.mr->rkey ^ 0x80;
+	CHECK_EQ(post_wr(&p.a, &wr), 0);
+	n = ibv_poll_cq(p.a.cq, 8, wc);
+	CHECK_EQ(n, 3);
+	CHECK_EQ(wc[0].wr_id, 0x77);
+	CHECK_EQ(wc[0].status, IBV_WC_REM_ACCESS_ERR);
+	CHECK_EQ(wc[1].status, IBV_WC_WR_FLUSH_ERR);
+	CHECK_EQ(wc[1].wr_id, 0xa0);
+	CHECK_EQ(wc[2].wr_id, 0xa1);
+	/* Later sends are flushed, unsignaled or not. */
+	wr.wr_id = 0x78;
+	wr.send_flags = 0;
+	CHECK_EQ(post_wr(&p.a, &wr), 0);
+	CHECK_EQ(ibv_poll_cq(p.a.cq, 8, wc), 1);
+	CHECK_EQ(wc[0].wr_id, 0x78);
+	CHECK_EQ(wc[0].status, IBV_WC_WR_FLUSH_ERR);
+	CHECK_EQ(ibv_poll_cq(p.b.cq, 8, wc), 1);
+	CHECK_EQ(wc[0].status, IBV_WC_WR_FLUSH_ERR);
+	CHECK_EQ(ibv_query_qp(p.a.qp, &qa, IBV_QP_STATE, &init), 0);
+	CHECK_EQ(qa.qp_state, IBV_QPS_ERR);
+	/* The responder hears of it on the async EQ. */
+	CHECK_EQ(m5m_irq_service(p.dev), 1);
+	CHECK(fd_ready(p.ctx->async_fd));
+	if (fd_ready(p.ctx->async_fd)) {
+		CHECK_EQ(ibv_get_async_event(p.ctx, &ev), 0);
+		CHECK_EQ(ev.event_type, IBV_EVENT_QP_ACCESS_ERR);
+		CHECK(ev.element.qp == p.b.qp);
+		ibv_ack_async_event(&ev);
+	}
+out:
+	pair_close(&p);
+}
+
+static void rnr(void)
+{
+	struct m5m_stats st;
+	struct ibv_wc wc;
+	struct pair p;
+
+	/* rnr_retry 1, min_rnr_timer 1 (10 µs): one retry, then the error. */
+	CHECK_EQ(pair_open_rnr(&p, false, 1), 0);
+	if (m5t_failed)
+		goto out;
+	CHECK_EQ(post_send(&p.a, IBV_WR_SEND, 1, 0, 32, 0), 0);
+	CHECK_EQ(ibv_poll_cq(p.a.cq, 1, &wc), 0);
+	m5m_clock_advance(p.dev, 10);
+	CHECK_EQ(poll_one(p.a.cq, &wc), 1);
+	CHECK_EQ(wc.status, IBV_WC_RNR_RETRY_EXC_ERR);
+	m5m_get_stats(p.dev, &st);
+	CHECK_EQ(st.rnr_naks, 2);
+	pair_close(&p);
+
+	/* rnr_retry 7 waits for ever; a receive WQE releases the message. */
+	CHECK_EQ(pair_open(&p, false), 0);
+	if (m5t_failed)
+		goto out;
+	CHECK_EQ(post_send(&p.a, IBV_WR_SEND, 2, 0, 32, 0), 0);
+	m5m_clock_advance(p.dev, 100000);
+	CHECK_EQ(ibv_poll_cq(p.a.cq, 1, &wc), 0);
+	CHECK_EQ(post_recv(&p.b, 3, 0, 64), 0);
+	CHECK_EQ(poll_one(p.a.cq, &wc), 1);
+	CHECK_EQ(wc.status, IBV_WC_SUCCESS);
+	CHECK_EQ(poll_one(p.b.cq, &wc), 1);
+	CHECK_EQ(wc.wr_id, 3);
+	/* A forced RNR: the same, by fault injection. */
+	m5m_inject(p.dev, M5M_FAULT_RNR, 1);
+	CHECK_EQ(post_recv(&p.b, 4, 0, 64), 0);
+	CHECK_EQ(post_send(&p.a, IBV_WR_SEND, 5, 0, 32, 0), 0);
+	CHECK_EQ(ibv_poll_cq(p.a.cq, 1, &wc), 0);
+	m5m_clock_advance(p.dev, 10);
+	CHECK_EQ(poll_one(p.a.cq, &wc), 1);
+	CHECK_EQ(wc.status, IBV_WC_SUCCESS);
+out:
+	pair_close(&p);
+}
+
+static int ud_qp_up(struct ibv_qp *qp)
+{
+	struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT,
+				 .port_num = 1,
+				 .qkey = 0x1111 };
+
+	if (ibv_modify_qp(qp, &a,
+			  IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
+				  IBV_QP_QKEY))
+		return -1;
+	a.qp_state = IBV_QPS_RTR;
+	if (ibv_modify_qp(qp, &a, IBV_QP_STATE))
+		return -1;
+	a.qp_state = IBV_QPS_RTS;
+	return ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN);
+}
+
+static void ud_send(void)
+{
+	struct ibv_qp_init_attr qa = {
+		.qp_type = IBV_QPT_UD,
+		.cap = { .max_send_wr = 8,
+			 .max_recv_wr = 8,
+			 .max_send_sge = 1,
+			 .max_recv_sge = 1 },
+	};
+	struct ibv_ah_attr aa = { .port_num = 1 };
+	struct ibv_sge sge;
+	struct ibv_send_wr wr = { .sg_list = &sge,
+				  .num_sge = 1,
+				  .opcode = IBV_WR_SEND,
+				  .send_flags = IBV_SEND_SIGNALED };
+	struct ibv_qp *ua = NULL, *ub = NULL;
+	struct m5m_stats st;
+	struct ibv_ah *ah = NULL, *gah;
+	struct ibv_wc wc;
+	struct pair p;
+	int i;
+
+	CHECK_EQ(pair_open(&p, false), 0);
+	if (m5t_failed)
+		goto out;
+	qa.send_cq = qa.recv_cq = p.a.cq;
+	ua = ibv_create_qp(p.pd, &qa);
+	qa.send_cq = qa.recv_cq = p.b.cq;
+	ub = ibv_create_qp(p.pd, &qa);
+	aa.dlid = m5m_port_lid(p.dev, 1);
+	ah = ibv_create_ah(p.pd, &aa);
+	CHECK(ua && ub && ah);
+	if (!ua || !ub || !ah)
+		goto out;
+	CHECK_EQ(ud_qp_up(ua), 0);
+	CHECK_EQ(ud_qp_up(ub), 0);
+	for (i = 0; i < 100; i++)
+		p.a.buf[i] = (uint8_t)(i + 100);
+	CHECK_EQ(post_recv(&(struct side){ .qp = ub,
+					   .mr = p.b.mr,
+					   .buf = p.b.buf },
+			   9, 0, 40 + 128),
+		 0);
+	sge = (struct ibv_sge){ (uintptr_t)p.a.buf, 100, p.a.mr->lkey };
+	wr.wr.ud.ah = ah;
+	wr.wr.ud.remote_qpn = ub->qp_num;
+	wr.wr.ud.remote_qkey = 0x1111;
+	CHECK_EQ(post_wr(&(struct side){ .qp = ua }, &wr), 0);
+	CHECK_EQ(poll_one(p.a.cq, &wc), 1);
+	CHECK_EQ(wc.status, IBV_WC_SUCCESS);
+	CHECK_EQ(poll_one(p.b.cq, &wc), 1);
+	CHECK_EQ(wc.status, IBV_WC_SUCCESS);
+	CHECK_EQ(wc.byte_len, 140);
+	CHECK_EQ(wc.src_qp, ua->qp_num);
+	CHECK(!(wc.wc_flags & IBV_WC_GRH));
+	CHECK(!memcmp(p.b.buf + 40, p.a.buf, 100));
+	/* A wrong Q_Key: the datagram is dropped, the sender never knows. */
+	wr.wr.ud.remote_qkey = 0x2222;
+	CHECK_EQ(post_wr(&(struct side){ .qp = ua }, &wr), 0);
+	CHECK_EQ(poll_one(p.a.cq, &wc), 1);
+	CHECK_EQ(wc.status, IBV_WC_SUCCESS);
+	CHECK_EQ(ibv_poll_cq(p.b.cq, 1, &wc), 0);
+	m5m_get_stats(p.dev, &st);
+	CHECK_EQ(st.ud_dropped, 1);
+	/* With a GRH: the 40 bytes before the payload carry it. */
+	aa.is_global = 1;
+	m5m_port_gid(p.dev, 1, &aa.grh.dgid);
+	aa.grh.hop_limit = 64;
+	gah = ibv_create_ah(p.pd, &aa);
+	CHECK(gah);
+	if (!gah)
+		goto out;
+	CHECK_EQ(post_recv(&(struct side){ .qp = ub,
+					   .mr = p.b.mr,
+					   .buf = p.b.buf },
+			   10, 0, 40 + 128),
+		 0);
+	wr.wr.ud.ah = gah;
+	wr.wr.ud.remote_qkey = 0x1111;
+	CHECK_EQ(post_wr(&(struct side){ .qp = ua }, &wr), 0);
+	CHECK_EQ(poll_one(p.a.cq, &wc), 1);
+	CHECK_EQ(poll_one(p.b.cq, &wc), 1);
+	CHECK_EQ(wc.byte_len, 140);
+	CHECK(wc.wc_flags & IBV_WC_GRH);
+	CHECK(!memcmp(p.b.buf + 24, aa.grh.dgid.raw, 16));
+	CHECK(!memcmp(p.b.buf + 40, p.a.buf, 100));
+	CHECK_EQ(ibv_destroy_ah(gah), 0);
+out:
+	if (ub)
+		CHECK_EQ(ibv_destroy_qp(ub), 0);
+	if (ua)
+		CHECK_EQ(ibv_destroy_qp(ua), 0);
+	if (ah)
+		CHECK_EQ(ibv_destroy_ah(ah), 0);
+	pair_close(&p);
+}
+
+/* Many WRs through small queues: SQ, RQ and CQ wrap many times. */
+static void wrap_many(void)
+{
+	struct ibv_wc wc[4];
+	struct pair p;
+	uint32_t len;
+	unsigned int flags;
+	int i, j, n;
+
+	CHECK_EQ(pair_open(&p, false), 0);
+	if (m5t_failed)
+		goto out;
+	for (i = 0; i < 3000 && !m5t_failed; i++) {
+		len = 1 + (uint32_t)(i * 37) % 200;
+		for (j = 0; j < (int)len; j++)
+			p.a.buf[j] = (uint8_t)(i + j);
+		/* Every third inline (when it fits); 3 of 4 unsignaled. */
+		flags = i % 3 == 0 && len <= 64 ? IBV_SEND_INLINE : 0;
+		CHECK_EQ(post_recv(&p.b, i, 1024, 256), 0);
+		if (i % 4 == 3) {
+			CHECK_EQ(post_send(&p.a, IBV_WR_SEND, i, 0, len, flags),
+				 0);
+			CHECK_EQ(poll_one(p.a.cq, wc), 1);
+			CHECK_EQ(wc[0].wr_id, i);
+		} else {
+			struct ibv_sge sge = { (uintptr_t)p.a.buf, len,
+					       p.a.mr->lkey };
+			struct ibv_send_wr wr = { .wr_id = i,
+						  .sg_list = &sge,
+						  .num_sge = 1,
+						  .opcode = IBV_WR_SEND,
+						  .send_flags = flags };
+
+			CHECK_EQ(post_wr(&p.a, &wr), 0);
+		}
+		n = poll_one(p.b.cq, wc);
+		CHECK_EQ(n, 1);
+		CHECK_EQ(wc[0].wr_id, i);
+		CHECK_EQ(wc[0].byte_len, len);
+		CHECK(!memcmp(p.b.buf + 1024, p.a.buf, len));
+	}
+out:
+	pair_close(&p);
+}
+
+static void dropped_doorbell(void)
+{
+	struct ibv_wc wc[4];
+	struct m5m_stats st;
+	struct pair p;
+
+	CHECK_EQ(pair_open(&p, false), 0);
+	if (m5t_failed)
+		goto out;
+	CHECK_EQ(post_recv(&p.b, 1, 0, 64), 0);
+	CHECK_EQ(post_recv(&p.b, 2, 64, 64), 0);
+	m5m_inject(p.dev, M5M_FAULT_DROP_DOORBELL, 1);
+	CHECK_EQ(post_send(&p.a, IBV_WR_SEND, 1, 0, 16, 0), 0);
+	CHECK_EQ(ibv_poll_cq(p.a.cq, 4, wc), 0);
+	CHECK_EQ(ibv_poll_cq(p.b.cq, 4, wc), 0);
+	/* The next doorbell runs both, from the SND dbrec. */
+	CHECK_EQ(post_send(&p.a, IBV_WR_SEND, 2, 0, 16, 0), 0);
+	CHECK_EQ(ibv_poll_cq(p.a.cq, 4, wc), 2);
+	CHECK_EQ(ibv_poll_cq(p.b.cq, 4, wc), 2);
+	m5m_get_stats(p.dev, &st);
+	CHECK_EQ(st.dropped_doorbells, 1);
+out:
+	pair_close(&p);
+}
+
+static void dmabuf_mr(void)
+{
+	struct ibv_sge sge;
+	struct ibv_send_wr wr = { .sg_list = &sge,
+				  .num_sge = 1,
+				  .opcode = IBV_WR_RDMA_WRITE,
+				  .send_flags = IBV_SEND_SIGNALED };
+	struct ibv_mr *mr = NULL;
+	struct ibv_wc wc;
+	struct pair p;
+	uint8_t *view = MAP_FAILED;
+	int fd, i;
+
+	CHECK_EQ(pair_open(&p, false), 0);
+	fd = memfd_create("m5m-dmabuf", MFD_CLOEXEC);
+	CHECK(fd >= 0 && !ftruncate(fd, 8192));
+	if (m5t_failed)
+		goto out;
+	/* The model accepts any mmappable fd as a dmabuf. */
+	mr = ibv_reg_dmabuf_mr(p.pd, 4096, 4096, 0x10000, fd,
+			       IBV_ACCESS_LOCAL_WRITE |
+				       IBV_ACCESS_REMOTE_WRITE);
+	CHECK(mr);
+	view = mmap(NULL, 8192, PROT_READ, MAP_SHARED, fd, 0);
+	if (!mr || view == MAP_FAILED)
+		goto out;
+	for (i = 0; i < 64; i++)
+		p.a.buf[i] = (uint8_t)(200 - i);
+	sge = (struct ibv_sge){ (uintptr_t)p.a.buf, 64, p.a.mr->lkey };
+	/* a's QP talks to b's, which is in the same PD as the dmabuf MR. */
+	wr.wr.rdma.remote_addr = 0x10000 + 100;
+	wr.wr.rdma.rkey = mr->rkey;
+	CHECK_EQ(post_wr(&p.a, &wr), 0);
+	CHECK_EQ(poll_one(p.a.cq, &wc), 1);
+	CHECK_EQ(wc.status, IBV_WC_SUCCESS);
+	CHECK(!memcmp(view + 4096 + 100, p.a.buf, 64));
+out:
+	if (view != MAP_FAILED)
+		munmap(view, 8192);
+	if (mr)
+		CHECK_EQ(ibv_dereg_mr(mr), 0);
+	if (fd >= 0)
+		close(fd);
+	pair_close(&p);
+}
+
+/* An RC QP on cq (with srq if given), connected to dest later. */
+static struct ibv_qp *rc_qp(struct pair *p, struct ibv_cq *cq,
+			    struct ibv_srq *srq)
+{
+	struct ibv_qp_init_attr qa = {
+		.send_cq = cq,
+		.recv_cq = cq,
+		.srq = srq,
+		.qp_type = IBV_QPT_RC,
+		.cap = { .max_send_wr = 16,
+			 .max_recv_wr = srq ? 0 : 16,
+			 .max_send_sge = 1,
+			 .max_recv_sge = srq ? 0 : 1 },
+	};
+
+	return ibv_create_qp(p->pd, &qa);
+}
+
+static int srq_post(struct ibv_srq *srq, struct side *s, uint64_t id,
+		    uint32_t off)
+{
+	struct ibv_sge sge = { (uintptr_t)s->buf + off, 64, s->mr->lkey };
+	struct ibv_recv_wr wr = { .wr_id = id, .sg_list = &sge, .num_sge = 1 };
+	struct ibv_recv_wr *bad;
+
+	return ibv_post_srq_recv(srq, &wr, &bad);
+}
+
+static void srq_recv(void)
+{
+	struct ibv_srq_init_attr sa = { .attr = { .max_wr = 8, .max_sge = 1 } };
+	struct ibv_srq_attr lim = { .srq_limit = 2 };
+	struct ibv_qp *c = NULL, *d = NULL;
+	struct ibv_async_event ev;
+	struct ibv_srq *srq = NULL;
+	struct ibv_wc wc;
+	struct pair p;
+	int i;
+
+	CHECK_EQ(pair_open(&p, false), 0);
+	if (m5t_failed)
+		goto out;
+	srq = ibv_create_srq(p.pd, &sa);
+	CHECK(srq);
+	if (!srq) {
+		pair_close(&p);
+		return;
+	}
+	c = rc_qp(&p, p.b.cq, srq);
+	d = rc_qp(&p, p.a.cq, NULL);
+	CHECK(c && d);
+	if (!c || !d)
+		goto out;
+	CHECK_EQ(rc_connect(p.dev, c, d->qp_num, 7), 0);
+	CHECK_EQ(rc_connect(p.dev, d, c->qp_num, 7), 0);
+	/* Receives come off the free list, out of posting order later. */
+	for (i = 0; i < 40 && !m5t_failed; i++) {
+		CHECK_EQ(srq_post(srq, &p.b, 100 + i, 64 * (i % 8)), 0);
+		p.a.buf[0] = (uint8_t)i;
+		CHECK_EQ(post_send(&(struct side){ .qp = d,
+						   .mr = p.a.mr,
+						   .buf = p.a.buf },
+				   IBV_WR_SEND, i, 0, 16, 0),
+			 0);
+		CHECK_EQ(poll_one(p.a.cq, &wc), 1);
+		CHECK_EQ(poll_one(p.b.cq, &wc), 1);
+		CHECK_EQ(wc.status, IBV_WC_SUCCESS);
+		CHECK_EQ(wc.wr_id, 100 + i);
+		CHECK_EQ(wc.qp_num, c->qp_num);
+		CHECK_EQ(p.b.buf[64 * (i % 8)], (uint8_t)i);
+	}
+	/* The SRQ limit: armed at 2, it fires when fewer are left. */
+	for (i = 0; i < 3; i++)
+		CHECK_EQ(srq_post(srq, &p.b, 200 + i, 64 * i), 0);
+	CHECK_EQ(ibv_modify_srq(srq, &lim, IBV_SRQ_LIMIT), 0);
+	for (i = 0; i < 2; i++) {
+		CHECK_EQ(post_send(&(struct side){ .qp = d,
+						   .mr = p.a.mr,
+						   .buf = p.a.buf },
+				   IBV_WR_SEND, i, 0, 16, 0),
+			 0);
+		CHECK_EQ(poll_one(p.a.cq, &wc), 1);
+		CHECK_EQ(poll_one(p.b.cq, &wc), 1);
+	}
+	CHECK_EQ(m5m_irq_service(p.dev), 1);
+	CHECK(fd_ready(p.ctx->async_fd));
+	if (fd_ready(p.ctx->async_fd)) {
+		CHECK_EQ(ibv_get_async_event(p.ctx, &ev), 0);
+		CHECK_EQ(ev.event_type, IBV_EVENT_SRQ_LIMIT_REACHED);
+		CHECK(ev.element.srq == srq);
+		ibv_ack_async_event(&ev);
+	}
+out:
+	if (c)
+		CHECK_EQ(ibv_destroy_qp(c), 0);
+	if (d)
+		CHECK_EQ(ibv_destroy_qp(d), 0);
+	if (srq)
+		CHECK_EQ(ibv_destroy_srq(srq), 0);
+	pair_close(&p);
+}
+
+/* A CQ the consumer does not keep up with stops and says so. */
+static void cq_overrun(void)
+{
+	struct ibv_qp *c = NULL, *d = NULL;
+	struct ibv_async_event ev;
+	struct ibv_cq *small = NULL;
+	struct ibv_wc wc;
+	struct pair p;
+	int i;
+
+	CHECK_EQ(pair_open(&p, false), 0);
+	if (m5t_failed)
+		goto out;
+	small = ibv_create_cq(p.ctx, 1, NULL, NULL, 0);
+	CHECK(small && small->cqe == 1);
+	c = small ? rc_qp(&p, small, NULL) : NULL;
+	d = rc_qp(&p, p.a.cq, NULL);
+	CHECK(c && d);
+	if (!c || !d)
+		goto out;
+	CHECK_EQ(rc_connect(p.dev, c, d->qp_num, 7), 0);
+	CHECK_EQ(rc_connect(p.dev, d, c->qp_num, 7), 0);
+	for (i = 0; i < 3; i++) {
+		CHECK_EQ(post_recv(&(struct side){ .qp = c,
+						   .mr = p.b.mr,
+						   .buf = p.b.buf },
+				   i, 0, 64),
+			 0);
+		CHECK_EQ(post_send(&(struct side){ .qp = d,
+						   .mr = p.a.mr,
+						   .buf = p.a.buf },
+				   IBV_WR_SEND, i, 0, 8, 0),
+			 0);
+		CHECK_EQ(poll_one(p.a.cq, &wc), 1);
+	}
+	/* Two CQEs fit; the third overran the CQ, which stopped. */
+	CHECK_EQ(m5m_irq_service(p.dev), 1);
+	CHECK(fd_ready(p.ctx->async_fd));
+	if (fd_ready(p.ctx->async_fd)) {
+		CHECK_EQ(ibv_get_async_event(p.ctx, &ev), 0);
+		CHECK_EQ(ev.event_type, IBV_EVENT_CQ_ERR);
+		CHECK(ev.element.cq == small);
+		ibv_ack_async_event(&ev);
+	}
+	CHECK_EQ(ibv_poll_cq(small, 1, &wc), 1);
+	CHECK_EQ(ibv_poll_cq(small, 1, &wc), 1);
+	CHECK_EQ(ibv_poll_cq(small, 1, &wc), 0);
+out:
+	if (c)
+		CHECK_EQ(ibv_destroy_qp(c), 0);
+	if (d)
+		CHECK_EQ(ibv_destroy_qp(d), 0);
+	if (small)
+		CHECK_EQ(ibv_destroy_cq(small), 0);
+	pair_close(&p);
+}
+
+/* The fake kernel refuses what mlx5_ib and uverbs refuse. */
+static void kernel_checks(void)
+{
+	struct ibv_qp_attr qa = { .qp_state = IBV_QPS_RTR };
+	struct ibv_qp_init_attr init;
+	struct ibv_device_attr_ex dx;
+	struct ibv_port_attr pa;
+	struct ibv_qp *qp;
+	struct pair p;
+
+	CHECK_EQ(pair_open(&p, false), 0);
+	if (m5t_failed)
+		goto out;
+	CHECK_EQ(p.ctx->num_comp_vectors, 4);
+	CHECK(p.ctx->async_fd >= 0);
+	CHECK_EQ(ibv_query_device_ex(p.ctx, NULL, &dx), 0);
+	CHECK_EQ(dx.orig_attr.vendor_part_id, 4115);
+	CHECK_EQ(dx.cq_mod_caps.max_cq_period, 4095);
+	CHECK_EQ(ibv_query_port(p.ctx, 1, &pa), 0);
+	CHECK_EQ(pa.lid, m5m_port_lid(p.dev, 1));
+	CHECK(ibv_query_port(p.ctx, 2, &pa) != 0);
+	/* A comp_vector the context does not have. */
+	CHECK(!ibv_create_cq(p.ctx, 4, NULL, NULL, 4));
+	/* The PD still has MRs, CQs aside: busy. */
+	CHECK_EQ(ibv_dealloc_pd(p.pd), EBUSY);
+	/* RESET to RTR skips INIT. */
+	qp = rc_qp(&p, p.a.cq, NULL);
+	CHECK(qp);
+	if (!qp)
+		goto out;
+	CHECK(ibv_modify_qp(qp, &qa, IBV_QP_STATE) != 0);
+	/* INIT without its required attributes. */
+	qa.qp_state = IBV_QPS_INIT;
+	CHECK(ibv_modify_qp(qp, &qa, IBV_QP_STATE) != 0);
+	CHECK_EQ(ibv_query_qp(qp, &qa, IBV_QP_STATE, &init), 0);
+	CHECK_EQ(qa.qp_state, IBV_QPS_RESET);
+	CHECK_EQ(ibv_query_qp(p.a.qp, &qa, IBV_QP_STATE | IBV_QP_DEST_QPN,
+			      &init),
+		 0);
+	CHECK_EQ(qa.qp_state, IBV_QPS_RTS);
+	CHECK_EQ(qa.dest_qp_num, p.b.qp->qp_num);
+	CHECK_EQ(ibv_destroy_qp(qp), 0);
+out:
+	pair_close(&p);
+}
+
+/*
+ * More QPs than dedicated bfregs: the later ones share the medium bfregs
+ * (locked, BlueFlame halves alternating per bfreg, not per QP).
+ */
+static void shared_bfregs(void)
+{
+	struct ibv_qp *q[16] = { NULL };
+	struct m5m_stats st;
+	struct ibv_wc wc;
+	struct pair p;
+	int i, j;
+
+	CHECK_EQ(pair_open(&p, false), 0);
+	if (m5t_failed)
+		goto out;
+	for (i = 0; i < 16; i++) {
+		q[i] = rc_qp(&p, i % 2 ? p.b.cq : p.a.cq, NULL);
+		CHECK(q[i]);
+		if (!q[i])
+			goto out;
+	}
+	for (i = 0; i < 16; i += 2) {
+		CHECK_EQ(rc_connect(p.dev, q[i], q[i + 1]->qp_num, 7), 0);
+		CHECK_EQ(rc_connect(p.dev, q[i + 1], q[i]->qp_num, 7), 0);
+	}
+	for (j = 0; j < 5; j++)
+		for (i = 0; i < 16; i += 2) {
+			CHECK_EQ(post_recv(&(struct side){ .qp = q[i + 1],
+							   .mr = p.b.mr,
+							   .buf = p.b.buf },
+					   j, 0, 64),
+				 0);
+			/* Inline: one WR with ds > 1 takes BlueFlame. */
+			CHECK_EQ(post_send(&(struct side){ .qp = q[i],
+							   .mr = p.a.mr,
+							   .buf = p.a.buf },
+					   IBV_WR_SEND, j, 0, 8,
+					   j % 2 ? IBV_SEND_INLINE : 0),
+				 0);
+			CHECK_EQ(poll_one(p.a.cq, &wc), 1);
+			CHECK_EQ(poll_one(p.b.cq, &wc), 1);
+			CHECK_EQ(wc.qp_num, q[i + 1]->qp_num);
+		}
+	/* Every one a single WR of ds 2 on a bfreg other than 0. */
+	m5m_get_stats(p.dev, &st);
+	CHECK_EQ(st.bf_doorbells, 40);
+out:
+	for (i = 0; i < 16; i++)
+		if (q[i])
+			CHECK_EQ(ibv_destroy_qp(q[i]), 0);
+	pair_close(&p);
+}
+
+static const struct m5t_test tests[] = {
+	M5T(rc_send_smoke), M5T(cq_events),    M5T(irq_thread),
+	M5T(rdma_atomic),   M5T(errors_flush), M5T(rnr),
+	M5T(ud_send),	    M5T(wrap_many),    M5T(dropped_doorbell),
+	M5T(dmabuf_mr),	    M5T(cq_overrun),   M5T(kernel_checks),
+	M5T(shared_bfregs), M5T(srq_recv),
+};
+
+int main(int argc, char **argv)
+{
+	return m5t_main(argc, argv, "mlx5_e2e_", tests, sizeof(tests) / sizeof(tests[0]));
+}
