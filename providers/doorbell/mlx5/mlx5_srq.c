@@ -87,6 +87,8 @@ static void m5_srq_free_ring(struct m5_context *ctx, struct m5_srq *srq)
 	free(srq->wq.wrid);
 	m5_buf_free(srq->wq.buf, srq->buf_len);
 	m5_dbrec_free(ctx, srq->dbrec);
+	if (srq->rsc.uidx != M5_UIDX_NONE)
+		m5_uidx_free(ctx, srq->rsc.uidx);
 }
 
 static int m5_srq_kernel_create(struct m5_context *ctx, struct m5_srq *srq,
@@ -107,8 +109,12 @@ static int m5_srq_kernel_create(struct m5_context *ctx, struct m5_srq *srq,
 	struct mlx5_ib_create_srq req = {
 		.buf_addr = (uintptr_t)srq->wq.buf,
 		.db_addr = (uintptr_t)srq->dbrec,
-		/* CQEs of a basic SRQ carry the QP's user index. */
-		.uidx = M5_UIDX_NONE,
+		/*
+		 * With CQE version 1 mlx5_ib wants a valid user index for
+		 * every SRQ, though the CQEs of a basic SRQ's receives carry
+		 * the QP's.
+		 */
+		.uidx = srq->rsc.uidx,
 	};
 	struct mlx5_ib_create_srq_resp resp = {};
 	int ret;
@@ -137,7 +143,9 @@ struct ibv_srq *m5_create_srq_ex(struct ibv_context *ibctx,
 	}
 	srq->rsc.type = M5_RSC_SRQ;
 	srq->rsc.uidx = M5_UIDX_NONE;
-	ret = m5_srq_alloc_ring(ctx, srq, &attr->attr);
+	ret = m5_uidx_alloc(ctx, &srq->rsc);
+	if (!ret)
+		ret = m5_srq_alloc_ring(ctx, srq, &attr->attr);
 	if (!ret)
 		ret = m5_srq_kernel_create(ctx, srq, attr);
 	if (ret)
