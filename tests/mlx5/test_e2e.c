@@ -1040,5 +1040,6 @@ static const struct m5t_test tests[] = {
 
 int main(int argc, char **argv)
 {
-	return m5t_main(argc, argv, "mlx5_e2e_", tests, sizeof(tests) / sizeof(tests[0]));
+	return m5t_main(argc, argv, "mlx5_e2e_", tests,
+			sizeof(tests) / sizeof(tests[0]));
 }

@@ -544,5 +544,6 @@ static const struct m5t_test tests[] = {
 
 int main(int argc, char **argv)
 {
-	return m5t_main(argc, argv, "mlx5_model_", tests, sizeof(tests) / sizeof(tests[0]));
+	return m5t_main(argc, argv, "mlx5_model_", tests,
+			sizeof(tests) / sizeof(tests[0]));
 }

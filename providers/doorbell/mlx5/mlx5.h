@@ -22,9 +22,9 @@
 #include "mlx5/mlx5_seam.h"
 
 /* What GET_CONTEXT asks for (libmlx5 asks the same). */
-#define M5_TOTAL_BFREGS 16
+#define M5_TOTAL_BFREGS	  16
 #define M5_LOW_LAT_BFREGS 4
-#define M5_MAX_UAR_PAGES 64
+#define M5_MAX_UAR_PAGES  64
 /* User indexes are 24 bits; the kernel reads this one as "none". */
 #define M5_UIDX_NONE 0xffffffu
 
@@ -36,16 +36,16 @@ enum m5_rsc_type {
 
 struct m5_rsc {
 	enum m5_rsc_type type;
-	uint32_t uidx;			/* 24 bits, sent at create */
+	uint32_t uidx; /* 24 bits, sent at create */
 };
 
 /* A BlueFlame register ("bfreg"), where send doorbells are written. */
 struct m5_bf {
-	void *reg;		/* UAR + 0x800 + k * bf_reg_size */
-	unsigned int offset;	/* the half written next: 0 or buf_size */
-	unsigned int buf_size;	/* bf_reg_size / 2; 0 when BF is not used */
-	unsigned int uuarn;	/* the bfreg index the kernel knows */
-	bool need_lock;		/* shared by QPs that may run in parallel */
+	void *reg;	       /* UAR + 0x800 + k * bf_reg_size */
+	unsigned int offset;   /* the half written next: 0 or buf_size */
+	unsigned int buf_size; /* bf_reg_size / 2; 0 when BF is not used */
+	unsigned int uuarn;    /* the bfreg index the kernel knows */
+	bool need_lock;	       /* shared by QPs that may run in parallel */
 	struct db_lock lock;
 };
 
@@ -55,7 +55,7 @@ struct m5_dbrec_page {
 	void *page;
 	unsigned int nslots;
 	unsigned int used;
-	uint64_t free_mask[4];	/* bit set: slot free (<= 256 slots) */
+	uint64_t free_mask[4]; /* bit set: slot free (<= 256 slots) */
 };
 
 struct m5_context {
@@ -74,93 +74,93 @@ struct m5_context {
 	uint8_t cqe_version;
 	uint8_t cmds_supp_uhw;
 	uint8_t eth_min_inline;
-	bool atomic_cap;	/* the device does host-endian atomics */
+	bool atomic_cap; /* the device does host-endian atomics */
 	/* UARs: the mapped system pages and the bfregs in them */
 	void *uar[M5_MAX_UAR_PAGES];
 	unsigned int num_uar_pages;
 	size_t uar_map_len;
-	struct m5_bf *bfs;	/* 4 per UAR (k = 0, 1 used), by bfreg index */
+	struct m5_bf *bfs; /* 4 per UAR (k = 0, 1 used), by bfreg index */
 	unsigned int num_bfs;
 	/* doorbell records */
 	pthread_mutex_t dbrec_mutex;
 	struct m5_dbrec_page *dbrec_pages;
 	/* user index -> QP or SRQ, for CQE parsing */
 	pthread_mutex_t uidx_mutex;
-	struct m5_rsc **uidx_table[256];	/* 256 pages of 65536 */
-	uint32_t uidx_hint;		/* no free index below this one */
+	struct m5_rsc **uidx_table[256]; /* 256 pages of 65536 */
+	uint32_t uidx_hint;		 /* no free index below this one */
 	/* port link layer, cached at open: UD AV encoding differs */
 	uint8_t num_ports;
 	uint8_t link_layer[2];
-	uint8_t port_flags[2];		/* IBV_QPF_GRH_REQUIRED */
-	_Atomic uint32_t max_cqe;	/* device max_cqe, 0 until queried */
+	uint8_t port_flags[2];	  /* IBV_QPF_GRH_REQUIRED */
+	_Atomic uint32_t max_cqe; /* device max_cqe, 0 until queried */
 };
 
 struct m5_cq {
 	struct verbs_cq vcq;
-	void *buf;			/* ncqe CQEs of 64 bytes */
+	void *buf; /* ncqe CQEs of 64 bytes */
 	size_t buf_len;
 	__be32 *dbrec;
 	uint32_t cqn;
-	uint32_t cons_index;		/* free-running, 24 bits reported */
-	uint32_t ncqe;			/* a power of two */
-	uint32_t arm_sn;		/* 2 bits used; ++ per delivered event */
-	void *arm_reg;			/* the CQ's UAR + M5_CQ_DOORBELL */
+	uint32_t cons_index; /* free-running, 24 bits reported */
+	uint32_t ncqe;	     /* a power of two */
+	uint32_t arm_sn;     /* 2 bits used; ++ per delivered event */
+	void *arm_reg;	     /* the CQ's UAR + M5_CQ_DOORBELL */
 	struct db_lock lock;
-	struct m5_rsc *last_rsc;	/* cache for the uidx lookup */
+	struct m5_rsc *last_rsc; /* cache for the uidx lookup */
 	bool single_threaded;
-	struct ibv_wc ex_wc;		/* ibv_cq_ex: the CQE shown */
+	struct ibv_wc ex_wc; /* ibv_cq_ex: the CQE shown */
 };
 
 /* A send queue, receive queue or SRQ ring. */
 struct m5_wq {
-	void *buf;			/* the first WQE */
-	void *qend;			/* one past the last byte */
-	uint64_t *wrid;			/* per WQE (SQ: per first WQEBB) */
-	uint32_t *wqe_head;		/* SQ: head after posting this WQE */
-	uint32_t wqe_cnt;		/* WQEs (RQ, SRQ) or WQEBBs (SQ) */
+	void *buf;	    /* the first WQE */
+	void *qend;	    /* one past the last byte */
+	uint64_t *wrid;	    /* per WQE (SQ: per first WQEBB) */
+	uint32_t *wqe_head; /* SQ: head after posting this WQE */
+	uint32_t wqe_cnt;   /* WQEs (RQ, SRQ) or WQEBBs (SQ) */
 	uint32_t wqe_shift;
-	uint32_t max_post;		/* WRs that fit */
-	uint32_t max_gs;		/* SGEs per WQE */
-	uint32_t head;			/* WRs posted */
+	uint32_t max_post; /* WRs that fit */
+	uint32_t max_gs;   /* SGEs per WQE */
+	uint32_t head;	   /* WRs posted */
 	/*
 	 * WRs completed.  SQ and RQ: written by the CQ poller, read by the
 	 * poster, so atomic (release store, acquire load: see mlx5_poll.c).
 	 * SRQ: the free list's tail, under the SRQ lock.
 	 */
 	_Atomic uint32_t tail;
-	uint32_t cur_post;		/* SQ: WQEBBs posted, free-running */
+	uint32_t cur_post; /* SQ: WQEBBs posted, free-running */
 	struct db_lock lock;
 };
 
 struct m5_qp {
 	struct verbs_qp vqp;
 	struct m5_rsc rsc;
-	void *buf;			/* RQ at 0, SQ after it */
+	void *buf; /* RQ at 0, SQ after it */
 	size_t buf_len;
 	__be32 *dbrec;
 	struct m5_wq sq;
-	struct m5_wq rq;		/* empty when the QP has an SRQ */
+	struct m5_wq rq; /* empty when the QP has an SRQ */
 	struct m5_bf *bf;
 	uint32_t max_inline_data;
-	uint32_t opcode_mask;		/* 1 << IBV_WR_* allowed */
-	uint8_t sq_signal_bits;		/* CQ_UPDATE when sq_sig_all */
+	uint32_t opcode_mask;	/* 1 << IBV_WR_* allowed */
+	uint8_t sq_signal_bits; /* CQ_UPDATE when sq_sig_all */
 	bool has_srq;
 };
 
 struct m5_srq {
 	struct verbs_srq vsrq;
 	struct m5_rsc rsc;
-	struct m5_wq wq;		/* head, tail: the free list's ends */
+	struct m5_wq wq; /* head, tail: the free list's ends */
 	__be32 *dbrec;
 	size_t buf_len;
 	uint32_t srqn;
-	uint16_t counter;		/* WQEs posted, for the dbrec */
+	uint16_t counter; /* WQEs posted, for the dbrec */
 };
 
 struct m5_ah {
 	struct ibv_ah ibv_ah;
-	struct m5_av av;		/* copied into each UD send WQE */
-	bool kern_ah;			/* RoCE: the kernel holds one too */
+	struct m5_av av; /* copied into each UD send WQE */
+	bool kern_ah;	 /* RoCE: the kernel holds one too */
 };
 
 static inline struct m5_context *to_m5ctx(struct ibv_context *ibctx)
@@ -229,8 +229,8 @@ struct ibv_pd *m5_alloc_pd(struct ibv_context *ctx);
 int m5_dealloc_pd(struct ibv_pd *pd);
 struct ibv_mr *m5_reg_mr(struct ibv_pd *pd, void *addr, size_t len,
 			 uint64_t hca_va, int access);
-struct ibv_mr *m5_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset,
-				size_t len, uint64_t iova, int fd, int access);
+struct ibv_mr *m5_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset, size_t len,
+				uint64_t iova, int fd, int access);
 int m5_dereg_mr(struct verbs_mr *vmr);
 struct ibv_mw *m5_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type);
 

@@ -40,7 +40,7 @@ static uint8_t m5_rate(enum ibv_rate rate)
 	case IBV_RATE_120_GBPS:
 		return 15;
 	default:
-		return 0;	/* no limit */
+		return 0; /* no limit */
 	}
 }
 
@@ -91,8 +91,8 @@ static int m5_av_roce(struct ibv_context *ibctx, struct m5_av *av,
 	if (ret)
 		return ret;
 	if (gid.gid_type == IBV_GID_TYPE_ROCE_V2) {
-		sport = fl ? ibv_flow_label_to_udp_sport(fl) :
-			     (uint16_t)(IB_ROCE_UDP_ENCAP_VALID_PORT_MIN |
+		sport = fl ? ibv_flow_label_to_udp_sport(fl)
+			   : (uint16_t)(IB_ROCE_UDP_ENCAP_VALID_PORT_MIN |
 					(random() & 0x3fff));
 		av->rlid = htobe16(sport);
 	}
@@ -106,9 +106,9 @@ static void m5_av_grh(struct m5_av *av, const struct ibv_ah_attr *attr,
 {
 	av->tclass = attr->grh.traffic_class;
 	av->hop_limit = attr->grh.hop_limit;
-	av->grh_gid_fl = htobe32((uint32_t)!is_eth << 30 |
-				 (uint32_t)attr->grh.sgid_index << 20 |
-				 (attr->grh.flow_label & IB_GRH_FLOWLABEL_MASK));
+	av->grh_gid_fl = htobe32(
+		(uint32_t)!is_eth << 30 | (uint32_t)attr->grh.sgid_index << 20 |
+		(attr->grh.flow_label & IB_GRH_FLOWLABEL_MASK));
 	memcpy(av->rgid, attr->grh.dgid.raw, sizeof(av->rgid));
 }
 

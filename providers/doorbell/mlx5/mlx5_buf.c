@@ -64,7 +64,7 @@ static unsigned int m5_dbrec_first_free(const struct m5_dbrec_page *p)
 	for (w = 0; w < 4; w++)
 		if (p->free_mask[w])
 			return w * 64 + __builtin_ctzll(p->free_mask[w]);
-	return p->nslots;	/* not reached: used < nslots */
+	return p->nslots; /* not reached: used < nslots */
 }
 
 static struct m5_dbrec_page *m5_dbrec_page_new(struct m5_context *ctx)
@@ -164,8 +164,9 @@ int m5_uidx_alloc(struct m5_context *ctx, struct m5_rsc *rsc)
 			page = calloc(M5_UIDX_PAGE_SLOTS, sizeof(*page));
 			if (!page)
 				break;
-			__atomic_store_n(&ctx->uidx_table[u >> M5_UIDX_PAGE_SHIFT],
-					 page, __ATOMIC_RELEASE);
+			__atomic_store_n(
+				&ctx->uidx_table[u >> M5_UIDX_PAGE_SHIFT], page,
+				__ATOMIC_RELEASE);
 		}
 		if (page[u & (M5_UIDX_PAGE_SLOTS - 1)])
 			continue;

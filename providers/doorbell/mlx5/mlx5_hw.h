@@ -27,10 +27,10 @@
 
 /* --- Send queue -------------------------------------------------------- */
 
-#define M5_SEND_WQE_BB 64		/* a WQE basic block */
+#define M5_SEND_WQE_BB	  64 /* a WQE basic block */
 #define M5_SEND_WQE_SHIFT 6
-#define M5_DS_UNIT 16			/* "ds" counts 16-byte units */
-#define M5_MAX_DS 63			/* 6-bit ds field */
+#define M5_DS_UNIT	  16 /* "ds" counts 16-byte units */
+#define M5_MAX_DS	  63 /* 6-bit ds field */
 
 enum m5_opcode {
 	M5_OPCODE_NOP = 0x00,
@@ -54,8 +54,8 @@ enum {
 
 /* Control segment: the first 16 bytes of every send WQE. */
 struct m5_ctrl_seg {
-	__be32 opmod_idx_opcode;	/* opmod<<24 | wqe index<<8 | opcode */
-	__be32 qpn_ds;			/* qpn<<8 | ds */
+	__be32 opmod_idx_opcode; /* opmod<<24 | wqe index<<8 | opcode */
+	__be32 qpn_ds;		 /* qpn<<8 | ds */
 	uint8_t signature;
 	uint8_t rsvd[2];
 	uint8_t fm_ce_se;
@@ -84,7 +84,7 @@ struct m5_data_seg {
 
 /* Inline data: this header, then the bytes, padded to 16. */
 struct m5_inline_seg {
-	__be32 byte_count;		/* length | M5_INLINE_SEG */
+	__be32 byte_count; /* length | M5_INLINE_SEG */
 };
 #define M5_INLINE_SEG 0x80000000u
 /* lkey of the terminator that ends a short receive scatter list. */
@@ -99,15 +99,15 @@ struct m5_av {
 		} qkey;
 		__be64 dc_key;
 	} key;
-	__be32 dqp_dct;			/* remote QPN | M5_EXTENDED_UD_AV */
+	__be32 dqp_dct; /* remote QPN | M5_EXTENDED_UD_AV */
 	uint8_t stat_rate_sl;
 	uint8_t fl_mlid;
-	__be16 rlid;			/* RoCE v2: UDP source port */
+	__be16 rlid; /* RoCE v2: UDP source port */
 	uint8_t reserved0[4];
 	uint8_t rmac[6];
 	uint8_t tclass;
 	uint8_t hop_limit;
-	__be32 grh_gid_fl;		/* grh<<30 | sgid index<<20 | flow */
+	__be32 grh_gid_fl; /* grh<<30 | sgid index<<20 | flow */
 	uint8_t rgid[16];
 };
 #define M5_EXTENDED_UD_AV 0x80000000u
@@ -155,10 +155,10 @@ enum m5_cqe_syndrome {
 };
 
 /* op_own, the last byte of a CQE. */
-#define M5_CQE_OWNER_MASK 0x01
-#define M5_CQE_SE_MASK 0x02
+#define M5_CQE_OWNER_MASK   0x01
+#define M5_CQE_SE_MASK	    0x02
 #define M5_CQE_FORMAT_SHIFT 2
-#define M5_CQE_FORMAT_MASK 0x0c
+#define M5_CQE_FORMAT_MASK  0x0c
 #define M5_CQE_OPCODE_SHIFT 4
 /* What every CQE holds before the device first writes it. */
 #define M5_CQE_OP_OWN_INIT (M5_CQE_INVALID << M5_CQE_OPCODE_SHIFT)
@@ -173,18 +173,18 @@ struct m5_cqe64 {
 	uint8_t ml_path;
 	uint8_t rsvd20[4];
 	__be16 slid;
-	__be32 flags_rqpn;		/* grh<<28 | sl<<24 | source QPN */
+	__be32 flags_rqpn; /* grh<<28 | sl<<24 | source QPN */
 	uint8_t hds_ip_ext;
 	uint8_t l4_hdr_type_etc;
 	__be16 vlan_info;
-	__be32 srqn_uidx;		/* CQE version 1: the user index */
+	__be32 srqn_uidx; /* CQE version 1: the user index */
 	__be32 imm_inval_pkey;
 	uint8_t app;
 	uint8_t app_op;
 	__be16 app_info;
 	__be32 byte_cnt;
 	__be64 timestamp;
-	__be32 sop_drop_qpn;		/* send WQE opcode<<24 | QPN */
+	__be32 sop_drop_qpn; /* send WQE opcode<<24 | QPN */
 	__be16 wqe_counter;
 	uint8_t signature;
 	uint8_t op_own;
@@ -207,34 +207,34 @@ struct m5_err_cqe {
 
 /* QP doorbell record: two big-endian words. */
 enum {
-	M5_RCV_DBR = 0,			/* receive WQEs posted, 16 bits */
-	M5_SND_DBR = 1,			/* WQEBBs posted, 16 bits */
+	M5_RCV_DBR = 0, /* receive WQEs posted, 16 bits */
+	M5_SND_DBR = 1, /* WQEBBs posted, 16 bits */
 };
 /* CQ doorbell record. */
 enum {
-	M5_CQ_SET_CI = 0,		/* consumer index, 24 bits */
-	M5_CQ_ARM_DB = 1,		/* sn<<28 | cmd | ci */
+	M5_CQ_SET_CI = 0, /* consumer index, 24 bits */
+	M5_CQ_ARM_DB = 1, /* sn<<28 | cmd | ci */
 };
-#define M5_CQ_CI_MASK 0xffffffu
+#define M5_CQ_CI_MASK	     0xffffffu
 #define M5_CQ_DB_REQ_NOT_SOL (1u << 24)
-#define M5_CQ_DB_REQ_NOT 0u
-#define M5_CQ_SN_SHIFT 28
+#define M5_CQ_DB_REQ_NOT     0u
+#define M5_CQ_SN_SHIFT	     28
 
-#define M5_UAR_SIZE 4096		/* one UAR, with 4K-UAR support */
-#define M5_CQ_DOORBELL 0x20		/* 64-bit CQ arm doorbell */
-#define M5_EQ_DOORBELL_ARM 0x40		/* kernel only */
-#define M5_EQ_DOORBELL_NOARM 0x48	/* kernel only */
-#define M5_BF_OFFSET 0x800		/* the first BlueFlame register */
-#define M5_BFREGS_PER_UAR 4		/* registers in a UAR ... */
-#define M5_NON_FP_BFREGS_PER_UAR 2	/* ... of which bfregs count two */
+#define M5_UAR_SIZE		 4096  /* one UAR, with 4K-UAR support */
+#define M5_CQ_DOORBELL		 0x20  /* 64-bit CQ arm doorbell */
+#define M5_EQ_DOORBELL_ARM	 0x40  /* kernel only */
+#define M5_EQ_DOORBELL_NOARM	 0x48  /* kernel only */
+#define M5_BF_OFFSET		 0x800 /* the first BlueFlame register */
+#define M5_BFREGS_PER_UAR	 4     /* registers in a UAR ... */
+#define M5_NON_FP_BFREGS_PER_UAR 2     /* ... of which bfregs count two */
 
 /* mmap offsets of the UAR pages on the uverbs fd, in system pages. */
-#define M5_MMAP_CMD_SHIFT 8
+#define M5_MMAP_CMD_SHIFT   8
 #define M5_MMAP_CMD_REGULAR MLX5_IB_MMAP_REGULAR_PAGE
-#define M5_MMAP_CMD_NC MLX5_IB_MMAP_NC_PAGE
+#define M5_MMAP_CMD_NC	    MLX5_IB_MMAP_NC_PAGE
 
 /* --- EQ (written by the device, read by the kernel driver) --------------- */
-/* The backend never touches EQs; the software ConnectX and its kernel shim do. */
+/* The backend never touches EQs; the software ConnectX and its shim do. */
 
 enum {
 	M5_EVENT_TYPE_COMP = 0x00,
@@ -248,12 +248,12 @@ struct m5_eqe {
 	uint8_t rsvd1;
 	uint8_t sub_type;
 	__be32 rsvd2[7];
-	__be32 data[7];			/* COMP: data[6] = cqn (24 bits) */
+	__be32 data[7]; /* COMP: data[6] = cqn (24 bits) */
 	uint8_t rsvd3[2];
 	uint8_t signature;
-	uint8_t owner;			/* bit 0 */
+	uint8_t owner; /* bit 0 */
 };
-#define M5_EQE_SIZE 64
+#define M5_EQE_SIZE	 64
 #define M5_EQ_OWNER_INIT 1
 
 /* --- Layouts we depend on ---------------------------------------------- */
@@ -306,11 +306,9 @@ _Static_assert(offsetof(struct mlx5_ib_alloc_ucontext_req_v2, lib_caps) == 24,
 	       "alloc_ucontext_req_v2.lib_caps");
 _Static_assert(sizeof(struct mlx5_ib_alloc_ucontext_resp) == 72,
 	       "alloc_ucontext_resp");
-_Static_assert(offsetof(struct mlx5_ib_alloc_ucontext_resp, cqe_version) ==
-		       44,
+_Static_assert(offsetof(struct mlx5_ib_alloc_ucontext_resp, cqe_version) == 44,
 	       "alloc_ucontext_resp.cqe_version");
-_Static_assert(offsetof(struct mlx5_ib_alloc_ucontext_resp, log_uar_size) ==
-		       56,
+_Static_assert(offsetof(struct mlx5_ib_alloc_ucontext_resp, log_uar_size) == 56,
 	       "alloc_ucontext_resp.log_uar_size");
 _Static_assert(sizeof(struct mlx5_ib_alloc_pd_resp) == 4, "alloc_pd_resp");
 _Static_assert(sizeof(struct mlx5_ib_create_cq) == 32, "create_cq");

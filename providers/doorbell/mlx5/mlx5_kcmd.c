@@ -65,12 +65,13 @@ struct m5_cmd_create_ah_resp {
 };
 
 #define M5_NO_PAD(type)                                                        \
-	_Static_assert(offsetof(struct type, drv) ==                           \
-				       sizeof(((struct type *)0)->ibv) &&      \
-			       sizeof(struct type) ==                          \
-				       sizeof(((struct type *)0)->ibv) +       \
-					       sizeof(((struct type *)0)->drv), \
-		       #type " has padding")
+	_Static_assert(                                                        \
+		offsetof(struct type, drv) ==                                  \
+				sizeof(((struct type *)0)->ibv) &&             \
+			sizeof(struct type) ==                                 \
+				sizeof(((struct type *)0)->ibv) +              \
+					sizeof(((struct type *)0)->drv),       \
+		#type " has padding")
 M5_NO_PAD(m5_cmd_get_context);
 M5_NO_PAD(m5_cmd_get_context_resp);
 M5_NO_PAD(m5_cmd_alloc_pd_resp);
@@ -186,8 +187,8 @@ int m5k_create_cq(struct ibv_context *ctx,
 	struct m5_cmd_create_cq_resp r = {};
 	int ret;
 
-	ret = ibv_cmd_create_cq_ex(ctx, attr, cq, &cmd.ibv, sizeof(cmd),
-				   &r.ibv, sizeof(r), 0);
+	ret = ibv_cmd_create_cq_ex(ctx, attr, cq, &cmd.ibv, sizeof(cmd), &r.ibv,
+				   sizeof(r), 0);
 	if (!ret)
 		*resp = r.drv;
 	return ret;

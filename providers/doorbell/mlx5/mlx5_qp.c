@@ -66,8 +66,8 @@ static int m5_check_qp_attr(struct ibv_context *ctx,
 	if (attr->comp_mask & ~M5_QP_COMP_KNOWN)
 		return EINVAL;
 	/* No XRC, TSO, RSS, and no ibv_wr_* API (send_ops_flags). */
-	if (attr->comp_mask & ~(IBV_QP_INIT_ATTR_PD |
-				IBV_QP_INIT_ATTR_CREATE_FLAGS))
+	if (attr->comp_mask &
+	    ~(IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_CREATE_FLAGS))
 		return EOPNOTSUPP;
 	if ((attr->comp_mask & IBV_QP_INIT_ATTR_CREATE_FLAGS) &&
 	    attr->create_flags)
@@ -120,7 +120,8 @@ static int m5_size_sq(const struct m5_context *ctx, struct m5_qp *qp,
 	size = over + cap->max_send_sge * sizeof(struct m5_data_seg);
 	if (cap->max_inline_data) {
 		uint32_t inl = over + ((sizeof(struct m5_inline_seg) +
-					cap->max_inline_data + 15) & ~15u);
+					cap->max_inline_data + 15) &
+				       ~15u);
 
 		if (inl > size)
 			size = inl;
@@ -152,8 +153,7 @@ static int m5_size_rq(const struct m5_context *ctx, struct m5_qp *qp,
 
 	if (attr->srq || !cap->max_recv_wr)
 		return 0;
-	if (cap->max_recv_wr > ctx->max_recv_wr ||
-	    cap->max_recv_wr > 1u << 31)
+	if (cap->max_recv_wr > ctx->max_recv_wr || cap->max_recv_wr > 1u << 31)
 		return EINVAL;
 	nsge = cap->max_recv_sge ? cap->max_recv_sge : 1;
 	if (nsge > ctx->max_rq_desc_sz / sizeof(struct m5_data_seg))
@@ -206,8 +206,8 @@ static int m5_qp_alloc_bufs(struct m5_context *ctx, struct m5_qp *qp)
 		qp->sq.buf = buf + rq_len;
 		qp->sq.qend = buf + rq_len + sq_len;
 		qp->sq.wrid = calloc(qp->sq.wqe_cnt, sizeof(*qp->sq.wrid));
-		qp->sq.wqe_head = calloc(qp->sq.wqe_cnt,
-					 sizeof(*qp->sq.wqe_head));
+		qp->sq.wqe_head =
+			calloc(qp->sq.wqe_cnt, sizeof(*qp->sq.wqe_head));
 		if (!qp->sq.wrid || !qp->sq.wqe_head)
 			return ENOMEM;
 	}

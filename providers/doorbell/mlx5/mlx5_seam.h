@@ -69,16 +69,17 @@ int m5k_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *attr, int mask);
 int m5k_query_srq(struct ibv_srq *srq, struct ibv_srq_attr *attr);
 int m5k_destroy_srq(struct ibv_srq *srq);
 int m5k_create_ah(struct ibv_pd *pd, struct ibv_ah *ah,
-		  struct ibv_ah_attr *attr, struct mlx5_ib_create_ah_resp *resp);
+		  struct ibv_ah_attr *attr,
+		  struct mlx5_ib_create_ah_resp *resp);
 int m5k_destroy_ah(struct ibv_ah *ah);
 
 /* --- Seam 2: device memory ------------------------------------------------ */
 
 enum m5_barrier {
-	M5_BAR_TO_DEVICE,	/* host-memory stores before a dbrec store */
-	M5_BAR_FROM_DEVICE,	/* CQE ownership read before its body */
-	M5_BAR_WC_START,	/* dbrec store before the UAR write */
-	M5_BAR_WC_FLUSH,	/* UAR write out before the lock is dropped */
+	M5_BAR_TO_DEVICE,   /* host-memory stores before a dbrec store */
+	M5_BAR_FROM_DEVICE, /* CQE ownership read before its body */
+	M5_BAR_WC_START,    /* dbrec store before the UAR write */
+	M5_BAR_WC_FLUSH,    /* UAR write out before the lock is dropped */
 };
 
 #ifdef DOORBELL_MLX5_MODEL

@@ -119,8 +119,8 @@ static int m5_srq_kernel_create(struct m5_context *ctx, struct m5_srq *srq,
 	struct mlx5_ib_create_srq_resp resp = {};
 	int ret;
 
-	ret = m5k_create_srq(&ctx->core.vctx.context, &srq->vsrq, &kattr,
-			     &req, &resp);
+	ret = m5k_create_srq(&ctx->core.vctx.context, &srq->vsrq, &kattr, &req,
+			     &resp);
 	if (!ret)
 		srq->srqn = resp.srqn;
 	return ret;
@@ -164,8 +164,7 @@ err:
 	return NULL;
 }
 
-struct ibv_srq *m5_create_srq(struct ibv_pd *pd,
-			      struct ibv_srq_init_attr *attr)
+struct ibv_srq *m5_create_srq(struct ibv_pd *pd, struct ibv_srq_init_attr *attr)
 {
 	struct ibv_srq_init_attr_ex ex = {
 		.srq_context = attr->srq_context,

@@ -41,7 +41,8 @@ static void m5_init_bfs(struct m5_context *ctx, unsigned int per_page)
 				bf->buf_size = b ? ctx->bf_reg_size / 2 : 0;
 				bf->uuarn = b;
 				bf->need_lock = m5_bfreg_need_lock(
-					ctx, uar * M5_NON_FP_BFREGS_PER_UAR + k);
+					ctx,
+					uar * M5_NON_FP_BFREGS_PER_UAR + k);
 				db_lock_init(&bf->lock, bf->need_lock);
 			}
 		}

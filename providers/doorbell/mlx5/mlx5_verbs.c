@@ -71,8 +71,8 @@ struct ibv_mr *m5_reg_mr(struct ibv_pd *pd, void *addr, size_t len,
 	return &vmr->ibv_mr;
 }
 
-struct ibv_mr *m5_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset,
-				size_t len, uint64_t iova, int fd, int access)
+struct ibv_mr *m5_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset, size_t len,
+				uint64_t iova, int fd, int access)
 {
 	struct verbs_mr *vmr;
 	int ret;

@@ -134,7 +134,7 @@ struct ibv_comp_channel *m5m_create_comp_channel(struct m5m_dev *dev,
 int m5m_destroy_comp_channel(struct m5m_dev *dev,
 			     struct ibv_comp_channel *channel);
 
-/* --- Virtual clock (µs) --------------------------------------------------- */
+/* --- Virtual clock (µs) --------------------------------------------- */
 uint64_t m5m_now(struct m5m_dev *dev);
 /* Run every timer due up to now + us, in deadline order. */
 void m5m_clock_advance(struct m5m_dev *dev, uint64_t us);
