@@ -5,6 +5,7 @@
  * destination MAC.  post_send fills in the remote QPN and Q_Key per WR.
  */
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -78,22 +79,35 @@ static void m5_av_ib(struct m5_av *av, const struct ibv_ah_attr *attr,
  * RoCE v2 carries a UDP source port where IB has the LID: from the flow
  * label when there is one, else any port of the RoCE range.
  */
+/*
+ * RoCE v2 UDP source ports for AHs without a flow label: spread over the
+ * 14 bits ECMP hashes on, from a counter of our own (not random(), whose
+ * stream belongs to the application).
+ */
+static uint16_t m5_next_sport(void)
+{
+	static atomic_uint next;
+
+	return atomic_fetch_add_explicit(&next, 0x9e37, memory_order_relaxed) &
+	       0x3fff;
+}
+
 static int m5_av_roce(struct ibv_context *ibctx, struct m5_av *av,
 		      const struct ibv_ah_attr *attr, uint8_t rate)
 {
 	uint32_t fl = attr->grh.flow_label & IB_GRH_FLOWLABEL_MASK;
-	struct ibv_gid_entry gid = {};
+	enum ibv_gid_type type;
 	uint16_t sport;
 	int ret;
 
-	ret = ibv_query_gid_ex(ibctx, attr->port_num, attr->grh.sgid_index,
-			       &gid, 0);
+	ret = m5k_query_gid_type(ibctx, attr->port_num, attr->grh.sgid_index,
+				 &type);
 	if (ret)
 		return ret;
-	if (gid.gid_type == IBV_GID_TYPE_ROCE_V2) {
+	if (type == IBV_GID_TYPE_ROCE_V2) {
 		sport = fl ? ibv_flow_label_to_udp_sport(fl)
 			   : (uint16_t)(IB_ROCE_UDP_ENCAP_VALID_PORT_MIN |
-					(random() & 0x3fff));
+					m5_next_sport());
 		av->rlid = htobe16(sport);
 	}
 	av->stat_rate_sl = rate << 4 | (attr->sl & 0x7) << 1;

@@ -139,6 +139,18 @@ int m5k_query_port(struct ibv_context *ctx, uint8_t port,
 	return ibv_cmd_query_port(ctx, port, attr, &cmd, sizeof(cmd));
 }
 
+int m5k_query_gid_type(struct ibv_context *ctx, uint8_t port,
+		       unsigned int index, enum ibv_gid_type *type)
+{
+	struct ibv_gid_entry gid = {};
+	int ret;
+
+	ret = ibv_query_gid_ex(ctx, port, index, &gid, 0);
+	if (!ret)
+		*type = gid.gid_type;
+	return ret;
+}
+
 int m5k_alloc_pd(struct ibv_context *ctx, struct ibv_pd *pd,
 		 struct mlx5_ib_alloc_pd_resp *resp)
 {

@@ -39,6 +39,9 @@ int m5k_query_device_ex(struct ibv_context *ctx,
 			struct ibv_device_attr_ex *attr, size_t attr_size);
 int m5k_query_port(struct ibv_context *ctx, uint8_t port,
 		   struct ibv_port_attr *attr);
+/* The type of GID index of a port (IB, RoCE v1, RoCE v2). */
+int m5k_query_gid_type(struct ibv_context *ctx, uint8_t port,
+		       unsigned int index, enum ibv_gid_type *type);
 int m5k_alloc_pd(struct ibv_context *ctx, struct ibv_pd *pd,
 		 struct mlx5_ib_alloc_pd_resp *resp);
 int m5k_dealloc_pd(struct ibv_pd *pd);
