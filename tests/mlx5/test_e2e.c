@@ -15,6 +15,7 @@
 
 #include "m5model.h"
 #include "m5t.h"
+#include "m5t_verbs.h"
 
 int m5t_failed;
 
@@ -34,48 +35,6 @@ struct pair {
 	struct ibv_comp_channel *ch;
 	struct side a, b;
 };
-
-static int rc_connect(struct m5m_dev *dev, struct ibv_qp *qp, uint32_t dest,
-		      uint8_t rnr_retry)
-{
-	struct ibv_qp_attr a = {
-		.qp_state = IBV_QPS_INIT,
-		.port_num = 1,
-		.qp_access_flags = IBV_ACCESS_REMOTE_WRITE |
-				   IBV_ACCESS_REMOTE_READ |
-				   IBV_ACCESS_REMOTE_ATOMIC,
-	};
-
-	if (ibv_modify_qp(qp, &a,
-			  IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
-				  IBV_QP_ACCESS_FLAGS))
-		return -1;
-	a = (struct ibv_qp_attr){
-		.qp_state = IBV_QPS_RTR,
-		.path_mtu = IBV_MTU_1024,
-		.dest_qp_num = dest,
-		.max_dest_rd_atomic = 1,
-		.min_rnr_timer = 1,
-		.ah_attr = { .dlid = m5m_port_lid(dev, 1), .port_num = 1 },
-	};
-	if (ibv_modify_qp(qp, &a,
-			  IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
-				  IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-				  IBV_QP_MAX_DEST_RD_ATOMIC |
-				  IBV_QP_MIN_RNR_TIMER))
-		return -1;
-	a = (struct ibv_qp_attr){
-		.qp_state = IBV_QPS_RTS,
-		.timeout = 14,
-		.retry_cnt = 7,
-		.rnr_retry = rnr_retry,
-		.max_rd_atomic = 1,
-	};
-	return ibv_modify_qp(qp, &a,
-			     IBV_QP_STATE | IBV_QP_SQ_PSN | IBV_QP_TIMEOUT |
-				     IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
-				     IBV_QP_MAX_QP_RD_ATOMIC);
-}
 
 static int side_open(struct pair *p, struct side *s)
 {
@@ -117,8 +76,8 @@ static int pair_open_rnr(struct pair *p, bool channel, uint8_t rnr_retry)
 	if (!p->pd || (channel && !p->ch) || side_open(p, &p->a) ||
 	    side_open(p, &p->b))
 		return -1;
-	if (rc_connect(p->dev, p->a.qp, p->b.qp->qp_num, rnr_retry) ||
-	    rc_connect(p->dev, p->b.qp, p->a.qp->qp_num, rnr_retry))
+	if (m5t_rc_connect(p->dev, p->a.qp, p->b.qp->qp_num, rnr_retry) ||
+	    m5t_rc_connect(p->dev, p->b.qp, p->a.qp->qp_num, rnr_retry))
 		return -1;
 	return 0;
 }
@@ -180,19 +139,6 @@ static int post_send(struct side *s, enum ibv_wr_opcode op, uint64_t id,
 	return ibv_post_send(s->qp, &wr, &bad);
 }
 
-/* One completion, within a few polls. */
-static int poll_one(struct ibv_cq *cq, struct ibv_wc *wc)
-{
-	int i, n;
-
-	for (i = 0; i < 10; i++) {
-		n = ibv_poll_cq(cq, 1, wc);
-		if (n)
-			return n;
-	}
-	return 0;
-}
-
 static void rc_send_smoke(void)
 {
 	struct ibv_wc wc;
@@ -207,11 +153,11 @@ static void rc_send_smoke(void)
 		p.a.buf[i] = (uint8_t)(i * 7 + 1);
 	CHECK_EQ(post_recv(&p.b, 0xb1, 1024, 1024), 0);
 	CHECK_EQ(post_send(&p.a, IBV_WR_SEND, 0xa1, 0, 256, 0), 0);
-	CHECK_EQ(poll_one(p.a.cq, &wc), 1);
+	CHECK_EQ(m5t_poll_one(p.a.cq, &wc), 1);
 	CHECK_EQ(wc.status, IBV_WC_SUCCESS);
 	CHECK_EQ(wc.wr_id, 0xa1);
 	CHECK_EQ(wc.opcode, IBV_WC_SEND);
-	CHECK_EQ(poll_one(p.b.cq, &wc), 1);
+	CHECK_EQ(m5t_poll_one(p.b.cq, &wc), 1);
 	CHECK_EQ(wc.status, IBV_WC_SUCCESS);
 	CHECK_EQ(wc.wr_id, 0xb1);
 	CHECK_EQ(wc.opcode, IBV_WC_RECV);
@@ -225,9 +171,9 @@ static void rc_send_smoke(void)
 	CHECK_EQ(post_recv(&p.b, 0xb2, 2048, 1024), 0);
 	CHECK_EQ(post_send(&p.a, IBV_WR_SEND, 0xa2, 512, 64, IBV_SEND_INLINE),
 		 0);
-	CHECK_EQ(poll_one(p.a.cq, &wc), 1);
+	CHECK_EQ(m5t_poll_one(p.a.cq, &wc), 1);
 	CHECK_EQ(wc.wr_id, 0xa2);
-	CHECK_EQ(poll_one(p.b.cq, &wc), 1);
+	CHECK_EQ(m5t_poll_one(p.b.cq, &wc), 1);
 	CHECK_EQ(wc.byte_len, 64);
 	CHECK(!memcmp(p.b.buf + 2048, p.a.buf + 512, 64));
 	m5m_get_stats(p.dev, &st);
@@ -275,7 +221,7 @@ static void ping(struct pair *p, uint64_t id, unsigned int flags)
 
 	CHECK_EQ(post_recv(&p->b, id, 0, 64), 0);
 	CHECK_EQ(post_send(&p->a, IBV_WR_SEND, id, 0, 32, flags), 0);
-	CHECK_EQ(poll_one(p->a.cq, &wc), 1);
+	CHECK_EQ(m5t_poll_one(p->a.cq, &wc), 1);
 }
 
 static void cq_events(void)
@@ -295,7 +241,7 @@ static void cq_events(void)
 		ping(&p, i, 0);
 		CHECK_EQ(m5m_irq_service(p.dev), 1);
 		expect_event(&p, p.b.cq);
-		CHECK_EQ(poll_one(p.b.cq, wc), 1);
+		CHECK_EQ(m5t_poll_one(p.b.cq, wc), 1);
 		CHECK_EQ(wc[0].wr_id, i);
 	}
 	/* Solicited only: a plain send does not fire, a solicited one does. */
@@ -357,7 +303,7 @@ static void irq_thread(void)
 		CHECK_EQ(ibv_get_cq_event(p.ch, &cq, &cq_ctx), 0);
 		CHECK(cq == p.b.cq);
 		ibv_ack_cq_events(cq, 1);
-		CHECK_EQ(poll_one(p.b.cq, &wc), 1);
+		CHECK_EQ(m5t_poll_one(p.b.cq, &wc), 1);
 		CHECK_EQ(wc.wr_id, i);
 	}
 	m5m_irq_thread_stop(p.dev);
@@ -387,7 +333,7 @@ static void rdma_atomic(void)
 	wr.wr.rdma.remote_addr = (uintptr_t)p.b.buf + 256;
 	wr.wr.rdma.rkey = p.b.mr->rkey;
 	CHECK_EQ(post_wr(&p.a, &wr), 0);
-	CHECK_EQ(poll_one(p.a.cq, &wc), 1);
+	CHECK_EQ(m5t_poll_one(p.a.cq, &wc), 1);
 	CHECK_EQ(wc.status, IBV_WC_SUCCESS);
 	CHECK_EQ(wc.opcode, IBV_WC_RDMA_WRITE);
 	CHECK(!memcmp(p.b.buf + 256, p.a.buf, 128));
@@ -398,8 +344,8 @@ static void rdma_atomic(void)
 	wr.opcode = IBV_WR_RDMA_WRITE_WITH_IMM;
 	wr.imm_data = htobe32(0x1234);
 	CHECK_EQ(post_wr(&p.a, &wr), 0);
-	CHECK_EQ(poll_one(p.a.cq, &wc), 1);
-	CHECK_EQ(poll_one(p.b.cq, &wc), 1);
+	CHECK_EQ(m5t_poll_one(p.a.cq, &wc), 1);
+	CHECK_EQ(m5t_poll_one(p.b.cq, &wc), 1);
 	CHECK_EQ(wc.opcode, IBV_WC_RECV_RDMA_WITH_IMM);
 	CHECK(wc.wc_flags & IBV_WC_WITH_IMM);
 	CHECK_EQ(wc.imm_data, htobe32(0x1234));
@@ -412,7 +358,7 @@ static void rdma_atomic(void)
 	wr.imm_data = 0;
 	wr.wr.rdma.remote_addr = (uintptr_t)p.b.buf + 512;
 	CHECK_EQ(post_wr(&p.a, &wr), 0);
-	CHECK_EQ(poll_one(p.a.cq, &wc), 1);
+	CHECK_EQ(m5t_poll_one(p.a.cq, &wc), 1);
 	CHECK_EQ(wc.opcode, IBV_WC_RDMA_READ);
 	CHECK_EQ(wc.byte_len, 64);
 	CHECK(!memcmp(p.a.buf + 1024, p.b.buf + 512, 64));
@@ -427,14 +373,14 @@ static void rdma_atomic(void)
 	wr.wr.atomic.compare_add = 5;
 	wr.wr.atomic.swap = 9;
 	CHECK_EQ(post_wr(&p.a, &wr), 0);
-	CHECK_EQ(poll_one(p.a.cq, &wc), 1);
+	CHECK_EQ(m5t_poll_one(p.a.cq, &wc), 1);
 	CHECK_EQ(wc.opcode, IBV_WC_COMP_SWAP);
 	CHECK_EQ(*result, 5);
 	CHECK_EQ(*target, 9);
 	wr.opcode = IBV_WR_ATOMIC_FETCH_AND_ADD;
 	wr.wr.atomic.compare_add = 3;
 	CHECK_EQ(post_wr(&p.a, &wr), 0);
-	CHECK_EQ(poll_one(p.a.cq, &wc), 1);
+	CHECK_EQ(m5t_poll_one(p.a.cq, &wc), 1);
 	CHECK_EQ(wc.opcode, IBV_WC_FETCH_ADD);
 	CHECK_EQ(*result, 9);
 	CHECK_EQ(*target, 12);
@@ -512,7 +458,7 @@ static void rnr(void)
 	CHECK_EQ(post_send(&p.a, IBV_WR_SEND, 1, 0, 32, 0), 0);
 	CHECK_EQ(ibv_poll_cq(p.a.cq, 1, &wc), 0);
 	m5m_clock_advance(p.dev, 10);
-	CHECK_EQ(poll_one(p.a.cq, &wc), 1);
+	CHECK_EQ(m5t_poll_one(p.a.cq, &wc), 1);
 	CHECK_EQ(wc.status, IBV_WC_RNR_RETRY_EXC_ERR);
 	m5m_get_stats(p.dev, &st);
 	CHECK_EQ(st.rnr_naks, 2);
@@ -526,9 +472,9 @@ static void rnr(void)
 	m5m_clock_advance(p.dev, 100000);
 	CHECK_EQ(ibv_poll_cq(p.a.cq, 1, &wc), 0);
 	CHECK_EQ(post_recv(&p.b, 3, 0, 64), 0);
-	CHECK_EQ(poll_one(p.a.cq, &wc), 1);
+	CHECK_EQ(m5t_poll_one(p.a.cq, &wc), 1);
 	CHECK_EQ(wc.status, IBV_WC_SUCCESS);
-	CHECK_EQ(poll_one(p.b.cq, &wc), 1);
+	CHECK_EQ(m5t_poll_one(p.b.cq, &wc), 1);
 	CHECK_EQ(wc.wr_id, 3);
 	/* A forced RNR: the same, by fault injection. */
 	m5m_inject(p.dev, M5M_FAULT_RNR, 1);
@@ -536,27 +482,10 @@ static void rnr(void)
 	CHECK_EQ(post_send(&p.a, IBV_WR_SEND, 5, 0, 32, 0), 0);
 	CHECK_EQ(ibv_poll_cq(p.a.cq, 1, &wc), 0);
 	m5m_clock_advance(p.dev, 10);
-	CHECK_EQ(poll_one(p.a.cq, &wc), 1);
+	CHECK_EQ(m5t_poll_one(p.a.cq, &wc), 1);
 	CHECK_EQ(wc.status, IBV_WC_SUCCESS);
 out:
 	pair_close(&p);
-}
-
-static int ud_qp_up(struct ibv_qp *qp)
-{
-	struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT,
-				 .port_num = 1,
-				 .qkey = 0x1111 };
-
-	if (ibv_modify_qp(qp, &a,
-			  IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
-				  IBV_QP_QKEY))
-		return -1;
-	a.qp_state = IBV_QPS_RTR;
-	if (ibv_modify_qp(qp, &a, IBV_QP_STATE))
-		return -1;
-	a.qp_state = IBV_QPS_RTS;
-	return ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN);
 }
 
 static void ud_send(void)
@@ -593,8 +522,8 @@ static void ud_send(void)
 	CHECK(ua && ub && ah);
 	if (!ua || !ub || !ah)
 		goto out;
-	CHECK_EQ(ud_qp_up(ua), 0);
-	CHECK_EQ(ud_qp_up(ub), 0);
+	CHECK_EQ(m5t_ud_up(ua, 0x1111), 0);
+	CHECK_EQ(m5t_ud_up(ub, 0x1111), 0);
 	for (i = 0; i < 100; i++)
 		p.a.buf[i] = (uint8_t)(i + 100);
 	CHECK_EQ(post_recv(&(struct side){ .qp = ub,
@@ -607,9 +536,9 @@ static void ud_send(void)
 	wr.wr.ud.remote_qpn = ub->qp_num;
 	wr.wr.ud.remote_qkey = 0x1111;
 	CHECK_EQ(post_wr(&(struct side){ .qp = ua }, &wr), 0);
-	CHECK_EQ(poll_one(p.a.cq, &wc), 1);
+	CHECK_EQ(m5t_poll_one(p.a.cq, &wc), 1);
 	CHECK_EQ(wc.status, IBV_WC_SUCCESS);
-	CHECK_EQ(poll_one(p.b.cq, &wc), 1);
+	CHECK_EQ(m5t_poll_one(p.b.cq, &wc), 1);
 	CHECK_EQ(wc.status, IBV_WC_SUCCESS);
 	CHECK_EQ(wc.byte_len, 140);
 	CHECK_EQ(wc.src_qp, ua->qp_num);
@@ -618,7 +547,7 @@ static void ud_send(void)
 	/* A wrong Q_Key: the datagram is dropped, the sender never knows. */
 	wr.wr.ud.remote_qkey = 0x2222;
 	CHECK_EQ(post_wr(&(struct side){ .qp = ua }, &wr), 0);
-	CHECK_EQ(poll_one(p.a.cq, &wc), 1);
+	CHECK_EQ(m5t_poll_one(p.a.cq, &wc), 1);
 	CHECK_EQ(wc.status, IBV_WC_SUCCESS);
 	CHECK_EQ(ibv_poll_cq(p.b.cq, 1, &wc), 0);
 	m5m_get_stats(p.dev, &st);
@@ -639,8 +568,8 @@ static void ud_send(void)
 	wr.wr.ud.ah = gah;
 	wr.wr.ud.remote_qkey = 0x1111;
 	CHECK_EQ(post_wr(&(struct side){ .qp = ua }, &wr), 0);
-	CHECK_EQ(poll_one(p.a.cq, &wc), 1);
-	CHECK_EQ(poll_one(p.b.cq, &wc), 1);
+	CHECK_EQ(m5t_poll_one(p.a.cq, &wc), 1);
+	CHECK_EQ(m5t_poll_one(p.b.cq, &wc), 1);
 	CHECK_EQ(wc.byte_len, 140);
 	CHECK(wc.wc_flags & IBV_WC_GRH);
 	CHECK(!memcmp(p.b.buf + 24, aa.grh.dgid.raw, 16));
@@ -678,7 +607,7 @@ static void wrap_many(void)
 		if (i % 4 == 3) {
 			CHECK_EQ(post_send(&p.a, IBV_WR_SEND, i, 0, len, flags),
 				 0);
-			CHECK_EQ(poll_one(p.a.cq, wc), 1);
+			CHECK_EQ(m5t_poll_one(p.a.cq, wc), 1);
 			CHECK_EQ(wc[0].wr_id, i);
 		} else {
 			struct ibv_sge sge = { (uintptr_t)p.a.buf, len,
@@ -691,7 +620,7 @@ static void wrap_many(void)
 
 			CHECK_EQ(post_wr(&p.a, &wr), 0);
 		}
-		n = poll_one(p.b.cq, wc);
+		n = m5t_poll_one(p.b.cq, wc);
 		CHECK_EQ(n, 1);
 		CHECK_EQ(wc[0].wr_id, i);
 		CHECK_EQ(wc[0].byte_len, len);
@@ -759,7 +688,7 @@ static void dmabuf_mr(void)
 	wr.wr.rdma.remote_addr = 0x10000 + 100;
 	wr.wr.rdma.rkey = mr->rkey;
 	CHECK_EQ(post_wr(&p.a, &wr), 0);
-	CHECK_EQ(poll_one(p.a.cq, &wc), 1);
+	CHECK_EQ(m5t_poll_one(p.a.cq, &wc), 1);
 	CHECK_EQ(wc.status, IBV_WC_SUCCESS);
 	CHECK(!memcmp(view + 4096 + 100, p.a.buf, 64));
 out:
@@ -825,8 +754,8 @@ static void srq_recv(void)
 	CHECK(c && d);
 	if (!c || !d)
 		goto out;
-	CHECK_EQ(rc_connect(p.dev, c, d->qp_num, 7), 0);
-	CHECK_EQ(rc_connect(p.dev, d, c->qp_num, 7), 0);
+	CHECK_EQ(m5t_rc_connect(p.dev, c, d->qp_num, 7), 0);
+	CHECK_EQ(m5t_rc_connect(p.dev, d, c->qp_num, 7), 0);
 	/* Receives come off the free list, out of posting order later. */
 	for (i = 0; i < 40 && !m5t_failed; i++) {
 		CHECK_EQ(srq_post(srq, &p.b, 100 + i, 64 * (i % 8)), 0);
@@ -836,8 +765,8 @@ static void srq_recv(void)
 						   .buf = p.a.buf },
 				   IBV_WR_SEND, i, 0, 16, 0),
 			 0);
-		CHECK_EQ(poll_one(p.a.cq, &wc), 1);
-		CHECK_EQ(poll_one(p.b.cq, &wc), 1);
+		CHECK_EQ(m5t_poll_one(p.a.cq, &wc), 1);
+		CHECK_EQ(m5t_poll_one(p.b.cq, &wc), 1);
 		CHECK_EQ(wc.status, IBV_WC_SUCCESS);
 		CHECK_EQ(wc.wr_id, 100 + i);
 		CHECK_EQ(wc.qp_num, c->qp_num);
@@ -853,8 +782,8 @@ static void srq_recv(void)
 						   .buf = p.a.buf },
 				   IBV_WR_SEND, i, 0, 16, 0),
 			 0);
-		CHECK_EQ(poll_one(p.a.cq, &wc), 1);
-		CHECK_EQ(poll_one(p.b.cq, &wc), 1);
+		CHECK_EQ(m5t_poll_one(p.a.cq, &wc), 1);
+		CHECK_EQ(m5t_poll_one(p.b.cq, &wc), 1);
 	}
 	CHECK_EQ(m5m_irq_service(p.dev), 1);
 	CHECK(fd_ready(p.ctx->async_fd));
@@ -894,8 +823,8 @@ static void cq_overrun(void)
 	CHECK(c && d);
 	if (!c || !d)
 		goto out;
-	CHECK_EQ(rc_connect(p.dev, c, d->qp_num, 7), 0);
-	CHECK_EQ(rc_connect(p.dev, d, c->qp_num, 7), 0);
+	CHECK_EQ(m5t_rc_connect(p.dev, c, d->qp_num, 7), 0);
+	CHECK_EQ(m5t_rc_connect(p.dev, d, c->qp_num, 7), 0);
 	for (i = 0; i < 3; i++) {
 		CHECK_EQ(post_recv(&(struct side){ .qp = c,
 						   .mr = p.b.mr,
@@ -907,7 +836,7 @@ static void cq_overrun(void)
 						   .buf = p.a.buf },
 				   IBV_WR_SEND, i, 0, 8, 0),
 			 0);
-		CHECK_EQ(poll_one(p.a.cq, &wc), 1);
+		CHECK_EQ(m5t_poll_one(p.a.cq, &wc), 1);
 	}
 	/* Two CQEs fit; the third overran the CQ, which stopped. */
 	CHECK_EQ(m5m_irq_service(p.dev), 1);
@@ -999,8 +928,8 @@ static void shared_bfregs(void)
 			goto out;
 	}
 	for (i = 0; i < 16; i += 2) {
-		CHECK_EQ(rc_connect(p.dev, q[i], q[i + 1]->qp_num, 7), 0);
-		CHECK_EQ(rc_connect(p.dev, q[i + 1], q[i]->qp_num, 7), 0);
+		CHECK_EQ(m5t_rc_connect(p.dev, q[i], q[i + 1]->qp_num, 7), 0);
+		CHECK_EQ(m5t_rc_connect(p.dev, q[i + 1], q[i]->qp_num, 7), 0);
 	}
 	for (j = 0; j < 5; j++)
 		for (i = 0; i < 16; i += 2) {
@@ -1016,8 +945,8 @@ static void shared_bfregs(void)
 					   IBV_WR_SEND, j, 0, 8,
 					   j % 2 ? IBV_SEND_INLINE : 0),
 				 0);
-			CHECK_EQ(poll_one(p.a.cq, &wc), 1);
-			CHECK_EQ(poll_one(p.b.cq, &wc), 1);
+			CHECK_EQ(m5t_poll_one(p.a.cq, &wc), 1);
+			CHECK_EQ(m5t_poll_one(p.b.cq, &wc), 1);
 			CHECK_EQ(wc.qp_num, q[i + 1]->qp_num);
 		}
 	/* Every one a single WR of ds 2 on a bfreg other than 0. */

@@ -323,9 +323,13 @@ void m5m_cq_try_fire(struct m5m_cq *cq)
 }
 
 /*
- * The sn a new arm must carry: unchanged unless the last event reached the
- * channel and was read (then the provider's cq_event advanced it).  -1 when
- * the model cannot tell (the event is still in the channel).
+ * The sn a new arm must carry.  The provider's cq_event advances it once
+ * per event read, from 0 at create, so once the channel is empty it is the
+ * count of events reported, mod 4 (more than one may be read between two
+ * arms: an arm over an unread event can fire again).  -1 when the model
+ * cannot tell (events still in the channel).  With no channel the model
+ * can see (self-test CQs), it is unchanged unless the CQ fired and an
+ * event went out since the last arm.
  */
 static int m5m_cq_expected_sn(const struct m5m_cq *cq)
 {
@@ -333,11 +337,14 @@ static int m5m_cq_expected_sn(const struct m5m_cq *cq)
 
 	if (!cq->armed_once)
 		return -1;
-	if (!cq->fired_since_arm || cq->comp_reported == cq->chan_base)
-		return cq->arm_sn;
-	if (cq->chan_rfd < 0 || ioctl(cq->chan_rfd, FIONREAD, &avail) || avail)
+	if (cq->chan_rfd < 0) {
+		if (!cq->fired_since_arm || cq->comp_reported == cq->chan_base)
+			return (int)cq->arm_sn;
 		return -1;
-	return (cq->arm_sn + 1) & 3;
+	}
+	if (ioctl(cq->chan_rfd, FIONREAD, &avail) || avail)
+		return -1;
+	return (int)(cq->comp_reported & 3);
 }
 
 void m5m_cq_arm(struct m5m_cq *cq, uint32_t val)

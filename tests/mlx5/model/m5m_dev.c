@@ -417,6 +417,7 @@ int m5m_cq_info(struct m5m_dev *dev, struct ibv_cq *ibcq,
 		out->cq_max_count = cq->mod_count;
 		out->cq_period = cq->mod_period;
 		out->overrun = cq->overrun;
+		out->arm_sn = (uint8_t)cq->arm_sn;
 	}
 	m5m_unlock();
 	return ret;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * The fake kernel, context-level commands: GET_CONTEXT with the mlx5_ib
- * driver data (and the async fd), UAR mmap, device and port queries.
- * Each fills what mlx5_ib and the ibv_cmd_* helper would.
+ * driver data (and the async fd), UAR mmap, device, port and GID-type
+ * queries.  Each fills what mlx5_ib and the ibv_cmd_* helper would.
  */
 #define _GNU_SOURCE /* pipe2, F_SETPIPE_SZ */
 #include <errno.h>
@@ -316,5 +316,23 @@ int m5k_query_port(struct ibv_context *ctx, uint8_t port,
 	attr->active_speed = 32; /* EDR */
 	attr->phys_state = 5;	 /* LinkUp */
 	attr->link_layer = (uint8_t)dev->cfg.link_layer;
+	return 0;
+}
+
+/* The port's one GID (index 0): IB, or RoCE v1/v2 as configured. */
+int m5k_query_gid_type(struct ibv_context *ctx, uint8_t port,
+		       unsigned int index, enum ibv_gid_type *type)
+{
+	struct m5m_dev *dev = m5m_dev_of(ctx);
+
+	if (!dev)
+		return ENODEV;
+	if (port < 1 || port > dev->cfg.num_ports || index >= 1)
+		return EINVAL;
+	if (dev->cfg.link_layer != IBV_LINK_LAYER_ETHERNET)
+		*type = IBV_GID_TYPE_IB;
+	else
+		*type = dev->cfg.roce_v1 ? IBV_GID_TYPE_ROCE_V1
+					 : IBV_GID_TYPE_ROCE_V2;
 	return 0;
 }

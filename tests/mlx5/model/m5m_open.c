@@ -12,6 +12,32 @@
 
 #include "m5m_int.h"
 
+/* libibverbs' (IBVERBS_PRIVATE_34), for what ibv_open_device would do. */
+void verbs_init_cq(struct ibv_cq *cq, struct ibv_context *context,
+		   struct ibv_comp_channel *channel, void *cq_context);
+
+/*
+ * The library half of ibv_create_cq_ex, which libibverbs installs when it
+ * opens a device (set_lib_ops) and m5m_open, bypassing it, must install
+ * itself: check wc_flags, call the provider, initialise the CQ's common
+ * part (channel reference, event counters).
+ */
+static struct ibv_cq_ex *m5m_lib_create_cq_ex(struct ibv_context *ctx,
+					      struct ibv_cq_init_attr_ex *attr)
+{
+	struct ibv_cq_ex *cq;
+
+	if (attr->wc_flags & ~(uint64_t)IBV_CREATE_CQ_SUP_WC_FLAGS) {
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	cq = db_mlx5_backend.ops->create_cq_ex(ctx, attr);
+	if (cq)
+		verbs_init_cq(ibv_cq_ex_to_cq(cq), ctx, attr->channel,
+			      attr->cq_context);
+	return cq;
+}
+
 struct ibv_context *m5m_open(struct m5m_dev *dev)
 {
 	struct verbs_context *vctx;
@@ -39,5 +65,8 @@ struct ibv_context *m5m_open(struct m5m_dev *dev)
 	m5m_unlock();
 	/* No uverbs fd: every kernel command goes to the model. */
 	vctx = db_device_ops.alloc_context(&d->db.vdev.device, -1, NULL);
-	return vctx ? &vctx->context : NULL;
+	if (!vctx)
+		return NULL;
+	vctx->create_cq_ex = m5m_lib_create_cq_ex;
+	return &vctx->context;
 }

@@ -428,3 +428,41 @@ void m5m_send_doorbell(const struct m5m_db *db)
 	qp->db_pi = m5m_snd_dbrec(qp);
 	m5m_sq_run(qp);
 }
+
+/* --- Doorbell recovery (no doorbell seen) --------------------------------- */
+
+unsigned int m5m_doorbell_recovery(struct m5m_dev *dev)
+{
+	struct m5m_srq *srq;
+	struct m5m_qp *qp;
+	uint64_t wqes;
+	uint32_t i;
+
+	m5m_lock();
+	m5m_step_locked(dev);
+	wqes = dev->st.wqes;
+	/* Receives first: a send parked by RNR may be waiting for one. */
+	for (i = 0; i < dev->srqs.cap; i++) {
+		srq = dev->srqs.slot[i];
+		if (srq)
+			m5m_srq_posted(srq);
+	}
+	for (i = 0; i < dev->qps.cap; i++) {
+		qp = dev->qps.slot[i];
+		if (qp && !qp->srq && qp->rq_cnt &&
+		    qp->state != IBV_QPS_RESET &&
+		    m5m_rcv_dbrec(qp) != qp->rq_seen)
+			m5m_rq_posted(qp);
+	}
+	for (i = 0; i < dev->qps.cap; i++) {
+		qp = dev->qps.slot[i];
+		if (!qp || !qp->sq_bbs || qp->state == IBV_QPS_RESET)
+			continue;
+		qp->db_pi = m5m_snd_dbrec(qp);
+		qp->snd_seen = qp->db_pi;
+		m5m_sq_run(qp);
+	}
+	wqes = dev->st.wqes - wqes;
+	m5m_unlock();
+	return (unsigned int)wqes;
+}

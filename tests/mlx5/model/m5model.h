@@ -79,6 +79,7 @@ enum m5m_period_mode {
 struct m5m_config {
 	unsigned int num_ports; /* 1 or 2; default 1 */
 	uint8_t link_layer;	/* IBV_LINK_LAYER_*; default INFINIBAND */
+	bool roce_v1;		/* Ethernet: GID 0 is RoCE v1, not v2 */
 	uint16_t lid;		/* port LID; default 1 + device number */
 	enum ibv_mtu mtu;	/* active MTU; default 4096 */
 	/* completion EQs: one per comp_vector the contexts see */
@@ -142,6 +143,15 @@ void m5m_clock_advance(struct m5m_dev *dev, uint64_t us);
 uint64_t m5m_next_deadline(struct m5m_dev *dev);
 /* Finish deferred device writes (a split CQE's op_own). */
 void m5m_step(struct m5m_dev *dev);
+/*
+ * Doorbell recovery: take every QP's receives up to its RCV dbrec (and
+ * every SRQ's) and run its SQ up to its SND dbrec, as the device does on
+ * the next doorbell, with no doorbell.  For builds whose device-memory
+ * stores do not reach the model (the instruction-count bench compiles the
+ * backend without DOORBELL_MLX5_MODEL): send doorbells, arms and their
+ * order are not seen there and not checked.  Returns the WQEs executed.
+ */
+unsigned int m5m_doorbell_recovery(struct m5m_dev *dev);
 
 /* --- Interrupts and the fake kernel IRQ handler --------------------------- */
 unsigned int m5m_num_vectors(struct m5m_dev *dev); /* async + comp */
@@ -225,6 +235,7 @@ struct m5m_cq_info {
 	uint16_t cq_max_count;
 	uint16_t cq_period;
 	bool overrun;
+	uint8_t arm_sn; /* the sn of the last arm doorbell taken */
 };
 int m5m_cq_info(struct m5m_dev *dev, struct ibv_cq *cq,
 		struct m5m_cq_info *out);
