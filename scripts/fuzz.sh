@@ -10,7 +10,7 @@
 #   --jobs N       run N targets at a time (default 1; the machine's cores
 #                  bound what helps)
 #   --only TARGET  run one target (fuzz_cq_ring, fuzz_send_wr, fuzz_wr_api,
-#                  fuzz_ring_map, fuzz_libver)
+#                  fuzz_ring_map, fuzz_libver, fuzz_mlx5_cqe)
 #   --coverage     no fuzzing: replay the seeds and the grown corpora through
 #                  a source-coverage build (build-fuzz-cov/) and print the
 #                  line coverage of the provider files the targets exercise
@@ -35,7 +35,8 @@ while (($#)); do
 	shift
 done
 build=${DOORBELL_FUZZ_BUILD_DIR:-$top/build-fuzz}
-targets=(fuzz_cq_ring fuzz_send_wr fuzz_wr_api fuzz_ring_map fuzz_libver)
+targets=(fuzz_cq_ring fuzz_send_wr fuzz_wr_api fuzz_ring_map fuzz_libver
+	 fuzz_mlx5_cqe)
 [[ -n $only ]] && targets=("$only")
 t_start=$SECONDS
 passed=0 failed=0
@@ -84,7 +85,8 @@ if ((coverage)); then
 	llvm-profdata merge -o "$prof/all.profdata" "$prof"/*.profraw &&
 	llvm-cov report -instr-profile="$prof/all.profdata" "${objs[@]}" \
 		"$top"/providers/doorbell/rxe/{rxe_send.c,rxe_send_wqe.h,rxe_wr.c,rxe_cq.c,rxe_cqex.c,rxe_ring.c,rxe_ring.h} \
-		"$top"/providers/doorbell/core/libver.c |
+		"$top"/providers/doorbell/core/libver.c \
+		"$top"/providers/doorbell/mlx5/{mlx5_poll.c,mlx5_cq.c} |
 		awk 'NR > 2 && !/^-/ { print $1, "lines", $8 - $9 "/" $8, $10, "branches", $11 - $12 "/" $11, $13 }' |
 		sed 's/^/    /'
 	exit 0

@@ -350,6 +350,186 @@ def libver_seeds():
     }
 
 
+# -------------------------------------------------------------- mlx5_cqe
+# fuzz_mlx5_cqe.c: header, per-QP bytes, then operations (see setup() and
+# run_op() there).  Opcodes of IBV_WR_*: WRITE 0, SEND 2, READ 4, ...
+M5_POST_SEND, M5_POST_RECV, M5_POST_SRQ, M5_DEVICE, M5_POLL, M5_CQ_EX = \
+    0, 1, 2, 3, 5, 6
+M5_DESTROY = 0xF8
+M5_SQ, M5_RQ, M5_SRQ = 0, 1, 2
+M5_OK, M5_ERR = 0, 7                     # the device's status selector
+M5_FLUSH = 3                             # index of WR_FLUSH_ERR in synd[]
+
+
+def m5_header(sane=True, ncqe_log=3, cisel=0, srq=None, qps=()):
+    """srq: None or (log2 WQEs - 1, 64-byte WQEs); qps: per QP a dict."""
+    i = In().u8((1 if sane else 0) | 2 | 4).u8(ncqe_log - 1).u8(cisel)
+    if cisel & 3 == 2:
+        i.u32(0)
+    srqc = 0
+    if srq is not None:
+        srqc = 1 | (srq[0] << 1) | (8 if srq[1] else 0)
+    i.u8(srqc).u8(len(qps) - 1)
+    for q in qps:
+        cfg = (1 if q.get("ud") else 0) | (2 if q.get("srq") else 0) | \
+            (4 if q.get("send_other") else 0) | \
+            (8 if q.get("recv_other") else 0) | \
+            (16 if q.get("sig_all") else 0) | (q.get("bbs_log", 0) << 5)
+        sq_start = q.get("sq_start")      # None: a new SQ; else (sel, bb)
+        sqc = q.get("sq_log", 2) | ((sq_start[0] << 2) if sq_start else 0)
+        rqc = q.get("rq_log", 2) | (q.get("rq_start", 0) << 3)
+        i.u8(cfg).u8(sqc).u8(rqc)
+        if sq_start:
+            if sq_start[0] & 3 == 2:
+                i.u32(0x12345678)
+            i.u16(sq_start[1])
+        if srq is None or not q.get("srq"):
+            if q.get("rq_start", 0) & 3 == 2:
+                i.u32(0x9abc)
+    return i
+
+
+def m5_send(i, qi, wrs):
+    """wrs: (flags, opcode selector, [lengths]); flags 1 signaled."""
+    i.u8(M5_POST_SEND).u8(qi).u8(len(wrs) - 1)
+    for flags, op, lens in wrs:
+        i.u8(flags).u8(op).u8(len(lens))
+        for n in lens:
+            i.u8(n)
+    return i
+
+
+def m5_recv(i, qi, wrs, srq=False):
+    """wrs: lists of SGE lengths (in 16-byte units)."""
+    if srq:
+        i.u8(M5_POST_SRQ).u8(len(wrs) - 1)
+    else:
+        i.u8(M5_POST_RECV).u8(qi).u8(len(wrs) - 1)
+    for lens in wrs:
+        i.u8(len(lens))
+        for n in lens:
+            i.u8(n)
+    return i
+
+
+def m5_dev_bytes(i, which, qi, comps):
+    """The sane device's bytes; comps: (status, [SRQ pick]) per CQE."""
+    i.u8(which).u8(qi).u8(len(comps) - 1)
+    for c in comps:
+        status = c[0]
+        if which == M5_SRQ:
+            i.u8(c[1])
+        i.u8(status | (c[2] << 3 if len(c) > 2 else 0))
+        if which != M5_SQ:
+            i.u32(0x400).u32(0x1000042)  # byte_cnt/imm word, source
+        if status == M5_ERR:
+            i.u8(M5_FLUSH).u8(0x44)
+    return i
+
+
+def m5_dev(i, which, qi, comps):
+    return m5_dev_bytes(i.u8(M5_DEVICE), which, qi, comps)
+
+
+def m5_poll(i, nwc):
+    return i.u8(M5_POLL).u8(nwc + 2)
+
+
+def mlx5_seeds():
+    s = {}
+    # RC: SEND (signaled), WRITE (not), READ (signaled); two receives; the
+    # device completes both SQ WRs and both receives; poll_cq(8).
+    i = m5_header(qps=[{}])
+    m5_send(i, 0, [(1, 2, [64]), (0, 0, [32]), (1, 4, [128])])
+    m5_recv(i, 0, [[4], [2, 2]])
+    m5_dev(i, M5_SQ, 0, [(M5_OK,), (M5_OK,)])
+    m5_dev(i, M5_RQ, 0, [(M5_OK, None, 0), (M5_OK, None, 1)])
+    m5_poll(i, 8)
+    s["sane-rc-send-write-read-recv"] = i
+    # An SRQ of 8 WQEs shared by an RC and a UD QP; receives complete out
+    # of order; start/next/end_poll with the device writing meanwhile.
+    i = m5_header(srq=(2, False), qps=[{"srq": True},
+                                       {"srq": True, "ud": True,
+                                        "bbs_log": 1}])
+    m5_recv(i, 0, [[1], [2], [3]], srq=True)
+    m5_recv(i, 0, [[1], [], [4]], srq=True)
+    m5_dev(i, M5_SRQ, 0, [(M5_OK, 3), (M5_OK, 0), (M5_OK, 2)])
+    i.u8(M5_CQ_EX).u8(1)
+    i.u8(2).u8(1)
+    m5_dev_bytes(i, M5_SRQ, 1, [(M5_OK, 1, 2), (M5_OK, 0, 1)])
+    i.u8(2).u8(2).u8(2).u8(0)
+    m5_poll(i, 4)
+    s["sane-srq-two-qps-out-of-order-cq-ex"] = i
+    # Two CQEs in the ring, the consumer index just before the 24-bit
+    # record wraps, an SQ that has run to its 16-bit and 32-bit wraps,
+    # two-WQEBB WQEs: rounds of post, complete, poll.
+    i = m5_header(ncqe_log=1, cisel=3 | (4 << 2),
+                  qps=[{"bbs_log": 1, "sq_log": 1, "sq_start": (1, 0xFFFD),
+                        "rq_start": 1}])
+    for r in range(12):
+        # A two-WQEBB SEND_IMM (4 SGEs), then a one-WQEBB SEND.
+        m5_send(i, 0, [(1, 3, [40, 8, 8, 8]) if r & 1 else (1, 2, [8])])
+        m5_recv(i, 0, [[1]])
+        m5_dev(i, M5_SQ, 0, [(M5_OK,)])
+        m5_dev(i, M5_RQ, 0, [(M5_OK, None, r & 3)])
+        if r % 3:
+            m5_poll(i, 1 + r % 3)
+        else:
+            i.u8(M5_CQ_EX).u8(1).u8(2).u8(0)
+    s["sane-wraps-24bit-ci-16bit-wqe-counter"] = i
+    # Error CQEs (flush) on the SQ and RQ, then QP 0 destroyed with its
+    # CQEs and the SRQ QP's in the ring: m5_cq_clean keeps QP 1's.
+    i = m5_header(srq=(1, True), qps=[{"sig_all": True}, {"srq": True}])
+    m5_send(i, 0, [(0, 2, [16]), (0, 5, [8])])
+    m5_recv(i, 0, [[1], [1]])
+    m5_recv(i, 1, [[1], [1]], srq=True)
+    m5_dev(i, M5_SQ, 0, [(M5_OK,), (M5_ERR,)])
+    m5_dev(i, M5_RQ, 0, [(M5_ERR,)])
+    m5_dev(i, M5_SRQ, 1, [(M5_OK, 1)])
+    m5_poll(i, 1)
+    i.u8(M5_DESTROY).u8(0)
+    m5_poll(i, 8)
+    s["sane-flush-errors-then-destroy-qp"] = i
+    # A lying device: a CQE for a QP of another CQ, then one naming the
+    # SRQ's user index, an unknown one, a stale counter, format bits, raw
+    # bytes, an owner byte; polls and a cq_ex session between.
+    i = m5_header(sane=False, srq=(1, False),
+                  qps=[{}, {"srq": True}, {"send_other": True,
+                                            "recv_other": True}])
+    m5_send(i, 0, [(1, 2, [8]), (1, 2, [8])])
+    m5_recv(i, 0, [[1]])
+    m5_recv(i, 0, [[1], [1]], srq=True)
+    # CQEs at the consumer's slots (kind 2, near): (uidx selector, extra
+    # uidx byte, counter selector, pick, CQE opcode selector).
+    def lie(k, usel, csel, pick, cqe_op, kind=2, sel=0x80):
+        i.u8(M5_DEVICE).u8(kind).u8(sel).u8(k)
+        i.u8(usel)
+        if usel % 6 in (3, 4):
+            i.u8(1)
+        i.u8(csel).u8(pick)
+        if csel % 6 >= 4:
+            i.u16(0)
+        i.u8(0).u8(5).u8(0x22).u32(8).u8(cqe_op)
+    lie(0, 18, 0, 0, 0)     # QP 2's user index (its CQs are others)
+    lie(1, 2, 2, 1, 2)      # the SRQ's user index, an SRQ WQE's counter
+    lie(2, 4, 0, 0, 0)      # an index never allocated
+    lie(3, 0, 3, 7, 0)      # QP 0, a counter no WQE ever had
+    lie(4, 0, 0, 0, 0)      # QP 0, WR 0: true
+    m5_poll(i, 5)
+    lie(0, 0, 0, 0, 0)      # WR 0 again: retired
+    lie(1, 1, 2, 0, 2)      # QP 1 on the SRQ, an SRQ WQE: true
+    lie(2, 1, 2, 0, 6)      # the same WQE again, as RESP_ERR
+    lie(3, 0, 0, 1, 0, sel=0x80 | 0x60 | 2)   # WR 1 with format bits
+    m5_poll(i, 3)
+    # Raw bytes into slot 1, an owner byte into slot 0, then cq_ex.
+    i.u8(M5_DEVICE).u8(0).u8(0).u16(1).raw(bytes(range(64)))
+    i.u8(M5_DEVICE).u8(1).u8(1).u16(0).u8(0x21)
+    i.u8(M5_CQ_EX).u8(1).u8(2).u8(2).u8(0)
+    m5_poll(i, 17)
+    s["insane-other-cq-srq-uidx-unknown-stale-format-raw"] = i
+    return s
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     top = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "corpus")
@@ -359,6 +539,7 @@ def main():
         "fuzz_wr_api": wr_seeds(),
         "fuzz_ring_map": ring_map_seeds(),
         "fuzz_libver": libver_seeds(),
+        "fuzz_mlx5_cqe": mlx5_seeds(),
     }
     for target, seeds in targets.items():
         d = os.path.join(top, target)

@@ -12,7 +12,7 @@
 
 #include <infiniband/mlx5dv.h>
 
-#include "mlx5/mlx5.h"
+#include "m5_fake.h"
 #include "unit.h"
 
 #define SQ_BBS	4 /* a 256-byte SQ: WQEs wrap often */
@@ -36,69 +36,42 @@ static struct rig *rig_new(enum ibv_qp_type type)
 {
 	struct rig *r;
 	size_t rq_len = RQ_WQES * 32, len = rq_len + SQ_BBS * 64;
+	void *cq_buf;
 
 	if (posix_memalign((void **)&r, 64, sizeof(*r)))
 		abort();
 	memset(r, 0, sizeof(*r));
-	pthread_mutex_init(&r->ctx.uidx_mutex, NULL);
-	r->ctx.uar[0] = r->uar;
-
-	r->cq.vcq.cq.context = &r->ctx.core.vctx.context;
-	r->cq.ncqe = NCQE;
-	r->cq.buf_len = NCQE * 64;
-	if (posix_memalign(&r->cq.buf, 4096, r->cq.buf_len))
+	m5_fake_ctx_init(&r->ctx, r->uar);
+	if (posix_memalign(&cq_buf, 4096, NCQE * 64))
 		abort();
-	for (int i = 0; i < NCQE; i++)
-		((struct m5_cqe64 *)r->cq.buf)[i].op_own = M5_CQE_OP_OWN_INIT;
-	r->cq.dbrec = r->cq_db;
-	r->cq.cqn = 0x33;
-	r->cq.arm_reg = r->uar + M5_CQ_DOORBELL;
-	db_lock_init(&r->cq.lock, true);
+	m5_fake_cq_init(&r->cq, &r->ctx, cq_buf, NCQE, r->cq_db, 0, true);
 
-	struct ibv_qp *ibqp = &r->qp.vqp.qp;
-
-	ibqp->context = &r->ctx.core.vctx.context;
-	ibqp->qp_type = type;
-	ibqp->state = IBV_QPS_RTS;
-	ibqp->qp_num = 0x1234;
-	ibqp->send_cq = &r->cq.vcq.cq;
-	ibqp->recv_cq = &r->cq.vcq.cq;
-	r->qp.rsc.type = M5_RSC_QP;
-	if (m5_uidx_alloc(&r->ctx, &r->qp.rsc))
-		abort();
 	r->qp.buf_len = len;
 	if (posix_memalign(&r->qp.buf, 4096, len))
 		abort();
 	memset(r->qp.buf, 0xee, len);
-	r->qp.dbrec = r->qp_db;
-	r->qp.rq = (struct m5_wq){
-		.buf = r->qp.buf,
-		.qend = (char *)r->qp.buf + rq_len,
-		.wrid = r->rq_wrid,
-		.wqe_cnt = RQ_WQES,
-		.wqe_shift = 5,
-		.max_post = RQ_WQES,
-		.max_gs = 2,
-	};
-	r->qp.sq = (struct m5_wq){
-		.buf = (char *)r->qp.buf + rq_len,
-		.qend = (char *)r->qp.buf + len,
-		.wrid = r->sq_wrid,
-		.wqe_head = r->sq_head,
-		.wqe_cnt = SQ_BBS,
-		.wqe_shift = M5_SEND_WQE_SHIFT,
-		.max_post = 2,
-		.max_gs = 4,
-	};
-	db_lock_init(&r->qp.sq.lock, true);
-	db_lock_init(&r->qp.rq.lock, true);
+	m5_fake_wq_init(&r->qp.rq,
+			&(struct m5_fake_wq){ .buf = r->qp.buf,
+					      .wrid = r->rq_wrid,
+					      .wqe_cnt = RQ_WQES,
+					      .wqe_shift = 5,
+					      .max_post = RQ_WQES,
+					      .max_gs = 2 },
+			true);
+	m5_fake_wq_init(&r->qp.sq,
+			&(struct m5_fake_wq){ .buf = (char *)r->qp.buf + rq_len,
+					      .wrid = r->sq_wrid,
+					      .wqe_head = r->sq_head,
+					      .wqe_cnt = SQ_BBS,
+					      .wqe_shift = M5_SEND_WQE_SHIFT,
+					      .max_post = 2,
+					      .max_gs = 4 },
+			true);
 	r->bf = (struct m5_bf){ .reg = r->uar + M5_BF_OFFSET, .uuarn = 0 };
-	r->qp.bf = &r->bf;
+	if (m5_fake_qp_init(&r->qp, &r->ctx, type, 0x1234, &r->cq, &r->cq, NULL,
+			    r->qp_db, &r->bf))
+		abort();
 	r->qp.max_inline_data = 100;
-	r->qp.opcode_mask =
-		type == IBV_QPT_UD
-			? (1u << IBV_WR_SEND) | (1u << IBV_WR_SEND_WITH_IMM)
-			: 0x7f;
 	r->ah.ibv_ah.context = &r->ctx.core.vctx.context;
 	memset(&r->ah.av, 0x5a, sizeof(r->ah.av));
 	for (int i = 0; i < 256; i++)
@@ -110,7 +83,7 @@ static void rig_free(struct rig *r)
 {
 	free(r->cq.buf);
 	free(r->qp.buf);
-	free(r->ctx.uidx_table[0]);
+	m5_fake_ctx_fini(&r->ctx);
 	free(r);
 }
 

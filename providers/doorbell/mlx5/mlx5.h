@@ -250,6 +250,11 @@ void m5_cq_clean(struct m5_cq *cq, uint32_t uidx, struct m5_srq *srq);
 int m5_poll_cq(struct ibv_cq *ibcq, int nwc, struct ibv_wc *wc);
 /* Install the ibv_cq_ex polling functions (start/next/end_poll, read_*). */
 void m5_cq_set_ex_ops(struct m5_cq *cq);
+/*
+ * Give SRQ WQE ctr back to the free list if it is outstanding (its wr_id
+ * to *wr_id unless NULL); false if it is not: a device's lie.
+ */
+bool m5_srq_take_back(struct m5_srq *srq, uint16_t ctr, uint64_t *wr_id);
 
 /* mlx5_qp.c */
 struct ibv_qp *m5_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *attr);

@@ -288,7 +288,8 @@ static bool m5_cqe_is_recv(uint8_t opcode)
 
 /*
  * Does CQE n belong to uidx?  If so, and it consumed an SRQ WQE, give the
- * WQE back (a counter out of range is the device's error: left alone).
+ * WQE back (a counter naming no outstanding WQE is the device's error:
+ * left alone).
  */
 static bool m5_cq_clean_one(struct m5_cq *cq, uint32_t n, uint32_t uidx,
 			    struct m5_srq *srq)
@@ -299,9 +300,8 @@ static bool m5_cq_clean_one(struct m5_cq *cq, uint32_t n, uint32_t uidx,
 	if ((be32toh(cqe->srqn_uidx) & 0xffffff) != uidx)
 		return false;
 	ctr = be16toh(cqe->wqe_counter);
-	if (srq && m5_cqe_is_recv(cqe->op_own >> M5_CQE_OPCODE_SHIFT) &&
-	    ctr < srq->wq.wqe_cnt)
-		m5_srq_free_wqe(srq, ctr);
+	if (srq && m5_cqe_is_recv(cqe->op_own >> M5_CQE_OPCODE_SHIFT))
+		m5_srq_take_back(srq, ctr, NULL);
 	return true;
 }
 

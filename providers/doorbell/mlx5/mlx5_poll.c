@@ -7,6 +7,10 @@
  * Nothing the device wrote is trusted to index memory: an unknown user
  * index, a QP of another CQ or a WQE counter naming nothing outstanding is
  * reported as IBV_WC_GENERAL_ERR for that CQE, and the CQE is consumed.
+ * What is outstanding is read from what the poster published: the QP's
+ * doorbell record (the WQEs the device was told of), the SQ's control
+ * segments and wqe_head[], the SRQ WQEs' first data segments
+ * (m5_srq_claim); tests/fuzz/fuzz_mlx5_cqe.c plays a device that lies.
  *
  * The SQ and RQ tails are the only fields the poller writes that a poster
  * reads.  The poller reads wrid[] and wqe_head[] of the WQEs it retires and
@@ -41,18 +45,26 @@ static inline const struct m5_cqe64 *m5_sw_cqe(const struct m5_cq *cq,
 	return cqe;
 }
 
-/* The QP a CQE names by user index, through a one-entry cache. */
+/*
+ * The QP a CQE names by user index, through a one-entry cache; NULL unless
+ * it is a QP of this CQ.  Only such a QP is cached: m5_cq_clean drops the
+ * cache of the QP's CQs before the QP goes away, not of other CQs.
+ */
 static inline struct m5_qp *m5_cqe_qp(struct m5_cq *cq,
 				      const struct m5_cqe64 *cqe)
 {
 	uint32_t uidx = be32toh(cqe->srqn_uidx) & 0xffffff;
 	struct m5_rsc *rsc = cq->last_rsc;
+	struct m5_qp *qp;
 
 	if (__builtin_expect(!rsc || rsc->uidx != uidx, 0)) {
 		rsc = m5_uidx_find(to_m5ctx(cq->vcq.cq.context), uidx);
 		if (!rsc || rsc->type != M5_RSC_QP)
 			return NULL;
-		/* m5_cq_clean drops the cache before a QP goes away. */
+		qp = m5_rsc_qp(rsc);
+		if (qp->vqp.qp.send_cq != &cq->vcq.cq &&
+		    qp->vqp.qp.recv_cq != &cq->vcq.cq)
+			return NULL;
 		cq->last_rsc = rsc;
 	}
 	return m5_rsc_qp(rsc);
@@ -77,8 +89,22 @@ static inline struct m5_qp *m5_resp_qp(struct m5_cq *cq,
 }
 
 /*
+ * What the QP's doorbell record says the device was told of: WQEBBs posted
+ * (SND) or receive WQEs posted (RCV), 16 bits.  A CQE can name nothing
+ * beyond it.  Acquire: the WQEs, wrid[] and wqe_head[] entries it covers
+ * were written before the record.
+ */
+static inline uint16_t m5_dbrec_posted(const struct m5_qp *qp, int word)
+{
+	return be32toh(__atomic_load_n(&qp->dbrec[word], __ATOMIC_ACQUIRE));
+}
+
+/*
  * Retire the send WQE whose first WQEBB has counter ctr, and every earlier
- * unsignaled one.  False if it names no outstanding WR.
+ * unsignaled one.  False if it names no outstanding WR: the WQE must start
+ * in the last wqe_cnt WQEBBs posted, its control segment must carry ctr
+ * (a slot never written does not), and wqe_head[] must put it 1 to
+ * max_post WRs from the tail (a WQE retired before is behind it).
  */
 static inline bool m5_sq_retire(struct m5_qp *qp, uint16_t ctr, uint64_t *wr_id)
 {
@@ -86,12 +112,22 @@ static inline bool m5_sq_retire(struct m5_qp *qp, uint16_t ctr, uint64_t *wr_id)
 	uint32_t idx = ctr & (sq->wqe_cnt - 1);
 	/* Only this poller writes the tail, under the CQ lock. */
 	uint32_t tail = atomic_load_explicit(&sq->tail, memory_order_relaxed);
+	const struct m5_ctrl_seg *ctrl;
+	uint16_t since, wqe_idx;
 	uint32_t last;
 
 	if (__builtin_expect(!sq->wqe_cnt, 0))
 		return false; /* the QP has no SQ */
+	/* WQEBBs posted from the one ctr names on: 1 to wqe_cnt. */
+	since = m5_dbrec_posted(qp, M5_SND_DBR) - ctr;
+	if (__builtin_expect((uint16_t)(since - 1) >= sq->wqe_cnt, 0))
+		return false;
+	ctrl = (const struct m5_ctrl_seg *)((const char *)sq->buf +
+					    ((size_t)idx << M5_SEND_WQE_SHIFT));
+	wqe_idx = be32toh(ctrl->opmod_idx_opcode) >> 8;
+	if (__builtin_expect(wqe_idx != ctr, 0))
+		return false;
 	last = sq->wqe_head[idx];
-	/* 1 to max_post WRs retired, or this is not a WQE we posted. */
 	if (__builtin_expect(last - tail >= sq->max_post, 0))
 		return false;
 	*wr_id = sq->wrid[idx];
@@ -99,33 +135,69 @@ static inline bool m5_sq_retire(struct m5_qp *qp, uint16_t ctr, uint64_t *wr_id)
 	return true;
 }
 
-/* Consume the oldest RQ WQE (responder CQEs of a QP come in RQ order). */
+/*
+ * Consume the oldest RQ WQE (responder CQEs of a QP come in RQ order), if
+ * one is outstanding: the RCV record counts the WQEs posted (an RQ holds
+ * fewer than 2^16).
+ */
 static inline bool m5_rq_retire(struct m5_qp *qp, uint64_t *wr_id)
 {
 	struct m5_wq *rq = &qp->rq;
 	uint32_t tail = atomic_load_explicit(&rq->tail, memory_order_relaxed);
+	uint16_t outstanding;
 
 	if (__builtin_expect(!rq->wqe_cnt, 0))
+		return false;
+	outstanding = m5_dbrec_posted(qp, M5_RCV_DBR) - tail;
+	if (__builtin_expect(!outstanding, 0))
 		return false;
 	*wr_id = rq->wrid[tail & (rq->wqe_cnt - 1)];
 	atomic_store_explicit(&rq->tail, tail + 1, memory_order_release);
 	return true;
 }
 
+/*
+ * Claim SRQ WQE ctr back from the device, if it is outstanding.  Its first
+ * data segment tells: m5_post_srq_recv always writes one that is not all
+ * zero (an SGE, whose byte_count is not 0, or the terminator, whose lkey
+ * is not 0); a new SRQ's buffer is zero; a claimed WQE gets it zeroed.
+ * Under the SRQ lock, which the poster holds while it writes the segment,
+ * so two CQs told of one WQE cannot both claim it.
+ */
+static bool m5_srq_claim(struct m5_srq *srq, uint16_t ctr)
+{
+	struct m5_data_seg *d =
+		(struct m5_data_seg *)((char *)srq->wq.buf +
+				       ((size_t)ctr << srq->wq.wqe_shift) +
+				       sizeof(struct m5_srq_next_seg));
+	bool posted;
+
+	db_lock(&srq->wq.lock);
+	posted = d->byte_count || d->lkey;
+	d->byte_count = 0;
+	d->lkey = 0;
+	db_unlock(&srq->wq.lock);
+	return posted;
+}
+
+bool m5_srq_take_back(struct m5_srq *srq, uint16_t ctr, uint64_t *wr_id)
+{
+	if (__builtin_expect(ctr >= srq->wq.wqe_cnt || !m5_srq_claim(srq, ctr),
+			     0))
+		return false;
+	/* Read before the WQE is free to be posted again. */
+	if (wr_id)
+		*wr_id = srq->wq.wrid[ctr];
+	m5_srq_free_wqe(srq, ctr);
+	return true;
+}
+
 /* Consume the SRQ WQE a CQE names and give it back to the free list. */
 static bool m5_srq_retire(struct m5_qp *qp, uint16_t ctr, uint64_t *wr_id)
 {
-	struct m5_srq *srq;
-
 	if (__builtin_expect(!qp->vqp.qp.srq, 0))
 		return false;
-	srq = to_m5srq(qp->vqp.qp.srq);
-	if (__builtin_expect(ctr >= srq->wq.wqe_cnt, 0))
-		return false;
-	/* Read before the WQE is free to be posted again. */
-	*wr_id = srq->wq.wrid[ctr];
-	m5_srq_free_wqe(srq, ctr);
-	return true;
+	return m5_srq_take_back(to_m5srq(qp->vqp.qp.srq), ctr, wr_id);
 }
 
 /* Consume the receive WQE of a responder CQE, on the RQ or the SRQ. */
