@@ -98,6 +98,11 @@ bool db_pd_is_parent(struct ibv_pd *pd);
 /* register.c: what libibverbs calls; tests open contexts through it. */
 extern const struct verbs_device_ops db_device_ops;
 
+/* legacy_create.c: the pre-_ex create verbs, through the backend's _ex ones */
+struct ibv_qp *db_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *attr);
+struct ibv_srq *db_create_srq(struct ibv_pd *pd,
+			      struct ibv_srq_init_attr *attr);
+
 /* backends.c: the table of backends this build knows. */
 const struct db_backend *db_backend_for_driver(uint32_t driver_id);
 

@@ -257,7 +257,6 @@ void m5_cq_set_ex_ops(struct m5_cq *cq);
 bool m5_srq_take_back(struct m5_srq *srq, uint16_t ctr, uint64_t *wr_id);
 
 /* mlx5_qp.c */
-struct ibv_qp *m5_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *attr);
 struct ibv_qp *m5_create_qp_ex(struct ibv_context *ctx,
 			       struct ibv_qp_init_attr_ex *attr);
 int m5_modify_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr, int mask);
@@ -276,8 +275,6 @@ int m5_post_srq_recv(struct ibv_srq *ibsrq, struct ibv_recv_wr *wr,
 		     struct ibv_recv_wr **bad_wr);
 
 /* mlx5_srq.c */
-struct ibv_srq *m5_create_srq(struct ibv_pd *pd,
-			      struct ibv_srq_init_attr *attr);
 struct ibv_srq *m5_create_srq_ex(struct ibv_context *ctx,
 				 struct ibv_srq_init_attr_ex *attr);
 int m5_modify_srq(struct ibv_srq *ibsrq, struct ibv_srq_attr *attr, int mask);

@@ -308,27 +308,6 @@ err:
 	return NULL;
 }
 
-struct ibv_qp *m5_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *attr)
-{
-	struct ibv_qp_init_attr_ex ex = {
-		.qp_context = attr->qp_context,
-		.send_cq = attr->send_cq,
-		.recv_cq = attr->recv_cq,
-		.srq = attr->srq,
-		.cap = attr->cap,
-		.qp_type = attr->qp_type,
-		.sq_sig_all = attr->sq_sig_all,
-		.comp_mask = IBV_QP_INIT_ATTR_PD,
-		.pd = pd,
-	};
-	struct ibv_qp *qp;
-
-	qp = m5_create_qp_ex(pd->context, &ex);
-	if (qp)
-		attr->cap = ex.cap;
-	return qp;
-}
-
 /* Remove the QP's CQEs from its CQs (the SRQ takes back its WQEs). */
 static void m5_qp_clean_cqs(struct m5_qp *qp)
 {

@@ -164,23 +164,6 @@ err:
 	return NULL;
 }
 
-struct ibv_srq *m5_create_srq(struct ibv_pd *pd, struct ibv_srq_init_attr *attr)
-{
-	struct ibv_srq_init_attr_ex ex = {
-		.srq_context = attr->srq_context,
-		.attr = attr->attr,
-		.comp_mask = IBV_SRQ_INIT_ATTR_TYPE | IBV_SRQ_INIT_ATTR_PD,
-		.srq_type = IBV_SRQT_BASIC,
-		.pd = pd,
-	};
-	struct ibv_srq *srq;
-
-	srq = m5_create_srq_ex(pd->context, &ex);
-	if (srq)
-		attr->attr = ex.attr;
-	return srq;
-}
-
 /* Only the limit can change: an mlx5 SRQ is never resized. */
 int m5_modify_srq(struct ibv_srq *ibsrq, struct ibv_srq_attr *attr, int mask)
 {

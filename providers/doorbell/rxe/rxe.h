@@ -141,7 +141,6 @@ struct rxe_cq *rxe_cq_new(struct ibv_context *ibctx,
 void rxe_cq_set_ex_ops(struct rxe_cq *cq, uint64_t wc_flags);
 
 /* rxe_qp.c */
-struct ibv_qp *rxe_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *attr);
 struct ibv_qp *rxe_create_qp_ex(struct ibv_context *ctx,
 				struct ibv_qp_init_attr_ex *attr);
 int rxe_modify_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr, int mask);
@@ -172,8 +171,6 @@ int rxe_post_recv_ring(struct rxe_wq *wq, struct ibv_recv_wr *wr,
 		       struct ibv_recv_wr **bad_wr);
 
 /* rxe_srq.c */
-struct ibv_srq *rxe_create_srq(struct ibv_pd *pd,
-			       struct ibv_srq_init_attr *attr);
 struct ibv_srq *rxe_create_srq_ex(struct ibv_context *ctx,
 				  struct ibv_srq_init_attr_ex *attr);
 int rxe_modify_srq(struct ibv_srq *ibsrq, struct ibv_srq_attr *attr,

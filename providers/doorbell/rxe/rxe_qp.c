@@ -167,27 +167,6 @@ err:
 	return NULL;
 }
 
-struct ibv_qp *rxe_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *attr)
-{
-	struct ibv_qp_init_attr_ex ex = {
-		.qp_context = attr->qp_context,
-		.send_cq = attr->send_cq,
-		.recv_cq = attr->recv_cq,
-		.srq = attr->srq,
-		.cap = attr->cap,
-		.qp_type = attr->qp_type,
-		.sq_sig_all = attr->sq_sig_all,
-		.comp_mask = IBV_QP_INIT_ATTR_PD,
-		.pd = pd,
-	};
-	struct ibv_qp *qp;
-
-	qp = rxe_create_qp_ex(pd->context, &ex);
-	if (qp)
-		attr->cap = ex.cap;
-	return qp;
-}
-
 int rxe_modify_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr, int mask)
 {
 	struct ibv_modify_qp cmd = {};

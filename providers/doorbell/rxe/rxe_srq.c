@@ -69,24 +69,6 @@ err:
 	return NULL;
 }
 
-struct ibv_srq *rxe_create_srq(struct ibv_pd *pd,
-			       struct ibv_srq_init_attr *attr)
-{
-	struct ibv_srq_init_attr_ex ex = {
-		.srq_context = attr->srq_context,
-		.attr = attr->attr,
-		.comp_mask = IBV_SRQ_INIT_ATTR_TYPE | IBV_SRQ_INIT_ATTR_PD,
-		.srq_type = IBV_SRQT_BASIC,
-		.pd = pd,
-	};
-	struct ibv_srq *srq;
-
-	srq = rxe_create_srq_ex(pd->context, &ex);
-	if (srq)
-		attr->attr = ex.attr;
-	return srq;
-}
-
 /*
  * Resizing makes the kernel copy the posted WQEs to a new ring and write its
  * mmap info to the address in the command's driver data.
