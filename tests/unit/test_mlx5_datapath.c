@@ -359,6 +359,41 @@ static void poll_maps_cqes_to_wrs(void)
 	rig_free(r);
 }
 
+/*
+ * A CQE naming the second WQEBB of a two-WQEBB WQE retires nothing, even
+ * when the payload there looks like a control segment of that counter.
+ */
+static void poll_refuses_a_cqe_naming_a_wqes_second_wqebb(void)
+{
+	struct rig *r = rig_new(IBV_QPT_RC);
+	struct ibv_sge sge = { (uintptr_t)r->data, 100, 1 };
+	struct ibv_send_wr wr = wr_of(42, IBV_WR_SEND, &sge, 1), *bad;
+	uint32_t uidx = r->qp.rsc.uidx;
+	__be32 fake = htobe32(1u << 8 | M5_OPCODE_SEND);
+	struct m5_cqe64 *cqe;
+	struct ibv_wc wc;
+
+	/* Inline bytes 44..47 land at WQE offset 64: the second WQEBB. */
+	memcpy(r->data + 44, &fake, sizeof(fake));
+	wr.send_flags |= IBV_SEND_INLINE;
+	CHECK_EQ(m5_post_send(&r->qp.vqp.qp, &wr, &bad), 0);
+	CHECK_EQ(r->qp.sq.cur_post, 2);
+	CHECK(!memcmp(sq_bb(r, 1), &fake, sizeof(fake)));
+	cqe = cqe_put(r, 0, M5_CQE_REQ, 1, uidx);
+	cqe->sop_drop_qpn = htobe32(M5_OPCODE_SEND << 24 | 0x1234);
+	CHECK_EQ(m5_poll_cq(&r->cq.vcq.cq, 1, &wc), 1);
+	CHECK_EQ(wc.status, IBV_WC_GENERAL_ERR);
+	CHECK_EQ(r->qp.sq.tail, 0);
+	/* The WQE's own counter completes it. */
+	cqe = cqe_put(r, 1, M5_CQE_REQ, 0, uidx);
+	cqe->sop_drop_qpn = htobe32(M5_OPCODE_SEND << 24 | 0x1234);
+	CHECK_EQ(m5_poll_cq(&r->cq.vcq.cq, 1, &wc), 1);
+	CHECK_EQ(wc.status, IBV_WC_SUCCESS);
+	CHECK_EQ(wc.wr_id, 42);
+	CHECK_EQ(r->qp.sq.tail, 1);
+	rig_free(r);
+}
+
 static void clean_removes_one_qps_cqes(void)
 {
 	struct rig *r = rig_new(IBV_QPT_RC);
@@ -400,6 +435,7 @@ int main(int argc, char **argv)
 		UNIT_TEST(refused_wr_posts_the_ones_before),
 		UNIT_TEST(recv_scatter_and_terminator),
 		UNIT_TEST(poll_maps_cqes_to_wrs),
+		UNIT_TEST(poll_refuses_a_cqe_naming_a_wqes_second_wqebb),
 		UNIT_TEST(clean_removes_one_qps_cqes),
 		UNIT_TEST(arm_writes_dbrec_then_uar),
 	};

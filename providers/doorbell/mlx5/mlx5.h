@@ -132,6 +132,12 @@ struct m5_wq {
 	struct db_lock lock;
 };
 
+/*
+ * wqe_head[] of the WQEBBs after a WQE's first (post_send): far from every
+ * head value, so a CQE that names one retires nothing.
+ */
+#define M5_NOT_A_WQE_START 0x80000000u
+
 struct m5_qp {
 	struct verbs_qp vqp;
 	struct m5_rsc rsc;

@@ -256,6 +256,22 @@ static inline unsigned int m5_set_segs(const struct m5_qp *qp,
 }
 
 /*
+ * The WQEBBs after a WQE's first are no WQE of their own: mark them so that
+ * a CQE naming one (a device that lies) retires nothing.  The mark is 2^31
+ * away from any head the poller can be compared with (mlx5_poll.c).
+ */
+static inline void m5_mark_tail_bbs(struct m5_wq *sq, unsigned int bbs)
+{
+	uint32_t not_a_start = sq->wqe_head[sq->cur_post & (sq->wqe_cnt - 1)] ^
+			       M5_NOT_A_WQE_START;
+	unsigned int i;
+
+	for (i = 1; i < bbs; i++)
+		sq->wqe_head[(sq->cur_post + i) & (sq->wqe_cnt - 1)] =
+			not_a_start;
+}
+
+/*
  * Build the WQE of a checked WR at cur_post and account for it.  The
  * control segment is written last; the device reads none of it before the
  * doorbell.  Returns the WQE's ds.
@@ -268,7 +284,7 @@ static inline unsigned int m5_build_wqe(struct m5_qp *qp,
 	struct m5_wq *sq = &qp->sq;
 	uint32_t idx = sq->cur_post & (sq->wqe_cnt - 1);
 	uint32_t flags = wr->send_flags;
-	unsigned int ds;
+	unsigned int ds, bbs;
 
 	ds = m5_set_segs(qp, wr, inl, (char *)(ctrl + 1));
 	*ctrl = (struct m5_ctrl_seg){
@@ -284,8 +300,11 @@ static inline unsigned int m5_build_wqe(struct m5_qp *qp,
 	};
 	sq->wrid[idx] = wr->wr_id;
 	sq->wqe_head[idx] = sq->head + nreq;
-	sq->cur_post += (ds + M5_SEND_WQE_BB / M5_DS_UNIT - 1) /
-			(M5_SEND_WQE_BB / M5_DS_UNIT);
+	bbs = (ds + M5_SEND_WQE_BB / M5_DS_UNIT - 1) /
+	      (M5_SEND_WQE_BB / M5_DS_UNIT);
+	if (__builtin_expect(bbs > 1, 0))
+		m5_mark_tail_bbs(sq, bbs);
+	sq->cur_post += bbs;
 	return ds;
 }
 
