@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "m5perf.h"
+#include "m5t_verbs.h"
 
 int m5p_err(const char *fmt, ...)
 {
@@ -214,42 +215,13 @@ struct ibv_qp *m5p_qp(struct m5p_rig *r, struct ibv_cq *scq, struct ibv_cq *rcq,
 
 static int m5p_rts(struct m5p_rig *r, struct ibv_qp *qp, uint32_t dest)
 {
-	struct ibv_qp_attr a = {
-		.qp_state = IBV_QPS_INIT,
-		.port_num = 1,
-		.qp_access_flags =
-			IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ,
+	static const struct m5t_rc_cfg c = {
+		.access = IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ,
+		.mtu = IBV_MTU_4096,
+		.rnr_retry = 7,
 	};
 
-	if (ibv_modify_qp(qp, &a,
-			  IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
-				  IBV_QP_ACCESS_FLAGS))
-		return -1;
-	a = (struct ibv_qp_attr){
-		.qp_state = IBV_QPS_RTR,
-		.path_mtu = IBV_MTU_4096,
-		.dest_qp_num = dest,
-		.max_dest_rd_atomic = 1,
-		.min_rnr_timer = 1,
-		.ah_attr = { .dlid = m5m_port_lid(r->dev, 1), .port_num = 1 },
-	};
-	if (ibv_modify_qp(qp, &a,
-			  IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
-				  IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-				  IBV_QP_MAX_DEST_RD_ATOMIC |
-				  IBV_QP_MIN_RNR_TIMER))
-		return -1;
-	a = (struct ibv_qp_attr){
-		.qp_state = IBV_QPS_RTS,
-		.timeout = 14,
-		.retry_cnt = 7,
-		.rnr_retry = 7,
-		.max_rd_atomic = 1,
-	};
-	return ibv_modify_qp(qp, &a,
-			     IBV_QP_STATE | IBV_QP_SQ_PSN | IBV_QP_TIMEOUT |
-				     IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
-				     IBV_QP_MAX_QP_RD_ATOMIC);
+	return m5t_rc_up(r->dev, qp, dest, &c);
 }
 
 int m5p_connect(struct m5p_rig *r, struct ibv_qp *a, struct ibv_qp *b)

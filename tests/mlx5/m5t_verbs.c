@@ -1,35 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /* Verbs plumbing the mlx5 model tests share (m5t_verbs.h). */
+#include <poll.h>
 #include <string.h>
 
 #include "m5t_verbs.h"
 
-static int m5t_rc_init(struct ibv_qp *qp)
+int m5t_rc_up(struct m5m_dev *dev, struct ibv_qp *qp, uint32_t dest,
+	      const struct m5t_rc_cfg *c)
 {
+	struct ibv_port_attr pa;
 	struct ibv_qp_attr a = {
 		.qp_state = IBV_QPS_INIT,
 		.port_num = 1,
-		.qp_access_flags = IBV_ACCESS_REMOTE_WRITE |
-				   IBV_ACCESS_REMOTE_READ |
-				   IBV_ACCESS_REMOTE_ATOMIC,
+		.qp_access_flags = c->access,
 	};
 
-	return ibv_modify_qp(qp, &a,
-			     IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
-				     IBV_QP_ACCESS_FLAGS);
-}
-
-int m5t_rc_connect(struct m5m_dev *dev, struct ibv_qp *qp, uint32_t dest,
-		   uint8_t rnr_retry)
-{
-	struct ibv_port_attr pa;
-	struct ibv_qp_attr a;
-
-	if (m5t_rc_init(qp) || ibv_query_port(qp->context, 1, &pa))
+	if (ibv_modify_qp(qp, &a,
+			  IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
+				  IBV_QP_ACCESS_FLAGS) ||
+	    ibv_query_port(qp->context, 1, &pa))
 		return -1;
 	a = (struct ibv_qp_attr){
 		.qp_state = IBV_QPS_RTR,
-		.path_mtu = IBV_MTU_1024,
+		.path_mtu = c->mtu,
 		.dest_qp_num = dest,
 		.max_dest_rd_atomic = 1,
 		.min_rnr_timer = 1,
@@ -51,13 +44,59 @@ int m5t_rc_connect(struct m5m_dev *dev, struct ibv_qp *qp, uint32_t dest,
 		.qp_state = IBV_QPS_RTS,
 		.timeout = 14,
 		.retry_cnt = 7,
-		.rnr_retry = rnr_retry,
+		.rnr_retry = c->rnr_retry,
 		.max_rd_atomic = 1,
 	};
 	return ibv_modify_qp(qp, &a,
 			     IBV_QP_STATE | IBV_QP_SQ_PSN | IBV_QP_TIMEOUT |
 				     IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
 				     IBV_QP_MAX_QP_RD_ATOMIC);
+}
+
+int m5t_rc_connect(struct m5m_dev *dev, struct ibv_qp *qp, uint32_t dest,
+		   uint8_t rnr_retry)
+{
+	struct m5t_rc_cfg c = {
+		.access = IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ |
+			  IBV_ACCESS_REMOTE_ATOMIC,
+		.mtu = IBV_MTU_1024,
+		.rnr_retry = rnr_retry,
+	};
+
+	return m5t_rc_up(dev, qp, dest, &c);
+}
+
+int m5t_rc_pair(struct m5m_dev *dev, struct ibv_qp *a, struct ibv_qp *b,
+		uint8_t rnr_retry)
+{
+	if (m5t_rc_connect(dev, a, b->qp_num, rnr_retry) ||
+	    m5t_rc_connect(dev, b, a->qp_num, rnr_retry))
+		return -1;
+	return 0;
+}
+
+struct ibv_qp *m5t_rc_qp(struct ibv_pd *pd, struct ibv_cq *cq,
+			 struct ibv_srq *srq, uint32_t wrs, uint32_t sges)
+{
+	struct ibv_qp_init_attr qa = {
+		.send_cq = cq,
+		.recv_cq = cq,
+		.srq = srq,
+		.qp_type = IBV_QPT_RC,
+		.cap = { .max_send_wr = wrs,
+			 .max_recv_wr = srq ? 0 : wrs,
+			 .max_send_sge = sges,
+			 .max_recv_sge = srq ? 0 : sges },
+	};
+
+	return ibv_create_qp(pd, &qa);
+}
+
+bool m5t_fd_ready(int fd)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+
+	return poll(&pfd, 1, 0) == 1;
 }
 
 int m5t_ud_up(struct ibv_qp *qp, uint32_t qkey)

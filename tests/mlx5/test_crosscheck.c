@@ -334,8 +334,7 @@ static int xc_open(struct xc *x, const struct xc_opts *o)
 	if (o->srq)
 		x->bcap.max_recv_sge = x->ssrq.max_gs;
 	if (o->type == IBV_QPT_RC) {
-		if (m5t_rc_connect(x->dev, x->a, x->b->qp_num, 7) ||
-		    m5t_rc_connect(x->dev, x->b, x->a->qp_num, 7))
+		if (m5t_rc_pair(x->dev, x->a, x->b, 7))
 			return -1;
 	} else if (m5t_ud_up(x->a, QKEY) || m5t_ud_up(x->b, QKEY)) {
 		return -1;
@@ -1333,8 +1332,7 @@ static void srq_free_out_of_order(void)
 	CHECK(b2 && a2);
 	if (!b2 || !a2)
 		goto out;
-	CHECK_EQ(m5t_rc_connect(x.dev, a2, b2->qp_num, 7), 0);
-	CHECK_EQ(m5t_rc_connect(x.dev, b2, a2->qp_num, 7), 0);
+	CHECK_EQ(m5t_rc_pair(x.dev, a2, b2, 7), 0);
 	m5t_sq_init(&sq2, a2, false, NULL, 0);
 	xc_sges(&x, &sg, one, 1, 0);
 	for (r = 0; r < 40 && !m5t_failed; r++) {

@@ -6,7 +6,6 @@
  * with a decoded dump.
  */
 #define _GNU_SOURCE /* memfd_create */
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,10 +75,7 @@ static int pair_open_rnr(struct pair *p, bool channel, uint8_t rnr_retry)
 	if (!p->pd || (channel && !p->ch) || side_open(p, &p->a) ||
 	    side_open(p, &p->b))
 		return -1;
-	if (m5t_rc_connect(p->dev, p->a.qp, p->b.qp->qp_num, rnr_retry) ||
-	    m5t_rc_connect(p->dev, p->b.qp, p->a.qp->qp_num, rnr_retry))
-		return -1;
-	return 0;
+	return m5t_rc_pair(p->dev, p->a.qp, p->b.qp, rnr_retry);
 }
 
 static int pair_open(struct pair *p, bool channel)
@@ -87,10 +83,16 @@ static int pair_open(struct pair *p, bool channel)
 	return pair_open_rnr(p, channel, 7);
 }
 
+/* Destroy qp if there is one. */
+static void qp_close(struct ibv_qp *qp)
+{
+	if (qp)
+		CHECK_EQ(ibv_destroy_qp(qp), 0);
+}
+
 static void side_close(struct side *s)
 {
-	if (s->qp)
-		CHECK_EQ(ibv_destroy_qp(s->qp), 0);
+	qp_close(s->qp);
 	if (s->cq)
 		CHECK_EQ(ibv_destroy_cq(s->cq), 0);
 	if (s->mr)
@@ -114,17 +116,33 @@ static void pair_close(struct pair *p)
 	}
 }
 
-static int post_recv(struct side *s, uint64_t id, uint32_t off, uint32_t len)
+/* A receive on qp into s's buffer at off. */
+static int post_recv_on(struct ibv_qp *qp, struct side *s, uint64_t id,
+			uint32_t off, uint32_t len)
 {
 	struct ibv_sge sge = { (uintptr_t)s->buf + off, len, s->mr->lkey };
 	struct ibv_recv_wr wr = { .wr_id = id, .sg_list = &sge, .num_sge = 1 };
 	struct ibv_recv_wr *bad;
 
-	return ibv_post_recv(s->qp, &wr, &bad);
+	return ibv_post_recv(qp, &wr, &bad);
 }
 
-static int post_send(struct side *s, enum ibv_wr_opcode op, uint64_t id,
-		     uint32_t off, uint32_t len, unsigned int flags)
+static int post_recv(struct side *s, uint64_t id, uint32_t off, uint32_t len)
+{
+	return post_recv_on(s->qp, s, id, off, len);
+}
+
+static int post_wr_on(struct ibv_qp *qp, struct ibv_send_wr *wr)
+{
+	struct ibv_send_wr *bad;
+
+	return ibv_post_send(qp, wr, &bad);
+}
+
+/* A signaled op on qp from s's buffer at off. */
+static int post_send_on(struct ibv_qp *qp, struct side *s,
+			enum ibv_wr_opcode op, uint64_t id, uint32_t off,
+			uint32_t len, unsigned int flags)
 {
 	struct ibv_sge sge = { (uintptr_t)s->buf + off, len, s->mr->lkey };
 	struct ibv_send_wr wr = {
@@ -134,9 +152,14 @@ static int post_send(struct side *s, enum ibv_wr_opcode op, uint64_t id,
 		.opcode = op,
 		.send_flags = IBV_SEND_SIGNALED | flags,
 	};
-	struct ibv_send_wr *bad;
 
-	return ibv_post_send(s->qp, &wr, &bad);
+	return post_wr_on(qp, &wr);
+}
+
+static int post_send(struct side *s, enum ibv_wr_opcode op, uint64_t id,
+		     uint32_t off, uint32_t len, unsigned int flags)
+{
+	return post_send_on(s->qp, s, op, id, off, len, flags);
 }
 
 static void rc_send_smoke(void)
@@ -186,17 +209,23 @@ out:
 
 static int post_wr(struct side *s, struct ibv_send_wr *wr)
 {
-	struct ibv_send_wr *bad;
-
-	return ibv_post_send(s->qp, wr, &bad);
+	return post_wr_on(s->qp, wr);
 }
 
-/* Something to read on fd right now (a read would not block). */
-static bool fd_ready(int fd)
+/*
+ * One async event of type waiting on ctx now, read into ev and
+ * acknowledged; false if none was there.
+ */
+static bool expect_async(struct ibv_context *ctx, enum ibv_event_type type,
+			 struct ibv_async_event *ev)
 {
-	struct pollfd pfd = { .fd = fd, .events = POLLIN };
-
-	return poll(&pfd, 1, 0) == 1;
+	CHECK(m5t_fd_ready(ctx->async_fd));
+	if (!m5t_fd_ready(ctx->async_fd))
+		return false;
+	CHECK_EQ(ibv_get_async_event(ctx, ev), 0);
+	CHECK_EQ(ev->event_type, type);
+	ibv_ack_async_event(ev);
+	return true;
 }
 
 /* One completion event for cq on the channel, acknowledged. */
@@ -205,8 +234,8 @@ static void expect_event(struct pair *p, struct ibv_cq *want)
 	struct ibv_cq *cq = NULL;
 	void *cq_ctx;
 
-	CHECK(fd_ready(p->ch->fd));
-	if (!fd_ready(p->ch->fd))
+	CHECK(m5t_fd_ready(p->ch->fd));
+	if (!m5t_fd_ready(p->ch->fd))
 		return;
 	CHECK_EQ(ibv_get_cq_event(p->ch, &cq, &cq_ctx), 0);
 	CHECK(cq == want);
@@ -434,13 +463,8 @@ static void errors_flush(void)
 	CHECK_EQ(qa.qp_state, IBV_QPS_ERR);
 	/* The responder hears of it on the async EQ. */
 	CHECK_EQ(m5m_irq_service(p.dev), 1);
-	CHECK(fd_ready(p.ctx->async_fd));
-	if (fd_ready(p.ctx->async_fd)) {
-		CHECK_EQ(ibv_get_async_event(p.ctx, &ev), 0);
-		CHECK_EQ(ev.event_type, IBV_EVENT_QP_ACCESS_ERR);
+	if (expect_async(p.ctx, IBV_EVENT_QP_ACCESS_ERR, &ev))
 		CHECK(ev.element.qp == p.b.qp);
-		ibv_ack_async_event(&ev);
-	}
 out:
 	pair_close(&p);
 }
@@ -526,16 +550,12 @@ static void ud_send(void)
 	CHECK_EQ(m5t_ud_up(ub, 0x1111), 0);
 	for (i = 0; i < 100; i++)
 		p.a.buf[i] = (uint8_t)(i + 100);
-	CHECK_EQ(post_recv(&(struct side){ .qp = ub,
-					   .mr = p.b.mr,
-					   .buf = p.b.buf },
-			   9, 0, 40 + 128),
-		 0);
+	CHECK_EQ(post_recv_on(ub, &p.b, 9, 0, 40 + 128), 0);
 	sge = (struct ibv_sge){ (uintptr_t)p.a.buf, 100, p.a.mr->lkey };
 	wr.wr.ud.ah = ah;
 	wr.wr.ud.remote_qpn = ub->qp_num;
 	wr.wr.ud.remote_qkey = 0x1111;
-	CHECK_EQ(post_wr(&(struct side){ .qp = ua }, &wr), 0);
+	CHECK_EQ(post_wr_on(ua, &wr), 0);
 	CHECK_EQ(m5t_poll_one(p.a.cq, &wc), 1);
 	CHECK_EQ(wc.status, IBV_WC_SUCCESS);
 	CHECK_EQ(m5t_poll_one(p.b.cq, &wc), 1);
@@ -546,7 +566,7 @@ static void ud_send(void)
 	CHECK(!memcmp(p.b.buf + 40, p.a.buf, 100));
 	/* A wrong Q_Key: the datagram is dropped, the sender never knows. */
 	wr.wr.ud.remote_qkey = 0x2222;
-	CHECK_EQ(post_wr(&(struct side){ .qp = ua }, &wr), 0);
+	CHECK_EQ(post_wr_on(ua, &wr), 0);
 	CHECK_EQ(m5t_poll_one(p.a.cq, &wc), 1);
 	CHECK_EQ(wc.status, IBV_WC_SUCCESS);
 	CHECK_EQ(ibv_poll_cq(p.b.cq, 1, &wc), 0);
@@ -560,14 +580,10 @@ static void ud_send(void)
 	CHECK(gah);
 	if (!gah)
 		goto out;
-	CHECK_EQ(post_recv(&(struct side){ .qp = ub,
-					   .mr = p.b.mr,
-					   .buf = p.b.buf },
-			   10, 0, 40 + 128),
-		 0);
+	CHECK_EQ(post_recv_on(ub, &p.b, 10, 0, 40 + 128), 0);
 	wr.wr.ud.ah = gah;
 	wr.wr.ud.remote_qkey = 0x1111;
-	CHECK_EQ(post_wr(&(struct side){ .qp = ua }, &wr), 0);
+	CHECK_EQ(post_wr_on(ua, &wr), 0);
 	CHECK_EQ(m5t_poll_one(p.a.cq, &wc), 1);
 	CHECK_EQ(m5t_poll_one(p.b.cq, &wc), 1);
 	CHECK_EQ(wc.byte_len, 140);
@@ -576,10 +592,8 @@ static void ud_send(void)
 	CHECK(!memcmp(p.b.buf + 40, p.a.buf, 100));
 	CHECK_EQ(ibv_destroy_ah(gah), 0);
 out:
-	if (ub)
-		CHECK_EQ(ibv_destroy_qp(ub), 0);
-	if (ua)
-		CHECK_EQ(ibv_destroy_qp(ua), 0);
+	qp_close(ub);
+	qp_close(ua);
 	if (ah)
 		CHECK_EQ(ibv_destroy_ah(ah), 0);
 	pair_close(&p);
@@ -705,18 +719,7 @@ out:
 static struct ibv_qp *rc_qp(struct pair *p, struct ibv_cq *cq,
 			    struct ibv_srq *srq)
 {
-	struct ibv_qp_init_attr qa = {
-		.send_cq = cq,
-		.recv_cq = cq,
-		.srq = srq,
-		.qp_type = IBV_QPT_RC,
-		.cap = { .max_send_wr = 16,
-			 .max_recv_wr = srq ? 0 : 16,
-			 .max_send_sge = 1,
-			 .max_recv_sge = srq ? 0 : 1 },
-	};
-
-	return ibv_create_qp(p->pd, &qa);
+	return m5t_rc_qp(p->pd, cq, srq, 16, 1);
 }
 
 static int srq_post(struct ibv_srq *srq, struct side *s, uint64_t id,
@@ -754,17 +757,12 @@ static void srq_recv(void)
 	CHECK(c && d);
 	if (!c || !d)
 		goto out;
-	CHECK_EQ(m5t_rc_connect(p.dev, c, d->qp_num, 7), 0);
-	CHECK_EQ(m5t_rc_connect(p.dev, d, c->qp_num, 7), 0);
+	CHECK_EQ(m5t_rc_pair(p.dev, c, d, 7), 0);
 	/* Receives come off the free list, out of posting order later. */
 	for (i = 0; i < 40 && !m5t_failed; i++) {
 		CHECK_EQ(srq_post(srq, &p.b, 100 + i, 64 * (i % 8)), 0);
 		p.a.buf[0] = (uint8_t)i;
-		CHECK_EQ(post_send(&(struct side){ .qp = d,
-						   .mr = p.a.mr,
-						   .buf = p.a.buf },
-				   IBV_WR_SEND, i, 0, 16, 0),
-			 0);
+		CHECK_EQ(post_send_on(d, &p.a, IBV_WR_SEND, i, 0, 16, 0), 0);
 		CHECK_EQ(m5t_poll_one(p.a.cq, &wc), 1);
 		CHECK_EQ(m5t_poll_one(p.b.cq, &wc), 1);
 		CHECK_EQ(wc.status, IBV_WC_SUCCESS);
@@ -777,27 +775,16 @@ static void srq_recv(void)
 		CHECK_EQ(srq_post(srq, &p.b, 200 + i, 64 * i), 0);
 	CHECK_EQ(ibv_modify_srq(srq, &lim, IBV_SRQ_LIMIT), 0);
 	for (i = 0; i < 2; i++) {
-		CHECK_EQ(post_send(&(struct side){ .qp = d,
-						   .mr = p.a.mr,
-						   .buf = p.a.buf },
-				   IBV_WR_SEND, i, 0, 16, 0),
-			 0);
+		CHECK_EQ(post_send_on(d, &p.a, IBV_WR_SEND, i, 0, 16, 0), 0);
 		CHECK_EQ(m5t_poll_one(p.a.cq, &wc), 1);
 		CHECK_EQ(m5t_poll_one(p.b.cq, &wc), 1);
 	}
 	CHECK_EQ(m5m_irq_service(p.dev), 1);
-	CHECK(fd_ready(p.ctx->async_fd));
-	if (fd_ready(p.ctx->async_fd)) {
-		CHECK_EQ(ibv_get_async_event(p.ctx, &ev), 0);
-		CHECK_EQ(ev.event_type, IBV_EVENT_SRQ_LIMIT_REACHED);
+	if (expect_async(p.ctx, IBV_EVENT_SRQ_LIMIT_REACHED, &ev))
 		CHECK(ev.element.srq == srq);
-		ibv_ack_async_event(&ev);
-	}
 out:
-	if (c)
-		CHECK_EQ(ibv_destroy_qp(c), 0);
-	if (d)
-		CHECK_EQ(ibv_destroy_qp(d), 0);
+	qp_close(c);
+	qp_close(d);
 	if (srq)
 		CHECK_EQ(ibv_destroy_srq(srq), 0);
 	pair_close(&p);
@@ -823,38 +810,22 @@ static void cq_overrun(void)
 	CHECK(c && d);
 	if (!c || !d)
 		goto out;
-	CHECK_EQ(m5t_rc_connect(p.dev, c, d->qp_num, 7), 0);
-	CHECK_EQ(m5t_rc_connect(p.dev, d, c->qp_num, 7), 0);
+	CHECK_EQ(m5t_rc_pair(p.dev, c, d, 7), 0);
 	for (i = 0; i < 3; i++) {
-		CHECK_EQ(post_recv(&(struct side){ .qp = c,
-						   .mr = p.b.mr,
-						   .buf = p.b.buf },
-				   i, 0, 64),
-			 0);
-		CHECK_EQ(post_send(&(struct side){ .qp = d,
-						   .mr = p.a.mr,
-						   .buf = p.a.buf },
-				   IBV_WR_SEND, i, 0, 8, 0),
-			 0);
+		CHECK_EQ(post_recv_on(c, &p.b, i, 0, 64), 0);
+		CHECK_EQ(post_send_on(d, &p.a, IBV_WR_SEND, i, 0, 8, 0), 0);
 		CHECK_EQ(m5t_poll_one(p.a.cq, &wc), 1);
 	}
 	/* Two CQEs fit; the third overran the CQ, which stopped. */
 	CHECK_EQ(m5m_irq_service(p.dev), 1);
-	CHECK(fd_ready(p.ctx->async_fd));
-	if (fd_ready(p.ctx->async_fd)) {
-		CHECK_EQ(ibv_get_async_event(p.ctx, &ev), 0);
-		CHECK_EQ(ev.event_type, IBV_EVENT_CQ_ERR);
+	if (expect_async(p.ctx, IBV_EVENT_CQ_ERR, &ev))
 		CHECK(ev.element.cq == small);
-		ibv_ack_async_event(&ev);
-	}
 	CHECK_EQ(ibv_poll_cq(small, 1, &wc), 1);
 	CHECK_EQ(ibv_poll_cq(small, 1, &wc), 1);
 	CHECK_EQ(ibv_poll_cq(small, 1, &wc), 0);
 out:
-	if (c)
-		CHECK_EQ(ibv_destroy_qp(c), 0);
-	if (d)
-		CHECK_EQ(ibv_destroy_qp(d), 0);
+	qp_close(c);
+	qp_close(d);
 	if (small)
 		CHECK_EQ(ibv_destroy_cq(small), 0);
 	pair_close(&p);
@@ -927,23 +898,14 @@ static void shared_bfregs(void)
 		if (!q[i])
 			goto out;
 	}
-	for (i = 0; i < 16; i += 2) {
-		CHECK_EQ(m5t_rc_connect(p.dev, q[i], q[i + 1]->qp_num, 7), 0);
-		CHECK_EQ(m5t_rc_connect(p.dev, q[i + 1], q[i]->qp_num, 7), 0);
-	}
+	for (i = 0; i < 16; i += 2)
+		CHECK_EQ(m5t_rc_pair(p.dev, q[i], q[i + 1], 7), 0);
 	for (j = 0; j < 5; j++)
 		for (i = 0; i < 16; i += 2) {
-			CHECK_EQ(post_recv(&(struct side){ .qp = q[i + 1],
-							   .mr = p.b.mr,
-							   .buf = p.b.buf },
-					   j, 0, 64),
-				 0);
+			CHECK_EQ(post_recv_on(q[i + 1], &p.b, j, 0, 64), 0);
 			/* Inline: one WR with ds > 1 takes BlueFlame. */
-			CHECK_EQ(post_send(&(struct side){ .qp = q[i],
-							   .mr = p.a.mr,
-							   .buf = p.a.buf },
-					   IBV_WR_SEND, j, 0, 8,
-					   j % 2 ? IBV_SEND_INLINE : 0),
+			CHECK_EQ(post_send_on(q[i], &p.a, IBV_WR_SEND, j, 0, 8,
+					      j % 2 ? IBV_SEND_INLINE : 0),
 				 0);
 			CHECK_EQ(m5t_poll_one(p.a.cq, &wc), 1);
 			CHECK_EQ(m5t_poll_one(p.b.cq, &wc), 1);
@@ -954,8 +916,7 @@ static void shared_bfregs(void)
 	CHECK_EQ(st.bf_doorbells, 40);
 out:
 	for (i = 0; i < 16; i++)
-		if (q[i])
-			CHECK_EQ(ibv_destroy_qp(q[i]), 0);
+		qp_close(q[i]);
 	pair_close(&p);
 }
 

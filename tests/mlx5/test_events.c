@@ -12,7 +12,6 @@
 #define _GNU_SOURCE
 #include <endian.h>
 #include <errno.h>
-#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -24,6 +23,7 @@
 
 #include "m5model.h"
 #include "m5t.h"
+#include "m5t_verbs.h"
 
 int m5t_failed;
 
@@ -45,58 +45,9 @@ struct env {
 	struct ibv_qp *a, *b;
 };
 
-static int rc_connect(struct m5m_dev *dev, struct ibv_qp *qp, uint32_t dest)
-{
-	struct ibv_qp_attr a = {
-		.qp_state = IBV_QPS_INIT,
-		.port_num = 1,
-		.qp_access_flags = IBV_ACCESS_REMOTE_WRITE,
-	};
-
-	if (ibv_modify_qp(qp, &a,
-			  IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
-				  IBV_QP_ACCESS_FLAGS))
-		return -1;
-	a = (struct ibv_qp_attr){
-		.qp_state = IBV_QPS_RTR,
-		.path_mtu = IBV_MTU_1024,
-		.dest_qp_num = dest,
-		.max_dest_rd_atomic = 1,
-		.min_rnr_timer = 1,
-		.ah_attr = { .dlid = m5m_port_lid(dev, 1), .port_num = 1 },
-	};
-	if (ibv_modify_qp(qp, &a,
-			  IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
-				  IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-				  IBV_QP_MAX_DEST_RD_ATOMIC |
-				  IBV_QP_MIN_RNR_TIMER))
-		return -1;
-	a = (struct ibv_qp_attr){
-		.qp_state = IBV_QPS_RTS,
-		.timeout = 14,
-		.retry_cnt = 7,
-		.rnr_retry = 7,
-		.max_rd_atomic = 1,
-	};
-	return ibv_modify_qp(qp, &a,
-			     IBV_QP_STATE | IBV_QP_SQ_PSN | IBV_QP_TIMEOUT |
-				     IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
-				     IBV_QP_MAX_QP_RD_ATOMIC);
-}
-
 static struct ibv_qp *rc_qp(struct env *e, struct ibv_cq *cq)
 {
-	struct ibv_qp_init_attr qa = {
-		.send_cq = cq,
-		.recv_cq = cq,
-		.qp_type = IBV_QPT_RC,
-		.cap = { .max_send_wr = 16,
-			 .max_recv_wr = 16,
-			 .max_send_sge = 1,
-			 .max_recv_sge = 1 },
-	};
-
-	return ibv_create_qp(e->pd, &qa);
+	return m5t_rc_qp(e->pd, cq, NULL, 16, 1);
 }
 
 /* scq on completion vector svec, rcq on rvec; cfg NULL: defaults. */
@@ -124,10 +75,7 @@ static int env_open(struct env *e, const struct m5m_config *cfg, int svec,
 	e->b = rc_qp(e, e->rcq);
 	if (!e->a || !e->b)
 		return -1;
-	if (rc_connect(e->dev, e->a, e->b->qp_num) ||
-	    rc_connect(e->dev, e->b, e->a->qp_num))
-		return -1;
-	return 0;
+	return m5t_rc_pair(e->dev, e->a, e->b, 7);
 }
 
 static void env_close(struct env *e)
@@ -210,13 +158,6 @@ static void msg(struct env *e, unsigned int flags)
 	msg_keep(e, flags, false);
 }
 
-static bool fd_ready(int fd)
-{
-	struct pollfd pfd = { .fd = fd, .events = POLLIN };
-
-	return poll(&pfd, 1, 0) == 1;
-}
-
 /* Channel events ready now, per CQ; each read (cq_event) and acked. */
 struct evs {
 	int s, r, other;
@@ -228,7 +169,7 @@ static struct evs events(struct env *e)
 	struct ibv_cq *cq;
 	void *cq_ctx;
 
-	while (fd_ready(e->ch->fd)) {
+	while (m5t_fd_ready(e->ch->fd)) {
 		cq = NULL;
 		if (ibv_get_cq_event(e->ch, &cq, &cq_ctx)) {
 			CHECK(!"ibv_get_cq_event failed");
@@ -275,6 +216,15 @@ static struct m5m_config cfg_vectors(unsigned int nvec, unsigned int nmsix)
 	return cfg;
 }
 
+/* Arm rcq, one message: one interrupt, one event on rcq. */
+static void arm_msg_event(struct env *e)
+{
+	CHECK_EQ(ibv_req_notify_cq(e->rcq, 0), 0);
+	msg(e, 0);
+	CHECK_EQ(m5m_irq_service(e->dev), 1);
+	CHECK_EQ(events(e).r, 1);
+}
+
 #define OPEN(e, cfg, svec, rvec)                                               \
 	do {                                                                   \
 		CHECK_EQ(env_open(e, cfg, svec, rvec), 0);                     \
@@ -308,7 +258,7 @@ static void arm_fire_rearm(void)
 		/* Polled, not re-armed: still nothing. */
 		msg(&e, 0);
 		CHECK_EQ(m5m_irq_service(e.dev), 0);
-		CHECK(!fd_ready(e.ch->fd));
+		CHECK(!m5t_fd_ready(e.ch->fd));
 		CHECK_EQ(drain(e.rcq), 1);
 	}
 	m5m_get_stats(e.dev, &st);
@@ -333,8 +283,8 @@ static void no_arm_no_event(void)
 		msg(&e, i % 2 ? IBV_SEND_SOLICITED : 0);
 	CHECK_EQ(m5m_irq_service(e.dev), 0);
 	for (v = 0; v < m5m_num_vectors(e.dev); v++)
-		CHECK(!fd_ready(m5m_vector_fd(e.dev, v)));
-	CHECK(!fd_ready(e.ch->fd));
+		CHECK(!m5t_fd_ready(m5m_vector_fd(e.dev, v)));
+	CHECK(!m5t_fd_ready(e.ch->fd));
 	CHECK_EQ(cq_info(&e, e.rcq).state, 0);
 	m5m_get_stats(e.dev, &st);
 	CHECK_EQ(st.cqes, 24);
@@ -345,7 +295,7 @@ static void no_arm_no_event(void)
 	CHECK_EQ(ibv_req_notify_cq(e.rcq, 0), 0);
 	CHECK_EQ(ibv_req_notify_cq(e.rcq, 1), 0);
 	CHECK_EQ(m5m_irq_service(e.dev), 0);
-	CHECK(!fd_ready(e.ch->fd));
+	CHECK(!m5t_fd_ready(e.ch->fd));
 out:
 	env_close(&e);
 }
@@ -383,10 +333,7 @@ static void solicited_se_vs_plain(void)
 	CHECK_EQ(drain(e.rcq), 3);
 	CHECK_EQ(drain(e.scq), 1);
 	/* A normal arm after a solicited one takes a plain CQE again. */
-	CHECK_EQ(ibv_req_notify_cq(e.rcq, 0), 0);
-	msg(&e, 0);
-	CHECK_EQ(m5m_irq_service(e.dev), 1);
-	CHECK_EQ(events(&e).r, 1);
+	arm_msg_event(&e);
 	CHECK_EQ(drain(e.rcq), 1);
 out:
 	env_close(&e);
@@ -419,14 +366,14 @@ static void solicited_error_cqe(void)
 	CHECK_EQ(n.s, 1);
 	CHECK_EQ(n.r, 1);
 	CHECK_EQ(vstats(&e, 0).handled, 1);
-	CHECK(fd_ready(e.ctx->async_fd));
-	if (fd_ready(e.ctx->async_fd)) {
+	CHECK(m5t_fd_ready(e.ctx->async_fd));
+	if (m5t_fd_ready(e.ctx->async_fd)) {
 		CHECK_EQ(ibv_get_async_event(e.ctx, &ev), 0);
 		CHECK_EQ(ev.event_type, IBV_EVENT_QP_ACCESS_ERR);
 		CHECK(ev.element.qp == e.b);
 		ibv_ack_async_event(&ev);
 	}
-	CHECK(!fd_ready(e.ctx->async_fd));
+	CHECK(!m5t_fd_ready(e.ctx->async_fd));
 	CHECK_EQ(ibv_poll_cq(e.scq, 4, wc), 2);
 	CHECK_EQ(wc[0].status, IBV_WC_SUCCESS);
 	CHECK_EQ(wc[1].status, IBV_WC_REM_ACCESS_ERR);
@@ -590,8 +537,8 @@ static void dedicated_vectors(void)
 	CHECK_EQ(ibv_req_notify_cq(e.scq, 0), 0);
 	CHECK_EQ(ibv_req_notify_cq(e.rcq, 0), 0);
 	msg_keep(&e, 0, true);
-	CHECK(fd_ready(m5m_vector_fd(e.dev, vs)));
-	CHECK(fd_ready(m5m_vector_fd(e.dev, vr)));
+	CHECK(m5t_fd_ready(m5m_vector_fd(e.dev, vs)));
+	CHECK(m5t_fd_ready(m5m_vector_fd(e.dev, vr)));
 	CHECK_EQ(m5m_irq_service(e.dev), 2);
 	n = events(&e);
 	CHECK_EQ(n.s, 1);
@@ -605,8 +552,8 @@ static void dedicated_vectors(void)
 	CHECK_EQ(drain(e.rcq), 1);
 	CHECK_EQ(ibv_req_notify_cq(e.rcq, 0), 0);
 	msg(&e, 0);
-	CHECK(!fd_ready(m5m_vector_fd(e.dev, vs)));
-	CHECK(fd_ready(m5m_vector_fd(e.dev, vr)));
+	CHECK(!m5t_fd_ready(m5m_vector_fd(e.dev, vs)));
+	CHECK(m5t_fd_ready(m5m_vector_fd(e.dev, vr)));
 	CHECK_EQ(m5m_irq_service(e.dev), 1);
 	CHECK_EQ(events(&e).r, 1);
 out:
@@ -647,10 +594,7 @@ static void eq_rearm(void)
 	}
 	CHECK_EQ(vstats(&e, m5m_comp_vector_msix(e.dev, 0)).handled, 6);
 	/* Armed again after the last pass: a new completion interrupts. */
-	CHECK_EQ(ibv_req_notify_cq(e.rcq, 0), 0);
-	msg(&e, 0);
-	CHECK_EQ(m5m_irq_service(e.dev), 1);
-	CHECK_EQ(events(&e).r, 1);
+	arm_msg_event(&e);
 out:
 	env_close(&e);
 }
@@ -693,10 +637,7 @@ static void moderation_count(void)
 	}
 	/* Back to no moderation: the first CQE fires. */
 	CHECK_EQ(modify(e.rcq, IBV_CQ_ATTR_MODERATE, 0, 0), 0);
-	CHECK_EQ(ibv_req_notify_cq(e.rcq, 0), 0);
-	msg(&e, 0);
-	CHECK_EQ(m5m_irq_service(e.dev), 1);
-	CHECK_EQ(events(&e).r, 1);
+	arm_msg_event(&e);
 out:
 	env_close(&e);
 }
@@ -817,26 +758,23 @@ static void lost_irq(void)
 	CHECK_EQ(ibv_req_notify_cq(e.rcq, 0), 0);
 	msg(&e, 0);
 	CHECK_EQ(m5m_irq_service(e.dev), 0);
-	CHECK(!fd_ready(e.ch->fd));
+	CHECK(!m5t_fd_ready(e.ch->fd));
 	CHECK_EQ(cq_info(&e, e.rcq).state, 3);
 	CHECK_EQ(ibv_req_notify_cq(e.scq, 0), 0);
 	msg_keep(&e, 0, true);
 	CHECK_EQ(m5m_irq_service(e.dev), 0);
-	CHECK(!fd_ready(e.ch->fd));
+	CHECK(!m5t_fd_ready(e.ch->fd));
 	CHECK_EQ(vstats(&e, vec).lost, 1);
 	CHECK_EQ(m5m_irq_recover(e.dev, vec), 2);
 	n = events(&e);
 	CHECK_EQ(n.r, 1);
 	CHECK_EQ(n.s, 1);
 	CHECK_EQ(m5m_irq_recover(e.dev, vec), 0);
-	CHECK(!fd_ready(e.ch->fd));
+	CHECK(!m5t_fd_ready(e.ch->fd));
 	CHECK_EQ(drain(e.rcq), 2);
 	CHECK_EQ(drain(e.scq), 1);
 	/* The EQ is armed again: the next completion interrupts. */
-	CHECK_EQ(ibv_req_notify_cq(e.rcq, 0), 0);
-	msg(&e, 0);
-	CHECK_EQ(m5m_irq_service(e.dev), 1);
-	CHECK_EQ(events(&e).r, 1);
+	arm_msg_event(&e);
 out:
 	env_close(&e);
 }
@@ -857,17 +795,14 @@ static void dup_irq(void)
 	CHECK_EQ(m5m_irq_service(e.dev), 1);
 	CHECK_EQ(m5m_irq_service(e.dev), 0);
 	CHECK_EQ(events(&e).r, 1);
-	CHECK(!fd_ready(e.ch->fd));
+	CHECK(!m5t_fd_ready(e.ch->fd));
 	vs = vstats(&e, vec);
 	CHECK_EQ(vs.duplicated, 1);
 	CHECK_EQ(vs.handled, 2);
 	CHECK_EQ(vs.spurious, 1);
 	/* The spurious pass re-armed the EQ harmlessly: one event per arm. */
 	CHECK_EQ(drain(e.rcq), 1);
-	CHECK_EQ(ibv_req_notify_cq(e.rcq, 0), 0);
-	msg(&e, 0);
-	CHECK_EQ(m5m_irq_service(e.dev), 1);
-	CHECK_EQ(events(&e).r, 1);
+	arm_msg_event(&e);
 out:
 	env_close(&e);
 }
@@ -890,15 +825,9 @@ static void int_period(void)
 	vec = m5m_comp_vector_msix(e.dev, 0);
 	m5m_set_event_hook(e.dev, lat_hook, &l);
 	/* Default: two interrupts at the same virtual time. */
-	CHECK_EQ(ibv_req_notify_cq(e.rcq, 0), 0);
-	msg(&e, 0);
-	CHECK_EQ(m5m_irq_service(e.dev), 1);
-	CHECK_EQ(events(&e).r, 1);
+	arm_msg_event(&e);
 	CHECK_EQ(drain(e.rcq), 1);
-	CHECK_EQ(ibv_req_notify_cq(e.rcq, 0), 0);
-	msg(&e, 0);
-	CHECK_EQ(m5m_irq_service(e.dev), 1);
-	CHECK_EQ(events(&e).r, 1);
+	arm_msg_event(&e);
 	CHECK_EQ(drain(e.rcq), 1);
 	vs = vstats(&e, vec);
 	CHECK_EQ(vs.raised, 2);
@@ -914,7 +843,7 @@ static void int_period(void)
 	CHECK_EQ(m5m_next_deadline(e.dev), 100);
 	m5m_clock_advance(e.dev, 69);
 	CHECK_EQ(m5m_irq_service(e.dev), 0);
-	CHECK(!fd_ready(e.ch->fd));
+	CHECK(!m5t_fd_ready(e.ch->fd));
 	m5m_clock_advance(e.dev, 1);
 	CHECK_EQ(m5m_irq_service(e.dev), 1);
 	n = events(&e);
@@ -929,10 +858,7 @@ static void int_period(void)
 	m5m_set_int_period(e.dev, vec, 0);
 	CHECK_EQ(drain(e.rcq), 1);
 	CHECK_EQ(drain(e.scq), 1);
-	CHECK_EQ(ibv_req_notify_cq(e.rcq, 0), 0);
-	msg(&e, 0);
-	CHECK_EQ(m5m_irq_service(e.dev), 1);
-	CHECK_EQ(events(&e).r, 1);
+	arm_msg_event(&e);
 out:
 	env_close(&e);
 }
@@ -963,8 +889,8 @@ static void destroy_after_ack(void)
 		CHECK_EQ(ibv_req_notify_cq(e.rcq, 0), 0);
 		msg(&e, 0);
 		CHECK_EQ(m5m_irq_service(e.dev), 1);
-		CHECK(fd_ready(e.ch->fd));
-		if (!fd_ready(e.ch->fd))
+		CHECK(m5t_fd_ready(e.ch->fd));
+		if (!m5t_fd_ready(e.ch->fd))
 			goto out;
 		CHECK_EQ(ibv_get_cq_event(e.ch, &cq, &cq_ctx), 0);
 		CHECK(cq == e.rcq);
