@@ -25,25 +25,11 @@ while (($#)); do
 done
 say() { echo "build-deb: $*" >&2; }
 
-install_missing() {
-	local p missing=()
-	for p in "$@"; do
-		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
-			missing+=("$p")
-	done
-	((${#missing[@]})) || return 0
-	if [[ $(id -u) != 0 ]]; then
-		say "need root to install: ${missing[*]}"
-		return 1
-	fi
-	say "installing ${missing[*]}"
-	export DEBIAN_FRONTEND=noninteractive
-	timeout 600 apt-get update -qq >/dev/null
-	timeout 1200 apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-}
+# shellcheck source=scripts/apt-lib.sh
+. "$top/scripts/apt-lib.sh"
 
 # Tools, then the Build-Depends of debian/control (as Debian 12 names them).
-install_missing git dpkg-dev build-essential debhelper lintian \
+install_missing build-deb git dpkg-dev build-essential debhelper lintian \
 	cmake pkg-config libibverbs-dev
 
 work=$(mktemp -d)

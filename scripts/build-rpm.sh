@@ -36,26 +36,12 @@ while (($#)); do
 done
 say() { echo "build-rpm: $*" >&2; }
 
-install_missing() {
-	local p missing=()
-	for p in "$@"; do
-		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
-			missing+=("$p")
-	done
-	((${#missing[@]})) || return 0
-	if [[ $(id -u) != 0 ]]; then
-		say "need root to install: ${missing[*]}"
-		return 1
-	fi
-	say "installing ${missing[*]}"
-	export DEBIAN_FRONTEND=noninteractive
-	timeout 600 apt-get update -qq >/dev/null
-	timeout 1200 apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-}
+# shellcheck source=scripts/apt-lib.sh
+. "$top/scripts/apt-lib.sh"
 
 nodeps=()
 if command -v dpkg-query >/dev/null && [[ -e /etc/debian_version ]]; then
-	install_missing rpm git gzip cmake gcc make pkg-config libibverbs-dev
+	install_missing build-rpm rpm git gzip cmake gcc make pkg-config libibverbs-dev
 	nodeps=(--nodeps)
 fi
 command -v rpmbuild >/dev/null || { say "rpmbuild not found"; exit 1; }
