@@ -116,6 +116,7 @@ const struct verbs_context_ops db_common_ops = {
 	.alloc_pd = db_alloc_pd,
 	.alloc_td = db_alloc_td,
 	.attach_mcast = ibv_cmd_attach_mcast,
+	.create_cq = db_create_cq,
 	.create_qp = db_create_qp,
 	.create_srq = db_create_srq,
 	.dealloc_mw = db_dealloc_mw,

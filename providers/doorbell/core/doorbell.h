@@ -99,6 +99,8 @@ bool db_pd_is_parent(struct ibv_pd *pd);
 extern const struct verbs_device_ops db_device_ops;
 
 /* legacy_create.c: the pre-_ex create verbs, through the backend's _ex ones */
+struct ibv_cq *db_create_cq(struct ibv_context *ctx, int cqe,
+			    struct ibv_comp_channel *channel, int vector);
 struct ibv_qp *db_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *attr);
 struct ibv_srq *db_create_srq(struct ibv_pd *pd,
 			      struct ibv_srq_init_attr *attr);

@@ -1,14 +1,30 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * ibv_create_qp and ibv_create_srq, the verbs older than their _ex forms:
- * the attributes are carried over and the backend's _ex verb does the work,
- * so every backend implements only the _ex ones.
+ * ibv_create_cq, ibv_create_qp and ibv_create_srq, the verbs older than
+ * their _ex forms: the attributes are carried over and the backend's _ex
+ * verb does the work, so every backend implements only the _ex ones.
  */
 #include "core/doorbell.h"
 
 static const struct verbs_context_ops *db_backend_ops(struct ibv_context *ctx)
 {
 	return to_db_ctx(ctx)->backend->ops;
+}
+
+struct ibv_cq *db_create_cq(struct ibv_context *ctx, int cqe,
+			    struct ibv_comp_channel *channel, int vector)
+{
+	struct ibv_cq_init_attr_ex attr = {
+		/* A negative count becomes too large, and is refused. */
+		.cqe = (uint32_t)cqe,
+		.channel = channel,
+		.comp_vector = vector,
+		.wc_flags = IBV_WC_STANDARD_FLAGS,
+	};
+	struct ibv_cq_ex *cq;
+
+	cq = db_backend_ops(ctx)->create_cq_ex(ctx, &attr);
+	return cq ? ibv_cq_ex_to_cq(cq) : NULL;
 }
 
 struct ibv_qp *db_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *attr)

@@ -241,8 +241,6 @@ int m5_dereg_mr(struct verbs_mr *vmr);
 struct ibv_mw *m5_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type);
 
 /* mlx5_cq.c: CQ life cycle, moderation, arming, events */
-struct ibv_cq *m5_create_cq(struct ibv_context *ctx, int cqe,
-			    struct ibv_comp_channel *channel, int vector);
 struct ibv_cq_ex *m5_create_cq_ex(struct ibv_context *ctx,
 				  struct ibv_cq_init_attr_ex *attr);
 int m5_destroy_cq(struct ibv_cq *ibcq);

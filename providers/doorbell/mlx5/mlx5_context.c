@@ -98,7 +98,6 @@ static const struct verbs_context_ops m5_ops = {
 	.alloc_pd = m5_alloc_pd,
 	.cq_event = m5_cq_event,
 	.create_ah = m5_create_ah,
-	.create_cq = m5_create_cq,
 	.create_cq_ex = m5_create_cq_ex,
 	.create_qp_ex = m5_create_qp_ex,
 	.create_srq_ex = m5_create_srq_ex,

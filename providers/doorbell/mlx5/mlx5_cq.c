@@ -143,21 +143,6 @@ static struct m5_cq *m5_cq_new(struct ibv_context *ibctx,
 	return cq;
 }
 
-struct ibv_cq *m5_create_cq(struct ibv_context *ctx, int cqe,
-			    struct ibv_comp_channel *channel, int vector)
-{
-	struct ibv_cq_init_attr_ex attr = {
-		/* A negative count becomes too large, and is refused. */
-		.cqe = (uint32_t)cqe,
-		.channel = channel,
-		.comp_vector = vector,
-		.wc_flags = IBV_WC_STANDARD_FLAGS,
-	};
-	struct m5_cq *cq = m5_cq_new(ctx, &attr, false);
-
-	return cq ? &cq->vcq.cq : NULL;
-}
-
 /* Whether @attr asks for single-threaded use; -errno if it is invalid. */
 static int m5_cq_ex_single(struct ibv_context *ctx,
 			   const struct ibv_cq_init_attr_ex *attr)

@@ -124,8 +124,6 @@ static inline struct rxe_ah *to_rah(struct ibv_ah *ibah)
 extern const struct db_backend db_rxe_backend;
 
 /* rxe_cq.c */
-struct ibv_cq *rxe_create_cq(struct ibv_context *ctx, int cqe,
-			     struct ibv_comp_channel *channel, int vector);
 struct ibv_cq_ex *rxe_create_cq_ex(struct ibv_context *ctx,
 				   struct ibv_cq_init_attr_ex *attr);
 int rxe_resize_cq(struct ibv_cq *ibcq, int cqe);

@@ -22,7 +22,6 @@ static void rxe_uninit_context(struct db_context *ctx)
 static const struct verbs_context_ops rxe_ops = {
 	.bind_mw = rxe_bind_mw,
 	.create_ah = rxe_create_ah,
-	.create_cq = rxe_create_cq,
 	.create_cq_ex = rxe_create_cq_ex,
 	.create_qp_ex = rxe_create_qp_ex,
 	.create_srq_ex = rxe_create_srq_ex,

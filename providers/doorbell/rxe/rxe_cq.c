@@ -52,21 +52,6 @@ struct rxe_cq *rxe_cq_new(struct ibv_context *ibctx,
 	return cq;
 }
 
-struct ibv_cq *rxe_create_cq(struct ibv_context *ibctx, int cqe,
-			     struct ibv_comp_channel *channel, int vector)
-{
-	struct ibv_cq_init_attr_ex attr = {
-		/* A negative count becomes too large, and is refused. */
-		.cqe = (uint32_t)cqe,
-		.channel = channel,
-		.comp_vector = vector,
-		.wc_flags = IBV_WC_STANDARD_FLAGS,
-	};
-	struct rxe_cq *cq = rxe_cq_new(ibctx, &attr, false);
-
-	return cq ? &cq->vcq.cq : NULL;
-}
-
 /*
  * The old ring stays mapped until the new one is in place, so a resize the
  * kernel refuses leaves the CQ exactly as it was.
