@@ -24,7 +24,6 @@
 #include <rdma/ib_user_verbs.h>
 #include <rdma/ib_user_ioctl_verbs.h>
 
-#define DB_PABI_VERSION 34
 /* The rdma-core release whose layouts this header describes. */
 #define DB_RDMA_CORE_MAJOR 44
 

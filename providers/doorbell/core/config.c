@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * DOORBELL_* environment variables, read once per process.  They are
- * documented in doorbell(7) and the README.
+ * DOORBELL_* environment variables, documented in doorbell(7) and the
+ * README.  The core's own are read once per process; a backend's opt-in
+ * variable is read when a device of its driver is matched.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -12,7 +13,7 @@
 static struct db_config db_cfg;
 static pthread_once_t db_cfg_once = PTHREAD_ONCE_INIT;
 
-static int db_env_flag(const char *name)
+bool db_env_flag(const char *name)
 {
 	const char *v = getenv(name);
 
@@ -23,7 +24,6 @@ static void db_config_read(void)
 {
 	db_cfg.debug = db_env_flag("DOORBELL_DEBUG");
 	db_cfg.single_threaded = db_env_flag("DOORBELL_SINGLE_THREADED");
-	db_cfg.mlx5 = db_env_flag("DOORBELL_MLX5");
 }
 
 const struct db_config *db_config(void)

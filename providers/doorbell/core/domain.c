@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "core/doorbell.h"
+#include "core/kcmd.h"
 
 static struct db_pd *to_db_pd(struct ibv_pd *pd)
 {
@@ -32,8 +33,6 @@ bool db_pd_is_parent(struct ibv_pd *pd)
 
 struct ibv_pd *db_alloc_pd(struct ibv_context *ctx)
 {
-	struct ibv_alloc_pd cmd = {};
-	struct ib_uverbs_alloc_pd_resp resp = {};
 	struct db_pd *pd;
 	int ret;
 
@@ -42,8 +41,8 @@ struct ibv_pd *db_alloc_pd(struct ibv_context *ctx)
 		errno = ENOMEM;
 		return NULL;
 	}
-	ret = ibv_cmd_alloc_pd(ctx, &pd->ibv_pd, &cmd, sizeof(cmd), &resp,
-			       sizeof(resp));
+	ret = db_k_alloc_pd(ctx, &pd->ibv_pd,
+			    to_db_ctx(ctx)->backend->pd_resp_drv_len);
 	if (ret) {
 		free(pd);
 		errno = ret;
@@ -52,8 +51,7 @@ struct ibv_pd *db_alloc_pd(struct ibv_context *ctx)
 	return &pd->ibv_pd;
 }
 
-int db_dealloc_pd_via(struct ibv_pd *ibpd,
-		      int (*kernel_dealloc)(struct ibv_pd *pd))
+int db_dealloc_pd(struct ibv_pd *ibpd)
 {
 	struct db_pd *pd = to_db_pd(ibpd);
 	int ret;
@@ -67,15 +65,10 @@ int db_dealloc_pd_via(struct ibv_pd *ibpd,
 	}
 	if (atomic_load(&pd->users))
 		return EBUSY;
-	ret = kernel_dealloc(ibpd);
+	ret = db_k_dealloc_pd(ibpd);
 	if (!ret)
 		free(pd);
 	return ret;
-}
-
-int db_dealloc_pd(struct ibv_pd *ibpd)
-{
-	return db_dealloc_pd_via(ibpd, ibv_cmd_dealloc_pd);
 }
 
 struct ibv_td *db_alloc_td(struct ibv_context *ctx,
@@ -143,7 +136,5 @@ db_alloc_parent_domain(struct ibv_context *ctx,
 	 * queue of the backends this build has lives in kernel memory that
 	 * is mapped in, so they are accepted and never called.
 	 */
-	if (attr->comp_mask & IBV_PARENT_DOMAIN_INIT_ATTR_PD_CONTEXT)
-		parent->pd_context = attr->pd_context;
 	return &parent->ibv_pd;
 }

@@ -24,18 +24,41 @@
 struct db_context;
 
 /*
- * A backend drives one kind of kernel driver.  The core picks it once, when
- * the device is matched by driver id, and installs its ops table over the
- * core's common one when a context opens; after that the fast path calls
- * straight into the backend through libibverbs' own dispatch.
+ * A backend drives one kind of kernel driver, and this descriptor is all the
+ * core knows of it.  register.c builds libibverbs' match table and ABI range
+ * from the list in backends.c; the core picks a backend once, when a device
+ * is matched, and installs its ops table over the core's common one when a
+ * context opens.  After that the fast path calls straight into the backend
+ * through libibverbs' own dispatch.
  */
 struct db_backend {
 	const char *name;
 	uint32_t driver_id;		/* enum rdma_driver_id */
+	/* The uverbs ABI versions of the kernel driver (sysfs abi_version). */
+	uint32_t kabi_min;
+	uint32_t kabi_max;
+	/*
+	 * NULL: the driver's devices are always served.  Otherwise the
+	 * variable that opts them in; without it they are left to
+	 * native_provider, the rdma-core provider that usually serves them.
+	 */
+	const char *opt_in_env;
+	const char *native_provider;
 	size_t context_size;		/* the backend's context object */
+	/*
+	 * Room for the driver data the kernel writes after ALLOC_PD's
+	 * response (at most DB_K_PD_DRV_RESP_MAX, core/kcmd.h); 0 for none.
+	 */
+	size_t pd_resp_drv_len;
 	/* Finish a context after the core initialised it; 0 or errno. */
 	int (*init_context)(struct db_context *ctx);
+	/* Optional: release what init_context took. */
 	void (*uninit_context)(struct db_context *ctx);
+	/*
+	 * Optional: the firmware version string of the kernel's 64-bit one;
+	 * NULL for the core's "major.minor.subminor".
+	 */
+	void (*format_fw_ver)(char *buf, size_t len, uint64_t fw_ver);
 	const struct verbs_context_ops *ops;
 };
 
@@ -48,11 +71,6 @@ struct db_device {
 struct db_context {
 	struct verbs_context vctx;
 	const struct db_backend *backend;
-	unsigned int flags;		/* DB_CTX_* */
-};
-
-enum {
-	DB_CTX_DEBUG = 1 << 0,
 };
 
 static inline struct db_context *to_db_ctx(struct ibv_context *ibctx)
@@ -75,16 +93,12 @@ struct db_pd {
 	struct ibv_pd ibv_pd;
 	struct db_pd *protection;	/* the PD a parent domain wraps */
 	struct db_td *td;		/* a parent domain's thread domain */
-	void *pd_context;
 	atomic_int users;		/* parent domains wrapping this PD */
 };
 
 /* domain.c */
 struct ibv_pd *db_alloc_pd(struct ibv_context *ctx);
 int db_dealloc_pd(struct ibv_pd *pd);
-/* db_dealloc_pd for a backend whose PDs a kernel_dealloc releases. */
-int db_dealloc_pd_via(struct ibv_pd *pd,
-		      int (*kernel_dealloc)(struct ibv_pd *pd));
 struct ibv_td *db_alloc_td(struct ibv_context *ctx,
 			   struct ibv_td_init_attr *attr);
 int db_dealloc_td(struct ibv_td *td);
@@ -95,8 +109,12 @@ db_alloc_parent_domain(struct ibv_context *ctx,
 bool db_pd_single_threaded(struct ibv_pd *pd);
 bool db_pd_is_parent(struct ibv_pd *pd);
 
-/* register.c: what libibverbs calls; tests open contexts through it. */
-extern const struct verbs_device_ops db_device_ops;
+/*
+ * register.c: what libibverbs calls; tests open contexts through it.  Its
+ * match table and ABI range are filled from db_backends[] at load time.
+ */
+extern struct verbs_device_ops db_device_ops;
+void db_free_context(struct ibv_context *ibctx);
 
 /* legacy_create.c: the pre-_ex create verbs, through the backend's _ex ones */
 struct ibv_cq *db_create_cq(struct ibv_context *ctx, int cqe,
@@ -105,19 +123,25 @@ struct ibv_qp *db_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *attr);
 struct ibv_srq *db_create_srq(struct ibv_pd *pd,
 			      struct ibv_srq_init_attr *attr);
 
-/* backends.c: the table of backends this build knows. */
-const struct db_backend *db_backend_for_driver(uint32_t driver_id);
+/* backends.c: the backends this build carries. */
+extern const struct db_backend *const db_backends[];
+extern const size_t db_num_backends;
 
 /* common_verbs.c: verbs that every uverbs device implements the same way. */
 extern const struct verbs_context_ops db_common_ops;
+/* A core verb for the backends whose kernel driver registers dma-bufs. */
+struct ibv_mr *db_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset,
+				size_t length, uint64_t iova, int fd,
+				int access);
 
 /* config.c: DOORBELL_* environment variables, read once per process. */
 struct db_config {
 	int debug;		/* DOORBELL_DEBUG */
 	int single_threaded;	/* DOORBELL_SINGLE_THREADED */
-	int mlx5;		/* DOORBELL_MLX5: serve ConnectX devices */
 };
 const struct db_config *db_config(void);
+/* A variable that is set and not "0"; a backend's opt_in_env, say. */
+bool db_env_flag(const char *name);
 
 /* log.c */
 void db_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -16,16 +16,10 @@ struct db_lock {
 	bool need;
 };
 
-static inline int db_lock_init(struct db_lock *l, bool need)
+static inline void db_lock_init(struct db_lock *l, bool need)
 {
 	atomic_init(&l->held, false);
 	l->need = need;
-	return 0;
-}
-
-static inline void db_lock_destroy(struct db_lock *l)
-{
-	(void)l;
 }
 
 static inline void db_cpu_relax(void)

@@ -1,31 +1,42 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * How libibverbs meets doorbell: the match table, the device object, opening
- * a context, and the registration that runs when libibverbs dlopens us.
+ * How libibverbs meets doorbell: the match table, the device object, a
+ * context's life, and the registration that runs when libibverbs dlopens us.
+ * Nothing here names a backend: all of it comes from db_backends[].
  */
 #include <errno.h>
 #include <stdlib.h>
 
 #include "core/doorbell.h"
 
-static const struct verbs_match_ent db_match_table[] = {
-	{ .u.driver_id = RDMA_DRIVER_RXE, .kind = VERBS_MATCH_DRIVER_ID },
-	{ .u.driver_id = RDMA_DRIVER_MLX5, .kind = VERBS_MATCH_DRIVER_ID },
-	{}
-};
+/* One entry per backend, then the terminator; filled at load time. */
+static struct verbs_match_ent *db_match_table;
+
+static const struct db_backend *db_backend_of(const struct verbs_match_ent *m)
+{
+	return m ? m->driver_data : NULL;
+}
 
 /*
- * Called for every device after the table match.  ConnectX devices are
- * opt-in (DOORBELL_MLX5=1): otherwise libibverbs goes on to libmlx5.
+ * Called for every device after the table match.  A backend with an opt-in
+ * variable serves its devices only when it is set: otherwise libibverbs
+ * goes on to the provider that usually serves them.
  */
 static bool db_match_device(struct verbs_sysfs_dev *sysfs)
 {
-	if (!sysfs->match)
+	const struct db_backend *be = db_backend_of(sysfs->match);
+
+	if (!be)
 		return false;
-	if (sysfs->match->u.driver_id == RDMA_DRIVER_MLX5 &&
-	    !db_config()->mlx5) {
-		db_debug("%s: left to libmlx5 (DOORBELL_MLX5=1 opts in)",
-			 sysfs->ibdev_name);
+	if (be->opt_in_env && !db_env_flag(be->opt_in_env)) {
+		db_debug("%s: left to %s (%s=1 opts in)", sysfs->ibdev_name,
+			 be->native_provider, be->opt_in_env);
+		return false;
+	}
+	if (sysfs->abi_ver < be->kabi_min || sysfs->abi_ver > be->kabi_max) {
+		db_refuse("%s: not claimed: kernel ABI %u, %s knows %u to %u",
+			  sysfs->ibdev_name, sysfs->abi_ver, be->name,
+			  be->kabi_min, be->kabi_max);
 		return false;
 	}
 	return true;
@@ -33,7 +44,7 @@ static bool db_match_device(struct verbs_sysfs_dev *sysfs)
 
 static struct verbs_device *db_alloc_device(struct verbs_sysfs_dev *sysfs)
 {
-	const struct db_backend *be = db_backend_for_driver(sysfs->driver_id);
+	const struct db_backend *be = db_backend_of(sysfs->match);
 	struct db_device *dev;
 
 	if (!be)
@@ -58,9 +69,9 @@ static struct verbs_context *db_alloc_context(struct ibv_device *ibdev,
 	int ret;
 
 	(void)private_data;
-	ctx = _verbs_init_and_alloc_context(
-		ibdev, cmd_fd, be->context_size,
-		&((struct db_context *)NULL)->vctx, be->driver_id);
+	ctx = _verbs_init_and_alloc_context(ibdev, cmd_fd, be->context_size,
+					    &((struct db_context *)NULL)->vctx,
+					    be->driver_id);
 	if (!ctx)
 		return NULL;
 	ctx->backend = be;
@@ -79,25 +90,61 @@ static struct verbs_context *db_alloc_context(struct ibv_device *ibdev,
 	return &ctx->vctx;
 }
 
-const struct verbs_device_ops db_device_ops = {
+void db_free_context(struct ibv_context *ibctx)
+{
+	struct db_context *ctx = to_db_ctx(ibctx);
+
+	db_debug("%s: closing context", ibctx->device->name);
+	if (ctx->backend->uninit_context)
+		ctx->backend->uninit_context(ctx);
+	verbs_uninit_context(&ctx->vctx);
+	free(ctx);
+}
+
+/* The match table and ABI range are completed by db_build_match(). */
+struct verbs_device_ops db_device_ops = {
 	.name = DB_NAME,
-	/*
-	 * rxe reports uverbs ABI 2 (64-bit layouts are the same from 1);
-	 * mlx5_ib reports 1.
-	 */
-	.match_min_abi_version = 1,
-	.match_max_abi_version = 2,
-	.match_table = db_match_table,
 	.match_device = db_match_device,
 	.alloc_device = db_alloc_device,
 	.uninit_device = db_uninit_device,
 	.alloc_context = db_alloc_context,
 };
 
+/*
+ * One driver-id entry per backend, pointing back at it, and the ABI range
+ * that covers them all (db_match_device then checks each backend's own).
+ */
+static int db_build_match(void)
+{
+	const struct db_backend *be;
+	size_t i;
+
+	db_match_table = calloc(db_num_backends + 1, sizeof(*db_match_table));
+	if (!db_match_table)
+		return -1;
+	db_device_ops.match_min_abi_version = UINT32_MAX;
+	for (i = 0; i < db_num_backends; i++) {
+		be = db_backends[i];
+		db_match_table[i].driver_data = (void *)be;
+		db_match_table[i].u.driver_id = be->driver_id;
+		db_match_table[i].kind = VERBS_MATCH_DRIVER_ID;
+		if (be->kabi_min < db_device_ops.match_min_abi_version)
+			db_device_ops.match_min_abi_version = be->kabi_min;
+		if (be->kabi_max > db_device_ops.match_max_abi_version)
+			db_device_ops.match_max_abi_version = be->kabi_max;
+	}
+	db_device_ops.match_table = db_match_table;
+	return 0;
+}
+
 static void __attribute__((constructor)) db_register(void)
 {
 	if (db_check_libibverbs())
 		return;
+	if (db_build_match()) {
+		db_refuse("not loaded: out of memory for the match table");
+		return;
+	}
 	verbs_register_driver_34(&db_device_ops);
 	db_debug("registered with libibverbs (rdma-core %d)",
 		 DB_RDMA_CORE_MAJOR);

@@ -225,21 +225,6 @@ void m5_uidx_free(struct m5_context *ctx, uint32_t uidx);
 void m5_buf_ctx_init(struct m5_context *ctx);
 void m5_buf_ctx_fini(struct m5_context *ctx);
 
-/* mlx5_verbs.c: device, port, PD, MR */
-int m5_query_device_ex(struct ibv_context *ctx,
-		       const struct ibv_query_device_ex_input *input,
-		       struct ibv_device_attr_ex *attr, size_t attr_size);
-int m5_query_port(struct ibv_context *ctx, uint8_t port,
-		  struct ibv_port_attr *attr);
-struct ibv_pd *m5_alloc_pd(struct ibv_context *ctx);
-int m5_dealloc_pd(struct ibv_pd *pd);
-struct ibv_mr *m5_reg_mr(struct ibv_pd *pd, void *addr, size_t len,
-			 uint64_t hca_va, int access);
-struct ibv_mr *m5_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset, size_t len,
-				uint64_t iova, int fd, int access);
-int m5_dereg_mr(struct verbs_mr *vmr);
-struct ibv_mw *m5_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type);
-
 /* mlx5_cq.c: CQ life cycle, moderation, arming, events */
 struct ibv_cq_ex *m5_create_cq_ex(struct ibv_context *ctx,
 				  struct ibv_cq_init_attr_ex *attr);

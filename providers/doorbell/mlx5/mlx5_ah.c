@@ -59,7 +59,7 @@ static int m5_ah_port(struct m5_context *ctx, uint8_t port, bool *is_eth,
 		*grh_req = ctx->port_flags[port - 1] & IBV_QPF_GRH_REQUIRED;
 		return 0;
 	}
-	ret = m5k_query_port(&ctx->core.vctx.context, port, &pattr);
+	ret = db_k_query_port(&ctx->core.vctx.context, port, &pattr);
 	if (ret)
 		return ret;
 	*is_eth = pattr.link_layer == IBV_LINK_LAYER_ETHERNET;

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-/* The mlx5 backend's entry: its ops table and its part of opening a context. */
+/*
+ * The mlx5 backend's entry: its descriptor, its ops table and its part of
+ * opening a context.  Devices, ports, PDs and MRs are the core's verbs.
+ */
 #include <errno.h>
+#include <stdio.h>
 
 #include "mlx5/mlx5.h"
 
@@ -35,11 +39,11 @@ static void m5_cache_caps(struct m5_context *ctx)
 	struct ibv_port_attr pattr;
 	unsigned int p;
 
-	if (!m5k_query_device_ex(ibctx, NULL, &attr, sizeof(attr)))
+	if (!db_k_query_device_ex(ibctx, NULL, &attr, sizeof(attr), NULL))
 		ctx->atomic_cap = attr.orig_attr.atomic_cap != IBV_ATOMIC_NONE;
 	for (p = 1; p <= ctx->num_ports && p <= 2; p++) {
 		pattr = (struct ibv_port_attr){};
-		if (m5k_query_port(ibctx, p, &pattr))
+		if (db_k_query_port(ibctx, p, &pattr))
 			continue;
 		ctx->link_layer[p - 1] = pattr.link_layer;
 		ctx->port_flags[p - 1] = pattr.flags;
@@ -93,16 +97,33 @@ static void m5_uninit_context(struct db_context *core)
 	m5_buf_ctx_fini(ctx);
 }
 
+/* mlx5 firmware versions read major.minor.subminor, with 4 subminor digits. */
+static void m5_format_fw_ver(char *buf, size_t len, uint64_t fw)
+{
+	snprintf(buf, len, "%u.%u.%04u", (unsigned int)(fw >> 32) & 0xffff,
+		 (unsigned int)(fw >> 16) & 0xffff, (unsigned int)fw & 0xffff);
+}
+
+/* Binding a window needs a UMR WQE, which this backend does not build. */
+static struct ibv_mw *m5_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type)
+{
+	(void)pd;
+	(void)type;
+	errno = EOPNOTSUPP;
+	return NULL;
+}
+
+/* mlx5_ib writes the PD number after ALLOC_PD's response, room or not. */
+_Static_assert(sizeof(struct mlx5_ib_alloc_pd_resp) <= DB_K_PD_DRV_RESP_MAX,
+	       "mlx5_ib_alloc_pd_resp fits the core's ALLOC_PD room");
+
 static const struct verbs_context_ops m5_ops = {
 	.alloc_mw = m5_alloc_mw,
-	.alloc_pd = m5_alloc_pd,
 	.cq_event = m5_cq_event,
 	.create_ah = m5_create_ah,
 	.create_cq_ex = m5_create_cq_ex,
 	.create_qp_ex = m5_create_qp_ex,
 	.create_srq_ex = m5_create_srq_ex,
-	.dealloc_pd = m5_dealloc_pd,
-	.dereg_mr = m5_dereg_mr,
 	.destroy_ah = m5_destroy_ah,
 	.destroy_cq = m5_destroy_cq,
 	.destroy_qp = m5_destroy_qp,
@@ -114,20 +135,24 @@ static const struct verbs_context_ops m5_ops = {
 	.post_recv = m5_post_recv,
 	.post_send = m5_post_send,
 	.post_srq_recv = m5_post_srq_recv,
-	.query_device_ex = m5_query_device_ex,
-	.query_port = m5_query_port,
 	.query_qp = m5_query_qp,
 	.query_srq = m5_query_srq,
-	.reg_dmabuf_mr = m5_reg_dmabuf_mr,
-	.reg_mr = m5_reg_mr,
+	.reg_dmabuf_mr = db_reg_dmabuf_mr,
 	.req_notify_cq = m5_req_notify_cq,
 };
 
 const struct db_backend db_mlx5_backend = {
 	.name = "mlx5",
 	.driver_id = RDMA_DRIVER_MLX5,
+	.kabi_min = M5_KABI_MIN,
+	.kabi_max = M5_KABI_MAX,
+	/* Verified on the software ConnectX only: opt-in (doorbell(7)). */
+	.opt_in_env = "DOORBELL_MLX5",
+	.native_provider = "libmlx5",
 	.context_size = sizeof(struct m5_context),
+	.pd_resp_drv_len = sizeof(struct mlx5_ib_alloc_pd_resp),
 	.init_context = m5_init_context,
 	.uninit_context = m5_uninit_context,
+	.format_fw_ver = m5_format_fw_ver,
 	.ops = &m5_ops,
 };

@@ -36,7 +36,7 @@ static uint32_t m5_max_cqe(struct ibv_context *ibctx)
 	if (max)
 		return max;
 	max = M5_MAX_NCQE - 1;
-	if (!m5k_query_device_ex(ibctx, &input, &attr, sizeof(attr)) &&
+	if (!db_k_query_device_ex(ibctx, &input, &attr, sizeof(attr), NULL) &&
 	    attr.orig_attr.max_cqe > 0 &&
 	    (uint32_t)attr.orig_attr.max_cqe < max)
 		max = attr.orig_attr.max_cqe;
@@ -69,7 +69,6 @@ static void m5_cq_free(struct m5_cq *cq)
 		m5_dbrec_free(ctx, cq->dbrec);
 	if (cq->buf)
 		m5_buf_free(cq->buf, cq->buf_len);
-	db_lock_destroy(&cq->lock);
 	free(cq);
 }
 

@@ -9,7 +9,6 @@
  * mlx5_ib struct, with no padding between: the layout rdma-core's
  * DECLARE_DRV_CMD produces, asserted below.
  */
-#include <stdio.h>
 #include <sys/mman.h>
 
 #include "mlx5/mlx5.h"
@@ -22,11 +21,6 @@ struct m5_cmd_get_context {
 struct m5_cmd_get_context_resp {
 	struct ib_uverbs_get_context_resp ibv;
 	struct mlx5_ib_alloc_ucontext_resp drv;
-};
-
-struct m5_cmd_alloc_pd_resp {
-	struct ib_uverbs_alloc_pd_resp ibv;
-	struct mlx5_ib_alloc_pd_resp drv;
 };
 
 struct m5_cmd_create_cq {
@@ -74,7 +68,6 @@ struct m5_cmd_create_ah_resp {
 		#type " has padding")
 M5_NO_PAD(m5_cmd_get_context);
 M5_NO_PAD(m5_cmd_get_context_resp);
-M5_NO_PAD(m5_cmd_alloc_pd_resp);
 M5_NO_PAD(m5_cmd_create_cq);
 M5_NO_PAD(m5_cmd_create_cq_resp);
 M5_NO_PAD(m5_cmd_create_qp);
@@ -110,35 +103,6 @@ void m5k_munmap_uar(struct m5_context *ctx, void *addr, size_t len)
 	munmap(addr, len);
 }
 
-int m5k_query_device_ex(struct ibv_context *ctx,
-			const struct ibv_query_device_ex_input *input,
-			struct ibv_device_attr_ex *attr, size_t attr_size)
-{
-	struct ib_uverbs_ex_query_device_resp resp = {};
-	size_t resp_size = sizeof(resp);
-	uint64_t fw;
-	int ret;
-
-	ret = ibv_cmd_query_device_any(ctx, input, attr, attr_size, &resp,
-				       &resp_size);
-	if (ret)
-		return ret;
-	/* mlx5 firmware versions read major.minor.subminor(4 digits). */
-	fw = resp.base.fw_ver;
-	snprintf(attr->orig_attr.fw_ver, sizeof(attr->orig_attr.fw_ver),
-		 "%u.%u.%04u", (unsigned int)(fw >> 32) & 0xffff,
-		 (unsigned int)(fw >> 16) & 0xffff, (unsigned int)fw & 0xffff);
-	return 0;
-}
-
-int m5k_query_port(struct ibv_context *ctx, uint8_t port,
-		   struct ibv_port_attr *attr)
-{
-	struct ibv_query_port cmd = {};
-
-	return ibv_cmd_query_port(ctx, port, attr, &cmd, sizeof(cmd));
-}
-
 int m5k_query_gid_type(struct ibv_context *ctx, uint8_t port,
 		       unsigned int index, enum ibv_gid_type *type)
 {
@@ -149,45 +113,6 @@ int m5k_query_gid_type(struct ibv_context *ctx, uint8_t port,
 	if (!ret)
 		*type = gid.gid_type;
 	return ret;
-}
-
-int m5k_alloc_pd(struct ibv_context *ctx, struct ibv_pd *pd,
-		 struct mlx5_ib_alloc_pd_resp *resp)
-{
-	struct ibv_alloc_pd cmd = {};
-	struct m5_cmd_alloc_pd_resp r = {};
-	int ret;
-
-	ret = ibv_cmd_alloc_pd(ctx, pd, &cmd, sizeof(cmd), &r.ibv, sizeof(r));
-	if (!ret)
-		*resp = r.drv;
-	return ret;
-}
-
-int m5k_dealloc_pd(struct ibv_pd *pd)
-{
-	return ibv_cmd_dealloc_pd(pd);
-}
-
-int m5k_reg_mr(struct ibv_pd *pd, void *addr, size_t len, uint64_t hca_va,
-	       int access, struct verbs_mr *vmr)
-{
-	struct ibv_reg_mr cmd = {};
-	struct ib_uverbs_reg_mr_resp resp = {};
-
-	return ibv_cmd_reg_mr(pd, addr, len, hca_va, access, vmr, &cmd,
-			      sizeof(cmd), &resp, sizeof(resp));
-}
-
-int m5k_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset, size_t len,
-		      uint64_t iova, int fd, int access, struct verbs_mr *vmr)
-{
-	return ibv_cmd_reg_dmabuf_mr(pd, offset, len, iova, fd, access, vmr);
-}
-
-int m5k_dereg_mr(struct verbs_mr *vmr)
-{
-	return ibv_cmd_dereg_mr(vmr);
 }
 
 int m5k_create_cq(struct ibv_context *ctx,

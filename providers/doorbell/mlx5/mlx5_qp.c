@@ -378,8 +378,6 @@ int m5_destroy_qp(struct ibv_qp *ibqp)
 		return ret;
 	m5_qp_clean_cqs(qp);
 	m5_qp_free_bufs(ctx, qp);
-	db_lock_destroy(&qp->sq.lock);
-	db_lock_destroy(&qp->rq.lock);
 	free(qp);
 	return 0;
 }

@@ -6,7 +6,9 @@
  *    sends uverbs commands with the mlx5_ib driver data and mmaps UARs on
  *    the uverbs fd.  The software ConnectX (tests/mlx5/model) links its own
  *    definitions of the same functions instead: a fake kernel.  Nothing is
- *    looked up at run time; the choice is made by the linker.
+ *    looked up at run time; the choice is made by the linker.  The plain
+ *    commands, with no driver data (device and port queries, PDs, MRs),
+ *    are the core's, through the same kind of seam (core/kcmd.h).
  *
  * 2. Device memory: every store to a UAR, every doorbell-record store and
  *    every barrier.  Production builds inline the real stores and fences
@@ -22,6 +24,7 @@
 #include <sys/types.h>
 
 #include "abi/verbs_pabi34.h"
+#include "core/kcmd.h"
 #include "mlx5/mlx5_hw.h"
 
 struct m5_context;
@@ -34,22 +37,9 @@ int m5k_get_context(struct m5_context *ctx,
 /* Map one UAR page; MAP_FAILED (errno set) on failure. */
 void *m5k_mmap_uar(struct m5_context *ctx, off_t offset, size_t len);
 void m5k_munmap_uar(struct m5_context *ctx, void *addr, size_t len);
-int m5k_query_device_ex(struct ibv_context *ctx,
-			const struct ibv_query_device_ex_input *input,
-			struct ibv_device_attr_ex *attr, size_t attr_size);
-int m5k_query_port(struct ibv_context *ctx, uint8_t port,
-		   struct ibv_port_attr *attr);
 /* The type of GID index of a port (IB, RoCE v1, RoCE v2). */
 int m5k_query_gid_type(struct ibv_context *ctx, uint8_t port,
 		       unsigned int index, enum ibv_gid_type *type);
-int m5k_alloc_pd(struct ibv_context *ctx, struct ibv_pd *pd,
-		 struct mlx5_ib_alloc_pd_resp *resp);
-int m5k_dealloc_pd(struct ibv_pd *pd);
-int m5k_reg_mr(struct ibv_pd *pd, void *addr, size_t len, uint64_t hca_va,
-	       int access, struct verbs_mr *vmr);
-int m5k_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset, size_t len,
-		      uint64_t iova, int fd, int access, struct verbs_mr *vmr);
-int m5k_dereg_mr(struct verbs_mr *vmr);
 int m5k_create_cq(struct ibv_context *ctx,
 		  const struct ibv_cq_init_attr_ex *attr, struct verbs_cq *cq,
 		  const struct mlx5_ib_create_cq *req,

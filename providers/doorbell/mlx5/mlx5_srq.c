@@ -186,7 +186,6 @@ int m5_destroy_srq(struct ibv_srq *ibsrq)
 	if (ret)
 		return ret;
 	m5_srq_free_ring(to_m5ctx(ibsrq->context), srq);
-	db_lock_destroy(&srq->wq.lock);
 	free(srq);
 	return 0;
 }

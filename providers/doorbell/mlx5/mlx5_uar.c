@@ -104,10 +104,6 @@ int m5_map_uars(struct m5_context *ctx)
 
 void m5_unmap_uars(struct m5_context *ctx)
 {
-	unsigned int i;
-
-	for (i = 0; ctx->bfs && i < ctx->num_bfs; i++)
-		db_lock_destroy(&ctx->bfs[i].lock);
 	free(ctx->bfs);
 	ctx->bfs = NULL;
 	ctx->num_bfs = 0;

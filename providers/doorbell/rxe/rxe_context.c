@@ -14,11 +14,6 @@ static int rxe_init_context(struct db_context *ctx)
 				   sizeof(resp));
 }
 
-static void rxe_uninit_context(struct db_context *ctx)
-{
-	(void)ctx;
-}
-
 static const struct verbs_context_ops rxe_ops = {
 	.bind_mw = rxe_bind_mw,
 	.create_ah = rxe_create_ah,
@@ -38,14 +33,17 @@ static const struct verbs_context_ops rxe_ops = {
 	.query_qp = rxe_query_qp,
 	.query_qp_data_in_order = rxe_query_qp_data_in_order,
 	.query_srq = rxe_query_srq,
+	/* rdma_rxe arms its CQs itself: the plain kernel command. */
+	.req_notify_cq = ibv_cmd_req_notify_cq,
 	.resize_cq = rxe_resize_cq,
 };
 
 const struct db_backend db_rxe_backend = {
 	.name = "rxe",
 	.driver_id = RDMA_DRIVER_RXE,
+	.kabi_min = RXE_KABI_VERSION,
+	.kabi_max = RXE_KABI_VERSION,
 	.context_size = sizeof(struct rxe_ctx),
 	.init_context = rxe_init_context,
-	.uninit_context = rxe_uninit_context,
 	.ops = &rxe_ops,
 };

@@ -205,8 +205,6 @@ int rxe_destroy_qp(struct ibv_qp *ibqp)
 		return ret;
 	rxe_ring_unmap(&qp->sq.ring);
 	rxe_ring_unmap(&qp->rq.ring);
-	db_lock_destroy(&qp->sq.lock);
-	db_lock_destroy(&qp->rq.lock);
 	free(qp);
 	return 0;
 }

@@ -116,7 +116,6 @@ int rxe_destroy_srq(struct ibv_srq *ibsrq)
 	if (ret)
 		return ret;
 	rxe_ring_unmap(&srq->rq.ring);
-	db_lock_destroy(&srq->rq.lock);
 	free(srq);
 	return 0;
 }

@@ -240,9 +240,10 @@ void m5k_munmap_uar(struct m5_context *ctx, void *addr, size_t len)
 	m5m_unlock();
 }
 
-int m5k_query_device_ex(struct ibv_context *ctx,
-			const struct ibv_query_device_ex_input *input,
-			struct ibv_device_attr_ex *attr, size_t attr_size)
+int db_k_query_device_ex(struct ibv_context *ctx,
+			 const struct ibv_query_device_ex_input *input,
+			 struct ibv_device_attr_ex *attr, size_t attr_size,
+			 uint64_t *fw_ver)
 {
 	struct m5m_dev *dev = m5m_dev_of(ctx);
 	struct ibv_device_attr_ex a = { 0 };
@@ -252,7 +253,6 @@ int m5k_query_device_ex(struct ibv_context *ctx,
 		return ENODEV;
 	if ((input && input->comp_mask) || attr_size < sizeof(*o))
 		return EINVAL;
-	snprintf(o->fw_ver, sizeof(o->fw_ver), "16.35.0 (m5model)");
 	o->node_guid = htobe64(dev->guid);
 	o->sys_image_guid = htobe64(dev->guid);
 	o->max_mr_size = ~0ull;
@@ -286,11 +286,14 @@ int m5k_query_device_ex(struct ibv_context *ctx,
 		a.cq_mod_caps.max_cq_period = 4095;
 	}
 	memcpy(attr, &a, attr_size < sizeof(a) ? attr_size : sizeof(a));
+	/* 16.35.1012, as the kernel packs it: major, minor, subminor. */
+	if (fw_ver)
+		*fw_ver = (uint64_t)16 << 32 | (uint64_t)35 << 16 | 1012;
 	return 0;
 }
 
-int m5k_query_port(struct ibv_context *ctx, uint8_t port,
-		   struct ibv_port_attr *attr)
+int db_k_query_port(struct ibv_context *ctx, uint8_t port,
+		    struct ibv_port_attr *attr)
 {
 	struct m5m_dev *dev = m5m_dev_of(ctx);
 	bool eth;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * The fake kernel, memory and addressing objects: PDs, MRs (also dmabuf)
- * and address handles.  Each fills what mlx5_ib and the ibv_cmd_* helper
+ * The fake kernel, memory and addressing objects: PDs, MRs (also dmabuf),
+ * memory windows and address handles.  Each fills what mlx5_ib and the ibv_cmd_* helper
  * would: responses, handles, keys and the libibverbs object fields.
  */
 #include <errno.h>
@@ -27,13 +27,20 @@ static struct m5m_pd *m5m_pd_of(struct ibv_pd *pd)
 	return p && p->ctx == c ? p : NULL;
 }
 
-int m5k_alloc_pd(struct ibv_context *ctx, struct ibv_pd *pd,
-		 struct mlx5_ib_alloc_pd_resp *resp)
+/*
+ * mlx5_ib writes the PD number after the response whether or not the
+ * caller left room, and fails with EFAULT if it did not (Linux v6.1
+ * drivers/infiniband/hw/mlx5/main.c, mlx5_ib_alloc_pd).
+ */
+int db_k_alloc_pd(struct ibv_context *ctx, struct ibv_pd *pd,
+		  size_t drv_resp_len)
 {
 	struct m5m_ctx *c;
 	struct m5m_pd *p;
 	int ret = 0;
 
+	if (drv_resp_len < sizeof(struct mlx5_ib_alloc_pd_resp))
+		return EFAULT;
 	m5m_lock();
 	c = m5m_ctx_of(ctx);
 	p = c ? calloc(1, sizeof(*p)) : NULL;
@@ -45,13 +52,12 @@ int m5k_alloc_pd(struct ibv_context *ctx, struct ibv_pd *pd,
 	p->pdn = m5m_tab_add(&c->dev->pds, p);
 	pd->handle = p->pdn;
 	pd->context = ctx;
-	resp->pdn = p->pdn;
 out:
 	m5m_unlock();
 	return ret;
 }
 
-int m5k_dealloc_pd(struct ibv_pd *pd)
+int db_k_dealloc_pd(struct ibv_pd *pd)
 {
 	struct m5m_pd *p;
 	int ret = 0;
@@ -113,8 +119,8 @@ static int m5m_mr_add(struct m5m_pd *p, struct m5m_mr *mr, struct verbs_mr *vmr,
 	return 0;
 }
 
-int m5k_reg_mr(struct ibv_pd *pd, void *addr, size_t len, uint64_t hca_va,
-	       int access, struct verbs_mr *vmr)
+int db_k_reg_mr(struct ibv_pd *pd, void *addr, size_t len, uint64_t hca_va,
+		int access, struct verbs_mr *vmr)
 {
 	struct m5m_mr *mr = NULL;
 	struct m5m_pd *p;
@@ -149,8 +155,8 @@ int m5k_reg_mr(struct ibv_pd *pd, void *addr, size_t len, uint64_t hca_va,
  * The model takes any mmappable fd as a dmabuf (a memfd in tests); the
  * kernel wants a real dmabuf exporter.  The mapping is the device's view.
  */
-int m5k_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset, size_t len,
-		      uint64_t iova, int fd, int access, struct verbs_mr *vmr)
+int db_k_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset, size_t len,
+		       uint64_t iova, int fd, int access, struct verbs_mr *vmr)
 {
 	size_t skew = offset % m5m_psz();
 	struct m5m_mr *mr = NULL;
@@ -195,7 +201,7 @@ int m5k_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset, size_t len,
 	return ret;
 }
 
-int m5k_dereg_mr(struct verbs_mr *vmr)
+int db_k_dereg_mr(struct verbs_mr *vmr)
 {
 	struct m5m_dev *dev;
 	struct m5m_mr *mr;
@@ -214,6 +220,24 @@ int m5k_dereg_mr(struct verbs_mr *vmr)
 	}
 	m5m_unlock();
 	return ret;
+}
+
+/*
+ * Memory windows: the mlx5 backend refuses them before the kernel is asked
+ * (binding one needs a UMR WQE it does not build), so none reach the model.
+ */
+int db_k_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type, struct ibv_mw *mw)
+{
+	(void)pd;
+	(void)type;
+	(void)mw;
+	return EOPNOTSUPP;
+}
+
+int db_k_dealloc_mw(struct ibv_mw *mw)
+{
+	(void)mw;
+	return EINVAL;
 }
 
 /* --- Address handles ------------------------------------------------------ */

@@ -514,3 +514,20 @@ int m5k_destroy_qp(struct ibv_qp *qp)
 	m5m_unlock();
 	return 0;
 }
+
+/* The model delivers no multicast: attaching a QP to a group is refused. */
+int db_k_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)
+{
+	(void)qp;
+	(void)gid;
+	(void)lid;
+	return EOPNOTSUPP;
+}
+
+int db_k_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)
+{
+	(void)qp;
+	(void)gid;
+	(void)lid;
+	return EOPNOTSUPP;
+}

@@ -3,9 +3,10 @@
  * The software ConnectX ("the model"): the public interface tests use.
  *
  * The model stands behind the two seams of providers/doorbell/mlx5/
- * mlx5_seam.h.  It defines every m5k_* kernel command (a fake mlx5_ib +
- * uverbs) and the four m5_seam_* device-memory hooks, so the mlx5 backend,
- * built with DOORBELL_MLX5_MODEL, runs unchanged against it:
+ * mlx5_seam.h and the core's kernel seam, providers/doorbell/core/kcmd.h.
+ * It defines every m5k_* and db_k_* kernel command (a fake mlx5_ib +
+ * uverbs) and the four m5_seam_* device-memory hooks, so the core and the
+ * mlx5 backend, built with DOORBELL_MLX5_MODEL, run unchanged against it:
  *
  *	dev = m5m_dev_create(NULL);
  *	ctx = m5m_open(dev);		then the public verbs API

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * The production side of the core's kernel seam (core/kcmd.h): plain uverbs
+ * commands through libibverbs' ibv_cmd_* helpers, with no driver data in
+ * the command.  Tests that run on the software ConnectX link its
+ * definitions of these functions instead of this file.
+ */
+#include <errno.h>
+
+#include "core/kcmd.h"
+
+/* ALLOC_PD's response with room for driver data, as DECLARE_DRV_CMD lays out. */
+struct db_k_alloc_pd_resp {
+	struct ib_uverbs_alloc_pd_resp ibv;
+	uint8_t drv[DB_K_PD_DRV_RESP_MAX];
+};
+
+_Static_assert(offsetof(struct db_k_alloc_pd_resp, drv) ==
+		       sizeof(struct ib_uverbs_alloc_pd_resp),
+	       "driver data follows the ALLOC_PD response with no padding");
+
+int db_k_query_device_ex(struct ibv_context *ctx,
+			 const struct ibv_query_device_ex_input *input,
+			 struct ibv_device_attr_ex *attr, size_t attr_size,
+			 uint64_t *fw_ver)
+{
+	struct ib_uverbs_ex_query_device_resp resp = {};
+	size_t resp_size = sizeof(resp);
+	int ret;
+
+	ret = ibv_cmd_query_device_any(ctx, input, attr, attr_size, &resp,
+				       &resp_size);
+	if (!ret && fw_ver)
+		*fw_ver = resp.base.fw_ver;
+	return ret;
+}
+
+int db_k_query_port(struct ibv_context *ctx, uint8_t port,
+		    struct ibv_port_attr *attr)
+{
+	struct ibv_query_port cmd = {};
+
+	return ibv_cmd_query_port(ctx, port, attr, &cmd, sizeof(cmd));
+}
+
+int db_k_alloc_pd(struct ibv_context *ctx, struct ibv_pd *pd,
+		  size_t drv_resp_len)
+{
+	struct ibv_alloc_pd cmd = {};
+	struct db_k_alloc_pd_resp resp = {};
+
+	if (drv_resp_len > sizeof(resp.drv))
+		return EINVAL;
+	return ibv_cmd_alloc_pd(ctx, pd, &cmd, sizeof(cmd), &resp.ibv,
+				sizeof(resp.ibv) + drv_resp_len);
+}
+
+int db_k_dealloc_pd(struct ibv_pd *pd)
+{
+	return ibv_cmd_dealloc_pd(pd);
+}
+
+int db_k_reg_mr(struct ibv_pd *pd, void *addr, size_t len, uint64_t hca_va,
+		int access, struct verbs_mr *vmr)
+{
+	struct ibv_reg_mr cmd = {};
+	struct ib_uverbs_reg_mr_resp resp = {};
+
+	return ibv_cmd_reg_mr(pd, addr, len, hca_va, access, vmr, &cmd,
+			      sizeof(cmd), &resp, sizeof(resp));
+}
+
+int db_k_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset, size_t len,
+		       uint64_t iova, int fd, int access, struct verbs_mr *vmr)
+{
+	return ibv_cmd_reg_dmabuf_mr(pd, offset, len, iova, fd, access, vmr);
+}
+
+int db_k_dereg_mr(struct verbs_mr *vmr)
+{
+	return ibv_cmd_dereg_mr(vmr);
+}
+
+int db_k_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type, struct ibv_mw *mw)
+{
+	struct ibv_alloc_mw cmd = {};
+	struct ib_uverbs_alloc_mw_resp resp = {};
+
+	return ibv_cmd_alloc_mw(pd, type, mw, &cmd, sizeof(cmd), &resp,
+				sizeof(resp));
+}
+
+int db_k_dealloc_mw(struct ibv_mw *mw)
+{
+	return ibv_cmd_dealloc_mw(mw);
+}
+
+int db_k_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)
+{
+	return ibv_cmd_attach_mcast(qp, gid, lid);
+}
+
+int db_k_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)
+{
+	return ibv_cmd_detach_mcast(qp, gid, lid);
+}
