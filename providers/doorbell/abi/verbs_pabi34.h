@@ -2,8 +2,11 @@
 /*
  * libibverbs' private provider interface, IBVERBS_PRIVATE_34, as laid out by
  * rdma-core 44 (Debian 12).  libibverbs-dev does not install this interface,
- * so doorbell declares the part it uses here, written from the facts in
- * shared/docs/rxe-abi-notes.md sections 1 and 2.
+ * so doorbell declares the part it uses here, written from rdma-core v44
+ * libibverbs/driver.h (the device, context and object structs, struct
+ * verbs_context_ops, the ibv_cmd_* prototypes), libibverbs/libibverbs.map.in
+ * (the IBVERBS_PRIVATE_34 symbols) and libibverbs/init.c, try_driver (how
+ * the match table, match_device and the ABI range are used).
  *
  * PABI 34 covers rdma-core 34 to 56 but the layouts drift inside it: the ops
  * table has 73, 75 or 76 members and struct ibv_qp_ex grew in 44 and 45.
@@ -408,7 +411,8 @@ int ibv_cmd_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid,
 			 uint16_t lid);
 
 /*
- * Layout checks (x86_64 figures from the notes' probes of rdma-core 44).
+ * Layout checks: x86_64 sizes and offsets of rdma-core v44's own structs
+ * (libibverbs/driver.h, verbs.h), as gcc lays them out.
  * A change in any of these means this header no longer describes the
  * libibverbs it is compiled against.
  */

@@ -9,8 +9,10 @@
  * (tests/mlx5/test_crosscheck.c).  Every field is big-endian on the
  * wire and in memory shared with the device.
  *
- * Sources: rdma-core v44 mlx5dv.h and providers/mlx5, Linux mlx5_ib, and
- * ../shared/docs/mlx5-notes.md, which cites them.
+ * Sources: rdma-core v44 providers/mlx5/mlx5dv.h (WQE, CQE and doorbell
+ * layouts and constants), providers/mlx5/qp.c and cq.c (how libmlx5 fills
+ * and reads them), and Linux v6.1 include/uapi/rdma/mlx5-abi.h with
+ * drivers/infiniband/hw/mlx5 (mlx5_ib's checks).
  */
 #ifndef DOORBELL_MLX5_HW_H
 #define DOORBELL_MLX5_HW_H

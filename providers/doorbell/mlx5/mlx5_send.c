@@ -311,7 +311,8 @@ static inline unsigned int m5_build_wqe(struct m5_qp *qp,
 /*
  * Tell the device about the WQEs posted: SND dbrec, then the doorbell, or
  * the whole WQE by BlueFlame when it is the only one and fits.  The order
- * is that of libmlx5 (notes §1.6, §1.10).
+ * is that of libmlx5 (rdma-core v44 providers/mlx5/qp.c, post_send_db and
+ * mlx5_bf_copy).
  */
 static inline void m5_ring_sq(struct m5_qp *qp, unsigned int nreq,
 			      const struct m5_ctrl_seg *ctrl, unsigned int ds)

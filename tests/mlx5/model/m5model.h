@@ -31,8 +31,11 @@
  * only when the test calls m5m_irq_service() (or starts the optional IRQ
  * thread).  One process-wide recursive lock serialises every entry point.
  *
- * Interpretations the sources leave open (mlx5-notes.md sections 2.6, 3.3,
- * 5), chosen here and applied everywhere:
+ * Interpretations the public sources leave open (Linux v6.1
+ * drivers/infiniband/hw/mlx5/cq.c, mlx5_ib_modify_cq, only hands cq_count
+ * and cq_period to the firmware, whose semantics are the PRM's; see
+ * docs/mlx5-model.md, "What the model is, and what it is not"), chosen
+ * here and applied everywhere:
  *  - Moderation gates the event (the EQE), never the CQE write.
  *  - cq_max_count == 0 and cq_period == 0: no moderation, an armed CQ fires
  *    on its first matching CQE (what a CQ does after create).
@@ -51,10 +54,12 @@
  *    the same moderation, unless scqe_break_moderation is set (then such a
  *    CQE fires at once).
  *  - int_period (per MSI-X vector) is NOT mlx5 behaviour: mlx5 EQs have no
- *    moderation (notes section 2.6).  It is a model-only interrupt throttle,
- *    off by default: at most one eventfd write per int_period µs per
- *    vector; requests inside the window are coalesced into one interrupt at
- *    its end.
+ *    moderation (Linux v6.1 include/linux/mlx5/mlx5_ifc.h, struct
+ *    mlx5_ifc_eqc_bits, has no period or count field; the mlx4 EQ context
+ *    in drivers/net/ethernet/mellanox/mlx4/eq.c has both).  It is a
+ *    model-only interrupt throttle, off by default: at most one eventfd
+ *    write per int_period µs per vector; requests inside the window are
+ *    coalesced into one interrupt at its end.
  *  - bfreg 0 never takes BlueFlame; its doorbells may use either half (the
  *    halves must alternate on every other bfreg).
  *
