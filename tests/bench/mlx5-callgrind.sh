@@ -15,6 +15,8 @@
 #   -t               thread domain + single-threaded CQs (variant "td")
 #   --check FILE     also compare with FILE ("variant figure value" lines):
 #                    FAIL if a figure grew more than 10% above it
+# DOORBELL_MLX5_BENCH=EXE counts EXE instead (same wrappers and output),
+# as mlx5-vs-libmlx5.sh does for tests/bench/libmlx5-bench.
 # Prints "<figure> <instructions>" lines.
 set -euo pipefail
 build=${1:?usage: mlx5-callgrind.sh BUILD_DIR [-t] [--check BASELINE]}
@@ -28,7 +30,7 @@ while (($#)); do
 	esac
 	shift
 done
-bench=$build/tests/mlx5/doorbell-mlx5-bench
+bench=${DOORBELL_MLX5_BENCH:-$build/tests/mlx5/doorbell-mlx5-bench}
 iters=${DOORBELL_BENCH_CG_ITERS:-2000}
 wrappers=(bench_post_inline64 bench_post_send64 bench_post_send4k
 	bench_post_write4k bench_poll_1 bench_poll_16)
