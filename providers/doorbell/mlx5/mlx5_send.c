@@ -101,8 +101,17 @@ static inline int m5_check_send_wr(const struct m5_qp *qp,
 	if (__builtin_expect((bit & M5_OPS_ATOMIC) ||
 				     (wr->send_flags & IBV_SEND_INLINE) ||
 				     qp->vqp.qp.qp_type == IBV_QPT_UD,
-			     0))
+			     0)) {
+		/* One inline SGE on a connected QP: the common inline WR. */
+		if ((wr->send_flags & IBV_SEND_INLINE) && wr->num_sge == 1 &&
+		    (bit & M5_OPS_INLINE) && qp->vqp.qp.qp_type != IBV_QPT_UD) {
+			if (wr->sg_list[0].length > qp->max_inline_data)
+				return EINVAL;
+			*inl = wr->sg_list[0].length;
+			return 0;
+		}
 		return m5_check_send_wr_slow(qp, wr, bit, inl);
+	}
 	return 0;
 }
 
@@ -164,6 +173,23 @@ static unsigned int m5_set_inline(const struct m5_wq *sq, char *seg,
 
 	if (!inl)
 		return 0;
+	if (wr->num_sge == 1 && (size_t)(qend - dst) > inl) {
+		/*
+		 * One SGE, no wrap: zero the last 16-byte unit, then write
+		 * the header and the bytes over it; what is left of it is the
+		 * pad (cheaper than a memset of 0 to 15 bytes).
+		 */
+		uint64_t *last = (uint64_t *)(seg + ((sizeof(struct m5_inline_seg) +
+						      inl - 1) & ~(size_t)(M5_DS_UNIT - 1)));
+
+		last[0] = 0;
+		last[1] = 0;
+		((struct m5_inline_seg *)seg)->byte_count =
+			htobe32(inl | M5_INLINE_SEG);
+		memcpy(dst, (const void *)(uintptr_t)wr->sg_list[0].addr, inl);
+		return (sizeof(struct m5_inline_seg) + inl + M5_DS_UNIT - 1) /
+		       M5_DS_UNIT;
+	}
 	((struct m5_inline_seg *)seg)->byte_count =
 		htobe32(inl | M5_INLINE_SEG);
 	for (i = 0; i < wr->num_sge; i++) {
