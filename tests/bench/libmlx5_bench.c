@@ -10,8 +10,10 @@
  * in ordinary memory as mlx5_create_qp / mlx5_create_cq would leave them for
  * the QP of tests/mlx5/bench_post_poll.c: RC, max_send_wr 64, one SGE,
  * max_inline_data 64, a CQ of 256 64-byte CQEs with CQE version 1, a
- * dedicated BlueFlame register without a lock, MLX5_SHUT_UP_BF and
- * MLX5_POST_SEND_PREFER_BF unset.  The UAR and the doorbell records are
+ * dedicated BlueFlame register without a lock, MLX5_SHUT_UP_BF unset, and
+ * ctx->prefer_bf as v44.0's providers/mlx5/mlx5.c get_always_bf() sets it
+ * from MLX5_POST_SEND_PREFER_BF: 1 (BlueFlame for every single-WQE post)
+ * unless the variable is "0".  The UAR and the doorbell records are
  * ordinary memory.
  *
  * The measured calls go through the same named noinline wrappers as the
@@ -21,11 +23,10 @@
  * doorbell record, the 8-byte doorbell or the BlueFlame copy) and writes
  * the success CQE a ConnectX writes for it; every completion is checked.
  *
- * Usage: libmlx5-bench [-l LIB] [-n ITERS] [-t] [-b] [-p]
+ * Usage: libmlx5-bench [-l LIB] [-n ITERS] [-t] [-p]
  *   -l  the libmlx5 to load (default: the Debian 12 provider path)
  *   -t  locks elided (need_lock 0: parent domain with a thread domain and
  *       single-threaded CQ), the counterpart of doorbell-mlx5-bench -t
- *   -b  ctx->prefer_bf = 1, as MLX5_POST_SEND_PREFER_BF=1 sets it
  *   -p  probe only: print what LIB is, exit 0 if it is a known build,
  *       3 if not (the caller then falls back to recorded figures)
  * Prints "ops <wrapper> <calls> <units>" per wrapper.
@@ -453,14 +454,15 @@ static void run_poll(struct rig *r, poll_fn fn, int n, int iters)
 int main(int argc, char **argv)
 {
 	const char *lib = DEFAULT_LIB;
-	bool td = false, prefer_bf = false, probe = false;
+	const char *env = getenv("MLX5_POST_SEND_PREFER_BF");
+	bool td = false, probe = false, prefer_bf = !env || strcmp(env, "0");
 	const struct lm5_build *b;
 	struct rig r = { 0 };
 	int iters = 2000, opt;
 	uintptr_t base;
 	void *h;
 
-	while ((opt = getopt(argc, argv, "l:n:tbp")) != -1) {
+	while ((opt = getopt(argc, argv, "l:n:tp")) != -1) {
 		switch (opt) {
 		case 'l':
 			lib = optarg;
@@ -471,15 +473,12 @@ int main(int argc, char **argv)
 		case 't':
 			td = true;
 			break;
-		case 'b':
-			prefer_bf = true;
-			break;
 		case 'p':
 			probe = true;
 			break;
 		default:
 			fprintf(stderr,
-				"usage: libmlx5-bench [-l LIB] [-n N] [-t] [-b] [-p]\n");
+				"usage: libmlx5-bench [-l LIB] [-n N] [-t] [-p]\n");
 			return 2;
 		}
 	}
@@ -514,8 +513,7 @@ int main(int argc, char **argv)
 	printf("ops bench_poll_1 %d %d\n", iters, iters);
 	printf("ops bench_poll_16 %d %d\n", iters / BATCH,
 	       iters / BATCH * BATCH);
-	printf("libmlx5-bench: %s%s; every WQE and completion checked\n",
-	       td ? "locks elided" : "default locks",
-	       prefer_bf ? ", prefer_bf" : "");
+	printf("libmlx5-bench: %s, prefer_bf %d; every WQE and completion checked\n",
+	       td ? "locks elided" : "default locks", prefer_bf);
 	return 0;
 }
