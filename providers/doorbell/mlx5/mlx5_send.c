@@ -24,11 +24,20 @@
 	(IBV_SEND_FENCE | IBV_SEND_SIGNALED | IBV_SEND_SOLICITED |             \
 	 IBV_SEND_INLINE)
 
-/* fm_ce_se is computed from send_flags by shifts, without branches. */
+/* fm_ce_se is looked up from send_flags (m5_fm_ce_se), without branches. */
 _Static_assert((IBV_SEND_SIGNALED << 2) == M5_WQE_CTRL_CQ_UPDATE &&
 		       (IBV_SEND_SOLICITED >> 1) == M5_WQE_CTRL_SOLICITED &&
 		       (IBV_SEND_FENCE << 7) == M5_WQE_CTRL_FENCE,
 	       "send_flags to fm_ce_se");
+
+/* fm_ce_se of each combination of FENCE, SIGNALED and SOLICITED. */
+#define M5_FM_CE_SE(f)                                                         \
+	(((f) & IBV_SEND_SIGNALED) << 2 | ((f) & IBV_SEND_SOLICITED) >> 1 |    \
+	 ((f) & IBV_SEND_FENCE) << 7)
+static const uint8_t m5_fm_ce_se[8] = {
+	M5_FM_CE_SE(0), M5_FM_CE_SE(1), M5_FM_CE_SE(2), M5_FM_CE_SE(3),
+	M5_FM_CE_SE(4), M5_FM_CE_SE(5), M5_FM_CE_SE(6), M5_FM_CE_SE(7),
+};
 
 /* The opcodes of the WRs the backend accepts (qp->opcode_mask is a subset). */
 static const uint8_t m5_wr_opcode[] = {
@@ -143,6 +152,12 @@ static inline unsigned int m5_set_data_segs(const struct m5_wq *sq, char *seg,
 	unsigned int n = 0;
 	int i;
 
+	/* One SGE (segments are 16-byte aligned: this one cannot wrap). */
+	if (wr->num_sge == 1 && sg->length && seg != (char *)sq->qend) {
+		m5_set_data_seg((struct m5_data_seg *)seg, sg->length,
+				sg->lkey, sg->addr);
+		return 1;
+	}
 	for (i = 0; i < wr->num_sge; i++) {
 		/* A data segment of byte_count 0 would mean 2 GiB. */
 		if (__builtin_expect(!sg[i].length, 0))
@@ -286,10 +301,10 @@ static inline unsigned int m5_set_segs(const struct m5_qp *qp,
  * a CQE naming one (a device that lies) retires nothing.  The mark is 2^31
  * away from any head the poller can be compared with (mlx5_poll.c).
  */
-static inline void m5_mark_tail_bbs(struct m5_wq *sq, unsigned int bbs)
+static inline void m5_mark_tail_bbs(struct m5_wq *sq, unsigned int bbs,
+				    uint32_t head)
 {
-	uint32_t not_a_start = sq->wqe_head[sq->cur_post & (sq->wqe_cnt - 1)] ^
-			       M5_NOT_A_WQE_START;
+	uint32_t not_a_start = head ^ M5_NOT_A_WQE_START;
 	unsigned int i;
 
 	for (i = 1; i < bbs; i++)
@@ -318,9 +333,9 @@ static inline unsigned int m5_build_wqe(struct m5_qp *qp,
 					    m5_wr_opcode[wr->opcode]),
 		.qpn_ds = htobe32(qp->vqp.qp.qp_num << 8 | ds),
 		.fm_ce_se = qp->sq_signal_bits |
-			    (flags & IBV_SEND_SIGNALED) << 2 |
-			    (flags & IBV_SEND_SOLICITED) >> 1 |
-			    (flags & IBV_SEND_FENCE) << 7,
+			    m5_fm_ce_se[flags & (IBV_SEND_FENCE |
+						 IBV_SEND_SIGNALED |
+						 IBV_SEND_SOLICITED)],
 		/* imm_data is big-endian already. */
 		.imm = ((1u << wr->opcode) & M5_OPS_IMM) ? wr->imm_data : 0,
 	};
@@ -329,7 +344,7 @@ static inline unsigned int m5_build_wqe(struct m5_qp *qp,
 	bbs = (ds + M5_SEND_WQE_BB / M5_DS_UNIT - 1) /
 	      (M5_SEND_WQE_BB / M5_DS_UNIT);
 	if (__builtin_expect(bbs > 1, 0))
-		m5_mark_tail_bbs(sq, bbs);
+		m5_mark_tail_bbs(sq, bbs, sq->head + nreq);
 	sq->cur_post += bbs;
 	return ds;
 }
@@ -357,8 +372,8 @@ static inline void m5_ring_sq(struct m5_qp *qp, unsigned int nreq,
 	reg = (char *)bf->reg + bf->offset;
 	/* Orders: the dbrec store before the write to the UAR. */
 	m5_barrier(M5_BAR_WC_START);
-	if (nreq == 1 && bf->buf_size && bf->uuarn && ds > 1 &&
-	    len <= bf->buf_size) {
+	/* len > 0, so len <= buf_size also says the bfreg has BlueFlame. */
+	if (nreq == 1 && ds > 1 && len <= bf->buf_size && bf->uuarn) {
 		len = (len + M5_SEND_WQE_BB - 1) & ~(M5_SEND_WQE_BB - 1);
 		m5_bf_copy(reg, ctrl, len, qp->sq.buf, qp->sq.qend);
 	} else {
