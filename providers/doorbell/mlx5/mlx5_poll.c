@@ -220,7 +220,18 @@ static inline bool m5_recv_retire(struct m5_qp *qp, const struct m5_cqe64 *cqe,
 static inline enum ibv_wc_status m5_req_opcode(const struct m5_cqe64 *cqe,
 					       struct ibv_wc *wc)
 {
-	switch (be32toh(cqe->sop_drop_qpn) >> 24) {
+	uint32_t opc = be32toh(cqe->sop_drop_qpn) >> 24;
+
+	/* The two most common first: a compare each, not a jump table. */
+	if (opc == M5_OPCODE_RDMA_WRITE) {
+		wc->opcode = IBV_WC_RDMA_WRITE;
+		return IBV_WC_SUCCESS;
+	}
+	if (opc == M5_OPCODE_SEND) {
+		wc->opcode = IBV_WC_SEND;
+		return IBV_WC_SUCCESS;
+	}
+	switch (opc) {
 	case M5_OPCODE_SEND_IMM:
 		wc->wc_flags = IBV_WC_WITH_IMM;
 		/* fall through */
@@ -375,23 +386,11 @@ static __attribute__((noinline)) void m5_cqe_err(struct m5_cq *cq,
 		ok ? m5_syndrome_status(ecqe->syndrome) : IBV_WC_GENERAL_ERR;
 }
 
-/*
- * Parse one software-owned CQE into *wc, every field written.  A CQE in a
- * format we never enable (inline scatter, compressed) still retires its WR,
- * but its data is not where the WR said: it completes in error.
- */
-static inline void m5_parse_cqe(struct m5_cq *cq, const struct m5_cqe64 *cqe,
-				uint8_t op_own, struct ibv_wc *wc)
+/* A CQE other than a requester's success: responder, error or unknown. */
+static inline void m5_cqe_other(struct m5_cq *cq, const struct m5_cqe64 *cqe,
+				uint8_t opcode, struct ibv_wc *wc)
 {
-	uint8_t opcode = op_own >> M5_CQE_OPCODE_SHIFT;
-
-	*wc = (struct ibv_wc){
-		.qp_num = be32toh(cqe->sop_drop_qpn) & 0xffffff,
-	};
 	switch (opcode) {
-	case M5_CQE_REQ:
-		m5_cqe_req(cq, cqe, wc);
-		break;
 	case M5_CQE_RESP_WR_IMM:
 	case M5_CQE_RESP_SEND:
 	case M5_CQE_RESP_SEND_IMM:
@@ -407,6 +406,27 @@ static inline void m5_parse_cqe(struct m5_cq *cq, const struct m5_cqe64 *cqe,
 		wc->status = IBV_WC_GENERAL_ERR;
 		break;
 	}
+}
+
+/*
+ * Parse one software-owned CQE into *wc, every field written.  A CQE in a
+ * format we never enable (inline scatter, compressed) still retires its WR,
+ * but its data is not where the WR said: it completes in error.  The
+ * requester's CQE is tested first, with one compare: a switch's jump table
+ * cost every send completion about 3 instructions more.
+ */
+static inline void m5_parse_cqe(struct m5_cq *cq, const struct m5_cqe64 *cqe,
+				uint8_t op_own, struct ibv_wc *wc)
+{
+	uint8_t opcode = op_own >> M5_CQE_OPCODE_SHIFT;
+
+	*wc = (struct ibv_wc){
+		.qp_num = be32toh(cqe->sop_drop_qpn) & 0xffffff,
+	};
+	if (__builtin_expect(opcode == M5_CQE_REQ, 1))
+		m5_cqe_req(cq, cqe, wc);
+	else
+		m5_cqe_other(cq, cqe, opcode, wc);
 	if (__builtin_expect(op_own & M5_CQE_FORMAT_MASK, 0))
 		wc->status = IBV_WC_GENERAL_ERR;
 }
