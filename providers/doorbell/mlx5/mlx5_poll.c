@@ -31,24 +31,25 @@
  * with acquire so that ThreadSanitizer sees the device model's release
  * store; M5_BAR_FROM_DEVICE still orders the body for real devices.
  */
-static inline const struct m5_cqe64 *
-m5_ring_cqe(const struct m5_cqe64 *ring, uint32_t ncqe, uint32_t ci,
-	    uint8_t *op_own)
+static inline bool m5_cqe_sw_owned(const struct m5_cqe64 *cqe, uint32_t ncqe,
+				   uint32_t ci, uint8_t *op_own)
 {
-	const struct m5_cqe64 *cqe = ring + (ci & (ncqe - 1));
 	uint8_t own = __atomic_load_n(&cqe->op_own, __ATOMIC_ACQUIRE);
 
 	if ((own >> M5_CQE_OPCODE_SHIFT) == M5_CQE_INVALID ||
 	    (own & M5_CQE_OWNER_MASK) != !!(ci & ncqe))
-		return NULL;
+		return false;
 	*op_own = own;
-	return cqe;
+	return true;
 }
 
 static inline const struct m5_cqe64 *m5_sw_cqe(const struct m5_cq *cq,
 					       uint32_t ci, uint8_t *op_own)
 {
-	return m5_ring_cqe(cq->buf, cq->ncqe, ci, op_own);
+	const struct m5_cqe64 *cqe =
+		(const struct m5_cqe64 *)cq->buf + (ci & (cq->ncqe - 1));
+
+	return m5_cqe_sw_owned(cqe, cq->ncqe, ci, op_own) ? cqe : NULL;
 }
 
 /*
@@ -471,8 +472,8 @@ int m5_poll_cq(struct ibv_cq *ibcq, int nwc, struct ibv_wc *wc)
 	ncqe = cq->ncqe;
 	ci = cq->cons_index;
 	for (n = 0; n < nwc; n++, ci++) {
-		cqe = m5_ring_cqe(ring, ncqe, ci, &op_own);
-		if (!cqe)
+		cqe = ring + (ci & (ncqe - 1));
+		if (!m5_cqe_sw_owned(cqe, ncqe, ci, &op_own))
 			break;
 		/* Orders: the owner byte read before the CQE body reads. */
 		m5_barrier(M5_BAR_FROM_DEVICE);
