@@ -183,8 +183,11 @@ static const struct lm5_build *identify(void *h, uintptr_t *base)
 
 		if (strcmp(hex, b->build_id))
 			continue;
-		if (common[LM5_OPS_POST_SEND] != (void *)(*base + b->post_send) ||
-		    cqev1[LM5_OPS_POLL_CQ] != (void *)(*base + b->poll_cq_v1)) {
+		void *post = (void *)(*base + b->post_send);
+		void *poll = (void *)(*base + b->poll_cq_v1);
+
+		if (common[LM5_OPS_POST_SEND] != post ||
+		    cqev1[LM5_OPS_POLL_CQ] != poll) {
 			fprintf(stderr,
 				"libmlx5-bench: %s: ops tables disagree with the recorded offsets\n",
 				real);
@@ -219,7 +222,7 @@ static void setup(struct rig *r, void *post_send, void *poll_cq, bool td,
 	int i;
 
 	r->ctx = ctx, r->qp = qp, r->cq = cq, r->bf = bf;
-	/* mlx5_ctx_common_ops + mlx5_ctx_cqev1_ops, as mlx5_set_context sets. */
+	/* mlx5_ctx_common_ops + mlx5_ctx_cqev1_ops, as mlx5_set_context does */
 	ctx->ibv_ctx.context.ops.post_send = post_send;
 	ctx->ibv_ctx.context.ops.poll_cq = poll_cq;
 	ctx->cqe_version = LM5_CQE_VERSION_V1;
@@ -307,8 +310,9 @@ static unsigned int check_segs(const uint8_t *seg, const uint8_t *ctrl,
 	}
 	if (wr->send_flags & IBV_SEND_INLINE) {
 		const struct mlx5_wqe_inl_data_seg *il = (const void *)seg;
+		uint32_t bc = be32toh(il->byte_count);
 
-		if (be32toh(il->byte_count) != (MLX5_INLINE_SEG | sge->length) ||
+		if (bc != (MLX5_INLINE_SEG | sge->length) ||
 		    memcmp(il + 1, (void *)(uintptr_t)sge->addr, sge->length))
 			die("WQE inline data", i);
 		return (seg - ctrl) / 16 + (sge->length + 4 + 15) / 16;

@@ -270,7 +270,8 @@ static const struct lm5_build lm5_builds[] = {
 	},
 };
 
-#define LM5_OPS_POLL_CQ		53	/* pointer index in verbs_context_ops */
+/* Pointer indexes in struct verbs_context_ops. */
+#define LM5_OPS_POLL_CQ		53
 #define LM5_OPS_POST_SEND	55
 
 #endif

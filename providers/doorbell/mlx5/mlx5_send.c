@@ -194,8 +194,9 @@ static unsigned int m5_set_inline(const struct m5_wq *sq, char *seg,
 		 * the header and the bytes over it; what is left of it is the
 		 * pad (cheaper than a memset of 0 to 15 bytes).
 		 */
-		uint64_t *last = (uint64_t *)(seg + ((sizeof(struct m5_inline_seg) +
-						      inl - 1) & ~(size_t)(M5_DS_UNIT - 1)));
+		size_t unit = (sizeof(struct m5_inline_seg) + inl - 1) &
+			      ~(size_t)(M5_DS_UNIT - 1);
+		uint64_t *last = (uint64_t *)(seg + unit);
 
 		last[0] = 0;
 		last[1] = 0;
