@@ -353,7 +353,9 @@ static inline unsigned int m5_build_wqe(struct m5_qp *qp,
 /*
  * Tell the device about the WQEs posted: SND dbrec, then the doorbell, or
  * the whole WQE by BlueFlame when it is the only one and fits.  The order
- * is that of libmlx5 (notes §1.6, §1.10).
+ * is that of libmlx5 (notes §1.6, §1.10).  BlueFlame for every single WQE,
+ * inline or not, is libmlx5's default too (MLX5_POST_SEND_PREFER_BF unset;
+ * docs/performance.md, "BlueFlame").
  */
 static inline void m5_ring_sq(struct m5_qp *qp, unsigned int nreq,
 			      const struct m5_ctrl_seg *ctrl, unsigned int ds)
