@@ -31,18 +31,25 @@
  * with acquire so that ThreadSanitizer sees the device model's release
  * store; M5_BAR_FROM_DEVICE still orders the body for real devices.
  */
+static inline bool m5_cqe_sw_owned(const struct m5_cqe64 *cqe, uint32_t ncqe,
+				   uint32_t ci, uint8_t *op_own)
+{
+	uint8_t own = __atomic_load_n(&cqe->op_own, __ATOMIC_ACQUIRE);
+
+	if ((own >> M5_CQE_OPCODE_SHIFT) == M5_CQE_INVALID ||
+	    (own & M5_CQE_OWNER_MASK) != !!(ci & ncqe))
+		return false;
+	*op_own = own;
+	return true;
+}
+
 static inline const struct m5_cqe64 *m5_sw_cqe(const struct m5_cq *cq,
 					       uint32_t ci, uint8_t *op_own)
 {
 	const struct m5_cqe64 *cqe =
 		(const struct m5_cqe64 *)cq->buf + (ci & (cq->ncqe - 1));
-	uint8_t own = __atomic_load_n(&cqe->op_own, __ATOMIC_ACQUIRE);
 
-	if ((own >> M5_CQE_OPCODE_SHIFT) == M5_CQE_INVALID ||
-	    (own & M5_CQE_OWNER_MASK) != !!(ci & cq->ncqe))
-		return NULL;
-	*op_own = own;
-	return cqe;
+	return m5_cqe_sw_owned(cqe, cq->ncqe, ci, op_own) ? cqe : NULL;
 }
 
 /*
@@ -116,9 +123,10 @@ static inline bool m5_sq_retire(struct m5_qp *qp, uint16_t ctr, uint64_t *wr_id)
 	uint16_t since, wqe_idx;
 	uint32_t last;
 
-	if (__builtin_expect(!sq->wqe_cnt, 0))
-		return false; /* the QP has no SQ */
-	/* WQEBBs posted from the one ctr names on: 1 to wqe_cnt. */
+	/*
+	 * WQEBBs posted from the one ctr names on: 1 to wqe_cnt.  A QP
+	 * without an SQ (wqe_cnt 0) fails here too.
+	 */
 	since = m5_dbrec_posted(qp, M5_SND_DBR) - ctr;
 	if (__builtin_expect((uint16_t)(since - 1) >= sq->wqe_cnt, 0))
 		return false;
@@ -213,7 +221,18 @@ static inline bool m5_recv_retire(struct m5_qp *qp, const struct m5_cqe64 *cqe,
 static inline enum ibv_wc_status m5_req_opcode(const struct m5_cqe64 *cqe,
 					       struct ibv_wc *wc)
 {
-	switch (be32toh(cqe->sop_drop_qpn) >> 24) {
+	uint32_t opc = be32toh(cqe->sop_drop_qpn) >> 24;
+
+	/* The two most common first: a compare each, not a jump table. */
+	if (opc == M5_OPCODE_RDMA_WRITE) {
+		wc->opcode = IBV_WC_RDMA_WRITE;
+		return IBV_WC_SUCCESS;
+	}
+	if (opc == M5_OPCODE_SEND) {
+		wc->opcode = IBV_WC_SEND;
+		return IBV_WC_SUCCESS;
+	}
+	switch (opc) {
 	case M5_OPCODE_SEND_IMM:
 		wc->wc_flags = IBV_WC_WITH_IMM;
 		/* fall through */
@@ -368,23 +387,11 @@ static __attribute__((noinline)) void m5_cqe_err(struct m5_cq *cq,
 		ok ? m5_syndrome_status(ecqe->syndrome) : IBV_WC_GENERAL_ERR;
 }
 
-/*
- * Parse one software-owned CQE into *wc, every field written.  A CQE in a
- * format we never enable (inline scatter, compressed) still retires its WR,
- * but its data is not where the WR said: it completes in error.
- */
-static inline void m5_parse_cqe(struct m5_cq *cq, const struct m5_cqe64 *cqe,
-				uint8_t op_own, struct ibv_wc *wc)
+/* A CQE other than a requester's success: responder, error or unknown. */
+static inline void m5_cqe_other(struct m5_cq *cq, const struct m5_cqe64 *cqe,
+				uint8_t opcode, struct ibv_wc *wc)
 {
-	uint8_t opcode = op_own >> M5_CQE_OPCODE_SHIFT;
-
-	*wc = (struct ibv_wc){
-		.qp_num = be32toh(cqe->sop_drop_qpn) & 0xffffff,
-	};
 	switch (opcode) {
-	case M5_CQE_REQ:
-		m5_cqe_req(cq, cqe, wc);
-		break;
 	case M5_CQE_RESP_WR_IMM:
 	case M5_CQE_RESP_SEND:
 	case M5_CQE_RESP_SEND_IMM:
@@ -400,6 +407,27 @@ static inline void m5_parse_cqe(struct m5_cq *cq, const struct m5_cqe64 *cqe,
 		wc->status = IBV_WC_GENERAL_ERR;
 		break;
 	}
+}
+
+/*
+ * Parse one software-owned CQE into *wc, every field written.  A CQE in a
+ * format we never enable (inline scatter, compressed) still retires its WR,
+ * but its data is not where the WR said: it completes in error.  The
+ * requester's CQE is tested first, with one compare: a switch's jump table
+ * cost every send completion about 3 instructions more.
+ */
+static inline void m5_parse_cqe(struct m5_cq *cq, const struct m5_cqe64 *cqe,
+				uint8_t op_own, struct ibv_wc *wc)
+{
+	uint8_t opcode = op_own >> M5_CQE_OPCODE_SHIFT;
+
+	*wc = (struct ibv_wc){
+		.qp_num = be32toh(cqe->sop_drop_qpn) & 0xffffff,
+	};
+	if (__builtin_expect(opcode == M5_CQE_REQ, 1))
+		m5_cqe_req(cq, cqe, wc);
+	else
+		m5_cqe_other(cq, cqe, opcode, wc);
 	if (__builtin_expect(op_own & M5_CQE_FORMAT_MASK, 0))
 		wc->status = IBV_WC_GENERAL_ERR;
 }
@@ -430,15 +458,32 @@ static inline void m5_update_ci(struct m5_cq *cq)
 int m5_poll_cq(struct ibv_cq *ibcq, int nwc, struct ibv_wc *wc)
 {
 	struct m5_cq *cq = to_m5cq(ibcq);
+	const struct m5_cqe64 *ring, *cqe;
+	uint32_t ncqe, ci;
+	uint8_t op_own;
 	int n;
 
 	db_lock(&cq->lock);
-	for (n = 0; n < nwc; n++)
-		if (!m5_poll_one(cq, &wc[n]))
+	/*
+	 * The ring and the consumer index, once per call: kept in registers,
+	 * not reloaded around each parse (about 5 instructions a CQE).
+	 */
+	ring = cq->buf;
+	ncqe = cq->ncqe;
+	ci = cq->cons_index;
+	for (n = 0; n < nwc; n++, ci++) {
+		cqe = ring + (ci & (ncqe - 1));
+		if (!m5_cqe_sw_owned(cqe, ncqe, ci, &op_own))
 			break;
+		/* Orders: the owner byte read before the CQE body reads. */
+		m5_barrier(M5_BAR_FROM_DEVICE);
+		m5_parse_cqe(cq, cqe, op_own, &wc[n]);
+	}
 	/* Once per call, and only when something was consumed. */
-	if (n)
+	if (n) {
+		cq->cons_index = ci;
 		m5_update_ci(cq);
+	}
 	db_unlock(&cq->lock);
 	return n;
 }

@@ -24,11 +24,20 @@
 	(IBV_SEND_FENCE | IBV_SEND_SIGNALED | IBV_SEND_SOLICITED |             \
 	 IBV_SEND_INLINE)
 
-/* fm_ce_se is computed from send_flags by shifts, without branches. */
+/* fm_ce_se is looked up from send_flags (m5_fm_ce_se), without branches. */
 _Static_assert((IBV_SEND_SIGNALED << 2) == M5_WQE_CTRL_CQ_UPDATE &&
 		       (IBV_SEND_SOLICITED >> 1) == M5_WQE_CTRL_SOLICITED &&
 		       (IBV_SEND_FENCE << 7) == M5_WQE_CTRL_FENCE,
 	       "send_flags to fm_ce_se");
+
+/* fm_ce_se of each combination of FENCE, SIGNALED and SOLICITED. */
+#define M5_FM_CE_SE(f)                                                         \
+	(((f) & IBV_SEND_SIGNALED) << 2 | ((f) & IBV_SEND_SOLICITED) >> 1 |    \
+	 ((f) & IBV_SEND_FENCE) << 7)
+static const uint8_t m5_fm_ce_se[8] = {
+	M5_FM_CE_SE(0), M5_FM_CE_SE(1), M5_FM_CE_SE(2), M5_FM_CE_SE(3),
+	M5_FM_CE_SE(4), M5_FM_CE_SE(5), M5_FM_CE_SE(6), M5_FM_CE_SE(7),
+};
 
 /* The opcodes of the WRs the backend accepts (qp->opcode_mask is a subset). */
 static const uint8_t m5_wr_opcode[] = {
@@ -101,8 +110,17 @@ static inline int m5_check_send_wr(const struct m5_qp *qp,
 	if (__builtin_expect((bit & M5_OPS_ATOMIC) ||
 				     (wr->send_flags & IBV_SEND_INLINE) ||
 				     qp->vqp.qp.qp_type == IBV_QPT_UD,
-			     0))
+			     0)) {
+		/* One inline SGE on a connected QP: the common inline WR. */
+		if ((wr->send_flags & IBV_SEND_INLINE) && wr->num_sge == 1 &&
+		    (bit & M5_OPS_INLINE) && qp->vqp.qp.qp_type != IBV_QPT_UD) {
+			if (wr->sg_list[0].length > qp->max_inline_data)
+				return EINVAL;
+			*inl = wr->sg_list[0].length;
+			return 0;
+		}
 		return m5_check_send_wr_slow(qp, wr, bit, inl);
+	}
 	return 0;
 }
 
@@ -134,6 +152,12 @@ static inline unsigned int m5_set_data_segs(const struct m5_wq *sq, char *seg,
 	unsigned int n = 0;
 	int i;
 
+	/* One SGE (segments are 16-byte aligned: this one cannot wrap). */
+	if (wr->num_sge == 1 && sg->length && seg != (char *)sq->qend) {
+		m5_set_data_seg((struct m5_data_seg *)seg, sg->length,
+				sg->lkey, sg->addr);
+		return 1;
+	}
 	for (i = 0; i < wr->num_sge; i++) {
 		/* A data segment of byte_count 0 would mean 2 GiB. */
 		if (__builtin_expect(!sg[i].length, 0))
@@ -164,6 +188,24 @@ static unsigned int m5_set_inline(const struct m5_wq *sq, char *seg,
 
 	if (!inl)
 		return 0;
+	if (wr->num_sge == 1 && (size_t)(qend - dst) > inl) {
+		/*
+		 * One SGE, no wrap: zero the last 16-byte unit, then write
+		 * the header and the bytes over it; what is left of it is the
+		 * pad (cheaper than a memset of 0 to 15 bytes).
+		 */
+		size_t unit = (sizeof(struct m5_inline_seg) + inl - 1) &
+			      ~(size_t)(M5_DS_UNIT - 1);
+		uint64_t *last = (uint64_t *)(seg + unit);
+
+		last[0] = 0;
+		last[1] = 0;
+		((struct m5_inline_seg *)seg)->byte_count =
+			htobe32(inl | M5_INLINE_SEG);
+		memcpy(dst, (const void *)(uintptr_t)wr->sg_list[0].addr, inl);
+		return (sizeof(struct m5_inline_seg) + inl + M5_DS_UNIT - 1) /
+		       M5_DS_UNIT;
+	}
 	((struct m5_inline_seg *)seg)->byte_count =
 		htobe32(inl | M5_INLINE_SEG);
 	for (i = 0; i < wr->num_sge; i++) {
@@ -260,10 +302,10 @@ static inline unsigned int m5_set_segs(const struct m5_qp *qp,
  * a CQE naming one (a device that lies) retires nothing.  The mark is 2^31
  * away from any head the poller can be compared with (mlx5_poll.c).
  */
-static inline void m5_mark_tail_bbs(struct m5_wq *sq, unsigned int bbs)
+static inline void m5_mark_tail_bbs(struct m5_wq *sq, unsigned int bbs,
+				    uint32_t head)
 {
-	uint32_t not_a_start = sq->wqe_head[sq->cur_post & (sq->wqe_cnt - 1)] ^
-			       M5_NOT_A_WQE_START;
+	uint32_t not_a_start = head ^ M5_NOT_A_WQE_START;
 	unsigned int i;
 
 	for (i = 1; i < bbs; i++)
@@ -292,9 +334,9 @@ static inline unsigned int m5_build_wqe(struct m5_qp *qp,
 					    m5_wr_opcode[wr->opcode]),
 		.qpn_ds = htobe32(qp->vqp.qp.qp_num << 8 | ds),
 		.fm_ce_se = qp->sq_signal_bits |
-			    (flags & IBV_SEND_SIGNALED) << 2 |
-			    (flags & IBV_SEND_SOLICITED) >> 1 |
-			    (flags & IBV_SEND_FENCE) << 7,
+			    m5_fm_ce_se[flags & (IBV_SEND_FENCE |
+						 IBV_SEND_SIGNALED |
+						 IBV_SEND_SOLICITED)],
 		/* imm_data is big-endian already. */
 		.imm = ((1u << wr->opcode) & M5_OPS_IMM) ? wr->imm_data : 0,
 	};
@@ -303,7 +345,7 @@ static inline unsigned int m5_build_wqe(struct m5_qp *qp,
 	bbs = (ds + M5_SEND_WQE_BB / M5_DS_UNIT - 1) /
 	      (M5_SEND_WQE_BB / M5_DS_UNIT);
 	if (__builtin_expect(bbs > 1, 0))
-		m5_mark_tail_bbs(sq, bbs);
+		m5_mark_tail_bbs(sq, bbs, sq->head + nreq);
 	sq->cur_post += bbs;
 	return ds;
 }
@@ -312,7 +354,9 @@ static inline unsigned int m5_build_wqe(struct m5_qp *qp,
  * Tell the device about the WQEs posted: SND dbrec, then the doorbell, or
  * the whole WQE by BlueFlame when it is the only one and fits.  The order
  * is that of libmlx5 (rdma-core v44 providers/mlx5/qp.c, post_send_db and
- * mlx5_bf_copy).
+ * mlx5_bf_copy).  BlueFlame for every single WQE, inline or not, is
+ * libmlx5's default too (MLX5_POST_SEND_PREFER_BF unset;
+ * docs/performance.md, "BlueFlame").
  */
 static inline void m5_ring_sq(struct m5_qp *qp, unsigned int nreq,
 			      const struct m5_ctrl_seg *ctrl, unsigned int ds)
@@ -332,8 +376,8 @@ static inline void m5_ring_sq(struct m5_qp *qp, unsigned int nreq,
 	reg = (char *)bf->reg + bf->offset;
 	/* Orders: the dbrec store before the write to the UAR. */
 	m5_barrier(M5_BAR_WC_START);
-	if (nreq == 1 && bf->buf_size && bf->uuarn && ds > 1 &&
-	    len <= bf->buf_size) {
+	/* len > 0, so len <= buf_size also says the bfreg has BlueFlame. */
+	if (nreq == 1 && ds > 1 && len <= bf->buf_size && bf->uuarn) {
 		len = (len + M5_SEND_WQE_BB - 1) & ~(M5_SEND_WQE_BB - 1);
 		m5_bf_copy(reg, ctrl, len, qp->sq.buf, qp->sq.qend);
 	} else {
