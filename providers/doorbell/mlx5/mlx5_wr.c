@@ -22,7 +22,7 @@
 
 #include "mlx5/mlx5.h"
 
-#define M5_OP(op) (1u << IBV_WR_##op)
+#define M5_OP(op)     (1u << IBV_WR_##op)
 #define M5_OPS_ATOMIC (M5_OP(ATOMIC_CMP_AND_SWP) | M5_OP(ATOMIC_FETCH_AND_ADD))
 /* Opcodes whose payload may be inline: the ones that carry data out. */
 #define M5_OPS_INLINE                                                          \
@@ -47,15 +47,15 @@ M5_WITH_IS_OP(ATOMIC_FETCH_AND_ADD);
 
 /* The batch between wr_start and wr_complete/wr_abort (under sq.lock). */
 struct m5_wr {
-	struct ibv_send_wr wr; /* the WR being described */
-	bool pending;	       /* wr describes a WR not yet built */
-	int err;	       /* the batch's first error */
-	uint32_t inl;	       /* wr's inline length (IBV_SEND_INLINE) */
-	uint32_t ops;	       /* 1 << IBV_WR_* of send_ops_flags */
-	uint32_t start;	       /* sq.cur_post at wr_start */
-	uint32_t tail;	       /* sq.tail as last loaded */
-	unsigned int nreq;     /* WRs built since wr_start */
-	unsigned int ds;       /* the last WQE built: its ds ... */
+	struct ibv_send_wr wr;	  /* the WR being described */
+	bool pending;		  /* wr describes a WR not yet built */
+	int err;		  /* the batch's first error */
+	uint32_t inl;		  /* wr's inline length (IBV_SEND_INLINE) */
+	uint32_t ops;		  /* 1 << IBV_WR_* of send_ops_flags */
+	uint32_t start;		  /* sq.cur_post at wr_start */
+	uint32_t tail;		  /* sq.tail as last loaded */
+	unsigned int nreq;	  /* WRs built since wr_start */
+	unsigned int ds;	  /* the last WQE built: its ds ... */
 	struct m5_ctrl_seg *ctrl; /* ... and where it is */
 	struct ibv_sge inl_sge;	  /* the inline payload, as one SGE */
 	uint8_t *inl_buf;	  /* max_inline_data bytes */
@@ -196,8 +196,7 @@ static void m5_wr_rdma_write_imm(struct ibv_qp_ex *qpx, uint32_t rkey,
 	m5_wr_rdma(qpx, IBV_WR_RDMA_WRITE_WITH_IMM, rkey, addr, imm);
 }
 
-static void m5_wr_rdma_read(struct ibv_qp_ex *qpx, uint32_t rkey,
-			    uint64_t addr)
+static void m5_wr_rdma_read(struct ibv_qp_ex *qpx, uint32_t rkey, uint64_t addr)
 {
 	m5_wr_rdma(qpx, IBV_WR_RDMA_READ, rkey, addr, 0);
 }
@@ -223,8 +222,7 @@ static void m5_wr_atomic(struct ibv_qp_ex *qpx, enum ibv_wr_opcode op,
 static void m5_wr_atomic_cmp_swp(struct ibv_qp_ex *qpx, uint32_t rkey,
 				 uint64_t addr, uint64_t compare, uint64_t swap)
 {
-	m5_wr_atomic(qpx, IBV_WR_ATOMIC_CMP_AND_SWP, rkey, addr, compare,
-		     swap);
+	m5_wr_atomic(qpx, IBV_WR_ATOMIC_CMP_AND_SWP, rkey, addr, compare, swap);
 }
 
 static void m5_wr_atomic_fetch_add(struct ibv_qp_ex *qpx, uint32_t rkey,
@@ -275,7 +273,8 @@ static void m5_wr_set_sge(struct ibv_qp_ex *qpx, uint32_t lkey, uint64_t addr,
 		m5_wr_fail(w, EINVAL);
 		return;
 	}
-	w->sge[0] = (struct ibv_sge){ .addr = addr, .length = length,
+	w->sge[0] = (struct ibv_sge){ .addr = addr,
+				      .length = length,
 				      .lkey = lkey };
 	w->wr.sg_list = w->sge;
 	w->wr.num_sge = 1;
