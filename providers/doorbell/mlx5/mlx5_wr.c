@@ -50,7 +50,7 @@ struct m5_wr {
 	struct ibv_send_wr wr;	  /* the WR being described */
 	bool pending;		  /* wr describes a WR not yet built */
 	int err;		  /* the batch's first error */
-	uint32_t inl;		  /* wr's inline length (IBV_SEND_INLINE) */
+	uint32_t inl;		  /* wr's inline length, if inline */
 	uint32_t ops;		  /* 1 << IBV_WR_* of send_ops_flags */
 	uint32_t start;		  /* sq.cur_post at wr_start */
 	uint32_t tail;		  /* sq.tail as last loaded */
@@ -97,7 +97,7 @@ static void m5_wr_build(struct m5_qp *qp, struct m5_wr *w)
 		return;
 	}
 	if (sq->head - w->tail + w->nreq >= sq->max_post) {
-		/* Acquire: pairs with the poller's release of what it retired. */
+		/* Acquire: pairs with the poller's release (mlx5_poll.c). */
 		w->tail = atomic_load_explicit(&sq->tail, memory_order_acquire);
 		if (sq->head - w->tail + w->nreq >= sq->max_post) {
 			m5_wr_fail(w, ENOMEM);
