@@ -115,8 +115,41 @@ static bool m5t_sq_refs(struct m5t_sq *s, struct m5t_rings *r,
 	return ok && i == n_ok;
 }
 
+/*
+ * Take over what the SQ holds in its free part: from producer index pi,
+ * the slots of the WRs that may still be posted (max_post less those
+ * outstanding), each a max_post-th of the ring.
+ */
+static void m5t_sq_free_part(const struct m5_qp *qp, uint8_t *want,
+			     size_t len, uint16_t pi)
+{
+	uint32_t out = qp->sq.head - atomic_load(&qp->sq.tail);
+	size_t off = (size_t)(pi & (qp->sq.wqe_cnt - 1)) * MLX5_SEND_WQE_BB;
+	size_t n = (qp->sq.max_post - out) * (len / qp->sq.max_post);
+	uint8_t *tmp = malloc(n ? n : 1);
+
+	if (!tmp)
+		return;
+	m5t_ring_get(tmp, qp->sq.buf, len, off, n);
+	m5t_ring_put(want, len, off, tmp, n);
+	free(tmp);
+}
+
+static int m5t_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr,
+			 struct ibv_send_wr **bad)
+{
+	return ibv_post_send(qp, wr, bad);
+}
+
 bool m5t_sq_post(struct m5t_sq *s, struct ibv_send_wr *wr, int ret,
 		 unsigned int n_ok, uint64_t *bytes)
+{
+	return m5t_sq_post_with(s, m5t_post_send, wr, ret, n_ok, bytes);
+}
+
+bool m5t_sq_post_with(struct m5t_sq *s, m5t_post_fn *post,
+		      struct ibv_send_wr *wr, int ret, unsigned int n_ok,
+		      uint64_t *bytes)
 {
 	struct m5_qp *qp = to_m5qp(s->qp);
 	struct ibv_send_wr *bad = NULL, *want_bad = NULL;
@@ -133,8 +166,11 @@ bool m5t_sq_post(struct m5t_sq *s, struct ibv_send_wr *wr, int ret,
 	ok = m5t_sq_refs(s, &r, wr, n_ok, last, &want_bad, bytes);
 	reg = (uint8_t *)qp->bf->reg + qp->bf->offset;
 	memcpy(db_before, reg, 8);
-	got = ibv_post_send(s->qp, wr, &bad);
-	ok &= m5t_ret_ok("ibv_post_send", got, ret, bad, want_bad);
+	got = post(s->qp, wr, &bad);
+	if (s->batch_api && got)
+		m5t_sq_free_part(qp, r.want, r.len, s->pi);
+	ok &= m5t_ret_ok(post == m5t_post_send ? "ibv_post_send" : "post", got,
+			 ret, bad, want_bad);
 	ok &= m5t_ring_same("SQ", qp->sq.buf, r.want, r.len);
 	if ((uint16_t)qp->sq.cur_post != s->pi) {
 		printf("    SQ producer 0x%04x, the reference's 0x%04x\n",

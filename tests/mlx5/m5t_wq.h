@@ -25,6 +25,12 @@ struct m5t_sq {
 	uint8_t ds[256];
 	uint16_t wqe_pi[256]; /* and their first WQEBB */
 	uint64_t wrapped;     /* WQEs that ran across the end of the SQ */
+	/*
+	 * ibv_wr_*: a refused batch may have written WQEs in the free part
+	 * of the SQ, past the producer index, where the device never reads:
+	 * those bytes are not compared (everything else is).
+	 */
+	bool batch_api;
 };
 
 /* A receive queue (max_gs: the max_recv_sge the QP was given). */
@@ -57,6 +63,12 @@ void m5t_sq_init(struct m5t_sq *s, struct ibv_qp *qp, bool sig_all,
  */
 bool m5t_sq_post(struct m5t_sq *s, struct ibv_send_wr *wr, int ret,
 		 unsigned int n_ok, uint64_t *bytes);
+/* The same, with post (e.g. m5t_wr_post, m5t_wr.h) instead of post_send. */
+typedef int m5t_post_fn(struct ibv_qp *qp, struct ibv_send_wr *wr,
+			struct ibv_send_wr **bad);
+bool m5t_sq_post_with(struct m5t_sq *s, m5t_post_fn *post,
+		      struct ibv_send_wr *wr, int ret, unsigned int n_ok,
+		      uint64_t *bytes);
 
 void m5t_rq_init(struct m5t_rq *r, struct ibv_qp *qp, unsigned int max_gs);
 /* The same for ibv_post_recv: RQ ring and RCV dbrec. */

@@ -10,6 +10,10 @@
  * as the WRs should have: sends into receive buffers, writes, reads,
  * atomics.
  *
+ * The second test runs the same lists through the ibv_wr_* API (m5t_wr.c),
+ * one batch per list, on QPs created with random send_ops_flags: a list
+ * with a WR the API refuses is refused whole.
+ *
  * M5_PROPERTY_SEED=<n> replays a run (the seed is printed);
  * M5_PROPERTY_WRS=<n> sets how many WRs must be taken (default 12000).
  */
@@ -28,6 +32,7 @@
 #include "m5t_ref.h"
 #include "m5t_verbs.h"
 #include "m5t_wq.h"
+#include "m5t_wr.h"
 
 int m5t_failed;
 
@@ -74,7 +79,18 @@ static bool chance(unsigned int pct)
 struct pt_cfg {
 	bool ud, eth, v1, srq, sig_all;
 	struct ibv_qp_cap cap;
+	uint32_t wr_ops; /* ibv_wr_* API: the sender's send_ops_flags */
 };
+
+/* Lists go through the ibv_wr_* API, one batch each (second test). */
+static bool pt_wr_api;
+
+#define PT_RC_OPS                                                              \
+	(IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM |                  \
+	 IBV_QP_EX_WITH_RDMA_WRITE | IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM |      \
+	 IBV_QP_EX_WITH_RDMA_READ | IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP |        \
+	 IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD)
+#define PT_UD_OPS (IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM)
 
 /* A receive posted and not yet consumed. */
 struct pt_recv {
@@ -153,17 +169,23 @@ static void pt_cfg_random(struct pt_cfg *c)
 		c->cap.max_inline_data = below(600);
 		break;
 	}
+	/* ibv_wr_*: IBV_QP_EX_WITH_<op> is 1 << IBV_WR_<op> for these. */
+	c->wr_ops = c->ud ? PT_UD_OPS : PT_RC_OPS;
+	if (!c->ud && chance(30))
+		c->wr_ops &= ~(1u << below(7));
 }
 
 static struct ibv_qp *pt_qp(struct pt *p, struct ibv_cq *cq, bool recv_side,
 			    struct ibv_qp_cap *cap)
 {
-	struct ibv_qp_init_attr qa = {
+	struct ibv_qp_init_attr_ex qa = {
 		.send_cq = cq,
 		.recv_cq = cq,
 		.qp_type = p->cfg.ud ? IBV_QPT_UD : IBV_QPT_RC,
 		.cap = p->cfg.cap,
 		.sq_sig_all = p->cfg.sig_all,
+		.comp_mask = IBV_QP_INIT_ATTR_PD,
+		.pd = p->pd,
 	};
 	struct ibv_qp *qp;
 
@@ -171,7 +193,11 @@ static struct ibv_qp *pt_qp(struct pt *p, struct ibv_cq *cq, bool recv_side,
 		qa.srq = p->srq;
 		qa.cap.max_recv_wr = qa.cap.max_recv_sge = 0;
 	}
-	qp = ibv_create_qp(p->pd, &qa);
+	if (!recv_side && pt_wr_api) {
+		qa.comp_mask |= IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
+		qa.send_ops_flags = p->cfg.wr_ops;
+	}
+	qp = ibv_create_qp_ex(p->ctx, &qa);
 	*cap = qa.cap;
 	return qp;
 }
@@ -290,6 +316,7 @@ static int pt_open(struct pt *p)
 		return -1;
 	}
 	m5t_sq_init(&p->sq, p->a, p->cfg.sig_all, p->ahs, p->nahs);
+	p->sq.batch_api = pt_wr_api;
 	m5t_rq_init(&p->rq, p->b, p->recv_gs);
 	return 0;
 }
@@ -394,8 +421,13 @@ static int pt_check(const struct pt *p, const struct ibv_send_wr *wr)
 	default:
 		return EINVAL;
 	}
+	/* ibv_wr_*: a builder the QP was not created for. */
+	if (pt_wr_api && !(p->cfg.wr_ops & (1u << wr->opcode)))
+		return EINVAL;
+	/* ibv_wr_*: inline data is a list of buffers, not of SGEs. */
 	if ((wr->send_flags & ~known) || wr->num_sge < 0 ||
-	    (uint32_t)wr->num_sge > p->cap.max_send_sge)
+	    ((uint32_t)wr->num_sge > p->cap.max_send_sge &&
+	     !(pt_wr_api && (wr->send_flags & IBV_SEND_INLINE))))
 		return EINVAL;
 	if (pt_atomic(wr->opcode) &&
 	    (wr->num_sge < 1 || wr->sg_list[0].length < 8 ||
@@ -582,7 +614,25 @@ static void pt_spoil(struct pt *p, struct ibv_send_wr *wr, struct ibv_sge *sg)
 	};
 	int i;
 
-	switch (below(8)) {
+	unsigned int k = below(8);
+
+	/*
+	 * ibv_wr_*: an opcode without a builder cannot be described; an
+	 * opcode the QP was not created for is refused instead, if any.
+	 */
+	if (pt_wr_api && (k == 1 || (k == 7 && !p->cfg.ud))) {
+		uint32_t miss = PT_RC_OPS & ~p->cfg.wr_ops;
+
+		if (!miss) {
+			wr->num_sge = -1;
+			return;
+		}
+		do
+			wr->opcode = (enum ibv_wr_opcode)below(7);
+		while (!(miss & (1u << wr->opcode)));
+		return;
+	}
+	switch (k) {
 	case 0: /* too many SGEs */
 		for (i = wr->num_sge; i < (int)p->cap.max_send_sge + 3; i++)
 			sg[i] = pt_sge_a(p, pt_len(64), false);
@@ -1098,6 +1148,8 @@ static void pt_gen_list(struct pt *p, struct pt_gen *g, struct ibv_send_wr *wrs,
 	unsigned int n, j;
 	int err;
 
+	uint64_t cov[4] = { tot.inl, tot.inl_max, tot.sge0, tot.atomics };
+
 	memset(g, 0, sizeof(*g));
 	g->last_sig = -1;
 	/* Mostly lists that fit the SQ; sometimes ones that overflow it. */
@@ -1132,6 +1184,17 @@ static void pt_gen_list(struct pt *p, struct pt_gen *g, struct ibv_send_wr *wrs,
 			pt_take(p, g, &wrs[j], &sends[g->ok]);
 	}
 	g->n = j;
+	/* ibv_wr_*: a batch with an error is refused whole. */
+	if (pt_wr_api && g->ret) {
+		tot.inl = cov[0];
+		tot.inl_max = cov[1];
+		tot.sge0 = cov[2];
+		tot.atomics = cov[3];
+		g->ok = 0;
+		g->last_sig = -1;
+		g->consumed = 0;
+		g->nplan = 0;
+	}
 }
 
 /* What the SQ and RQ hold after the completions were polled. */
@@ -1164,7 +1227,11 @@ static void pt_list(struct pt *p)
 	tot.taken += g.ok;
 	tot.refused_inval += g.ret == EINVAL;
 	tot.refused_nomem += g.ret == ENOMEM;
-	CHECK(m5t_sq_post(&p->sq, wrs, g.ret, g.ok, &tot.wqe_bytes));
+	if (pt_wr_api)
+		CHECK(m5t_sq_post_with(&p->sq, m5t_wr_post, wrs, g.ret, g.ok,
+				       &tot.wqe_bytes));
+	else
+		CHECK(m5t_sq_post(&p->sq, wrs, g.ret, g.ok, &tot.wqe_bytes));
 	/* The model ran the WRs at the doorbell: now what it should have. */
 	memset(&run, 0, sizeof(run));
 	for (j = 0; j < g.ok; j++)
@@ -1184,7 +1251,7 @@ static uint64_t pt_env(const char *name, uint64_t dflt)
 	return v && *v ? strtoull(v, NULL, 0) : dflt;
 }
 
-static void random_wr_lists_complete_and_match_mlx5dv(void)
+static void pt_run_all(void)
 {
 	uint64_t seed, want;
 	struct pt p;
@@ -1259,8 +1326,21 @@ static void random_wr_lists_complete_and_match_mlx5dv(void)
 	       (unsigned long long)tot.sge0);
 }
 
+static void random_wr_lists_complete_and_match_mlx5dv(void)
+{
+	pt_wr_api = false;
+	pt_run_all();
+}
+
+static void random_wr_api_batches_complete_and_match_mlx5dv(void)
+{
+	pt_wr_api = true;
+	pt_run_all();
+}
+
 static const struct m5t_test tests[] = {
 	M5T(random_wr_lists_complete_and_match_mlx5dv),
+	M5T(random_wr_api_batches_complete_and_match_mlx5dv),
 };
 
 int main(int argc, char **argv)

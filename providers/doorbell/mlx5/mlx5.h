@@ -5,7 +5,8 @@
  * Scope: ConnectX-4 and later through mlx5_ib, static UARs (no dynamic UAR
  * objects, no DEVX), CQE version 1 with 64-byte CQEs, RC and UD QPs with
  * SEND, SEND_IMM, RDMA_WRITE(_IMM), RDMA_READ and the two atomics, inline
- * data, receive queues and SRQs.  Everything else answers EOPNOTSUPP.
+ * data, through ibv_post_send or the ibv_wr_* API, receive queues and SRQs.
+ * Everything else answers EOPNOTSUPP.
  *
  * Selecting this backend for a device is opt-in (DOORBELL_MLX5=1, see
  * doorbell(7)): it is verified against the software ConnectX in
@@ -151,6 +152,7 @@ struct m5_qp {
 	uint32_t opcode_mask;	/* 1 << IBV_WR_* allowed */
 	uint8_t sq_signal_bits; /* CQ_UPDATE when sq_sig_all */
 	bool has_srq;
+	struct m5_wr *wr; /* ibv_wr_* state (mlx5_wr.c); NULL without it */
 };
 
 struct m5_srq {
@@ -256,6 +258,26 @@ int m5_destroy_qp(struct ibv_qp *ibqp);
 /* mlx5_send.c */
 int m5_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 		 struct ibv_send_wr **bad_wr);
+/*
+ * post_send's WQE builder for mlx5_wr.c: build a checked WR (inl: its
+ * inline length) at cur_post as the nreq-th of a list, *ctrl its WQE;
+ * returns its ds.  m5_sq_ring: the dbrec and doorbell for nreq WQEs, ctrl
+ * and ds those of the last.  Both under the SQ lock.
+ */
+unsigned int m5_sq_build(struct m5_qp *qp, const struct ibv_send_wr *wr,
+			 uint32_t inl, unsigned int nreq,
+			 struct m5_ctrl_seg **ctrl);
+void m5_sq_ring(struct m5_qp *qp, unsigned int nreq,
+		const struct m5_ctrl_seg *ctrl, unsigned int ds);
+
+/* mlx5_wr.c: the ibv_wr_* API (IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) */
+/* The send_ops_flags a QP of this type may ask for. */
+uint64_t m5_wr_ops_supported(uint32_t opcode_mask);
+/* Its state, once the SQ is sized; 0 or ENOMEM.  m5_qp_fini_wr frees it. */
+int m5_qp_init_wr(struct m5_qp *qp, uint64_t send_ops_flags);
+void m5_qp_fini_wr(struct m5_qp *qp);
+/* The functions in qp_ex, once the kernel has created the QP. */
+void m5_qp_set_wr_ops(struct m5_qp *qp);
 
 /* mlx5_recv.c */
 int m5_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,

@@ -65,9 +65,10 @@ static int m5_check_qp_attr(struct ibv_context *ctx,
 {
 	if (attr->comp_mask & ~M5_QP_COMP_KNOWN)
 		return EINVAL;
-	/* No XRC, TSO, RSS, and no ibv_wr_* API (send_ops_flags). */
+	/* No XRC, TSO, RSS; send_ops_flags (ibv_wr_*) is checked below. */
 	if (attr->comp_mask &
-	    ~(IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_CREATE_FLAGS))
+	    ~(IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_CREATE_FLAGS |
+	      IBV_QP_INIT_ATTR_SEND_OPS_FLAGS))
 		return EOPNOTSUPP;
 	if ((attr->comp_mask & IBV_QP_INIT_ATTR_CREATE_FLAGS) &&
 	    attr->create_flags)
@@ -85,6 +86,12 @@ static int m5_check_qp_attr(struct ibv_context *ctx,
 	default:
 		return EINVAL;
 	}
+	/* ibv_wr_*: the opcodes post_send has on this QP, nothing more. */
+	if ((attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) &&
+	    (attr->send_ops_flags &
+	     ~m5_wr_ops_supported(m5_qp_opcode_mask(to_m5ctx(ctx),
+						    attr->qp_type))))
+		return EOPNOTSUPP;
 	if (!(attr->comp_mask & IBV_QP_INIT_ATTR_PD) || !attr->pd ||
 	    !m5_ours(ctx, attr->pd->context) || !attr->send_cq ||
 	    !m5_ours(ctx, attr->send_cq->context) || !attr->recv_cq ||
@@ -179,6 +186,7 @@ static void m5_qp_free_bufs(struct m5_context *ctx, struct m5_qp *qp)
 	m5_buf_free(qp->buf, qp->buf_len);
 	m5_dbrec_free(ctx, qp->dbrec);
 	m5_uidx_free(ctx, qp->rsc.uidx);
+	m5_qp_fini_wr(qp);
 }
 
 /* The RQ at offset 0 and the SQ after it, as the kernel checks. */
@@ -288,10 +296,14 @@ struct ibv_qp *m5_create_qp_ex(struct ibv_context *ibctx,
 		ret = m5_size_rq(ctx, qp, attr);
 	if (!ret)
 		ret = m5_qp_alloc_bufs(ctx, qp);
+	if (!ret && (attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS))
+		ret = m5_qp_init_wr(qp, attr->send_ops_flags);
 	if (!ret)
 		ret = m5_qp_kernel_create(ctx, qp, attr);
 	if (ret)
 		goto err_free;
+	if (qp->wr)
+		m5_qp_set_wr_ops(qp);
 	need_lock = !db_config()->single_threaded &&
 		    !db_pd_single_threaded(attr->pd);
 	db_lock_init(&qp->sq.lock, need_lock);
