@@ -224,10 +224,10 @@ int m5_req_notify_cq(struct ibv_cq *ibcq, int solicited_only)
 	      (cq->cons_index & M5_CQ_CI_MASK);
 	m5_dbrec_store(&cq->dbrec[M5_CQ_ARM_DB], htobe32(arm));
 	/* Orders: the arm dbrec store before the UAR write. */
-	m5_barrier(M5_BAR_WC_START);
-	m5_mmio_write64(cq->arm_reg, htobe64((uint64_t)arm << 32 | cq->cqn));
+	mmio_wc_start();
+	mmio_write64_be(cq->arm_reg, htobe64((uint64_t)arm << 32 | cq->cqn));
 	/* Orders: the UAR write out of the WC buffer before we go on. */
-	m5_barrier(M5_BAR_WC_FLUSH);
+	mmio_flush_writes();
 	db_unlock(&cq->lock);
 	return 0;
 }
@@ -311,7 +311,7 @@ void m5_cq_clean(struct m5_cq *cq, uint32_t uidx, struct m5_srq *srq)
 	while (prod - cq->cons_index < cq->ncqe && m5_cq_sw_owned(cq, prod))
 		prod++;
 	/* Orders: the owner bytes read before the CQE bodies. */
-	m5_barrier(M5_BAR_FROM_DEVICE);
+	udma_from_device_barrier();
 	while (prod-- != cq->cons_index) {
 		if (m5_cq_clean_one(cq, prod, uidx, srq)) {
 			nfreed++;
@@ -326,7 +326,7 @@ void m5_cq_clean(struct m5_cq *cq, uint32_t uidx, struct m5_srq *srq)
 	if (nfreed) {
 		cq->cons_index += nfreed;
 		/* Orders: the moved CQEs before the consumer index. */
-		m5_barrier(M5_BAR_TO_DEVICE);
+		udma_to_device_barrier();
 		m5_dbrec_store(&cq->dbrec[M5_CQ_SET_CI],
 			       htobe32(cq->cons_index & M5_CQ_CI_MASK));
 	}

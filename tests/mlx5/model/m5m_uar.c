@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * Seam 2, the device-memory side: every barrier, doorbell-record store,
- * 64-bit UAR write and BlueFlame copy of the backend lands here.  Addresses
+ * Seam 2, the device-memory side: every barrier and register store of
+ * core/mmio.h (db_mmio_model_*) and every doorbell-record store and
+ * BlueFlame copy of mlx5_seam.h (m5_seam_*) the backend makes lands here.  Addresses
  * are decoded to UAR/bfreg/CQ-doorbell or to the object owning a dbrec;
  * the order of events on each thread is checked against the protocol
  * (send: TO_DEVICE, SND dbrec, WC_START, MMIO/BF, WC_FLUSH; receive:
@@ -140,24 +141,24 @@ static void m5m_seq_enter(bool flush)
 		m5m_seq = SEQ_IDLE;
 }
 
-void m5_seam_barrier(enum m5_barrier b)
+void db_mmio_model_barrier(enum db_mmio_barrier b)
 {
 	static const char *const name[] = {
-		[M5_BAR_TO_DEVICE] = "barrier TO_DEVICE",
-		[M5_BAR_FROM_DEVICE] = "barrier FROM_DEVICE",
-		[M5_BAR_WC_START] = "barrier WC_START",
-		[M5_BAR_WC_FLUSH] = "barrier WC_FLUSH",
+		[DB_BAR_TO_DEVICE] = "barrier TO_DEVICE",
+		[DB_BAR_FROM_DEVICE] = "barrier FROM_DEVICE",
+		[DB_BAR_WC_START] = "barrier WC_START",
+		[DB_BAR_WC_FLUSH] = "barrier WC_FLUSH",
 	};
 
 	m5m_lock();
-	m5m_log_event(b <= M5_BAR_WC_FLUSH ? name[b] : "barrier ?", NULL, b);
+	m5m_log_event(b <= DB_BAR_WC_FLUSH ? name[b] : "barrier ?", NULL, b);
 	m5m_step_all();
-	m5m_seq_enter(b == M5_BAR_WC_FLUSH);
+	m5m_seq_enter(b == DB_BAR_WC_FLUSH);
 	switch (b) {
-	case M5_BAR_TO_DEVICE:
+	case DB_BAR_TO_DEVICE:
 		m5m_seq = SEQ_TO_DEV;
 		break;
-	case M5_BAR_WC_START:
+	case DB_BAR_WC_START:
 		if (m5m_seq == SEQ_SND)
 			m5m_seq = SEQ_SND_WCS;
 		else if (m5m_seq == SEQ_ARM)
@@ -165,7 +166,7 @@ void m5_seam_barrier(enum m5_barrier b)
 		else
 			m5m_seq = SEQ_IDLE;
 		break;
-	case M5_BAR_WC_FLUSH:
+	case DB_BAR_WC_FLUSH:
 		m5m_seq = SEQ_IDLE;
 		break;
 	default:
@@ -378,7 +379,7 @@ static void m5m_send_db(struct m5m_db *db)
 	m5m_send_doorbell(db);
 }
 
-void m5_seam_write64(void *reg, __be64 val)
+void db_mmio_model_write64(void *reg, __be64 val)
 {
 	struct m5m_db db = { 0 };
 	unsigned int uar = 0, r = 0;
@@ -451,5 +452,28 @@ void m5_seam_bf_copy(void *reg, const void *wqe, unsigned int len,
 	db.sq_end = sq_end;
 	m5m_send_db(&db);
 out:
+	m5m_unlock();
+}
+
+/* The backend writes no 32-bit register and copies only through bf_copy. */
+void db_mmio_model_write32(void *reg, __be32 val)
+{
+	m5m_lock();
+	if (m5m_some_dev())
+		m5m_violation(m5m_some_dev(), NULL,
+			      "32-bit register write of 0x%08x at %p",
+			      be32toh(val), reg);
+	m5m_unlock();
+}
+
+void db_mmio_model_memcpy_x64(void *reg, const void *src, size_t len)
+{
+	(void)src;
+	m5m_lock();
+	if (m5m_some_dev())
+		m5m_violation(m5m_some_dev(), NULL,
+			      "%zu-byte register copy at %p outside the "
+			      "BlueFlame path",
+			      len, reg);
 	m5m_unlock();
 }

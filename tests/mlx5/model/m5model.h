@@ -4,7 +4,7 @@
  *
  * The model stands behind the two seams of providers/doorbell/mlx5/
  * mlx5_seam.h.  It defines every m5k_* kernel command (a fake mlx5_ib +
- * uverbs) and the four m5_seam_* device-memory hooks, so the mlx5 backend,
+ * uverbs) and the device-memory hooks (db_mmio_model_* of core/mmio.h, m5_seam_* of mlx5_seam.h), so the mlx5 backend,
  * built with DOORBELL_MLX5_MODEL, runs unchanged against it:
  *
  *	dev = m5m_dev_create(NULL);
