@@ -107,6 +107,8 @@ struct ibv_srq *db_create_srq(struct ibv_pd *pd,
 
 /* backends.c: the table of backends this build knows. */
 const struct db_backend *db_backend_for_driver(uint32_t driver_id);
+/* Say once on stderr that a matched device's backend is not in this build. */
+void db_backend_not_built(uint32_t driver_id);
 
 /* common_verbs.c: verbs that every uverbs device implements the same way. */
 extern const struct verbs_context_ops db_common_ops;

@@ -28,6 +28,10 @@ static bool db_match_device(struct verbs_sysfs_dev *sysfs)
 			 sysfs->ibdev_name);
 		return false;
 	}
+	if (!db_backend_for_driver(sysfs->match->u.driver_id)) {
+		db_backend_not_built(sysfs->match->u.driver_id);
+		return false;
+	}
 	return true;
 }
 
