@@ -96,6 +96,10 @@ static int m5_cq_init(struct ibv_context *ibctx, struct m5_cq *cq,
 	req.buf_addr = (uintptr_t)cq->buf;
 	req.db_addr = (uintptr_t)cq->dbrec;
 	req.cqe_size = M5_CQE_SIZE;
+	if (ctx->dyn_uar) {
+		req.flags = MLX5_IB_CREATE_CQ_FLAGS_UAR_PAGE_INDEX;
+		req.uar_page_index = ctx->cq_uar_page;
+	}
 	/* The kernel sizes the CQ as we did: ncqe - 1 gives ncqe again. */
 	kattr.cqe = ncqe - 1;
 	/* Single-threaded use and parent domains are userspace notions. */
@@ -107,8 +111,9 @@ static int m5_cq_init(struct ibv_context *ibctx, struct m5_cq *cq,
 		return ret;
 	cq->cqn = resp.cqn;
 	cq->vcq.cq.cqe = ncqe - 1;
-	/* The CQ context names UAR 0 (no UAR_PAGE_INDEX in the request). */
-	cq->arm_reg = (char *)ctx->uar[0] + M5_CQ_DOORBELL;
+	/* The CQ context names the context's CQ UAR: static UAR 0, or the
+	 * non-cached dynamic one by its page index. */
+	cq->arm_reg = (char *)ctx->cq_uar + M5_CQ_DOORBELL;
 	return 0;
 }
 

@@ -82,6 +82,21 @@ int m5k_create_ah(struct ibv_pd *pd, struct ibv_ah *ah,
 		  struct mlx5_ib_create_ah_resp *resp);
 int m5k_destroy_ah(struct ibv_ah *ah);
 
+/*
+ * Dynamic UARs: a UAR object of mlx5_ib (MLX5_IB_OBJECT_UAR), allocated by
+ * type (MLX5_IB_UAPI_UAR_ALLOC_TYPE_BF or _NC), mapped with m5k_mmap_uar at
+ * mmap_offset for length bytes, and named to create_qp/create_cq by its
+ * page_id.  0 or a positive errno.
+ */
+struct m5k_uar {
+	uint32_t handle;
+	uint32_t page_id;
+	uint64_t mmap_offset;
+	uint32_t length;
+};
+int m5k_alloc_uar(struct m5_context *ctx, uint32_t type, struct m5k_uar *uar);
+int m5k_destroy_uar(struct m5_context *ctx, uint32_t handle);
+
 /* --- Seam 2: device memory ------------------------------------------------ */
 
 /*
