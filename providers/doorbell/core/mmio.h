@@ -101,9 +101,11 @@ static inline void mmio_memcpy_x64(void *reg, const void *src, size_t len)
 /*
  * x86-64 keeps stores to write-back memory in program order, and loads in
  * program order with each other: only the compiler must be held back for
- * the two DMA barriers.  rdma-core uses lfence for the second; Linux's
- * dma_rmb() on x86 is a compiler barrier, and our CQs are write-back
- * memory, so we follow Linux.  The write-combining UAR needs sfence.
+ * the two DMA barriers.  rdma-core uses lfence for the second (v44
+ * util/udma_barrier.h, udma_from_device_barrier); Linux's is a compiler
+ * barrier (v6.1 arch/x86/include/asm/barrier.h, __dma_rmb), and our CQs
+ * are write-back memory, so we follow Linux.  The write-combining UAR
+ * needs sfence.
  */
 #define db_to_device()	 db_compiler_barrier()
 #define db_from_device() db_compiler_barrier()
@@ -111,9 +113,10 @@ static inline void mmio_memcpy_x64(void *reg, const void *src, size_t len)
 #elif defined(__aarch64__)
 /*
  * Armv8 is other-multi-copy atomic, so outer-shareable dmb orders host
- * memory against the device (rdma-core 55 util/udma_barrier.h; 44 used
- * dsb st and dsb ld).  Write-combining (Normal-NC) stores need dsb st to
- * leave the CPU, as in every rdma-core.
+ * memory against the device (rdma-core v55.0 util/udma_barrier.h,
+ * udma_to_device_barrier and udma_from_device_barrier; v44 used dsb st
+ * and dsb ld).  Write-combining (Normal-NC) stores need dsb st to leave
+ * the CPU (mmio_flush_writes, the same in both).
  */
 #define db_to_device()	 asm volatile("dmb oshst" ::: "memory")
 #define db_from_device() asm volatile("dmb oshld" ::: "memory")

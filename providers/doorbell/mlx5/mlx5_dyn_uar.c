@@ -251,12 +251,19 @@ struct ibv_td *m5_alloc_td(struct ibv_context *ibctx,
 int m5_dealloc_td(struct ibv_td *ibtd)
 {
 	struct m5_td *td = container_of(ibtd, struct m5_td, core.ibv_td);
+	struct m5_context *ctx = to_m5ctx(ibtd->context);
+	bool busy = atomic_load(&td->core.users);
 
 	/* Parent domains hold their TD; QPs hold its bfreg. */
-	if (atomic_load(&td->core.users) || (td->uar && td->uar->bf[0].users))
+	if (td->uar) {
+		pthread_mutex_lock(&ctx->uar_mutex);
+		busy |= td->uar->bf[0].users != 0;
+		pthread_mutex_unlock(&ctx->uar_mutex);
+	}
+	if (busy)
 		return EBUSY;
 	if (td->uar)
-		m5_uar_obj_free(to_m5ctx(ibtd->context), td->uar);
+		m5_uar_obj_free(ctx, td->uar);
 	free(td);
 	return 0;
 }

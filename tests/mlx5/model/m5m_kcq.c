@@ -65,10 +65,11 @@ static struct m5m_cq *m5m_cq_of(struct ibv_cq *cq)
 }
 
 /*
- * The UAR the CQ's arms go through: create_cq_user takes the page index
- * when the flag says so, refuses a dynamic-UAR context without it, and
- * uses the first static UAR otherwise.  The page must be a live UAR object
- * of this context (the device refuses another's: EINVAL).
+ * The UAR the CQ's arms go through.  Linux v6.1 drivers/infiniband/hw/
+ * mlx5/cq.c, create_cq_user, takes the page index when the flag says so,
+ * refuses a dynamic-UAR context without it, and uses the first static UAR
+ * otherwise.  The page must be a live UAR object of this context (the
+ * device refuses another's: EINVAL).
  */
 static int m5m_cq_uar(struct m5m_ctx *c, const struct mlx5_ib_create_cq *req,
 		      struct m5m_uobj **uobj)

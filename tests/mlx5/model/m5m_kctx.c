@@ -18,7 +18,10 @@
 #include "m5m_int.h"
 
 #define M5M_MAX_TOTAL_BFREGS 1024
-/* mlx5_ib's first mmap command of rdma_user_mmap entries (UAR objects). */
+/*
+ * The first mmap command of mlx5_ib's rdma_user_mmap entries (UAR objects;
+ * Linux v6.1 drivers/infiniband/hw/mlx5/mlx5_ib.h, MLX5_IB_MMAP_OFFSET_START).
+ */
 #define M5M_MMAP_CMD_ENTRY 9
 #define M5M_UAR_PAGE_BASE  0x400 /* device UAR page ids the model hands out */
 #define M5M_MAX_WR	     (1u << 15)
@@ -78,8 +81,9 @@ static int m5m_ctx_check(struct m5m_dev *dev, struct m5m_ctx *c,
 				 ? req->max_cqe_version
 				 : dev->cfg.cqe_version;
 	/*
-	 * Dynamic UARs: no static bfregs at all (set_ucontext_resp answers
-	 * tot_bfregs 0).  A kernel before them ignores the capability.
+	 * Dynamic UARs: no static bfregs at all (Linux v6.1 drivers/
+	 * infiniband/hw/mlx5/main.c, set_ucontext_resp answers tot_bfregs
+	 * 0).  A kernel before them ignores the capability.
 	 */
 	if ((req->lib_caps & MLX5_LIB_CAP_DYN_UAR) && !dev->cfg.no_dyn_uar) {
 		c->dyn_uar = true;
@@ -230,7 +234,8 @@ static bool m5m_uobj_munmap(struct m5m_ctx *c, void *addr, size_t len)
 }
 
 /*
- * MLX5_IB_METHOD_UAR_OBJ_ALLOC: the type must be BF or NC, and BF needs
+ * MLX5_IB_METHOD_UAR_OBJ_ALLOC (Linux v6.1 drivers/infiniband/hw/mlx5/
+ * main.c, its UVERBS_HANDLER): the type must be BF or NC, and BF needs
  * write combining (the kernel's wc_support); the answer is an mmap offset
  * of an rdma_user_mmap entry, one page long, and the UAR's page id.
  */
@@ -271,7 +276,10 @@ int m5k_alloc_uar(struct m5_context *ctx, uint32_t type, struct m5k_uar *uar)
 	c->dev->next_uar_page += m5m_uobj_uars();
 	u->handle = ++c->next_uar_handle;
 	u->type = type;
-	/* mlx5_entry_to_mmap_offset: index bits 8+ above the command. */
+	/*
+	 * As Linux v6.1 drivers/infiniband/hw/mlx5/main.c,
+	 * mlx5_entry_to_mmap_offset: index bits 8+ above the command.
+	 */
 	idx = u->handle;
 	u->mmap_offset = ((idx >> 8) << 16 |
 			  (uint64_t)M5M_MMAP_CMD_ENTRY << M5_MMAP_CMD_SHIFT |

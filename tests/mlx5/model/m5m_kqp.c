@@ -359,9 +359,10 @@ static int m5m_qp_req_check(struct m5m_ctx *c,
 	if (req->buf_addr % 64 || req->db_addr % 8)
 		return EINVAL;
 	/*
-	 * _create_user_qp: with the flag the page index is the QP's UAR (the
-	 * device refuses one that is not this context's: EINVAL); without
-	 * it alloc_bfreg, which a dynamic-UAR context has none for.
+	 * Linux v6.1 drivers/infiniband/hw/mlx5/qp.c, _create_user_qp: with
+	 * the flag the page index is the QP's UAR (the device refuses one
+	 * that is not this context's: EINVAL); without it alloc_bfreg,
+	 * which a dynamic-UAR context has none for.
 	 */
 	if (req->flags & MLX5_QP_FLAG_UAR_PAGE_INDEX) {
 		if (!m5m_uobj_by_page(c, req->bfreg_index))
