@@ -30,14 +30,10 @@ struct rig {
 	struct ibv_mr *mr;
 };
 
-static int rig_open(struct rig *r, bool no_dyn_uar)
+static int rig_open_cfg(struct rig *r, const struct m5m_config *cfg)
 {
-	struct m5m_config cfg;
-
 	memset(r, 0, sizeof(*r));
-	m5m_config_default(&cfg);
-	cfg.no_dyn_uar = no_dyn_uar;
-	r->dev = m5m_dev_create(&cfg);
+	r->dev = m5m_dev_create(cfg);
 	r->ctx = r->dev ? m5m_open(r->dev) : NULL;
 	r->pd = r->ctx ? ibv_alloc_pd(r->ctx) : NULL;
 	r->cq = r->pd ? ibv_create_cq(r->ctx, 256, NULL, NULL, 0) : NULL;
@@ -46,6 +42,15 @@ static int rig_open(struct rig *r, bool no_dyn_uar)
 					     IBV_ACCESS_LOCAL_WRITE)
 				: NULL;
 	return r->mr ? 0 : -1;
+}
+
+static int rig_open(struct rig *r, bool no_dyn_uar)
+{
+	struct m5m_config cfg;
+
+	m5m_config_default(&cfg);
+	cfg.no_dyn_uar = no_dyn_uar;
+	return rig_open_cfg(r, &cfg);
 }
 
 static int rig_pair(struct rig *r, struct ibv_qp *a, struct ibv_qp *b)
@@ -425,6 +430,52 @@ out:
 }
 
 /*
+ * Without write combining (bf_reg_size 0) the kernel refuses BlueFlame
+ * UARs: every QP, a thread domain's too, rings the non-cached UAR with
+ * plain doorbells, as libmlx5 does.
+ */
+static void no_write_combining_rings_the_nc_uar(void)
+{
+	struct ibv_qp *a = NULL, *b = NULL;
+	struct m5m_config cfg;
+	struct m5m_stats st;
+	struct domain d = {};
+	struct m5_context *ctx;
+	struct rig r;
+
+	m5m_config_default(&cfg);
+	cfg.bf_reg_size = 0;
+	CHECK_EQ(rig_open_cfg(&r, &cfg), 0);
+	CHECK_EQ(domain_open(&r, &d), 0);
+	if (m5t_failed)
+		goto out;
+	ctx = to_m5ctx(r.ctx);
+	CHECK(ctx->dyn_uar);
+	CHECK_EQ(m5m_live_uars(r.dev, r.ctx), 1);
+	a = qp_in(&r, d.parent);
+	b = qp_in(&r, r.pd);
+	if (!a || !b || rig_pair(&r, a, b))
+		goto out;
+	CHECK(to_m5qp(a)->bf == &ctx->nc_uar->bf[0]);
+	CHECK(to_m5qp(b)->bf == &ctx->nc_uar->bf[0]);
+	CHECK(!to_m5qp(a)->bf->need_lock && !to_m5qp(a)->bf->buf_size);
+	CHECK_EQ(m5m_qp_uar_page(r.dev, a->qp_num), ctx->cq_uar_page);
+	m5m_reset_stats(r.dev);
+	send_one(&r, a, b, 16, true);
+	send_one(&r, b, a, 512, false);
+	m5m_get_stats(r.dev, &st);
+	CHECK_EQ(st.bf_doorbells, 0);
+	CHECK_EQ(st.doorbells, 2);
+out:
+	if (a)
+		ibv_destroy_qp(a);
+	if (b)
+		ibv_destroy_qp(b);
+	domain_close(&d);
+	rig_close(&r);
+}
+
+/*
  * The fake kernel refuses what mlx5_ib refuses: an unknown UAR type, a
  * destroyed or unknown handle, an mmap at an offset it never gave, a QP on
  * a UAR that was destroyed or is another context's; and the model device
@@ -521,6 +572,7 @@ static const struct m5t_test tests[] = {
 	M5T(cq_arms_go_to_the_nc_uar),
 	M5T(dealloc_td_destroys_its_uar),
 	M5T(static_uars_without_kernel_dyn_uar),
+	M5T(no_write_combining_rings_the_nc_uar),
 	M5T(kernel_refuses_stale_and_foreign_uars),
 };
 
