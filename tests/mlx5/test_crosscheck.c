@@ -1888,8 +1888,11 @@ static void cq_arm_doorbell(void)
 		goto out;
 	cq = to_m5cq(x.bcq);
 	CHECK_EQ(m5m_cq_info(x.dev, x.bcq, &info), 0);
+	/* The context's CQ UAR: the non-cached dynamic one on this model. */
 	CHECK((uint8_t *)cq->arm_reg ==
-	      (uint8_t *)to_m5ctx(x.ctx)->uar[0] + MLX5_CQ_DOORBELL);
+	      (uint8_t *)to_m5ctx(x.ctx)->cq_uar + MLX5_CQ_DOORBELL);
+	CHECK_EQ(m5m_cq_uar_page(x.dev, x.bcq),
+		 (int64_t)to_m5ctx(x.ctx)->cq_uar_page);
 	xc_sges(&x, &sg, lens, 1, 0);
 	for (i = 0; i < 10 && !m5t_failed; i++) {
 		bool sol = i & 1;

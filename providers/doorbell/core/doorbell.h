@@ -44,6 +44,12 @@ struct db_backend {
 	 */
 	const char *opt_in_env;
 	const char *native_provider;
+	/*
+	 * Non-NULL when this build cannot serve the driver (say, no register
+	 * stores for the architecture): why, said once on stderr when such a
+	 * device is matched; the device is then left to native_provider.
+	 */
+	const char *absent_reason;
 	size_t context_size;		/* the backend's context object */
 	/*
 	 * Room for the driver data the kernel writes after ALLOC_PD's

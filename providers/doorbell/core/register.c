@@ -5,6 +5,7 @@
  * Nothing here names a backend: all of it comes from db_backends[].
  */
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 
 #include "core/doorbell.h"
@@ -15,6 +16,22 @@ static struct verbs_match_ent *db_match_table;
 static const struct db_backend *db_backend_of(const struct verbs_match_ent *m)
 {
 	return m ? m->driver_data : NULL;
+}
+
+/* A backend this build lacks: say why once per process, not per device. */
+static void db_refuse_once(const struct db_backend *be)
+{
+	static atomic_ulong said;	/* bit i: db_backends[i] was reported */
+	unsigned long bit = 0;
+	size_t i;
+
+	for (i = 0; i < db_num_backends; i++)
+		if (db_backends[i] == be)
+			bit = 1UL << (i % (8 * sizeof(bit)));
+	if (atomic_fetch_or(&said, bit) & bit)
+		return;
+	db_refuse("%s; %s devices are left to %s", be->absent_reason,
+		  be->name, be->native_provider);
 }
 
 /*
@@ -31,6 +48,10 @@ static bool db_match_device(struct verbs_sysfs_dev *sysfs)
 	if (be->opt_in_env && !db_env_flag(be->opt_in_env)) {
 		db_debug("%s: left to %s (%s=1 opts in)", sysfs->ibdev_name,
 			 be->native_provider, be->opt_in_env);
+		return false;
+	}
+	if (be->absent_reason) {
+		db_refuse_once(be);
 		return false;
 	}
 	if (sysfs->abi_ver < be->kabi_min || sysfs->abi_ver > be->kabi_max) {

@@ -2,8 +2,8 @@
 /*
  * Objects of the ConnectX (mlx5_ib) backend.
  *
- * Scope: ConnectX-4 and later through mlx5_ib, static UARs (no dynamic UAR
- * objects, no DEVX), CQE version 1 with 64-byte CQEs, RC and UD QPs with
+ * Scope: ConnectX-4 and later through mlx5_ib, dynamic UARs where the kernel
+ * grants them and static ones where not (no DEVX), CQE version 1 with 64-byte CQEs, RC and UD QPs with
  * SEND, SEND_IMM, RDMA_WRITE(_IMM), RDMA_READ and the two atomics, inline
  * data, through ibv_post_send or the ibv_wr_* API, receive queues and SRQs.
  * Everything else answers EOPNOTSUPP.
@@ -40,14 +40,46 @@ struct m5_rsc {
 	uint32_t uidx; /* 24 bits, sent at create */
 };
 
+/* Who a bfreg of a dynamic UAR serves (mlx5_dyn_uar.c). */
+enum m5_bf_kind {
+	M5_BF_STATIC,	    /* a static bfreg; the kernel picks per QP */
+	M5_BF_QP_DEDICATED, /* one QP at a time, no lock */
+	M5_BF_QP_SHARED,    /* the least used of them, locked */
+	M5_BF_TD,	    /* a thread domain's QPs, no lock */
+	M5_BF_NC,	    /* the non-cached UAR: CQ arms, doorbells only */
+};
+
+struct m5_uar_obj;
+
 /* A BlueFlame register ("bfreg"), where send doorbells are written. */
 struct m5_bf {
 	void *reg;	       /* UAR + 0x800 + k * bf_reg_size */
 	unsigned int offset;   /* the half written next: 0 or buf_size */
 	unsigned int buf_size; /* bf_reg_size / 2; 0 when BF is not used */
-	unsigned int uuarn;    /* the bfreg index the kernel knows */
+	unsigned int uuarn;    /* static: the kernel's bfreg index; 0: no BF */
 	bool need_lock;	       /* shared by QPs that may run in parallel */
 	struct db_lock lock;
+	/* dynamic UARs only */
+	enum m5_bf_kind kind;
+	uint32_t page_id;	/* the UAR create_qp is told */
+	unsigned int users;	/* QPs on it (under uar_mutex) */
+	struct m5_uar_obj *obj; /* the UAR object it is in */
+};
+
+/* A dynamic UAR: one mlx5_ib UAR object, mapped, and its bfregs. */
+struct m5_uar_obj {
+	struct m5_uar_obj *next;
+	struct m5k_uar k;
+	void *addr;
+	enum m5_bf_kind kind;
+	unsigned int nbf;
+	struct m5_bf bf[]; /* two per 4 KB UAR in the mapping */
+};
+
+/* A thread domain: with dynamic UARs, its own bfreg. */
+struct m5_td {
+	struct db_td core;
+	struct m5_uar_obj *uar; /* NULL with static UARs */
 };
 
 /* A page of doorbell records, carved into cache-line slots. */
@@ -82,6 +114,14 @@ struct m5_context {
 	size_t uar_map_len;
 	struct m5_bf *bfs; /* 4 per UAR (k = 0, 1 used), by bfreg index */
 	unsigned int num_bfs;
+	/* dynamic UARs (tot_bfregs 0): objects allocated as QPs need them */
+	bool dyn_uar;
+	void *cq_uar;	      /* where CQ arms go (+ M5_CQ_DOORBELL) */
+	uint32_t cq_uar_page; /* its page id, for create_cq (dynamic) */
+	struct m5_uar_obj *nc_uar;
+	pthread_mutex_t uar_mutex;
+	struct m5_uar_obj *qp_uars; /* kept until close, as libmlx5 does */
+	unsigned int qp_dedicated, qp_shared; /* bfregs of each kind */
 	/* doorbell records */
 	pthread_mutex_t dbrec_mutex;
 	struct m5_dbrec_page *dbrec_pages;
@@ -212,6 +252,17 @@ extern const struct db_backend db_mlx5_backend;
 /* mlx5_uar.c: UAR mapping and bfregs */
 int m5_map_uars(struct m5_context *ctx);
 void m5_unmap_uars(struct m5_context *ctx);
+
+/* mlx5_dyn_uar.c: dynamic UARs, thread domains */
+/* After GET_CONTEXT granted dynamic UARs: the UAR for CQ arms; 0 or errno. */
+int m5_dyn_uar_init(struct m5_context *ctx);
+void m5_dyn_uar_fini(struct m5_context *ctx);
+/* The bfreg for a new QP in pd; NULL with errno set. */
+struct m5_bf *m5_dyn_bf_get(struct m5_context *ctx, struct ibv_pd *pd);
+void m5_dyn_bf_put(struct m5_context *ctx, struct m5_bf *bf);
+struct ibv_td *m5_alloc_td(struct ibv_context *ctx,
+			   struct ibv_td_init_attr *attr);
+int m5_dealloc_td(struct ibv_td *td);
 
 /* mlx5_buf.c: queue buffers, doorbell records, user indexes */
 void *m5_buf_alloc(size_t len);

@@ -58,8 +58,11 @@ static int m5_init_context(struct db_context *core)
 		.total_num_bfregs = M5_TOTAL_BFREGS,
 		.num_low_latency_bfregs = M5_LOW_LAT_BFREGS,
 		.max_cqe_version = 1,
-		/* Static UARs in 4 KB units; no dynamic UARs, no DEVX. */
-		.lib_caps = MLX5_LIB_CAP_4K_UAR,
+		/*
+		 * 4 KB UARs, and dynamic ones if the kernel has them (it
+		 * then answers tot_bfregs 0); no DEVX.
+		 */
+		.lib_caps = MLX5_LIB_CAP_4K_UAR | MLX5_LIB_CAP_DYN_UAR,
 	};
 	struct mlx5_ib_alloc_ucontext_resp resp = {};
 	int ret;
@@ -67,25 +70,30 @@ static int m5_init_context(struct db_context *core)
 	ret = m5k_get_context(ctx, &req, &resp);
 	if (ret)
 		return ret;
-	if (resp.cqe_version != 1 || !resp.tot_bfregs) {
-		db_refuse("%s: mlx5 context with CQE version %u and %u static "
-			  "bfregs; this backend needs version 1 and static "
-			  "UARs",
-			  name, resp.cqe_version, resp.tot_bfregs);
+	if (resp.cqe_version != 1) {
+		db_refuse("%s: mlx5 context with CQE version %u; this backend "
+			  "needs version 1",
+			  name, resp.cqe_version);
 		return EOPNOTSUPP;
 	}
 	m5_store_limits(ctx, &resp);
 	m5_buf_ctx_init(ctx);
-	ret = m5_map_uars(ctx);
+	ctx->dyn_uar = !resp.tot_bfregs;
+	if (ctx->dyn_uar) {
+		ret = m5_dyn_uar_init(ctx);
+	} else {
+		ret = m5_map_uars(ctx);
+		ctx->cq_uar = ctx->uar[0];
+	}
 	if (ret) {
 		db_refuse("%s: cannot map the mlx5 UARs: %d", name, ret);
 		m5_buf_ctx_fini(ctx);
 		return ret;
 	}
 	m5_cache_caps(ctx);
-	db_debug("%s: %u bfregs in %u UAR pages, bf_reg_size %u, atomics %s",
-		 name, ctx->tot_bfregs, ctx->num_uar_pages, ctx->bf_reg_size,
-		 ctx->atomic_cap ? "on" : "off");
+	db_debug("%s: %s UARs (%u static bfregs), bf_reg_size %u, atomics %s",
+		 name, ctx->dyn_uar ? "dynamic" : "static", ctx->tot_bfregs,
+		 ctx->bf_reg_size, ctx->atomic_cap ? "on" : "off");
 	return 0;
 }
 
@@ -93,7 +101,10 @@ static void m5_uninit_context(struct db_context *core)
 {
 	struct m5_context *ctx = container_of(core, struct m5_context, core);
 
-	m5_unmap_uars(ctx);
+	if (ctx->dyn_uar)
+		m5_dyn_uar_fini(ctx);
+	else
+		m5_unmap_uars(ctx);
 	m5_buf_ctx_fini(ctx);
 }
 
@@ -119,11 +130,13 @@ _Static_assert(sizeof(struct mlx5_ib_alloc_pd_resp) <= DB_K_PD_DRV_RESP_MAX,
 
 static const struct verbs_context_ops m5_ops = {
 	.alloc_mw = m5_alloc_mw,
+	.alloc_td = m5_alloc_td,
 	.cq_event = m5_cq_event,
 	.create_ah = m5_create_ah,
 	.create_cq_ex = m5_create_cq_ex,
 	.create_qp_ex = m5_create_qp_ex,
 	.create_srq_ex = m5_create_srq_ex,
+	.dealloc_td = m5_dealloc_td,
 	.destroy_ah = m5_destroy_ah,
 	.destroy_cq = m5_destroy_cq,
 	.destroy_qp = m5_destroy_qp,

@@ -95,6 +95,10 @@ static int m5_cq_init(struct ibv_context *ibctx, struct m5_cq *cq,
 	req.buf_addr = (uintptr_t)cq->buf;
 	req.db_addr = (uintptr_t)cq->dbrec;
 	req.cqe_size = M5_CQE_SIZE;
+	if (ctx->dyn_uar) {
+		req.flags = MLX5_IB_CREATE_CQ_FLAGS_UAR_PAGE_INDEX;
+		req.uar_page_index = ctx->cq_uar_page;
+	}
 	/* The kernel sizes the CQ as we did: ncqe - 1 gives ncqe again. */
 	kattr.cqe = ncqe - 1;
 	/* Single-threaded use and parent domains are userspace notions. */
@@ -106,8 +110,9 @@ static int m5_cq_init(struct ibv_context *ibctx, struct m5_cq *cq,
 		return ret;
 	cq->cqn = resp.cqn;
 	cq->vcq.cq.cqe = ncqe - 1;
-	/* The CQ context names UAR 0 (no UAR_PAGE_INDEX in the request). */
-	cq->arm_reg = (char *)ctx->uar[0] + M5_CQ_DOORBELL;
+	/* The CQ context names the context's CQ UAR: static UAR 0, or the
+	 * non-cached dynamic one by its page index. */
+	cq->arm_reg = (char *)ctx->cq_uar + M5_CQ_DOORBELL;
 	return 0;
 }
 
@@ -223,10 +228,10 @@ int m5_req_notify_cq(struct ibv_cq *ibcq, int solicited_only)
 	      (cq->cons_index & M5_CQ_CI_MASK);
 	m5_dbrec_store(&cq->dbrec[M5_CQ_ARM_DB], htobe32(arm));
 	/* Orders: the arm dbrec store before the UAR write. */
-	m5_barrier(M5_BAR_WC_START);
-	m5_mmio_write64(cq->arm_reg, htobe64((uint64_t)arm << 32 | cq->cqn));
+	mmio_wc_start();
+	mmio_write64_be(cq->arm_reg, htobe64((uint64_t)arm << 32 | cq->cqn));
 	/* Orders: the UAR write out of the WC buffer before we go on. */
-	m5_barrier(M5_BAR_WC_FLUSH);
+	mmio_flush_writes();
 	db_unlock(&cq->lock);
 	return 0;
 }
@@ -310,7 +315,7 @@ void m5_cq_clean(struct m5_cq *cq, uint32_t uidx, struct m5_srq *srq)
 	while (prod - cq->cons_index < cq->ncqe && m5_cq_sw_owned(cq, prod))
 		prod++;
 	/* Orders: the owner bytes read before the CQE bodies. */
-	m5_barrier(M5_BAR_FROM_DEVICE);
+	udma_from_device_barrier();
 	while (prod-- != cq->cons_index) {
 		if (m5_cq_clean_one(cq, prod, uidx, srq)) {
 			nfreed++;
@@ -325,7 +330,7 @@ void m5_cq_clean(struct m5_cq *cq, uint32_t uidx, struct m5_srq *srq)
 	if (nfreed) {
 		cq->cons_index += nfreed;
 		/* Orders: the moved CQEs before the consumer index. */
-		m5_barrier(M5_BAR_TO_DEVICE);
+		udma_to_device_barrier();
 		m5_dbrec_store(&cq->dbrec[M5_CQ_SET_CI],
 			       htobe32(cq->cons_index & M5_CQ_CI_MASK));
 	}

@@ -9,7 +9,14 @@
  * mlx5_ib struct, with no padding between: the layout rdma-core's
  * DECLARE_DRV_CMD produces, asserted below.
  */
+#include <errno.h>
+#include <stdio.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
+
+#include <rdma/mlx5_user_ioctl_cmds.h>
+#include <rdma/mlx5_user_ioctl_verbs.h>
+#include <rdma/rdma_user_ioctl_cmds.h>
 
 #include "mlx5/mlx5.h"
 
@@ -229,4 +236,72 @@ int m5k_create_ah(struct ibv_pd *pd, struct ibv_ah *ah,
 int m5k_destroy_ah(struct ibv_ah *ah)
 {
 	return ibv_cmd_destroy_ah(ah);
+}
+
+/*
+ * The UAR object methods go through the uverbs ioctl: a header, then one
+ * attribute per argument (mlx5_ib's UAPI in <rdma/mlx5_user_ioctl_cmds.h>).
+ * The new object's handle comes back in its attribute's data.
+ */
+struct m5_uar_ioctl {
+	struct ib_uverbs_ioctl_hdr hdr;
+	struct ib_uverbs_attr attrs[5];
+};
+_Static_assert(offsetof(struct m5_uar_ioctl, attrs) ==
+		       sizeof(struct ib_uverbs_ioctl_hdr),
+	       "ioctl attributes follow the header");
+_Static_assert(sizeof(struct ib_uverbs_attr) == 16,
+	       "struct ib_uverbs_attr is 16 bytes");
+
+static int m5_uar_ioctl(struct m5_context *ctx, struct m5_uar_ioctl *c,
+			uint16_t method, uint16_t nattrs)
+{
+	c->hdr.length = (uint16_t)(sizeof(c->hdr) + nattrs * sizeof(c->attrs[0]));
+	c->hdr.object_id = MLX5_IB_OBJECT_UAR;
+	c->hdr.method_id = method;
+	c->hdr.num_attrs = nattrs;
+	c->hdr.driver_id = RDMA_DRIVER_MLX5;
+	if (ioctl(ctx->core.vctx.context.cmd_fd, RDMA_VERBS_IOCTL, c))
+		return errno;
+	return 0;
+}
+
+int m5k_alloc_uar(struct m5_context *ctx, uint32_t type, struct m5k_uar *uar)
+{
+	struct m5_uar_ioctl c = {
+		.attrs = {
+			{ .attr_id = MLX5_IB_ATTR_UAR_OBJ_ALLOC_HANDLE },
+			{ .attr_id = MLX5_IB_ATTR_UAR_OBJ_ALLOC_TYPE,
+			  .len = sizeof(uint64_t),
+			  .flags = UVERBS_ATTR_F_MANDATORY,
+			  .data = type },
+			{ .attr_id = MLX5_IB_ATTR_UAR_OBJ_ALLOC_MMAP_OFFSET,
+			  .len = sizeof(uar->mmap_offset),
+			  .data = (uintptr_t)&uar->mmap_offset },
+			{ .attr_id = MLX5_IB_ATTR_UAR_OBJ_ALLOC_MMAP_LENGTH,
+			  .len = sizeof(uar->length),
+			  .data = (uintptr_t)&uar->length },
+			{ .attr_id = MLX5_IB_ATTR_UAR_OBJ_ALLOC_PAGE_ID,
+			  .len = sizeof(uar->page_id),
+			  .data = (uintptr_t)&uar->page_id },
+		},
+	};
+	int ret;
+
+	ret = m5_uar_ioctl(ctx, &c, MLX5_IB_METHOD_UAR_OBJ_ALLOC, 5);
+	if (!ret)
+		uar->handle = (uint32_t)c.attrs[0].data;
+	return ret;
+}
+
+int m5k_destroy_uar(struct m5_context *ctx, uint32_t handle)
+{
+	struct m5_uar_ioctl c = {
+		.attrs = {
+			{ .attr_id = MLX5_IB_ATTR_UAR_OBJ_DESTROY_HANDLE,
+			  .data = handle },
+		},
+	};
+
+	return m5_uar_ioctl(ctx, &c, MLX5_IB_METHOD_UAR_OBJ_DESTROY, 1);
 }

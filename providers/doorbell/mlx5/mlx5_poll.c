@@ -29,7 +29,7 @@
  * The CQE at consumer index ci if software owns it: opcode not INVALID and
  * owner bit equal to the pass parity (ci & ncqe).  The owner byte is loaded
  * with acquire so that ThreadSanitizer sees the device model's release
- * store; M5_BAR_FROM_DEVICE still orders the body for real devices.
+ * store; udma_from_device_barrier() still orders the body for real devices.
  */
 static inline bool m5_cqe_sw_owned(const struct m5_cqe64 *cqe, uint32_t ncqe,
 				   uint32_t ci, uint8_t *op_own)
@@ -442,7 +442,7 @@ static inline bool m5_poll_one(struct m5_cq *cq, struct ibv_wc *wc)
 	if (!cqe)
 		return false;
 	/* Orders: the owner byte read before the CQE body reads. */
-	m5_barrier(M5_BAR_FROM_DEVICE);
+	udma_from_device_barrier();
 	m5_parse_cqe(cq, cqe, op_own, wc);
 	cq->cons_index++;
 	return true;
@@ -476,7 +476,7 @@ int m5_poll_cq(struct ibv_cq *ibcq, int nwc, struct ibv_wc *wc)
 		if (!m5_cqe_sw_owned(cqe, ncqe, ci, &op_own))
 			break;
 		/* Orders: the owner byte read before the CQE body reads. */
-		m5_barrier(M5_BAR_FROM_DEVICE);
+		udma_from_device_barrier();
 		m5_parse_cqe(cq, cqe, op_own, &wc[n]);
 	}
 	/* Once per call, and only when something was consumed. */

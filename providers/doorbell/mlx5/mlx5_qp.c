@@ -252,18 +252,29 @@ static int m5_qp_kernel_create(struct m5_context *ctx, struct m5_qp *qp,
 		.rq_wqe_count = qp->rq.wqe_cnt,
 		.rq_wqe_shift = qp->rq.wqe_shift,
 		.uidx = qp->rsc.uidx,
-		/* flags 0, bfreg_index 0: the kernel picks the bfreg. */
+		/* Static UARs: flags 0, bfreg_index 0, the kernel picks. */
 	};
 	struct mlx5_ib_create_qp_resp resp = {};
+	struct m5_bf *dyn = NULL;
 	int ret;
 
+	if (ctx->dyn_uar) {
+		dyn = m5_dyn_bf_get(ctx, attr->pd);
+		if (!dyn)
+			return errno;
+		req.flags = MLX5_QP_FLAG_UAR_PAGE_INDEX;
+		req.bfreg_index = dyn->page_id;
+	}
 	if (qp->sq.wqe_cnt)
 		attr->cap.max_inline_data = qp->max_inline_data;
 	ret = m5k_create_qp(&ctx->core.vctx.context, &qp->vqp, attr, &req,
 			    &resp);
-	if (ret)
+	if (ret) {
+		if (dyn)
+			m5_dyn_bf_put(ctx, dyn);
 		return ret;
-	qp->bf = m5_qp_bf(ctx, resp.bfreg_index);
+	}
+	qp->bf = dyn ? dyn : m5_qp_bf(ctx, resp.bfreg_index);
 	if (!qp->bf) {
 		m5k_destroy_qp(&qp->vqp.qp);
 		return EPROTO;
@@ -389,6 +400,8 @@ int m5_destroy_qp(struct ibv_qp *ibqp)
 	if (ret)
 		return ret;
 	m5_qp_clean_cqs(qp);
+	if (ctx->dyn_uar)
+		m5_dyn_bf_put(ctx, qp->bf);
 	m5_qp_free_bufs(ctx, qp);
 	free(qp);
 	return 0;

@@ -82,7 +82,7 @@ int m5_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,
 	if (__builtin_expect(nreq != 0, 1)) {
 		rq->head += nreq;
 		/* Orders: the WQE stores before the dbrec store. */
-		m5_barrier(M5_BAR_TO_DEVICE);
+		udma_to_device_barrier();
 		m5_dbrec_store(&qp->dbrec[M5_RCV_DBR],
 			       htobe32(rq->head & 0xffff));
 	}
@@ -131,7 +131,7 @@ int m5_post_srq_recv(struct ibv_srq *ibsrq, struct ibv_recv_wr *wr,
 	if (__builtin_expect(nreq != 0, 1)) {
 		srq->counter += nreq;
 		/* Orders: the WQE stores before the dbrec store. */
-		m5_barrier(M5_BAR_TO_DEVICE);
+		udma_to_device_barrier();
 		m5_dbrec_store(&srq->dbrec[0], htobe32(srq->counter));
 	}
 	db_unlock(&wq->lock);

@@ -12,9 +12,9 @@
  *
  * 2. Device memory: every store to a UAR, every doorbell-record store and
  *    every barrier.  Production builds inline the real stores and fences
- *    below.  Built with DOORBELL_MLX5_MODEL (only tests/mlx5 does that),
- *    each becomes a call into the model, which sees the address, width,
- *    value and order of every access.
+ *    (core/mmio.h, and the two below).  Built with DOORBELL_MLX5_MODEL
+ *    (only tests/mlx5 does that), each becomes a call into the model,
+ *    which sees the address, width, value and order of every access.
  */
 #ifndef DOORBELL_MLX5_SEAM_H
 #define DOORBELL_MLX5_SEAM_H
@@ -26,6 +26,12 @@
 #include "abi/verbs_pabi34.h"
 #include "core/kcmd.h"
 #include "mlx5/mlx5_hw.h"
+
+/* The model build routes core/mmio.h's stores and barriers to the model. */
+#if defined(DOORBELL_MLX5_MODEL) && !defined(DB_MMIO_MODEL)
+#define DB_MMIO_MODEL 1
+#endif
+#include "core/mmio.h"
 
 struct m5_context;
 
@@ -66,36 +72,37 @@ int m5k_create_ah(struct ibv_pd *pd, struct ibv_ah *ah,
 		  struct mlx5_ib_create_ah_resp *resp);
 int m5k_destroy_ah(struct ibv_ah *ah);
 
+/*
+ * Dynamic UARs: a UAR object of mlx5_ib (MLX5_IB_OBJECT_UAR), allocated by
+ * type (MLX5_IB_UAPI_UAR_ALLOC_TYPE_BF or _NC), mapped with m5k_mmap_uar at
+ * mmap_offset for length bytes, and named to create_qp/create_cq by its
+ * page_id.  0 or a positive errno.
+ */
+struct m5k_uar {
+	uint32_t handle;
+	uint32_t page_id;
+	uint64_t mmap_offset;
+	uint32_t length;
+};
+int m5k_alloc_uar(struct m5_context *ctx, uint32_t type, struct m5k_uar *uar);
+int m5k_destroy_uar(struct m5_context *ctx, uint32_t handle);
+
 /* --- Seam 2: device memory ------------------------------------------------ */
 
-enum m5_barrier {
-	M5_BAR_TO_DEVICE,   /* host-memory stores before a dbrec store */
-	M5_BAR_FROM_DEVICE, /* CQE ownership read before its body */
-	M5_BAR_WC_START,    /* dbrec store before the UAR write */
-	M5_BAR_WC_FLUSH,    /* UAR write out before the lock is dropped */
-};
-
+/*
+ * The barriers and register stores are core/mmio.h's, under rdma-core's
+ * names.  What is mlx5's own: the doorbell-record store (host memory the
+ * device reads) and the BlueFlame copy, whose source wraps at the SQ end.
+ */
 #ifdef DOORBELL_MLX5_MODEL
 
-void m5_seam_barrier(enum m5_barrier b);
 void m5_seam_dbrec(__be32 *rec, __be32 val);
-void m5_seam_write64(void *reg, __be64 val);
 void m5_seam_bf_copy(void *reg, const void *wqe, unsigned int len,
 		     const void *sq_start, const void *sq_end);
-
-static inline void m5_barrier(enum m5_barrier b)
-{
-	m5_seam_barrier(b);
-}
 
 static inline void m5_dbrec_store(__be32 *rec, __be32 val)
 {
 	m5_seam_dbrec(rec, val);
-}
-
-static inline void m5_mmio_write64(void *reg, __be64 val)
-{
-	m5_seam_write64(reg, val);
 }
 
 static inline void m5_bf_copy(void *reg, const void *wqe, unsigned int len,
@@ -106,65 +113,27 @@ static inline void m5_bf_copy(void *reg, const void *wqe, unsigned int len,
 
 #else /* production */
 
-static inline void m5_barrier(enum m5_barrier b)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	/*
-	 * x86: host stores reach coherent DMA in program order, so only the
-	 * compiler must be stopped; stores to the write-combining UAR need
-	 * an sfence before (WC_START) and after (WC_FLUSH) them.
-	 */
-	if (b == M5_BAR_WC_START || b == M5_BAR_WC_FLUSH)
-		asm volatile("sfence" ::: "memory");
-	else
-		asm volatile("" ::: "memory");
-#elif defined(__aarch64__)
-	/* arm64: stores must drain to the device (dsb st); loads wait (dmb). */
-	if (b == M5_BAR_FROM_DEVICE)
-		asm volatile("dmb oshld" ::: "memory");
-	else
-		asm volatile("dsb st" ::: "memory");
-#else
-	(void)b;
-	atomic_thread_fence(memory_order_seq_cst);
-#endif
-}
-
 static inline void m5_dbrec_store(__be32 *rec, __be32 val)
 {
 	/* One aligned 32-bit store the device can never see torn. */
 	*(volatile __be32 *)rec = val;
 }
 
-static inline void m5_mmio_write64(void *reg, __be64 val)
-{
-	/* One 8-byte store: the doorbell is taken as a single write. */
-	*(volatile uint64_t *)reg = (uint64_t)val;
-}
-
 /*
  * Copy a WQE of len bytes (a multiple of 64) into a BlueFlame register in
- * ascending 8-byte stores, wrapping the source at the end of the SQ.  Each
- * 64-byte block is eight explicit stores: a loop here costs the fast path
- * about 40 instructions per block (docs/performance.md).
+ * ascending 64-byte blocks, wrapping the source at the end of the SQ.
  */
 static inline void m5_bf_copy(void *reg, const void *wqe, unsigned int len,
 			      const void *sq_start, const void *sq_end)
 {
-	volatile uint64_t *dst = reg;
-	const uint64_t *src = wqe;
+	char *dst = reg;
+	const char *src = wqe;
 
-	for (; len; len -= M5_SEND_WQE_BB, dst += 8, src += 8) {
+	for (; len; len -= M5_SEND_WQE_BB, dst += M5_SEND_WQE_BB,
+		    src += M5_SEND_WQE_BB) {
 		if ((const void *)src == sq_end)
 			src = sq_start;
-		dst[0] = src[0];
-		dst[1] = src[1];
-		dst[2] = src[2];
-		dst[3] = src[3];
-		dst[4] = src[4];
-		dst[5] = src[5];
-		dst[6] = src[6];
-		dst[7] = src[7];
+		mmio_memcpy_x64(dst, src, M5_SEND_WQE_BB);
 	}
 }
 

@@ -368,14 +368,14 @@ static inline void m5_ring_sq(struct m5_qp *qp, unsigned int nreq,
 
 	qp->sq.head += nreq;
 	/* Orders: the WQE stores before the dbrec store. */
-	m5_barrier(M5_BAR_TO_DEVICE);
+	udma_to_device_barrier();
 	m5_dbrec_store(&qp->dbrec[M5_SND_DBR],
 		       htobe32(qp->sq.cur_post & 0xffff));
 	if (bf->need_lock)
 		db_lock(&bf->lock);
 	reg = (char *)bf->reg + bf->offset;
 	/* Orders: the dbrec store before the write to the UAR. */
-	m5_barrier(M5_BAR_WC_START);
+	mmio_wc_start();
 	/* len > 0, so len <= buf_size also says the bfreg has BlueFlame. */
 	if (nreq == 1 && ds > 1 && len <= bf->buf_size && bf->uuarn) {
 		len = (len + M5_SEND_WQE_BB - 1) & ~(M5_SEND_WQE_BB - 1);
@@ -383,10 +383,10 @@ static inline void m5_ring_sq(struct m5_qp *qp, unsigned int nreq,
 	} else {
 		/* The first 8 bytes of the control segment, as stored. */
 		memcpy(&db, ctrl, sizeof(db));
-		m5_mmio_write64(reg, db);
+		mmio_write64_be(reg, db);
 	}
 	/* Orders: the UAR write out of the WC buffer before the next one. */
-	m5_barrier(M5_BAR_WC_FLUSH);
+	mmio_flush_writes();
 	/*
 	 * Alternate the BlueFlame halves.  Without BlueFlame (buf_size 0,
 	 * e.g. bfreg 0, shared by QPs without a lock) nothing is written.

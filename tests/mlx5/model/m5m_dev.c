@@ -108,9 +108,16 @@ void m5m_ctx_maybe_closed(struct m5m_ctx *c)
 {
 	unsigned int i;
 
+	struct m5m_uobj *u;
+
 	for (i = 0; i < c->num_sys_pages; i++)
 		if (c->maps[i])
 			return;
+	for (u = c->uobjs; u; u = u->next)
+		if (u->maps || !u->destroyed)
+			return;
+	if (!c->num_sys_pages && !c->dyn_uar)
+		return;
 	/* Every UAR is gone: libibverbs is freeing the context. */
 	c->closed = true;
 }
@@ -264,6 +271,7 @@ static void m5m_free_ctxs(struct m5m_dev *dev)
 				munmap(c->page[i], sysconf(_SC_PAGESIZE));
 		if (c->async_wfd >= 0)
 			close(c->async_wfd);
+		m5m_uobjs_free(c);
 		free(c->bfreg_users);
 		free(c->bf_half);
 		free(c);

@@ -44,6 +44,25 @@ struct m5m_tab {
 	uint32_t live;
 };
 
+/*
+ * A UAR object (dynamic UARs): one page the fake kernel allocated, its
+ * device-wide page id, the mmap offset it answered, and the BlueFlame
+ * half due next on each of its registers.
+ */
+#define M5M_UOBJ_REGS 64 /* bfregs of a 64 KB page: 16 UARs, 4 each */
+struct m5m_uobj {
+	struct m5m_uobj *next;
+	uint32_t handle;
+	uint32_t page_id; /* of its first 4 KB UAR */
+	uint32_t type;	  /* MLX5_IB_UAPI_UAR_ALLOC_TYPE_* */
+	uint64_t mmap_offset;
+	void *page;
+	unsigned int maps;
+	unsigned int users; /* QPs and CQs created on it */
+	bool destroyed;	    /* mapped still, but no longer the kernel's */
+	uint8_t half[M5M_UOBJ_REGS];
+};
+
 struct m5m_ctx {
 	struct m5m_dev *dev;
 	struct ibv_context *ibctx;
@@ -59,6 +78,9 @@ struct m5m_ctx {
 	unsigned int maps[M5M_MAX_SYS_PAGES];
 	uint16_t *bfreg_users; /* per bfreg (kernel numbering) */
 	uint8_t *bf_half;      /* per bfreg: the half written next */
+	bool dyn_uar;	       /* granted MLX5_LIB_CAP_DYN_UAR */
+	struct m5m_uobj *uobjs;
+	uint32_t next_uar_handle;
 	bool closed;
 };
 
@@ -124,6 +146,8 @@ struct m5m_cq {
 	unsigned int fire_head, fire_tail;
 	struct m5m_eq *eq;
 	struct m5m_chan *chan;
+	struct m5m_uobj *uobj; /* dynamic UARs: the UAR arms go through */
+	uint32_t uar_page;
 	int chan_wfd; /* -1: no channel */
 	int chan_rfd; /* the reader's end, if the model knows */
 	bool oi;
@@ -212,6 +236,8 @@ struct m5m_qp {
 	uint32_t uidx;
 	uint32_t bfregn;      /* kernel numbering */
 	uint32_t bfreg_index; /* uar * 4 + k, as returned */
+	struct m5m_uobj *uobj; /* dynamic UARs: the UAR it was created on */
+	uint32_t uar_page;     /* ... and that UAR's page id */
 	uint16_t sq_hw;	      /* next WQEBB the device reads */
 	uint16_t db_pi;	      /* SND dbrec at the last doorbell */
 	uint16_t snd_seen;    /* SND dbrec at the last store */
@@ -325,6 +351,7 @@ struct m5m_dev {
 	int irq_stop_fd;
 	uint64_t guid;
 	uint8_t mac[6];
+	uint32_t next_uar_page; /* device-wide UAR page ids */
 };
 
 /* m5m_dev.c: the lock, the device list, handle tables */
@@ -339,6 +366,9 @@ struct m5m_dev *m5m_dev_of(struct ibv_context *ibctx);
 struct m5m_ctx *m5m_ctx_of(struct ibv_context *ibctx);
 /* Forget a context whose UARs were all unmapped (it closed). */
 void m5m_ctx_maybe_closed(struct m5m_ctx *c);
+/* m5m_kctx.c: the live UAR object of c with page id pg, or NULL. */
+struct m5m_uobj *m5m_uobj_by_page(struct m5m_ctx *c, uint32_t pg);
+void m5m_uobjs_free(struct m5m_ctx *c);
 
 /* m5m_fault.c: checks, reports, the seam log */
 struct m5m_dump {
@@ -360,9 +390,9 @@ int m5m_fd_write(int fd, const void *buf, size_t len);
 void m5m_step_locked(struct m5m_dev *dev);
 void m5m_step_all(void);
 
-/* m5m_uar.c: address decoding */
+/* m5m_uar.c: address decoding (*uobj NULL: a static page) */
 struct m5m_ctx *m5m_uar_owner(const void *addr, unsigned int *page,
-			      size_t *off);
+			      size_t *off, struct m5m_uobj **uobj);
 void m5m_dbrec_register(__be32 *rec, int kind, void *obj);
 void m5m_dbrec_unregister(__be32 *rec);
 /* The device goes away: the calling thread's protocol state forgets it. */
@@ -394,8 +424,10 @@ void m5m_sq_run(struct m5m_qp *qp);
 struct m5m_db {
 	struct m5m_ctx *c;
 	struct m5m_qp *qp;
-	unsigned int uar; /* UAR index in the context */
+	unsigned int uar; /* UAR index in the context; dynamic: page id */
 	unsigned int reg; /* offset in that UAR */
+	struct m5m_uobj *uobj; /* dynamic UARs: the object written */
+	unsigned int sub;      /* ... and the 4 KB UAR in it */
 	const uint8_t *bytes;
 	unsigned int len;
 	bool bf;

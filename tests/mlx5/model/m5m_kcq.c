@@ -64,6 +64,23 @@ static struct m5m_cq *m5m_cq_of(struct ibv_cq *cq)
 	return m && m->ctx == c ? m : NULL;
 }
 
+/*
+ * The UAR the CQ's arms go through.  Linux v6.1 drivers/infiniband/hw/
+ * mlx5/cq.c, create_cq_user, takes the page index when the flag says so,
+ * refuses a dynamic-UAR context without it, and uses the first static UAR
+ * otherwise.  The page must be a live UAR object of this context (the
+ * device refuses another's: EINVAL).
+ */
+static int m5m_cq_uar(struct m5m_ctx *c, const struct mlx5_ib_create_cq *req,
+		      struct m5m_uobj **uobj)
+{
+	*uobj = NULL;
+	if (!(req->flags & MLX5_IB_CREATE_CQ_FLAGS_UAR_PAGE_INDEX))
+		return c->dyn_uar ? EINVAL : 0;
+	*uobj = m5m_uobj_by_page(c, req->uar_page_index);
+	return *uobj ? 0 : EINVAL;
+}
+
 static int m5m_cq_req_check(const struct ibv_cq_init_attr_ex *attr,
 			    const struct mlx5_ib_create_cq *req,
 			    unsigned int nvec)
@@ -86,8 +103,12 @@ static int m5m_cq_req_check(const struct ibv_cq_init_attr_ex *attr,
 	/* 128-byte CQEs, compression and the CQ flags are mlx5_ib
 	 * features the model does not implement. */
 	if (req->cqe_size != 64 || req->cqe_comp_en ||
-	    req->cqe_comp_res_format || req->flags || req->uar_page_index)
+	    req->cqe_comp_res_format ||
+	    (req->flags & ~MLX5_IB_CREATE_CQ_FLAGS_UAR_PAGE_INDEX))
 		return EOPNOTSUPP;
+	if (req->uar_page_index &&
+	    !(req->flags & MLX5_IB_CREATE_CQ_FLAGS_UAR_PAGE_INDEX))
+		return EINVAL;
 	if (!req->buf_addr || !req->db_addr)
 		return EFAULT;
 	if (req->buf_addr % 64 || req->db_addr % 8)
@@ -116,6 +137,7 @@ int m5k_create_cq(struct ibv_context *ctx,
 		  struct mlx5_ib_create_cq_resp *resp)
 {
 	struct m5m_chan *mc = NULL;
+	struct m5m_uobj *uobj = NULL;
 	struct m5m_cq *m = NULL;
 	struct m5m_ctx *c;
 	uint32_t ncqe;
@@ -125,6 +147,8 @@ int m5k_create_cq(struct ibv_context *ctx,
 	c = m5m_ctx_of(ctx);
 	ret = c ? m5m_cq_req_check(attr, req, c->dev->cfg.num_comp_vectors)
 		: ENODEV;
+	if (!ret)
+		ret = m5m_cq_uar(c, req, &uobj);
 	if (!ret && attr->channel) {
 		mc = m5m_chan_find(c->dev, attr->channel);
 		if (!mc)
@@ -143,6 +167,10 @@ int m5k_create_cq(struct ibv_context *ctx,
 	}
 	m->ctx = c;
 	m->ibcq = &cq->cq;
+	m->uobj = uobj;
+	m->uar_page = req->uar_page_index;
+	if (uobj)
+		uobj->users++;
 	m->user_handle = (uintptr_t)&cq->cq;
 	m->oi = (attr->comp_mask & IBV_CQ_INIT_ATTR_MASK_FLAGS) &&
 		(attr->flags & IBV_CREATE_CQ_ATTR_IGNORE_OVERRUN);
@@ -203,6 +231,8 @@ int m5k_destroy_cq(struct ibv_cq *cq)
 		       m->cqn);
 	if (m->chan)
 		m->chan->users--;
+	if (m->uobj)
+		m->uobj->users--;
 	m5m_cq_free(m);
 out:
 	m5m_unlock();
@@ -383,4 +413,17 @@ int m5k_destroy_srq(struct ibv_srq *srq)
 out:
 	m5m_unlock();
 	return ret;
+}
+
+int64_t m5m_cq_uar_page(struct m5m_dev *dev, struct ibv_cq *cq)
+{
+	struct m5m_cq *m;
+	int64_t pg = -1;
+
+	m5m_lock();
+	m = m5m_cq_of(cq);
+	if (m && m->dev == dev && m->uobj)
+		pg = m->uar_page;
+	m5m_unlock();
+	return pg;
 }

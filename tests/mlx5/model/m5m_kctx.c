@@ -13,9 +13,17 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <rdma/mlx5_user_ioctl_verbs.h>
+
 #include "m5m_int.h"
 
 #define M5M_MAX_TOTAL_BFREGS 1024
+/*
+ * The first mmap command of mlx5_ib's rdma_user_mmap entries (UAR objects;
+ * Linux v6.1 drivers/infiniband/hw/mlx5/mlx5_ib.h, MLX5_IB_MMAP_OFFSET_START).
+ */
+#define M5M_MMAP_CMD_ENTRY 9
+#define M5M_UAR_PAGE_BASE  0x400 /* device UAR page ids the model hands out */
 #define M5M_MAX_WR	     (1u << 15)
 
 static size_t m5m_psz(void)
@@ -72,9 +80,15 @@ static int m5m_ctx_check(struct m5m_dev *dev, struct m5m_ctx *c,
 	c->cqe_version = req->max_cqe_version < dev->cfg.cqe_version
 				 ? req->max_cqe_version
 				 : dev->cfg.cqe_version;
-	/* Dynamic UARs: no static bfregs at all (regime b). */
-	if (req->lib_caps & MLX5_LIB_CAP_DYN_UAR)
+	/*
+	 * Dynamic UARs: no static bfregs at all (Linux v6.1 drivers/
+	 * infiniband/hw/mlx5/main.c, set_ucontext_resp answers tot_bfregs
+	 * 0).  A kernel before them ignores the capability.
+	 */
+	if ((req->lib_caps & MLX5_LIB_CAP_DYN_UAR) && !dev->cfg.no_dyn_uar) {
+		c->dyn_uar = true;
 		return 0;
+	}
 	per_page = c->uars_per_page * M5_NON_FP_BFREGS_PER_UAR;
 	total = req->total_num_bfregs;
 	if (!total)
@@ -138,9 +152,203 @@ static void m5m_ctx_free(struct m5m_ctx *c)
 	for (i = 0; i < c->num_sys_pages; i++)
 		if (c->page[i])
 			munmap(c->page[i], m5m_psz());
+	m5m_uobjs_free(c);
 	free(c->bfreg_users);
 	free(c->bf_half);
 	free(c);
+}
+
+/* --- UAR objects (dynamic UARs) ------------------------------------------ */
+
+/* How many 4 KB UARs one object spans: a system page of them. */
+static uint32_t m5m_uobj_uars(void)
+{
+	return (uint32_t)(m5m_psz() / M5_UAR_SIZE);
+}
+
+struct m5m_uobj *m5m_uobj_by_page(struct m5m_ctx *c, uint32_t pg)
+{
+	struct m5m_uobj *u;
+
+	for (u = c->uobjs; u; u = u->next)
+		if (!u->destroyed && pg >= u->page_id &&
+		    pg - u->page_id < m5m_uobj_uars())
+			return u;
+	return NULL;
+}
+
+/* Gone for good once destroyed and unmapped (the kernel's mmap entry). */
+static void m5m_uobj_reap(struct m5m_ctx *c)
+{
+	struct m5m_uobj **pp = &c->uobjs, *u;
+
+	while ((u = *pp)) {
+		if (u->destroyed && !u->maps) {
+			*pp = u->next;
+			munmap(u->page, m5m_psz());
+			free(u);
+		} else {
+			pp = &u->next;
+		}
+	}
+}
+
+void m5m_uobjs_free(struct m5m_ctx *c)
+{
+	struct m5m_uobj *u;
+
+	while ((u = c->uobjs)) {
+		c->uobjs = u->next;
+		munmap(u->page, m5m_psz());
+		free(u);
+	}
+}
+
+/* mmap of a UAR object: its exact offset and one page, this context's. */
+static void *m5m_uobj_mmap(struct m5m_ctx *c, uint64_t offset)
+{
+	struct m5m_uobj *u;
+
+	for (u = c->uobjs; u; u = u->next)
+		if (!u->destroyed && u->mmap_offset == offset) {
+			u->maps++;
+			return u->page;
+		}
+	return MAP_FAILED;
+}
+
+static bool m5m_uobj_munmap(struct m5m_ctx *c, void *addr, size_t len)
+{
+	struct m5m_uobj *u;
+
+	for (u = c->uobjs; u; u = u->next)
+		if (u->page == addr && u->maps) {
+			m5m_check(c->dev, len == m5m_psz(),
+				  "munmap of UAR page 0x%x with length %zu",
+				  u->page_id, len);
+			u->maps--;
+			m5m_uobj_reap(c);
+			return true;
+		}
+	return false;
+}
+
+/*
+ * MLX5_IB_METHOD_UAR_OBJ_ALLOC (Linux v6.1 drivers/infiniband/hw/mlx5/
+ * main.c, its UVERBS_HANDLER): the type must be BF or NC, and BF needs
+ * write combining (the kernel's wc_support); the answer is an mmap offset
+ * of an rdma_user_mmap entry, one page long, and the UAR's page id.
+ */
+int m5k_alloc_uar(struct m5_context *ctx, uint32_t type, struct m5k_uar *uar)
+{
+	struct m5m_uobj *u = NULL;
+	struct m5m_ctx *c;
+	uint64_t idx;
+	int ret = 0;
+
+	m5m_lock();
+	c = m5m_ctx_of(&ctx->core.vctx.context);
+	if (!c)
+		ret = ENODEV;
+	else if (c->dev->cfg.no_dyn_uar)
+		ret = EOPNOTSUPP; /* no such method before dynamic UARs */
+	else if (type != MLX5_IB_UAPI_UAR_ALLOC_TYPE_BF &&
+		 type != MLX5_IB_UAPI_UAR_ALLOC_TYPE_NC)
+		ret = EOPNOTSUPP;
+	else if (type == MLX5_IB_UAPI_UAR_ALLOC_TYPE_BF && !c->bf_reg_size)
+		ret = EOPNOTSUPP;
+	else if (!(u = calloc(1, sizeof(*u))))
+		ret = ENOMEM;
+	if (!ret) {
+		u->page = mmap(NULL, m5m_psz(), PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (u->page == MAP_FAILED)
+			ret = ENOMEM;
+	}
+	if (ret) {
+		free(u);
+		m5m_unlock();
+		return ret;
+	}
+	if (!c->dev->next_uar_page)
+		c->dev->next_uar_page = M5M_UAR_PAGE_BASE;
+	u->page_id = c->dev->next_uar_page;
+	c->dev->next_uar_page += m5m_uobj_uars();
+	u->handle = ++c->next_uar_handle;
+	u->type = type;
+	/*
+	 * As Linux v6.1 drivers/infiniband/hw/mlx5/main.c,
+	 * mlx5_entry_to_mmap_offset: index bits 8+ above the command.
+	 */
+	idx = u->handle;
+	u->mmap_offset = ((idx >> 8) << 16 |
+			  (uint64_t)M5M_MMAP_CMD_ENTRY << M5_MMAP_CMD_SHIFT |
+			  (idx & 0xff)) *
+			 m5m_psz();
+	u->next = c->uobjs;
+	c->uobjs = u;
+	uar->handle = u->handle;
+	uar->page_id = u->page_id;
+	uar->mmap_offset = u->mmap_offset;
+	uar->length = (uint32_t)m5m_psz();
+	m5m_unlock();
+	return 0;
+}
+
+/*
+ * MLX5_IB_METHOD_UAR_OBJ_DESTROY: a live handle of this context.  A UAR a
+ * QP or CQ was created on must outlive it (the device would ring a freed
+ * UAR): that is the provider's bug, not a refusal.
+ */
+int m5k_destroy_uar(struct m5_context *ctx, uint32_t handle)
+{
+	struct m5m_uobj *u = NULL;
+	struct m5m_ctx *c;
+
+	m5m_lock();
+	c = m5m_ctx_of(&ctx->core.vctx.context);
+	for (u = c ? c->uobjs : NULL; u; u = u->next)
+		if (u->handle == handle && !u->destroyed)
+			break;
+	if (!u) {
+		m5m_unlock();
+		return EINVAL;
+	}
+	m5m_check(c->dev, !u->users,
+		  "UAR page 0x%x destroyed while %u QPs/CQs use it",
+		  u->page_id, u->users);
+	u->destroyed = true;
+	m5m_uobj_reap(c);
+	m5m_ctx_maybe_closed(c);
+	m5m_unlock();
+	return 0;
+}
+
+unsigned int m5m_live_uars(struct m5m_dev *dev, struct ibv_context *ibctx)
+{
+	struct m5m_uobj *u;
+	struct m5m_ctx *c;
+	unsigned int n = 0;
+
+	m5m_lock();
+	c = m5m_ctx_of(ibctx);
+	for (u = c && c->dev == dev ? c->uobjs : NULL; u; u = u->next)
+		n += !u->destroyed;
+	m5m_unlock();
+	return n;
+}
+
+int m5m_uar_type(struct m5m_dev *dev, struct ibv_context *ibctx, uint32_t pg)
+{
+	struct m5m_uobj *u = NULL;
+	struct m5m_ctx *c;
+
+	m5m_lock();
+	c = m5m_ctx_of(ibctx);
+	if (c && c->dev == dev)
+		u = m5m_uobj_by_page(c, pg);
+	m5m_unlock();
+	return u ? (int)u->type : -1;
 }
 
 int m5k_get_context(struct m5_context *ctx,
@@ -199,6 +407,11 @@ void *m5k_mmap_uar(struct m5_context *ctx, off_t offset, size_t len)
 	pgoff = (unsigned long)offset / m5m_psz();
 	cmd = (pgoff >> M5_MMAP_CMD_SHIFT) & 0xff;
 	idx = pgoff & 0xff;
+	if (cmd >= M5M_MMAP_CMD_ENTRY) {
+		ret = m5m_uobj_mmap(c, (uint64_t)offset);
+		err = ret == MAP_FAILED ? EINVAL : 0;
+		goto out;
+	}
 	if (cmd != M5_MMAP_CMD_REGULAR && cmd != M5_MMAP_CMD_NC &&
 	    cmd != MLX5_IB_MMAP_WC_PAGE)
 		goto out;
@@ -226,6 +439,11 @@ void m5k_munmap_uar(struct m5_context *ctx, void *addr, size_t len)
 
 	m5m_lock();
 	c = m5m_ctx_of(&ctx->core.vctx.context);
+	if (c && m5m_uobj_munmap(c, addr, len)) {
+		m5m_ctx_maybe_closed(c);
+		m5m_unlock();
+		return;
+	}
 	for (i = 0; c && i < c->num_sys_pages; i++)
 		if (c->page[i] == addr && c->maps[i]) {
 			m5m_check(c->dev, len == m5m_psz(),

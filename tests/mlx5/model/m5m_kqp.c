@@ -314,7 +314,7 @@ static bool m5m_pow2_or_0(uint32_t v)
 	return !(v & (v - 1));
 }
 
-static int m5m_qp_req_check(const struct m5m_ctx *c,
+static int m5m_qp_req_check(struct m5m_ctx *c,
 			    const struct ibv_qp_init_attr_ex *attr,
 			    const struct mlx5_ib_create_qp *req)
 {
@@ -342,8 +342,10 @@ static int m5m_qp_req_check(const struct m5m_ctx *c,
 		return EINVAL;
 	if (req->flags & MLX5_QP_FLAG_BFREG_INDEX)
 		return EOPNOTSUPP;
-	if (req->flags || req->bfreg_index || req->sq_buf_addr ||
-	    req->ece_options || req->reserved)
+	if ((req->flags & ~MLX5_QP_FLAG_UAR_PAGE_INDEX) ||
+	    (req->bfreg_index &&
+	     !(req->flags & MLX5_QP_FLAG_UAR_PAGE_INDEX)) ||
+	    req->sq_buf_addr || req->ece_options || req->reserved)
 		return EINVAL;
 	if (!m5m_pow2_or_0(req->sq_wqe_count) ||
 	    req->sq_wqe_count > M5M_MAX_WR ||
@@ -356,8 +358,18 @@ static int m5m_qp_req_check(const struct m5m_ctx *c,
 		return EFAULT;
 	if (req->buf_addr % 64 || req->db_addr % 8)
 		return EINVAL;
-	if (!c->tot_bfregs)
-		return EINVAL; /* dynamic UARs need a UAR object */
+	/*
+	 * Linux v6.1 drivers/infiniband/hw/mlx5/qp.c, _create_user_qp: with
+	 * the flag the page index is the QP's UAR (the device refuses one
+	 * that is not this context's: EINVAL); without it alloc_bfreg,
+	 * which a dynamic-UAR context has none for.
+	 */
+	if (req->flags & MLX5_QP_FLAG_UAR_PAGE_INDEX) {
+		if (!m5m_uobj_by_page(c, req->bfreg_index))
+			return EINVAL;
+	} else if (!c->tot_bfregs) {
+		return EINVAL;
+	}
 	return m5m_uidx_check(c, req->uidx);
 }
 
@@ -461,16 +473,24 @@ int m5k_create_qp(struct ibv_context *ctx, struct verbs_qp *qp,
 	m->cap = attr->cap;
 	m->port = 1;
 	m->mtu = IBV_MTU_1024;
-	m->bfregn = m5m_bfreg_alloc(c);
-	m->bfreg_index =
-		m->bfregn / M5_NON_FP_BFREGS_PER_UAR * M5_BFREGS_PER_UAR +
-		m->bfregn % M5_NON_FP_BFREGS_PER_UAR;
+	if (req->flags & MLX5_QP_FLAG_UAR_PAGE_INDEX) {
+		m->uobj = m5m_uobj_by_page(c, req->bfreg_index);
+		m->uar_page = req->bfreg_index;
+	} else {
+		m->bfregn = m5m_bfreg_alloc(c);
+		m->bfreg_index = m->bfregn / M5_NON_FP_BFREGS_PER_UAR *
+					 M5_BFREGS_PER_UAR +
+				 m->bfregn % M5_NON_FP_BFREGS_PER_UAR;
+	}
 	m->qpn = m5m_tab_add(&c->dev->qps, m);
 	if (!m->qpn) {
-		c->bfreg_users[m->bfregn]--;
+		if (!m->uobj)
+			c->bfreg_users[m->bfregn]--;
 		ret = ENOMEM;
 		goto out;
 	}
+	if (m->uobj)
+		m->uobj->users++;
 	m5m_qp_sanity(c->dev, m, attr, req);
 	m5m_dbrec_register(m->dbrec, M5M_DBR_QP, m);
 	m->pd->users++;
@@ -480,7 +500,8 @@ int m5k_create_qp(struct ibv_context *ctx, struct verbs_qp *qp,
 		m->srq->users++;
 	m5m_qp_fill(qp, ctx, attr, m->qpn);
 	memset(resp, 0, sizeof(*resp));
-	resp->bfreg_index = m->bfreg_index;
+	/* With a page index there is no bfreg to report: the model says 0. */
+	resp->bfreg_index = m->uobj ? 0 : m->bfreg_index;
 	m = NULL;
 out:
 	free(m);
@@ -502,7 +523,10 @@ int m5k_destroy_qp(struct ibv_qp *qp)
 	c = m->ctx;
 	m5m_wait_acked(c->dev, &qp->mutex, &qp->cond, &qp->events_completed,
 		       m->async_reported, NULL, 0, "QP", m->qpn);
-	c->bfreg_users[m->bfregn]--;
+	if (m->uobj)
+		m->uobj->users--;
+	else
+		c->bfreg_users[m->bfregn]--;
 	m5m_dbrec_unregister(m->dbrec);
 	m->pd->users--;
 	m->scq->users--;
@@ -530,4 +554,17 @@ int db_k_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)
 	(void)gid;
 	(void)lid;
 	return EOPNOTSUPP;
+}
+
+int64_t m5m_qp_uar_page(struct m5m_dev *dev, uint32_t qpn)
+{
+	struct m5m_qp *m;
+	int64_t pg = -1;
+
+	m5m_lock();
+	m = m5m_qp_find(dev, qpn);
+	if (m && m->uobj)
+		pg = m->uar_page;
+	m5m_unlock();
+	return pg;
 }

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rdma/mlx5_user_ioctl_verbs.h>
+
 #include "m5m_int.h"
 
 #define M5M_PARKED 0x100 /* m5m_exec: RNR, the WQE waits */
@@ -344,6 +346,33 @@ void m5m_sq_run(struct m5m_qp *qp)
 
 /* --- Doorbells ------------------------------------------------------------ */
 
+/*
+ * Dynamic UARs: the doorbell must land on the UAR the QP was created on
+ * (create_qp's page index); the halves alternate per register, whichever
+ * QPs share it.
+ */
+static void m5m_db_checks_dyn(const struct m5m_db *db, unsigned int k,
+			      unsigned int half)
+{
+	struct m5m_qp *qp = db->qp;
+	struct m5m_dev *dev = db->c->dev;
+	unsigned int r = db->sub * M5_NON_FP_BFREGS_PER_UAR + k;
+
+	if (!m5m_check(dev, db->uobj == qp->uobj && db->uar == qp->uar_page,
+		       "QP 0x%x rang UAR page 0x%x; it was created on page "
+		       "0x%x",
+		       qp->qpn, db->uar, qp->uar_page))
+		return;
+	if (!db->c->bf_reg_size || r >= M5M_UOBJ_REGS ||
+	    db->uobj->type != MLX5_IB_UAPI_UAR_ALLOC_TYPE_BF)
+		return;
+	m5m_check(dev, half == db->uobj->half[r],
+		  "QP 0x%x: doorbell on half %u of register %u of UAR page "
+		  "0x%x, the halves must alternate",
+		  qp->qpn, half, k, db->uar);
+	db->uobj->half[r] = (uint8_t)(half ^ 1);
+}
+
 static void m5m_db_checks(const struct m5m_db *db, uint16_t idx,
 			  unsigned int ds)
 {
@@ -359,19 +388,26 @@ static void m5m_db_checks(const struct m5m_db *db, uint16_t idx,
 		half = (db->reg - M5_BF_OFFSET) % c->bf_reg_size /
 		       (c->bf_reg_size / 2);
 	}
-	m5m_check(dev,
-		  db->uar == qp->bfreg_index / M5_BFREGS_PER_UAR &&
-			  (!c->bf_reg_size ||
-			   k == qp->bfreg_index % M5_BFREGS_PER_UAR),
-		  "QP 0x%x rang UAR %u register %u; it was given bfreg %u",
-		  qp->qpn, db->uar, k, qp->bfreg_index);
+	if (qp->uobj) {
+		m5m_db_checks_dyn(db, k, half);
+	} else {
+		m5m_check(dev,
+			  !db->uobj &&
+				  db->uar == qp->bfreg_index /
+						     M5_BFREGS_PER_UAR &&
+				  (!c->bf_reg_size ||
+				   k == qp->bfreg_index % M5_BFREGS_PER_UAR),
+			  "QP 0x%x rang UAR %u register %u; it was given "
+			  "bfreg %u",
+			  qp->qpn, db->uar, k, qp->bfreg_index);
+	}
 	/*
 	 * Halves alternate on every bfreg that may carry BlueFlame.  bfreg 0
 	 * never does; a doorbell may land on either half of it (libmlx5
 	 * alternates there too, the backend keeps to half 0 because bfreg 0
 	 * is shared without a lock).
 	 */
-	if (c->bf_reg_size && qp->bfregn) {
+	if (c->bf_reg_size && !qp->uobj && qp->bfregn) {
 		m5m_check(dev, half == c->bf_half[qp->bfregn],
 			  "QP 0x%x: doorbell on half %u of bfreg %u, the "
 			  "halves must alternate",
@@ -393,7 +429,7 @@ static void m5m_db_checks(const struct m5m_db *db, uint16_t idx,
 		  qp->qpn);
 	if (!db->bf)
 		return;
-	m5m_check(dev, qp->bfregn != 0, "BlueFlame on bfreg 0");
+	m5m_check(dev, qp->uobj || qp->bfregn != 0, "BlueFlame on bfreg 0");
 	m5m_check(dev, db->len == nbb * 64 && db->len <= c->bf_reg_size / 2,
 		  "BlueFlame copy of %u bytes for a WQE of ds %u (half %u)",
 		  db->len, ds, c->bf_reg_size / 2);

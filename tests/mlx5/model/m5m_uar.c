@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * Seam 2, the device-memory side: every barrier, doorbell-record store,
- * 64-bit UAR write and BlueFlame copy of the backend lands here.  Addresses
+ * Seam 2, the device-memory side: every barrier and register store of
+ * core/mmio.h (db_mmio_model_*) and every doorbell-record store and
+ * BlueFlame copy of mlx5_seam.h (m5_seam_*) the backend makes lands here.  Addresses
  * are decoded to UAR/bfreg/CQ-doorbell or to the object owning a dbrec;
  * the order of events on each thread is checked against the protocol
  * (send: TO_DEVICE, SND dbrec, WC_START, MMIO/BF, WC_FLUSH; receive:
@@ -10,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <rdma/mlx5_user_ioctl_verbs.h>
 
 #include "m5m_int.h"
 
@@ -74,16 +77,28 @@ static struct m5m_dbr *m5m_dbr_find(const __be32 *p, unsigned int *word)
 
 /* --- UAR pages ------------------------------------------------------------ */
 
-struct m5m_ctx *m5m_uar_owner(const void *addr, unsigned int *page, size_t *off)
+struct m5m_ctx *m5m_uar_owner(const void *addr, unsigned int *page, size_t *off,
+			      struct m5m_uobj **uobj)
 {
 	size_t psz = (size_t)sysconf(_SC_PAGESIZE);
 	struct m5m_dev *dev;
+	struct m5m_uobj *u;
 	struct m5m_ctx *c;
 	unsigned int i;
 	const uint8_t *a = addr, *p;
 
+	*uobj = NULL;
 	for (dev = m5m_devices(); dev; dev = dev->next)
-		for (c = dev->ctxs; c; c = c->next)
+		for (c = dev->ctxs; c; c = c->next) {
+			for (u = c->uobjs; u; u = u->next) {
+				p = u->page;
+				if (u->maps && a >= p && a < p + psz) {
+					*uobj = u;
+					*page = u->page_id;
+					*off = (size_t)(a - p);
+					return c;
+				}
+			}
 			for (i = 0; i < c->num_sys_pages; i++) {
 				p = c->page[i];
 				if (c->maps[i] && a >= p && a < p + psz) {
@@ -92,6 +107,7 @@ struct m5m_ctx *m5m_uar_owner(const void *addr, unsigned int *page, size_t *off)
 					return c;
 				}
 			}
+		}
 	return NULL;
 }
 
@@ -140,24 +156,24 @@ static void m5m_seq_enter(bool flush)
 		m5m_seq = SEQ_IDLE;
 }
 
-void m5_seam_barrier(enum m5_barrier b)
+void db_mmio_model_barrier(enum db_mmio_barrier b)
 {
 	static const char *const name[] = {
-		[M5_BAR_TO_DEVICE] = "barrier TO_DEVICE",
-		[M5_BAR_FROM_DEVICE] = "barrier FROM_DEVICE",
-		[M5_BAR_WC_START] = "barrier WC_START",
-		[M5_BAR_WC_FLUSH] = "barrier WC_FLUSH",
+		[DB_BAR_TO_DEVICE] = "barrier TO_DEVICE",
+		[DB_BAR_FROM_DEVICE] = "barrier FROM_DEVICE",
+		[DB_BAR_WC_START] = "barrier WC_START",
+		[DB_BAR_WC_FLUSH] = "barrier WC_FLUSH",
 	};
 
 	m5m_lock();
-	m5m_log_event(b <= M5_BAR_WC_FLUSH ? name[b] : "barrier ?", NULL, b);
+	m5m_log_event(b <= DB_BAR_WC_FLUSH ? name[b] : "barrier ?", NULL, b);
 	m5m_step_all();
-	m5m_seq_enter(b == M5_BAR_WC_FLUSH);
+	m5m_seq_enter(b == DB_BAR_WC_FLUSH);
 	switch (b) {
-	case M5_BAR_TO_DEVICE:
+	case DB_BAR_TO_DEVICE:
 		m5m_seq = SEQ_TO_DEV;
 		break;
-	case M5_BAR_WC_START:
+	case DB_BAR_WC_START:
 		if (m5m_seq == SEQ_SND)
 			m5m_seq = SEQ_SND_WCS;
 		else if (m5m_seq == SEQ_ARM)
@@ -165,7 +181,7 @@ void m5_seam_barrier(enum m5_barrier b)
 		else
 			m5m_seq = SEQ_IDLE;
 		break;
-	case M5_BAR_WC_FLUSH:
+	case DB_BAR_WC_FLUSH:
 		m5m_seq = SEQ_IDLE;
 		break;
 	default:
@@ -305,8 +321,10 @@ void m5_seam_dbrec(__be32 *rec, __be32 val)
 
 /* --- UAR writes ----------------------------------------------------------- */
 
-static void m5m_cq_doorbell(struct m5m_ctx *c, unsigned int uar, uint64_t v)
+static void m5m_cq_doorbell(struct m5m_ctx *c, const struct m5m_db *db,
+			    uint64_t v)
 {
+	unsigned int uar = db->uar;
 	struct m5m_dev *dev = c->dev;
 	uint32_t hi = (uint32_t)(v >> 32);
 	struct m5m_cq *cq = m5m_cq_find(dev, (uint32_t)v & 0xffffff);
@@ -315,8 +333,15 @@ static void m5m_cq_doorbell(struct m5m_ctx *c, unsigned int uar, uint64_t v)
 		       "CQ doorbell for CQ 0x%x, not one of this context",
 		       (uint32_t)v & 0xffffff))
 		return;
-	m5m_check(dev, uar == 0, "CQ 0x%x armed through UAR %u; its UAR is 0",
-		  cq->cqn, uar);
+	if (cq->uobj)
+		m5m_check(dev, db->uobj == cq->uobj && uar == cq->uar_page,
+			  "CQ 0x%x armed through UAR page 0x%x; it was "
+			  "created on page 0x%x",
+			  cq->cqn, uar, cq->uar_page);
+	else
+		m5m_check(dev, !db->uobj && uar == 0,
+			  "CQ 0x%x armed through UAR %u; its UAR is 0",
+			  cq->cqn, uar);
 	m5m_check(dev, m5m_seq == SEQ_ARM_WCS && m5m_seq_obj == cq,
 		  "CQ 0x%x arm doorbell without the ARM dbrec store and a "
 		  "WC_START barrier before it",
@@ -329,15 +354,17 @@ static void m5m_cq_doorbell(struct m5m_ctx *c, unsigned int uar, uint64_t v)
 	m5m_cq_arm(cq, hi);
 }
 
-/* Where a write landed: the context, its UAR index and the offset. */
-static struct m5m_ctx *m5m_uar_decode(const void *reg, unsigned int *uar,
-				      unsigned int *r)
+/*
+ * Where a write landed: the context, its UAR (static: the index in the
+ * context; dynamic: the device page id) and the offset in it.
+ */
+static struct m5m_ctx *m5m_uar_decode(const void *reg, struct m5m_db *db)
 {
 	struct m5m_ctx *c;
 	unsigned int page;
 	size_t off;
 
-	c = m5m_uar_owner(reg, &page, &off);
+	c = m5m_uar_owner(reg, &page, &off, &db->uobj);
 	if (!c) {
 		if (m5m_some_dev())
 			m5m_violation(m5m_some_dev(), NULL,
@@ -345,8 +372,16 @@ static struct m5m_ctx *m5m_uar_decode(const void *reg, unsigned int *uar,
 				      reg);
 		return NULL;
 	}
-	*uar = page * c->uars_per_page + (unsigned int)(off / M5_UAR_SIZE);
-	*r = (unsigned int)(off % M5_UAR_SIZE);
+	db->sub = (unsigned int)(off / M5_UAR_SIZE);
+	db->reg = (unsigned int)(off % M5_UAR_SIZE);
+	if (db->uobj) {
+		db->uar = page + db->sub;
+		m5m_check(c->dev, !db->uobj->destroyed,
+			  "write to UAR page 0x%x after it was destroyed",
+			  db->uar);
+	} else {
+		db->uar = page * c->uars_per_page + db->sub;
+	}
 	return c;
 }
 
@@ -378,15 +413,15 @@ static void m5m_send_db(struct m5m_db *db)
 	m5m_send_doorbell(db);
 }
 
-void m5_seam_write64(void *reg, __be64 val)
+void db_mmio_model_write64(void *reg, __be64 val)
 {
 	struct m5m_db db = { 0 };
-	unsigned int uar = 0, r = 0;
 	uint8_t bytes[8];
 
 	m5m_lock();
-	db.c = m5m_uar_decode(reg, &uar, &r);
-	m5m_log_event(r == M5_CQ_DOORBELL ? "mmio64 CQ arm" : "mmio64 send",
+	db.c = m5m_uar_decode(reg, &db);
+	m5m_log_event(db.reg == M5_CQ_DOORBELL ? "mmio64 CQ arm"
+					       : "mmio64 send",
 		      reg, be64toh(val));
 	m5m_step_all();
 	m5m_seq_enter(false);
@@ -395,17 +430,16 @@ void m5_seam_write64(void *reg, __be64 val)
 	/* The UAR is model memory: keep what was written. */
 	__atomic_store_n((uint64_t *)reg, (uint64_t)val, __ATOMIC_RELAXED);
 	memcpy(bytes, &val, 8);
-	if (r == M5_CQ_DOORBELL) {
-		m5m_cq_doorbell(db.c, uar, be64toh(val));
-	} else if (m5m_is_bfreg(db.c, r)) {
-		db.uar = uar;
-		db.reg = r;
+	if (db.reg == M5_CQ_DOORBELL) {
+		m5m_cq_doorbell(db.c, &db, be64toh(val));
+	} else if (m5m_is_bfreg(db.c, db.reg)) {
 		db.bytes = bytes;
 		db.len = 8;
 		m5m_send_db(&db);
 	} else {
 		m5m_violation(db.c->dev, NULL,
-			      "64-bit write at UAR %u offset 0x%x", uar, r);
+			      "64-bit write at UAR %u offset 0x%x", db.uar,
+			      db.reg);
 	}
 out:
 	m5m_unlock();
@@ -417,22 +451,25 @@ void m5_seam_bf_copy(void *reg, const void *wqe, unsigned int len,
 	static uint8_t bytes[M5M_MAX_WQE_BYTES + 64];
 	struct m5m_db db = { 0 };
 	const uint8_t *src = wqe;
-	unsigned int uar, r, i;
+	unsigned int i;
 
 	m5m_lock();
 	m5m_log_event("bf_copy", reg, len);
 	m5m_step_all();
 	m5m_seq_enter(false);
-	db.c = m5m_uar_decode(reg, &uar, &r);
+	db.c = m5m_uar_decode(reg, &db);
 	if (!db.c)
 		goto out;
 	if (!m5m_check(db.c->dev,
-		       m5m_is_bfreg(db.c, r) && db.c->bf_reg_size && len &&
-			       !(len % M5_SEND_WQE_BB) &&
+		       m5m_is_bfreg(db.c, db.reg) && db.c->bf_reg_size &&
+			       len && !(len % M5_SEND_WQE_BB) &&
 			       len <= db.c->bf_reg_size / 2,
 		       "BlueFlame copy of %u bytes at UAR %u offset 0x%x", len,
-		       uar, r))
+		       db.uar, db.reg))
 		goto out;
+	m5m_check(db.c->dev,
+		  !db.uobj || db.uobj->type == MLX5_IB_UAPI_UAR_ALLOC_TYPE_BF,
+		  "BlueFlame copy into non-cached UAR page 0x%x", db.uar);
 	/* Ascending 64-byte chunks, the source wrapping at the SQ end. */
 	for (i = 0; i < len; i += M5_SEND_WQE_BB) {
 		memcpy(bytes + i, src, M5_SEND_WQE_BB);
@@ -441,8 +478,6 @@ void m5_seam_bf_copy(void *reg, const void *wqe, unsigned int len,
 			src = sq_start;
 	}
 	memcpy(reg, bytes, len);
-	db.uar = uar;
-	db.reg = r;
 	db.bytes = bytes;
 	db.len = len;
 	db.bf = true;
@@ -451,5 +486,28 @@ void m5_seam_bf_copy(void *reg, const void *wqe, unsigned int len,
 	db.sq_end = sq_end;
 	m5m_send_db(&db);
 out:
+	m5m_unlock();
+}
+
+/* The backend writes no 32-bit register and copies only through bf_copy. */
+void db_mmio_model_write32(void *reg, __be32 val)
+{
+	m5m_lock();
+	if (m5m_some_dev())
+		m5m_violation(m5m_some_dev(), NULL,
+			      "32-bit register write of 0x%08x at %p",
+			      be32toh(val), reg);
+	m5m_unlock();
+}
+
+void db_mmio_model_memcpy_x64(void *reg, const void *src, size_t len)
+{
+	(void)src;
+	m5m_lock();
+	if (m5m_some_dev())
+		m5m_violation(m5m_some_dev(), NULL,
+			      "%zu-byte register copy at %p outside the "
+			      "BlueFlame path",
+			      len, reg);
 	m5m_unlock();
 }

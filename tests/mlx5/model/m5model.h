@@ -5,8 +5,9 @@
  * The model stands behind the two seams of providers/doorbell/mlx5/
  * mlx5_seam.h and the core's kernel seam, providers/doorbell/core/kcmd.h.
  * It defines every m5k_* and db_k_* kernel command (a fake mlx5_ib +
- * uverbs) and the four m5_seam_* device-memory hooks, so the core and the
- * mlx5 backend, built with DOORBELL_MLX5_MODEL, run unchanged against it:
+ * uverbs) and the device-memory hooks (db_mmio_model_* of core/mmio.h,
+ * m5_seam_* of mlx5_seam.h), so the core and the mlx5 backend, built with
+ * DOORBELL_MLX5_MODEL, run unchanged against it:
  *
  *	dev = m5m_dev_create(NULL);
  *	ctx = m5m_open(dev);		then the public verbs API
@@ -113,6 +114,11 @@ struct m5m_config {
 	bool scqe_break_moderation; /* default false */
 	enum m5m_period_mode period_mode; /* default FROM_EQE */
 	bool strict;			  /* default true */
+	/*
+	 * A kernel before dynamic UARs: MLX5_LIB_CAP_DYN_UAR is ignored,
+	 * static bfregs are always given, and there are no UAR objects.
+	 */
+	bool no_dyn_uar; /* default false */
 };
 
 /* Defaults as documented above. */
@@ -214,6 +220,17 @@ struct m5m_stats {
 };
 
 void m5m_get_stats(struct m5m_dev *dev, struct m5m_stats *out);
+
+/*
+ * Dynamic UARs: the UAR objects a context holds now; the page id of the
+ * UAR a QP (by QPN) or CQ was created on, -1 with static UARs or if no
+ * such object.
+ */
+unsigned int m5m_live_uars(struct m5m_dev *dev, struct ibv_context *ctx);
+int64_t m5m_qp_uar_page(struct m5m_dev *dev, uint32_t qpn);
+int64_t m5m_cq_uar_page(struct m5m_dev *dev, struct ibv_cq *cq);
+/* The type (MLX5_IB_UAPI_UAR_ALLOC_TYPE_*) of the UAR at page id pg. */
+int m5m_uar_type(struct m5m_dev *dev, struct ibv_context *ctx, uint32_t pg);
 int m5m_get_vec_stats(struct m5m_dev *dev, unsigned int vec,
 		      struct m5m_vec_stats *out);
 void m5m_reset_stats(struct m5m_dev *dev);
