@@ -158,7 +158,7 @@ static int query_state(struct ibv_qp *qp)
 /* The next completion on cq must be wr_id id with status st. */
 static void expect_wc(struct ibv_cq *cq, uint64_t id, enum ibv_wc_status st)
 {
-	struct ibv_wc wc;
+	struct ibv_wc wc = { 0 };
 
 	CHECK_EQ(m5t_poll_one(cq, &wc), 1);
 	CHECK_EQ(wc.wr_id, id);
@@ -482,6 +482,66 @@ out:
 	rig_close(&r);
 }
 
+/*
+ * The same through the ibv_cq_ex API: ibv_start_poll passes over the
+ * page-fault CQE and shows the completion of the retried message.
+ */
+static void odp_fault_on_srq_recv_not_shown_by_start_poll(void)
+{
+	struct ibv_srq_init_attr sa = { .attr = { .max_wr = 4, .max_sge = 1 } };
+	struct ibv_cq_init_attr_ex ca = {
+		.cqe = 32,
+		.wc_flags = IBV_WC_STANDARD_FLAGS,
+	};
+	struct ibv_poll_cq_attr pa = { 0 };
+	struct ibv_cq_ex *cqx = NULL;
+	struct ibv_srq *srq = NULL;
+	struct rig r;
+
+	CHECK_EQ(rig_open(&r, false), 0);
+	if (m5t_failed)
+		goto out;
+	srq = ibv_create_srq(r.pd, &sa);
+	cqx = ibv_create_cq_ex(r.ctx, &ca);
+	CHECK(srq && cqx);
+	if (!srq || !cqx)
+		goto out;
+	r.a = m5t_rc_qp(r.pd, r.acq, NULL, 16, 1);
+	r.b = m5t_rc_qp(r.pd, ibv_cq_ex_to_cq(cqx), srq, 16, 1);
+	if (!r.a || !r.b || m5t_rc_pair(r.dev, r.a, r.b, 7)) {
+		CHECK(0);
+		goto out;
+	}
+	CHECK_EQ(srq_recv(&r, srq, 0, 0), 0);
+	CHECK_EQ(srq_recv(&r, srq, 1, 64), 0);
+	m5m_inject(r.dev, M5M_FAULT_ODP_PFAULT, 1);
+	CHECK_EQ(send_on(&r, r.a, 10, 2048, IBV_SEND_SIGNALED), 0);
+	CHECK_EQ(ibv_start_poll(cqx, &pa), 0);
+	CHECK_EQ(cqx->status, IBV_WC_SUCCESS);
+	CHECK_EQ(cqx->wr_id, 1);
+	CHECK_EQ(ibv_next_poll(cqx), ENOENT);
+	ibv_end_poll(cqx);
+	expect_wc(r.acq, 10, IBV_WC_SUCCESS);
+	/* The faulted buffer takes the next message. */
+	CHECK_EQ(send_on(&r, r.a, 11, 2048, IBV_SEND_SIGNALED), 0);
+	CHECK_EQ(ibv_start_poll(cqx, &pa), 0);
+	CHECK_EQ(cqx->status, IBV_WC_SUCCESS);
+	CHECK_EQ(cqx->wr_id, 0);
+	ibv_end_poll(cqx);
+	CHECK_EQ(ibv_start_poll(cqx, &pa), ENOENT);
+	expect_wc(r.acq, 11, IBV_WC_SUCCESS);
+out:
+	if (r.b) {
+		CHECK_EQ(ibv_destroy_qp(r.b), 0);
+		r.b = NULL;
+	}
+	if (cqx)
+		CHECK_EQ(ibv_destroy_cq(ibv_cq_ex_to_cq(cqx)), 0);
+	if (srq)
+		CHECK_EQ(ibv_destroy_srq(srq), 0);
+	rig_close(&r);
+}
+
 static void hung(int sig)
 {
 	static const char msg[] =
@@ -605,6 +665,7 @@ static const struct m5t_test tests[] = {
 	M5T(send_in_sqe_is_flushed),
 	M5T(send_before_first_rts_refused_enomem),
 	M5T(odp_fault_on_srq_recv_is_reposted),
+	M5T(odp_fault_on_srq_recv_not_shown_by_start_poll),
 	M5T(req_notify_inside_poll_batch_returns),
 };
 
