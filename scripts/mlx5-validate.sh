@@ -22,11 +22,14 @@
 #      (tests/guest/apps.sh: RC/UD send, write, read, atomics, latency, event
 #      mode, SRQ, several QPs, post lists; UC is left out: not supported);
 #   3. doorbell's integration tests (tests/integration), every byte checked;
-#   4. ib_write_lat and ib_send_bw through libmlx5 and then doorbell, to
+#   4. the drain after ERR (tests/mlx5/hw_drain_after_err.c): modify_qp(ERR),
+#      then a marker WR, whose flush completion must come, through doorbell
+#      and libmlx5 alike;
+#   5. ib_write_lat and ib_send_bw through libmlx5 and then doorbell, to
 #      compare typical latency and message rate.
 set -uo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-dev= gid=3 addr=127.0.0.1
+dev='' gid=3 addr=127.0.0.1
 while getopts "d:g:a:h" opt; do
 	case $opt in
 	d) dev=$OPTARG ;;
@@ -97,6 +100,14 @@ DOORBELL_VM_IBDEV=$dev DOORBELL_VM_GID_INDEX=$gid DOORBELL_VM_IPV4=$addr \
 echo "== integration tests through doorbell (bytes checked)"
 timeout 900 "$build/tests/integration/doorbell-itest" -d "$dev" -g "$gid" |
 	record
+
+echo "== drain after ERR: a marker WR posted in ERR is flushed"
+drain=$build/tests/mlx5/doorbell-mlx5-drain
+timeout 60 "$drain" -d "$dev" -g "$gid" | record
+# The same through libmlx5: what doorbell must match.
+(unset RDMAV_DRIVERS DOORBELL_MLX5
+ timeout 60 "$drain" -d "$dev" -g "$gid" | sed 's/^\(PASS\|FAIL\) /\1 libmlx5_/' |
+	record)
 
 echo "== side by side: libmlx5, then doorbell"
 # shellcheck source=tests/guest/pair-lib.sh

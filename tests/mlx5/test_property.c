@@ -395,15 +395,18 @@ static uint64_t pt_sum(const struct ibv_sge *sg, int n)
 
 /*
  * 0 if the backend must take the WR, else EINVAL: an opcode it does not
- * have (or not on this QP type), a flag it does not know, too many SGEs,
- * an atomic without an 8-byte first SGE or on an unaligned address, a UD
- * WR without an AH of this context, inline data on an opcode that carries
- * none or more of it than max_inline_data.
+ * have (or not on this QP type), a flag libibverbs does not define, a
+ * negative SGE count, an atomic without an 8-byte first SGE or on an
+ * unaligned address, a UD WR without an AH of this context, inline data
+ * on an opcode that carries none or more of it than max_inline_data.
+ * ENOMEM for too many SGEs (libmlx5's answer).  IBV_SEND_IP_CSUM is
+ * ignored on RC and UD, as by libmlx5.
  */
 static int pt_check(const struct pt *p, const struct ibv_send_wr *wr)
 {
 	const unsigned int known = IBV_SEND_FENCE | IBV_SEND_SIGNALED |
-				   IBV_SEND_SOLICITED | IBV_SEND_INLINE;
+				   IBV_SEND_SOLICITED | IBV_SEND_INLINE |
+				   IBV_SEND_IP_CSUM;
 	bool ud = p->cfg.ud;
 
 	switch (wr->opcode) {
@@ -424,10 +427,17 @@ static int pt_check(const struct pt *p, const struct ibv_send_wr *wr)
 	/* ibv_wr_*: a builder the QP was not created for. */
 	if (pt_wr_api && !(p->cfg.wr_ops & (1u << wr->opcode)))
 		return EINVAL;
+	/* ibv_wr_*: wr_flags are checked as the WR is begun, before its SGEs. */
+	if (pt_wr_api && (wr->send_flags & ~known))
+		return EINVAL;
+	/* ibv_wr_set_sge_list takes a size_t: a negative count is too many. */
+	if (wr->num_sge < 0)
+		return pt_wr_api ? ENOMEM : EINVAL;
 	/* ibv_wr_*: inline data is a list of buffers, not of SGEs. */
-	if ((wr->send_flags & ~known) || wr->num_sge < 0 ||
-	    ((uint32_t)wr->num_sge > p->cap.max_send_sge &&
-	     !(pt_wr_api && (wr->send_flags & IBV_SEND_INLINE))))
+	if ((uint32_t)wr->num_sge > p->cap.max_send_sge &&
+	    !(pt_wr_api && (wr->send_flags & IBV_SEND_INLINE)))
+		return ENOMEM;
+	if (wr->send_flags & ~known)
 		return EINVAL;
 	if (pt_atomic(wr->opcode) &&
 	    (wr->num_sge < 1 || wr->sg_list[0].length < 8 ||

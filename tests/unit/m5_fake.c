@@ -90,6 +90,8 @@ int m5_fake_qp_init(struct m5_qp *qp, struct m5_context *ctx,
 	ibqp->context = &ctx->core.vctx.context;
 	ibqp->qp_type = type;
 	ibqp->state = IBV_QPS_RTS;
+	/* In RTS, as m5_modify_qp leaves it: the SQ takes sends. */
+	qp->sq.open_gs = qp->sq.max_gs + 1;
 	ibqp->qp_num = qpn;
 	ibqp->send_cq = &send_cq->vcq.cq;
 	ibqp->recv_cq = &recv_cq->vcq.cq;

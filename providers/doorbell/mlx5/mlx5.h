@@ -162,6 +162,13 @@ struct m5_wq {
 	uint32_t wqe_shift;
 	uint32_t max_post; /* WRs that fit */
 	uint32_t max_gs;   /* SGEs per WQE */
+	/*
+	 * SQ: max_gs + 1 once the QP has reached RTS since its last RESET,
+	 * else 0 (libmlx5's qp_state_max_gs): one compare checks both the
+	 * SGE count and the state.  Kept by m5_modify_qp, not read from
+	 * ibqp->state, which ibv_query_qp rewrites.
+	 */
+	uint32_t open_gs;
 	uint32_t head;	   /* WRs posted */
 	/*
 	 * WRs completed.  SQ and RQ: written by the CQ poller, read by the
@@ -344,6 +351,11 @@ int m5_query_srq(struct ibv_srq *ibsrq, struct ibv_srq_attr *attr);
 int m5_destroy_srq(struct ibv_srq *ibsrq);
 /* Give an SRQ WQE back to the free list (called under the CQ's lock). */
 void m5_srq_free_wqe(struct m5_srq *srq, uint16_t idx);
+/*
+ * Post SRQ WQE idx again, page-faulted (mlx5_poll.c); false if it is not
+ * outstanding.  Called under the CQ's lock.
+ */
+bool m5_srq_repost(struct m5_srq *srq, uint16_t idx);
 
 /* mlx5_ah.c */
 struct ibv_ah *m5_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr);

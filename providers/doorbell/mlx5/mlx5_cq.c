@@ -216,34 +216,45 @@ int m5_modify_cq(struct ibv_cq *ibcq, struct ibv_modify_cq_attr *attr)
  * Arm the CQ for one event: the arm word goes to the dbrec, then with the
  * CQ number to the UAR's CQ doorbell.  sn is the count of events taken
  * (m5_cq_event), so the device can tell a stale arm from a fresh one.
+ *
+ * No CQ lock, as in libmlx5 (v44 cq.c, mlx5_arm_cq): a thread may arm
+ * between its own ibv_start_poll and ibv_end_poll.  What a poller running
+ * meanwhile can do to the arm:
+ *  - the ARM dbrec word is written only here and the SET_CI word only by
+ *    the poller, so neither store undoes the other;
+ *  - cons_index is read relaxed and may be behind the poller's.  The
+ *    device fires for a CQE past the arm's ci, so an old ci can only give
+ *    an extra event, never lose one: CQEs between the two were consumed.
+ * mmio_wc_start() orders the ARM dbrec store before the doorbell write.
  */
 int m5_req_notify_cq(struct ibv_cq *ibcq, int solicited_only)
 {
 	struct m5_cq *cq = to_m5cq(ibcq);
-	uint32_t arm;
+	uint32_t arm, sn, ci;
 
-	db_lock(&cq->lock);
-	arm = (cq->arm_sn & 3) << M5_CQ_SN_SHIFT |
+	sn = __atomic_load_n(&cq->arm_sn, __ATOMIC_RELAXED);
+	ci = __atomic_load_n(&cq->cons_index, __ATOMIC_RELAXED);
+	arm = (sn & 3) << M5_CQ_SN_SHIFT |
 	      (solicited_only ? M5_CQ_DB_REQ_NOT_SOL : M5_CQ_DB_REQ_NOT) |
-	      (cq->cons_index & M5_CQ_CI_MASK);
+	      (ci & M5_CQ_CI_MASK);
 	m5_dbrec_store(&cq->dbrec[M5_CQ_ARM_DB], htobe32(arm));
 	/* Orders: the arm dbrec store before the UAR write. */
 	mmio_wc_start();
 	mmio_write64_be(cq->arm_reg, htobe64((uint64_t)arm << 32 | cq->cqn));
 	/* Orders: the UAR write out of the WC buffer before we go on. */
 	mmio_flush_writes();
-	db_unlock(&cq->lock);
 	return 0;
 }
 
-/* An event was read from the channel: the next arm carries sn + 1. */
+/*
+ * An event was read from the channel: the next arm carries sn + 1.  No CQ
+ * lock (libmlx5's mlx5_cq_event takes none); relaxed, it orders nothing.
+ */
 void m5_cq_event(struct ibv_cq *ibcq)
 {
 	struct m5_cq *cq = to_m5cq(ibcq);
 
-	db_lock(&cq->lock);
-	cq->arm_sn++;
-	db_unlock(&cq->lock);
+	__atomic_fetch_add(&cq->arm_sn, 1, __ATOMIC_RELAXED);
 }
 
 static struct m5_cqe64 *m5_cq_cqe(const struct m5_cq *cq, uint32_t n)
@@ -328,7 +339,9 @@ void m5_cq_clean(struct m5_cq *cq, uint32_t uidx, struct m5_srq *srq)
 		}
 	}
 	if (nfreed) {
-		cq->cons_index += nfreed;
+		/* Relaxed: m5_req_notify_cq reads it without the lock. */
+		__atomic_store_n(&cq->cons_index, cq->cons_index + nfreed,
+				 __ATOMIC_RELAXED);
 		/* Orders: the moved CQEs before the consumer index. */
 		udma_to_device_barrier();
 		m5_dbrec_store(&cq->dbrec[M5_CQ_SET_CI],

@@ -156,6 +156,12 @@ enum m5_cqe_syndrome {
 	M5_SYND_REMOTE_ABORTED_ERR = 0x22,
 };
 
+/*
+ * vendor_err_synd of a REMOTE_ABORTED receive CQE: an ODP page fault
+ * (mlx5dv.h v44, MLX5_CQE_VENDOR_SYNDROME_ODP_PFAULT).
+ */
+#define M5_VENDOR_SYND_ODP_PFAULT 0x93
+
 /* op_own, the last byte of a CQE. */
 #define M5_CQE_OWNER_MASK   0x01
 #define M5_CQE_SE_MASK	    0x02

@@ -356,11 +356,28 @@ static enum ibv_wc_status m5_syndrome_status(uint8_t syndrome)
 }
 
 /*
+ * An ODP page fault on an SRQ receive (libmlx5 v44 cq.c, is_odp_pfault_err
+ * and its caller in mlx5_parse_cqe): the device took the WQE and wrote
+ * nothing; the sender retries.  The WQE is posted again and the CQE is no
+ * completion.  True if that was done.
+ */
+static bool m5_odp_srq_fault(struct m5_qp *qp,
+			     const struct m5_err_cqe *ecqe)
+{
+	return qp->has_srq && qp->vqp.qp.srq &&
+	       ecqe->syndrome == M5_SYND_REMOTE_ABORTED_ERR &&
+	       ecqe->vendor_err_synd == M5_VENDOR_SYND_ODP_PFAULT &&
+	       m5_srq_repost(to_m5srq(qp->vqp.qp.srq),
+			     be16toh(ecqe->wqe_counter));
+}
+
+/*
  * An error CQE (flushes included) retires its WR like a good one: the send
  * WQE it names (and earlier unsignaled ones), or the next RQ WQE, or the
  * SRQ WQE it names.  The opcode is filled in as far as it is known.
+ * False if the CQE is no completion (m5_odp_srq_fault).
  */
-static __attribute__((noinline)) void m5_cqe_err(struct m5_cq *cq,
+static __attribute__((noinline)) bool m5_cqe_err(struct m5_cq *cq,
 						 const struct m5_cqe64 *cqe,
 						 uint8_t opcode,
 						 struct ibv_wc *wc)
@@ -379,16 +396,22 @@ static __attribute__((noinline)) void m5_cqe_err(struct m5_cq *cq,
 		wc->byte_len = 0;
 	} else {
 		qp = m5_resp_qp(cq, cqe);
+		if (qp && m5_odp_srq_fault(qp, ecqe))
+			return false;
 		ok = qp && m5_recv_retire(qp, cqe, &wc->wr_id);
 		wc->opcode = IBV_WC_RECV;
 	}
 	wc->wc_flags = 0;
 	wc->status =
 		ok ? m5_syndrome_status(ecqe->syndrome) : IBV_WC_GENERAL_ERR;
+	return true;
 }
 
-/* A CQE other than a requester's success: responder, error or unknown. */
-static inline void m5_cqe_other(struct m5_cq *cq, const struct m5_cqe64 *cqe,
+/*
+ * A CQE other than a requester's success: responder, error or unknown.
+ * False if it is no completion (an error CQE the backend handles itself).
+ */
+static inline bool m5_cqe_other(struct m5_cq *cq, const struct m5_cqe64 *cqe,
 				uint8_t opcode, struct ibv_wc *wc)
 {
 	switch (opcode) {
@@ -400,13 +423,13 @@ static inline void m5_cqe_other(struct m5_cq *cq, const struct m5_cqe64 *cqe,
 		break;
 	case M5_CQE_REQ_ERR:
 	case M5_CQE_RESP_ERR:
-		m5_cqe_err(cq, cqe, opcode, wc);
-		break;
+		return m5_cqe_err(cq, cqe, opcode, wc);
 	default:
 		/* RESIZE_CQ, NO_PACKET, SIG_ERR...: nothing we asked for. */
 		wc->status = IBV_WC_GENERAL_ERR;
 		break;
 	}
+	return true;
 }
 
 /*
@@ -414,9 +437,10 @@ static inline void m5_cqe_other(struct m5_cq *cq, const struct m5_cqe64 *cqe,
  * format we never enable (inline scatter, compressed) still retires its WR,
  * but its data is not where the WR said: it completes in error.  The
  * requester's CQE is tested first, with one compare: a switch's jump table
- * cost every send completion about 3 instructions more.
+ * cost every send completion about 3 instructions more.  False if the CQE
+ * is no completion (an error CQE the backend handles itself).
  */
-static inline void m5_parse_cqe(struct m5_cq *cq, const struct m5_cqe64 *cqe,
+static inline bool m5_parse_cqe(struct m5_cq *cq, const struct m5_cqe64 *cqe,
 				uint8_t op_own, struct ibv_wc *wc)
 {
 	uint8_t opcode = op_own >> M5_CQE_OPCODE_SHIFT;
@@ -426,25 +450,10 @@ static inline void m5_parse_cqe(struct m5_cq *cq, const struct m5_cqe64 *cqe,
 	};
 	if (__builtin_expect(opcode == M5_CQE_REQ, 1))
 		m5_cqe_req(cq, cqe, wc);
-	else
-		m5_cqe_other(cq, cqe, opcode, wc);
+	else if (!m5_cqe_other(cq, cqe, opcode, wc))
+		return false;
 	if (__builtin_expect(op_own & M5_CQE_FORMAT_MASK, 0))
 		wc->status = IBV_WC_GENERAL_ERR;
-}
-
-/* One CQE, if software owns it, parsed into *wc; false if the CQ is empty. */
-static inline bool m5_poll_one(struct m5_cq *cq, struct ibv_wc *wc)
-{
-	const struct m5_cqe64 *cqe;
-	uint8_t op_own;
-
-	cqe = m5_sw_cqe(cq, cq->cons_index, &op_own);
-	if (!cqe)
-		return false;
-	/* Orders: the owner byte read before the CQE body reads. */
-	udma_from_device_barrier();
-	m5_parse_cqe(cq, cqe, op_own, wc);
-	cq->cons_index++;
 	return true;
 }
 
@@ -453,6 +462,37 @@ static inline void m5_update_ci(struct m5_cq *cq)
 {
 	m5_dbrec_store(&cq->dbrec[M5_CQ_SET_CI],
 		       htobe32(cq->cons_index & M5_CQ_CI_MASK));
+}
+
+/*
+ * Set the consumer index.  A relaxed store: m5_req_notify_cq reads
+ * cons_index without the CQ lock (see there); only the poller writes it.
+ */
+static inline void m5_set_ci(struct m5_cq *cq, uint32_t ci)
+{
+	__atomic_store_n(&cq->cons_index, ci, __ATOMIC_RELAXED);
+}
+
+/* One CQE, if software owns it, parsed into *wc; false if the CQ is empty. */
+static inline bool m5_poll_one(struct m5_cq *cq, struct ibv_wc *wc)
+{
+	const struct m5_cqe64 *cqe;
+	uint8_t op_own;
+
+	for (;;) {
+		cqe = m5_sw_cqe(cq, cq->cons_index, &op_own);
+		if (!cqe)
+			return false;
+		/* Orders: the owner byte read before the CQE body reads. */
+		udma_from_device_barrier();
+		if (__builtin_expect(m5_parse_cqe(cq, cqe, op_own, wc), 1))
+			break;
+		/* No completion: the call may return none, so tell now. */
+		m5_set_ci(cq, cq->cons_index + 1);
+		m5_update_ci(cq);
+	}
+	m5_set_ci(cq, cq->cons_index + 1);
+	return true;
 }
 
 int m5_poll_cq(struct ibv_cq *ibcq, int nwc, struct ibv_wc *wc)
@@ -471,17 +511,18 @@ int m5_poll_cq(struct ibv_cq *ibcq, int nwc, struct ibv_wc *wc)
 	ring = cq->buf;
 	ncqe = cq->ncqe;
 	ci = cq->cons_index;
-	for (n = 0; n < nwc; n++, ci++) {
+	for (n = 0; n < nwc; ci++) {
 		cqe = ring + (ci & (ncqe - 1));
 		if (!m5_cqe_sw_owned(cqe, ncqe, ci, &op_own))
 			break;
 		/* Orders: the owner byte read before the CQE body reads. */
 		udma_from_device_barrier();
-		m5_parse_cqe(cq, cqe, op_own, &wc[n]);
+		/* A CQE that is no completion is consumed but fills no wc. */
+		n += m5_parse_cqe(cq, cqe, op_own, &wc[n]);
 	}
 	/* Once per call, and only when something was consumed. */
-	if (n) {
-		cq->cons_index = ci;
+	if (ci != cq->cons_index) {
+		m5_set_ci(cq, ci);
 		m5_update_ci(cq);
 	}
 	db_unlock(&cq->lock);

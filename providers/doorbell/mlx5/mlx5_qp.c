@@ -354,6 +354,8 @@ static void m5_qp_reset(struct m5_qp *qp)
 	qp->sq.head = 0;
 	atomic_store_explicit(&qp->sq.tail, 0, memory_order_relaxed);
 	qp->sq.cur_post = 0;
+	/* Sends are refused again until the next RTS. */
+	qp->sq.open_gs = 0;
 	qp->rq.head = 0;
 	atomic_store_explicit(&qp->rq.tail, 0, memory_order_relaxed);
 	m5_dbrec_store(&qp->dbrec[M5_RCV_DBR], 0);
@@ -362,14 +364,30 @@ static void m5_qp_reset(struct m5_qp *qp)
 	db_unlock(&qp->sq.lock);
 }
 
+/*
+ * The send gate of libmlx5 (v44 verbs.c, set_qp_operational_state): open
+ * from the first RTS on, through SQD, SQE and ERR, closed again by RESET
+ * only.  Written under the SQ lock, which the poster reads it under.
+ */
+static void m5_qp_open_sq(struct m5_qp *qp)
+{
+	db_lock(&qp->sq.lock);
+	qp->sq.open_gs = qp->sq.max_gs + 1;
+	db_unlock(&qp->sq.lock);
+}
+
 int m5_modify_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr, int mask)
 {
 	int ret;
 
 	ret = m5k_modify_qp(ibqp, attr, mask);
-	if (!ret && (mask & IBV_QP_STATE) && attr->qp_state == IBV_QPS_RESET)
+	if (ret || !(mask & IBV_QP_STATE))
+		return ret;
+	if (attr->qp_state == IBV_QPS_RESET)
 		m5_qp_reset(to_m5qp(ibqp));
-	return ret;
+	else if (attr->qp_state == IBV_QPS_RTS)
+		m5_qp_open_sq(to_m5qp(ibqp));
+	return 0;
 }
 
 /* The kernel knows nothing of the SQ's sizes: they are ours. */

@@ -20,9 +20,15 @@
 	(M5_OP(RDMA_WRITE) | M5_OP(RDMA_WRITE_WITH_IMM) | M5_OP(SEND) |        \
 	 M5_OP(SEND_WITH_IMM))
 
+/*
+ * The send flags libibverbs v44 defines.  IBV_SEND_IP_CSUM means nothing
+ * on RC and UD and is ignored, as libmlx5 ignores it; a bit libibverbs
+ * does not define is refused (docs/mlx5-model.md, "Answers that differ
+ * from libmlx5").
+ */
 #define M5_SEND_FLAGS                                                          \
 	(IBV_SEND_FENCE | IBV_SEND_SIGNALED | IBV_SEND_SOLICITED |             \
-	 IBV_SEND_INLINE)
+	 IBV_SEND_INLINE | IBV_SEND_IP_CSUM)
 
 /* fm_ce_se is looked up from send_flags (m5_fm_ce_se), without branches. */
 _Static_assert((IBV_SEND_SIGNALED << 2) == M5_WQE_CTRL_CQ_UPDATE &&
@@ -89,6 +95,28 @@ m5_check_send_wr_slow(const struct m5_qp *qp, const struct ibv_send_wr *wr,
 }
 
 /*
+ * A WR whose num_sge is not below sq.open_gs: ENOMEM for too many SGEs or
+ * a QP that has not reached RTS since its RESET (libmlx5's answer to
+ * both), EINVAL for a negative count.
+ */
+static __attribute__((noinline)) int m5_sge_refused(const struct ibv_send_wr *wr)
+{
+	return wr->num_sge < 0 ? EINVAL : ENOMEM;
+}
+
+/*
+ * An opcode the QP does not take: EOPNOTSUPP for an atomic on an RC QP of
+ * a device without host-endian atomics (libmlx5's answer), else EINVAL.
+ */
+static __attribute__((noinline)) int m5_op_refused(const struct m5_qp *qp,
+						   uint32_t bit)
+{
+	return (bit & M5_OPS_ATOMIC) && qp->vqp.qp.qp_type == IBV_QPT_RC
+		       ? EOPNOTSUPP
+		       : EINVAL;
+}
+
+/*
  * Everything about a WR that can be wrong is found here, before any byte
  * of its WQE is written.  *inl is the inline payload length, if inline.
  */
@@ -100,11 +128,12 @@ static inline int m5_check_send_wr(const struct m5_qp *qp,
 	if (__builtin_expect(op >= M5_NUM_WR_OPCODES, 0))
 		return EINVAL;
 	bit = 1u << op;
-	if (__builtin_expect(!(qp->opcode_mask & bit) ||
-				     (wr->send_flags & ~M5_SEND_FLAGS) ||
-				     wr->num_sge < 0 ||
-				     (uint32_t)wr->num_sge > qp->sq.max_gs,
-			     0))
+	if (__builtin_expect(!(qp->opcode_mask & bit), 0))
+		return m5_op_refused(qp, bit);
+	/* The SGE count and the state gate in one (see m5_wq.open_gs). */
+	if (__builtin_expect((uint32_t)wr->num_sge >= qp->sq.open_gs, 0))
+		return m5_sge_refused(wr);
+	if (__builtin_expect(wr->send_flags & ~M5_SEND_FLAGS, 0))
 		return EINVAL;
 	*inl = 0;
 	if (__builtin_expect((bit & M5_OPS_ATOMIC) ||
@@ -407,11 +436,11 @@ int m5_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 	uint32_t tail, inl;
 	int err = 0;
 
-	/* Sends are taken in RTS only (libmlx5: qp_state_max_gs). */
-	if (__builtin_expect(ibqp->state != IBV_QPS_RTS, 0)) {
-		*bad_wr = wr;
-		return EINVAL;
-	}
+	/*
+	 * No state test here: m5_check_send_wr refuses every WR until the QP
+	 * has reached RTS, and takes them in SQD, SQE and ERR, as libmlx5
+	 * does (the device holds them in SQD and flushes them in SQE/ERR).
+	 */
 	db_lock(&sq->lock);
 	/* Acquire: pairs with the poller's release of the WQEs it retired. */
 	tail = atomic_load_explicit(&sq->tail, memory_order_acquire);

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "mlx5/mlx5.h"
 
@@ -200,4 +201,48 @@ void m5_srq_free_wqe(struct m5_srq *srq, uint16_t idx)
 		->next_wqe_index = htobe16(idx);
 	atomic_store_explicit(&wq->tail, idx, memory_order_relaxed);
 	db_unlock(&wq->lock);
+}
+
+/*
+ * An ODP page fault on SRQ WQE idx: the device took it and wrote nothing.
+ * As libmlx5 v44 does without its wait queue (srq.c,
+ * mlx5_complete_odp_fault and srq_repost): idx goes back at the tail, its
+ * scatter list is copied to the head WQE under the same wr_id, and that
+ * one is posted.  idx is no longer posted, so its first data segment is
+ * cleared for m5_srq_claim (mlx5_poll.c).  False if idx is not outstanding
+ * (a device's lie): then nothing changes.
+ */
+bool m5_srq_repost(struct m5_srq *srq, uint16_t idx)
+{
+	struct m5_wq *wq = &srq->wq;
+	struct m5_srq_next_seg *from, *to;
+	struct m5_data_seg *d;
+	uint32_t tail;
+	bool posted;
+
+	if (idx >= wq->wqe_cnt)
+		return false;
+	db_lock(&wq->lock);
+	from = m5_srq_wqe(srq, idx);
+	d = (struct m5_data_seg *)(from + 1);
+	posted = d->byte_count || d->lkey;
+	if (posted) {
+		/* The tail moves only under this lock. */
+		tail = atomic_load_explicit(&wq->tail, memory_order_relaxed);
+		m5_srq_wqe(srq, tail)->next_wqe_index = htobe16(idx);
+		atomic_store_explicit(&wq->tail, idx, memory_order_relaxed);
+		/* head != idx: idx was outstanding, now it is past the tail. */
+		to = m5_srq_wqe(srq, wq->head);
+		memcpy(to + 1, d, wq->max_gs * sizeof(*d));
+		wq->wrid[wq->head] = wq->wrid[idx];
+		wq->head = be16toh(to->next_wqe_index);
+		d->byte_count = 0;
+		d->lkey = 0;
+		srq->counter++;
+		/* Orders: the WQE stores before the dbrec store. */
+		udma_to_device_barrier();
+		m5_dbrec_store(&srq->dbrec[0], htobe32(srq->counter));
+	}
+	db_unlock(&wq->lock);
+	return posted;
 }

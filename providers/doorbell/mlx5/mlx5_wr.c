@@ -29,9 +29,10 @@
 	(M5_OP(RDMA_WRITE) | M5_OP(RDMA_WRITE_WITH_IMM) | M5_OP(SEND) |        \
 	 M5_OP(SEND_WITH_IMM))
 /* wr_flags taken; IBV_SEND_INLINE is ignored (the data setter decides). */
+/* The wr_flags ibv_post_send takes too (mlx5_send.c); IP_CSUM is ignored. */
 #define M5_WR_FLAGS                                                            \
 	(IBV_SEND_FENCE | IBV_SEND_SIGNALED | IBV_SEND_SOLICITED |             \
-	 IBV_SEND_INLINE)
+	 IBV_SEND_INLINE | IBV_SEND_IP_CSUM)
 
 /* send_ops_flags: IBV_QP_EX_WITH_<op> is bit IBV_WR_<op> for ours. */
 #define M5_WITH_IS_OP(op)                                                      \
@@ -141,8 +142,12 @@ static void m5_wr_start(struct ibv_qp_ex *qpx)
 	w->start = qp->sq.cur_post;
 	w->nreq = 0;
 	w->pending = false;
-	/* The same gate as m5_post_send (mlx5_send.c). */
-	w->err = qpx->qp_base.state != IBV_QPS_RTS ? EINVAL : 0;
+	/*
+	 * The same gate as m5_post_send (mlx5_send.c, m5_wq.open_gs): shut
+	 * from RESET until the first RTS, then open through SQD, SQE and ERR,
+	 * where the device flushes what is posted; ENOMEM as libmlx5.
+	 */
+	w->err = qp->sq.open_gs ? 0 : ENOMEM;
 	/* Acquire: pairs with the poller's release of what it retired. */
 	w->tail = atomic_load_explicit(&qp->sq.tail, memory_order_acquire);
 }
@@ -270,7 +275,8 @@ static void m5_wr_set_sge(struct ibv_qp_ex *qpx, uint32_t lkey, uint64_t addr,
 	if (!w->pending)
 		return;
 	if (!qp->sq.max_gs) {
-		m5_wr_fail(w, EINVAL);
+		/* One SGE is too many: ENOMEM, as for ibv_post_send. */
+		m5_wr_fail(w, ENOMEM);
 		return;
 	}
 	w->sge[0] = (struct ibv_sge){ .addr = addr,
@@ -290,7 +296,8 @@ static void m5_wr_set_sge_list(struct ibv_qp_ex *qpx, size_t num_sge,
 	if (!w->pending)
 		return;
 	if (num_sge > qp->sq.max_gs) {
-		m5_wr_fail(w, EINVAL);
+		/* ENOMEM, as ibv_post_send's answer to too many SGEs. */
+		m5_wr_fail(w, ENOMEM);
 		return;
 	}
 	if (num_sge)

@@ -119,10 +119,17 @@ void m5m_cqe_resp(struct m5m_qp *qp, uint16_t counter, const struct m5m_resp *r)
 
 void m5m_cqe_resp_err(struct m5m_qp *qp, uint16_t counter, uint8_t synd)
 {
+	m5m_cqe_resp_err_vendor(qp, counter, synd, 0);
+}
+
+void m5m_cqe_resp_err_vendor(struct m5m_qp *qp, uint16_t counter,
+			     uint8_t synd, uint8_t vendor)
+{
 	struct m5_err_cqe e = { 0 };
 
 	e.srqn = htobe32(qp->uidx);
 	e.syndrome = synd;
+	e.vendor_err_synd = vendor;
 	e.s_wqe_opcode_qpn = htobe32(qp->qpn);
 	e.wqe_counter = htobe16(counter);
 	e.op_own = M5_CQE_RESP_ERR << M5_CQE_OPCODE_SHIFT;

@@ -456,6 +456,8 @@ void m5m_rnr_expire(struct m5m_qp *qp);
 
 /* m5m_qperr.c: errors, flushes, async events */
 void m5m_qp_to_err(struct m5m_qp *qp);
+/* A UD QP's send error: SQE, the SQ flushed, receives go on. */
+void m5m_qp_to_sqe(struct m5m_qp *qp);
 void m5m_qp_flush(struct m5m_qp *qp);
 void m5m_async_qp(struct m5m_qp *qp, uint8_t type);
 void m5m_async_srq(struct m5m_srq *srq, uint8_t type);
@@ -477,6 +479,9 @@ struct m5m_resp {
 void m5m_cqe_resp(struct m5m_qp *qp, uint16_t counter,
 		  const struct m5m_resp *r);
 void m5m_cqe_resp_err(struct m5m_qp *qp, uint16_t counter, uint8_t synd);
+/* The same with a vendor syndrome (0 in m5m_cqe_resp_err). */
+void m5m_cqe_resp_err_vendor(struct m5m_qp *qp, uint16_t counter,
+			     uint8_t synd, uint8_t vendor);
 void m5m_cq_write(struct m5m_cq *cq, const struct m5_cqe64 *cqe, bool sol);
 void m5m_cq_arm(struct m5m_cq *cq, uint32_t val);
 void m5m_cq_try_fire(struct m5m_cq *cq);

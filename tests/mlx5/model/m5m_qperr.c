@@ -2,7 +2,12 @@
 /*
  * QP errors as the device reports them: the move to ERR, flush CQEs
  * (syndrome WR_FLUSH_ERR) for every outstanding receive and send WQE, and
- * the affiliated async events, which go out as EQEs on the async EQ.
+ * the affiliated async events, which go out as EQEs on the async EQ.  A UD
+ * QP's send error moves it to SQE instead: only its SQ is flushed.
+ *
+ * A QP in ERR (or SQE) executes no send WQE: every WQE the SND dbrec shows
+ * it, posted before or after the error, gets one flush CQE, signalled or
+ * not, in SQ order (m5m_sq_run); in ERR every receive WQE does too.
  */
 #include "m5m_int.h"
 
@@ -41,4 +46,14 @@ void m5m_qp_to_err(struct m5m_qp *qp)
 	qp->state = IBV_QPS_ERR;
 	qp->rnr_active = false;
 	m5m_qp_flush(qp);
+}
+
+void m5m_qp_to_sqe(struct m5m_qp *qp)
+{
+	if (qp->state == IBV_QPS_ERR || qp->state == IBV_QPS_SQE)
+		return;
+	qp->state = IBV_QPS_SQE;
+	qp->rnr_active = false;
+	/* Inside the send engine's loop the loop itself flushes the SQ. */
+	m5m_sq_run(qp);
 }

@@ -179,8 +179,10 @@ static bool m5m_ud_accepts(struct m5m_qp *src, const struct m5m_wqe *w,
 	struct m5m_dev *dev = dst->ctx->dev;
 	uint32_t qkey = be32toh(w->av->key.qkey.qkey);
 
+	/* SQD and SQE stop the SQ only: receives go on. */
 	if (dst->type != IBV_QPT_UD ||
-	    (dst->state != IBV_QPS_RTR && dst->state != IBV_QPS_RTS))
+	    (dst->state != IBV_QPS_RTR && dst->state != IBV_QPS_RTS &&
+	     dst->state != IBV_QPS_SQD && dst->state != IBV_QPS_SQE))
 		return false;
 	/* A Q_Key with the high bit set means "the sender's own". */
 	if (qkey & 0x80000000u)
@@ -248,6 +250,15 @@ enum m5m_rx m5m_deliver(struct m5m_qp *src, const struct m5m_wqe *w,
 		return M5M_RX_RNR;
 	if (!m5m_rwqe_peek(dst, &rw))
 		return ud ? M5M_RX_DROP : M5M_RX_RNR;
+	if (!ud && dst->srq && w->opcode != M5_OPCODE_RDMA_WRITE_IMM &&
+	    m5m_fault_take(dst->ctx->dev, M5M_FAULT_ODP_PFAULT)) {
+		/* The page is faulted in meanwhile: the retry lands. */
+		m5m_rwqe_take(dst);
+		m5m_cqe_resp_err_vendor(dst, rw.counter,
+					M5_SYND_REMOTE_ABORTED_ERR,
+					M5_VENDOR_SYND_ODP_PFAULT);
+		return M5M_RX_RNR;
+	}
 	m5m_comm_est(dst);
 	r.opcode = m5m_resp_opcode(w->opcode);
 	r.byte_cnt = len + (ud ? M5M_GRH_BYTES : 0);

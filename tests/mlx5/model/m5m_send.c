@@ -302,7 +302,7 @@ void m5m_sq_run(struct m5m_qp *qp)
 		return;
 	qp->in_sq_run = true;
 	for (;;) {
-		if (qp->state == IBV_QPS_ERR) {
+		if (qp->state == IBV_QPS_ERR || qp->state == IBV_QPS_SQE) {
 			/* Every WQE posted to a QP in error is flushed. */
 			if (qp->sq_hw == m5m_snd_dbrec(qp))
 				break;
@@ -333,7 +333,11 @@ void m5m_sq_run(struct m5m_qp *qp)
 		if (ret) {
 			m5m_cqe_req_err(qp, w->idx, w->opcode, (uint8_t)ret);
 			qp->sq_hw += w->nbb;
-			m5m_qp_to_err(qp);
+			/* UD has no responder to fail: only the SQ stops. */
+			if (qp->type == IBV_QPT_UD)
+				m5m_qp_to_sqe(qp);
+			else
+				m5m_qp_to_err(qp);
 			continue;
 		}
 		if (w->fm_ce_se & M5_WQE_CTRL_CQ_UPDATE)

@@ -287,6 +287,14 @@ enum m5m_fault {
 	M5M_FAULT_REMOTE_ACCESS,
 	/* The next N receive-consuming RC messages get an RNR NAK. */
 	M5M_FAULT_RNR,
+	/*
+	 * The next N RC messages that take an SRQ WQE hit an ODP page fault
+	 * at the responder: the device takes the WQE, writes a RESP_ERR CQE
+	 * with syndrome REMOTE_ABORTED and vendor syndrome ODP_PFAULT (0x93)
+	 * and answers RNR NAK; the requester retries after the RNR timer, or
+	 * when the SRQ gets a WQE (the provider posts the faulted one again).
+	 */
+	M5M_FAULT_ODP_PFAULT,
 	M5M_FAULT_COUNT
 };
 void m5m_inject(struct m5m_dev *dev, enum m5m_fault fault, unsigned int n);
