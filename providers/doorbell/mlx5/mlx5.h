@@ -95,6 +95,12 @@ struct m5_context {
 	_Atomic uint32_t max_cqe; /* device max_cqe, 0 until queried */
 };
 
+/* A queue buffer and where it came from (m5_qbuf_alloc). */
+struct m5_qbuf {
+	struct ibv_pd *pd; /* the parent domain whose allocator gave it */
+	uint64_t type;	   /* M5_RES_TYPE_* */
+};
+
 struct m5_cq {
 	struct verbs_cq vcq;
 	void *buf; /* ncqe CQEs of 64 bytes */
@@ -109,6 +115,7 @@ struct m5_cq {
 	struct m5_rsc *last_rsc; /* cache for the uidx lookup */
 	bool single_threaded;
 	struct ibv_wc ex_wc; /* ibv_cq_ex: the CQE shown */
+	struct m5_qbuf qbuf; /* where buf came from */
 };
 
 /* A send queue, receive queue or SRQ ring. */
@@ -151,6 +158,7 @@ struct m5_qp {
 	uint32_t opcode_mask;	/* 1 << IBV_WR_* allowed */
 	uint8_t sq_signal_bits; /* CQ_UPDATE when sq_sig_all */
 	bool has_srq;
+	struct m5_qbuf qbuf; /* where buf came from */
 };
 
 struct m5_srq {
@@ -161,6 +169,7 @@ struct m5_srq {
 	size_t buf_len;
 	uint32_t srqn;
 	uint16_t counter; /* WQEs posted, for the dbrec */
+	struct m5_qbuf qbuf; /* where wq.buf came from */
 };
 
 struct m5_ah {
@@ -214,6 +223,22 @@ void m5_unmap_uars(struct m5_context *ctx);
 /* mlx5_buf.c: queue buffers, doorbell records, user indexes */
 void *m5_buf_alloc(size_t len);
 void m5_buf_free(void *buf, size_t len);
+/*
+ * mlx5dv.h's MLX5DV_RES_TYPE_*: what a parent domain's allocator is told
+ * a buffer is for.
+ */
+#define M5_RES_TYPE(n) ((uint64_t)RDMA_DRIVER_MLX5 << 32 | (n))
+#define M5_RES_TYPE_QP M5_RES_TYPE(1)
+#define M5_RES_TYPE_SRQ M5_RES_TYPE(4)
+#define M5_RES_TYPE_CQ M5_RES_TYPE(5)
+/*
+ * A zeroed, page-aligned queue buffer of len bytes: from the allocator of
+ * parent domain pd if it has one that takes it, else m5_buf_alloc.  NULL
+ * with errno set on failure (ENOMEM when the allocator fails).
+ */
+void *m5_qbuf_alloc(struct m5_qbuf *qb, struct ibv_pd *pd, size_t len,
+		    uint64_t type);
+void m5_qbuf_free(struct m5_qbuf *qb, void *buf, size_t len);
 __be32 *m5_dbrec_alloc(struct m5_context *ctx);
 void m5_dbrec_free(struct m5_context *ctx, __be32 *rec);
 /* Give rsc a free 24-bit user index (rsc->uidx); 0 or ENOMEM. */
