@@ -71,6 +71,17 @@ int db_qp_attr_check(struct ibv_context *ctx,
 		     const struct ibv_qp_init_attr_ex *attr,
 		     uint32_t comp_mask, uint32_t qpts)
 {
+	/*
+	 * A QP needs a PD and CQs, whatever the device: EINVAL before any
+	 * EOPNOTSUPP.  Handles are numbered per context: an object of
+	 * another one would name one of ours to the kernel.
+	 */
+	if (!(attr->comp_mask & IBV_QP_INIT_ATTR_PD) || !attr->pd ||
+	    !db_same_context(ctx, attr->pd->context) || !attr->send_cq ||
+	    !db_same_context(ctx, attr->send_cq->context) || !attr->recv_cq ||
+	    !db_same_context(ctx, attr->recv_cq->context) ||
+	    (attr->srq && !db_same_context(ctx, attr->srq->context)))
+		return EINVAL;
 	if (attr->comp_mask & ~comp_mask)
 		return EOPNOTSUPP;
 	/* Linux 6.1 takes no create flag from these providers. */
@@ -81,16 +92,6 @@ int db_qp_attr_check(struct ibv_context *ctx,
 		return EINVAL;
 	if (!(qpts & DB_QPT(attr->qp_type)) || attr->qp_type == IBV_QPT_DRIVER)
 		return EOPNOTSUPP;
-	/*
-	 * Handles are numbered per context: an object of another one would
-	 * name one of ours to the kernel.
-	 */
-	if (!(attr->comp_mask & IBV_QP_INIT_ATTR_PD) || !attr->pd ||
-	    !db_same_context(ctx, attr->pd->context) || !attr->send_cq ||
-	    !db_same_context(ctx, attr->send_cq->context) || !attr->recv_cq ||
-	    !db_same_context(ctx, attr->recv_cq->context) ||
-	    (attr->srq && !db_same_context(ctx, attr->srq->context)))
-		return EINVAL;
 	return 0;
 }
 

@@ -48,10 +48,10 @@ int db_cq_attr_check(struct ibv_context *ctx,
 #define DB_QPT(type) (1u << ((type) & 31))
 
 /*
- * ibv_create_qp_ex: comp_mask (bits outside @comp_mask are EOPNOTSUPP),
- * create flags (none taken), the QP type (known types outside @qpts, a
- * mask of DB_QPT(), are EOPNOTSUPP, unknown ones EINVAL), and a PD, CQs
- * and SRQ of @ctx (EINVAL).  0 or a positive errno.
+ * ibv_create_qp_ex: a PD, CQs and SRQ of @ctx (EINVAL, checked first),
+ * comp_mask (bits outside @comp_mask are EOPNOTSUPP), create flags (none
+ * taken), the QP type (known types outside @qpts, a mask of DB_QPT(), are
+ * EOPNOTSUPP, unknown ones EINVAL).  0 or a positive errno.
  */
 int db_qp_attr_check(struct ibv_context *ctx,
 		     const struct ibv_qp_init_attr_ex *attr,

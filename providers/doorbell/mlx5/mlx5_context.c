@@ -35,8 +35,10 @@ static void m5_cache_caps(struct m5_context *ctx)
 	struct ibv_port_attr pattr;
 	unsigned int p;
 
-	if (!m5k_query_device_ex(ibctx, NULL, &attr, sizeof(attr)))
+	if (!m5k_query_device_ex(ibctx, NULL, &attr, sizeof(attr))) {
 		ctx->atomic_cap = attr.orig_attr.atomic_cap != IBV_ATOMIC_NONE;
+		ctx->max_sge = attr.orig_attr.max_sge;
+	}
 	for (p = 1; p <= ctx->num_ports && p <= 2; p++) {
 		pattr = (struct ibv_port_attr){};
 		if (m5k_query_port(ibctx, p, &pattr))

@@ -71,12 +71,28 @@ m5_check_send_wr_slow(const struct m5_qp *qp, const struct ibv_send_wr *wr,
 	    (wr->num_sge < 1 || wr->sg_list[0].length < 8 ||
 	     (wr->wr.atomic.remote_addr & 7)))
 		return EINVAL;
+	/* The AH's PD must be the QP's, as rxe's kernel checks too. */
 	if (ibqp->qp_type == IBV_QPT_UD &&
-	    (!wr->wr.ud.ah || wr->wr.ud.ah->context != ibqp->context))
+	    (!wr->wr.ud.ah || wr->wr.ud.ah->context != ibqp->context ||
+	     wr->wr.ud.ah->pd->handle != ibqp->pd->handle))
 		return EINVAL;
 	if (wr->send_flags & IBV_SEND_INLINE)
 		return m5_check_inline(qp, wr, bit, inl);
 	return 0;
+}
+
+/*
+ * A data segment's byte_count has 31 bits: the top one marks an inline
+ * segment.  An SGE of 2 GiB or more is refused (rxe refuses it too).
+ */
+static inline bool m5_sge_lens_ok(const struct ibv_sge *sg, int n)
+{
+	uint32_t all = 0;
+	int i;
+
+	for (i = 0; i < n; i++)
+		all |= sg[i].length;
+	return !(all & M5_INLINE_SEG);
 }
 
 /*
@@ -94,7 +110,8 @@ static inline int m5_check_send_wr(const struct m5_qp *qp,
 	if (__builtin_expect(!(qp->opcode_mask & bit) ||
 				     (wr->send_flags & ~M5_SEND_FLAGS) ||
 				     wr->num_sge < 0 ||
-				     (uint32_t)wr->num_sge > qp->sq.max_gs,
+				     (uint32_t)wr->num_sge > qp->sq.max_gs ||
+				     !m5_sge_lens_ok(wr->sg_list, wr->num_sge),
 			     0))
 		return EINVAL;
 	*inl = 0;

@@ -100,9 +100,13 @@ int m5_dereg_mr(struct verbs_mr *vmr)
 	return ret;
 }
 
-/* Binding a window needs a UMR WQE, which this backend does not build. */
+/*
+ * Binding a window needs a UMR WQE, which this backend does not build.  A
+ * type that no device has is EINVAL, as the kernel answers rxe.
+ */
 struct ibv_mw *m5_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type)
 {
-	errno = EOPNOTSUPP;
+	errno = type == IBV_MW_TYPE_1 || type == IBV_MW_TYPE_2 ? EOPNOTSUPP :
+								 EINVAL;
 	return NULL;
 }
