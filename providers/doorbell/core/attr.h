@@ -28,6 +28,17 @@ static inline bool db_same_context(const struct ibv_context *ctx,
 	return obj_ctx == ctx;
 }
 
+/*
+ * A UD send's address handle: one of @qp's context and PD (a parent
+ * domain's kernel handle is its PD's), as the kernel wants for rxe.
+ * Inline: the send paths call it.
+ */
+static inline bool db_ud_ah_ok(const struct ibv_qp *qp, const struct ibv_ah *ah)
+{
+	return ah && db_same_context(qp->context, ah->context) &&
+	       ah->pd->handle == qp->pd->handle;
+}
+
 /* The smallest power of two >= @n (1 for 0 and 1); @n <= 2^31. */
 static inline uint32_t db_roundup_pow2(uint32_t n)
 {

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "core/attr.h"
 #include "mlx5/mlx5.h"
 
 #define M5_OP(op) (1u << IBV_WR_##op)
@@ -71,10 +72,7 @@ m5_check_send_wr_slow(const struct m5_qp *qp, const struct ibv_send_wr *wr,
 	    (wr->num_sge < 1 || wr->sg_list[0].length < 8 ||
 	     (wr->wr.atomic.remote_addr & 7)))
 		return EINVAL;
-	/* The AH's PD must be the QP's, as rxe's kernel checks too. */
-	if (ibqp->qp_type == IBV_QPT_UD &&
-	    (!wr->wr.ud.ah || wr->wr.ud.ah->context != ibqp->context ||
-	     wr->wr.ud.ah->pd->handle != ibqp->pd->handle))
+	if (ibqp->qp_type == IBV_QPT_UD && !db_ud_ah_ok(ibqp, wr->wr.ud.ah))
 		return EINVAL;
 	if (wr->send_flags & IBV_SEND_INLINE)
 		return m5_check_inline(qp, wr, bit, inl);
