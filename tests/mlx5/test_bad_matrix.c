@@ -68,7 +68,8 @@ static const struct it_case *bmm_find(const char *name)
 	const struct it_case *c;
 
 	for (c = it_cases_bad_matrix; c->name; c++)
-		if (!strncmp(c->name, "matrix_", 7) && !strcmp(c->name + 7, name))
+		if (!strncmp(c->name, "matrix_", 7) &&
+		    !strcmp(c->name + 7, name))
 			return c;
 	return NULL;
 }
@@ -77,7 +78,7 @@ int main(int argc, char **argv)
 {
 	struct it_env env = {
 		.port = 1,
-		.gidx = 0,	/* the model's one GID */
+		.gidx = 0, /* the model's one GID */
 		.timeout_ms = 2000,
 		.quiet_ms = 20,
 	};

@@ -179,12 +179,14 @@ static void pa_send(struct ibv_pd *pd, struct ibv_qp *a, struct ibv_qp *b,
 		    struct ibv_srq *srq, struct ibv_cq *cq)
 {
 	static char buf[128];
-	struct ibv_mr *mr = ibv_reg_mr(pd, buf, sizeof(buf),
-				       IBV_ACCESS_LOCAL_WRITE);
+	struct ibv_mr *mr =
+		ibv_reg_mr(pd, buf, sizeof(buf), IBV_ACCESS_LOCAL_WRITE);
 	struct ibv_sge ss = { (uintptr_t)buf, 16, 0 };
 	struct ibv_sge rs = { (uintptr_t)buf + 64, 64, 0 };
 	struct ibv_recv_wr rwr = { .wr_id = 2, .sg_list = &rs, .num_sge = 1 };
-	struct ibv_send_wr swr = { .wr_id = 1, .sg_list = &ss, .num_sge = 1,
+	struct ibv_send_wr swr = { .wr_id = 1,
+				   .sg_list = &ss,
+				   .num_sge = 1,
 				   .opcode = IBV_WR_SEND,
 				   .send_flags = IBV_SEND_SIGNALED };
 	struct ibv_recv_wr *rbad;

@@ -68,8 +68,8 @@ static bool db_qpt_known(enum ibv_qp_type type)
 }
 
 int db_qp_attr_check(struct ibv_context *ctx,
-		     const struct ibv_qp_init_attr_ex *attr,
-		     uint32_t comp_mask, uint32_t qpts)
+		     const struct ibv_qp_init_attr_ex *attr, uint32_t comp_mask,
+		     uint32_t qpts)
 {
 	/*
 	 * A QP needs a PD and CQs, whatever the device: EINVAL before any
@@ -119,8 +119,7 @@ static struct db_pd *db_pd_of(struct ibv_pd *pd)
 	return container_of(pd, struct db_pd, ibv_pd);
 }
 
-void *db_pd_alloc(struct ibv_pd *pd, size_t size, size_t align,
-		  uint64_t type)
+void *db_pd_alloc(struct ibv_pd *pd, size_t size, size_t align, uint64_t type)
 {
 	struct db_pd *p;
 	void *buf;

@@ -56,7 +56,7 @@ int db_cq_attr_check(struct ibv_context *ctx,
 		     const struct ibv_cq_init_attr_ex *attr, bool *single);
 
 /* Bit of an enum ibv_qp_type in a backend's mask of QP types. */
-#define DB_QPT(type) (1u << ((type) & 31))
+#define DB_QPT(type) (1u << ((type)&31))
 
 /*
  * ibv_create_qp_ex: a PD, CQs and SRQ of @ctx (EINVAL, checked first),
@@ -65,8 +65,8 @@ int db_cq_attr_check(struct ibv_context *ctx,
  * EOPNOTSUPP, unknown ones EINVAL).  0 or a positive errno.
  */
 int db_qp_attr_check(struct ibv_context *ctx,
-		     const struct ibv_qp_init_attr_ex *attr,
-		     uint32_t comp_mask, uint32_t qpts);
+		     const struct ibv_qp_init_attr_ex *attr, uint32_t comp_mask,
+		     uint32_t qpts);
 
 /*
  * ibv_create_srq_ex for a device with basic SRQs only: comp_mask beyond
@@ -85,8 +85,7 @@ int db_srq_attr_check(struct ibv_context *ctx,
  * with errno ENOMEM when the allocator fails.  A buffer it gave must go
  * back through db_pd_free, and keeps @pd from being deallocated (EBUSY).
  */
-void *db_pd_alloc(struct ibv_pd *pd, size_t size, size_t align,
-		  uint64_t type);
+void *db_pd_alloc(struct ibv_pd *pd, size_t size, size_t align, uint64_t type);
 void db_pd_free(struct ibv_pd *pd, void *buf, uint64_t type);
 
 #endif /* DOORBELL_CORE_ATTR_H */
