@@ -12,6 +12,56 @@
 
 #include "harness.h"
 
+static struct ibv_context *it_ibv_open(const char *name)
+{
+	struct ibv_context *ctx = NULL;
+	struct ibv_device **list, **d;
+
+	list = ibv_get_device_list(NULL);
+	if (!list)
+		return NULL;
+	for (d = list; *d; d++)
+		if (!strcmp(ibv_get_device_name(*d), name))
+			break;
+	if (*d)
+		ctx = ibv_open_device(*d);
+	else
+		errno = ENODEV;
+	ibv_free_device_list(list);
+	return ctx;
+}
+
+static const struct it_dev_ops it_ibv_ops = {
+	.open = it_ibv_open,
+	.create_channel = ibv_create_comp_channel,
+	.destroy_channel = ibv_destroy_comp_channel,
+};
+
+const struct it_dev_ops *it_dev_ops = &it_ibv_ops;
+
+struct ibv_context *it_open_device(const char *name)
+{
+	return it_dev_ops->open(name);
+}
+
+struct ibv_comp_channel *it_create_channel(struct ibv_context *ctx)
+{
+	return it_dev_ops->create_channel(ctx);
+}
+
+int it_destroy_channel(struct ibv_comp_channel *ch)
+{
+	return it_dev_ops->destroy_channel(ch);
+}
+
+/* PCI vendor id of Mellanox (NVIDIA networking): every ConnectX. */
+#define IT_VENDOR_MELLANOX 0x02c9
+
+bool it_is_mlx5(const struct it_env *env)
+{
+	return env->dev.vendor_id == IT_VENDOR_MELLANOX;
+}
+
 /* Results */
 
 static void it_vrecord(struct it_test *t, int result, const char *fmt,
@@ -109,7 +159,7 @@ static int it_destroy(struct it_res *r)
 	case IT_RES_AH:
 		return ibv_destroy_ah(r->p);
 	case IT_RES_CHANNEL:
-		return ibv_destroy_comp_channel(r->p);
+		return it_destroy_channel(r->p);
 	}
 	return EINVAL;
 }
@@ -214,7 +264,7 @@ struct ibv_srq *it_srq_new(struct it_test *t, uint32_t max_wr,
 
 struct ibv_comp_channel *it_channel_new(struct it_test *t)
 {
-	struct ibv_comp_channel *ch = ibv_create_comp_channel(t->env->ctx);
+	struct ibv_comp_channel *ch = it_create_channel(t->env->ctx);
 
 	if (!ch) {
 		it_fail(t, "ibv_create_comp_channel: %s", strerror(errno));

@@ -67,6 +67,28 @@ extern const struct it_case it_cases_threads[];
 extern const struct it_case it_cases_errors[];
 extern const struct it_case it_cases_bad_matrix[];
 
+/* The device */
+
+/*
+ * How tests open the device by name and make completion channels: through
+ * libibverbs unless a driver installs other ops first (tests/mlx5/
+ * test_bad_matrix.c runs the bad-input matrix on the software ConnectX).
+ */
+struct it_dev_ops {
+	struct ibv_context *(*open)(const char *name);
+	struct ibv_comp_channel *(*create_channel)(struct ibv_context *ctx);
+	int (*destroy_channel)(struct ibv_comp_channel *ch);
+};
+extern const struct it_dev_ops *it_dev_ops;
+
+/* The device @name opened (NULL with errno set), through it_dev_ops. */
+struct ibv_context *it_open_device(const char *name);
+struct ibv_comp_channel *it_create_channel(struct ibv_context *ctx);
+int it_destroy_channel(struct ibv_comp_channel *ch);
+
+/* The device is a ConnectX (served by the mlx5 backend), not rxe. */
+bool it_is_mlx5(const struct it_env *env);
+
 /* Results */
 
 /* Record why the test failed (the first reason wins); returns IT_FAIL. */

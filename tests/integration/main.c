@@ -72,27 +72,11 @@ static void usage(FILE *f)
 
 static int it_open(struct it_env *env, const char *name)
 {
-	struct ibv_device **list, **d;
 	int ret;
 
-	list = ibv_get_device_list(NULL);
-	if (!list) {
-		fprintf(stderr, "itest: ibv_get_device_list: %s\n",
-			strerror(errno));
-		return -1;
-	}
-	for (d = list; *d; d++)
-		if (!strcmp(ibv_get_device_name(*d), name))
-			break;
-	if (!*d) {
-		fprintf(stderr, "itest: no device %s\n", name);
-		ibv_free_device_list(list);
-		return -1;
-	}
-	env->ctx = ibv_open_device(*d);
-	ibv_free_device_list(list);
+	env->ctx = it_open_device(name);
 	if (!env->ctx) {
-		fprintf(stderr, "itest: ibv_open_device(%s): %s\n", name,
+		fprintf(stderr, "itest: opening %s: %s\n", name,
 			strerror(errno));
 		return -1;
 	}

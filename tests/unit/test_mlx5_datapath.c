@@ -25,6 +25,7 @@ struct rig {
 	struct m5_qp qp;
 	struct m5_bf bf;
 	struct m5_ah ah;
+	struct ibv_pd pd; /* the QP's and the AH's */
 	uint8_t uar[M5_UAR_SIZE] __attribute__((aligned(64)));
 	__be32 qp_db[2], cq_db[2];
 	uint64_t sq_wrid[SQ_BBS], rq_wrid[RQ_WQES];
@@ -73,6 +74,9 @@ static struct rig *rig_new(enum ibv_qp_type type)
 		abort();
 	r->qp.max_inline_data = 100;
 	r->ah.ibv_ah.context = &r->ctx.core.vctx.context;
+	r->pd.context = &r->ctx.core.vctx.context;
+	r->qp.vqp.qp.pd = &r->pd;
+	r->ah.ibv_ah.pd = &r->pd;
 	memset(&r->ah.av, 0x5a, sizeof(r->ah.av));
 	for (int i = 0; i < 256; i++)
 		r->data[i] = i;

@@ -57,6 +57,9 @@ int db_dealloc_pd(struct ibv_pd *ibpd)
 	int ret;
 
 	if (pd->protection) {
+		/* Its free is still to be called for a queue's buffer. */
+		if (atomic_load(&pd->users))
+			return EBUSY;
 		if (pd->td)
 			atomic_fetch_sub(&pd->td->users, 1);
 		atomic_fetch_sub(&pd->protection->users, 1);
@@ -132,9 +135,15 @@ db_alloc_parent_domain(struct ibv_context *ctx,
 		atomic_fetch_add(&parent->td->users, 1);
 	}
 	/*
-	 * The allocators are for buffers the provider would allocate; every
-	 * queue of the backends this build has lives in kernel memory that
-	 * is mapped in, so they are accepted and never called.
+	 * The allocators are for the buffers the provider allocates itself:
+	 * mlx5's queue buffers (mlx5/mlx5_buf.c, through db_pd_alloc).  rxe's
+	 * queues are kernel memory mapped in, so rxe never calls them.
 	 */
+	if (attr->comp_mask & IBV_PARENT_DOMAIN_INIT_ATTR_ALLOCATORS) {
+		parent->alloc = attr->alloc;
+		parent->free = attr->free;
+	}
+	if (attr->comp_mask & IBV_PARENT_DOMAIN_INIT_ATTR_PD_CONTEXT)
+		parent->pd_context = attr->pd_context;
 	return &parent->ibv_pd;
 }

@@ -99,7 +99,14 @@ struct db_pd {
 	struct ibv_pd ibv_pd;
 	struct db_pd *protection;	/* the PD a parent domain wraps */
 	struct db_td *td;		/* a parent domain's thread domain */
-	atomic_int users;		/* parent domains wrapping this PD */
+	void *pd_context;
+	/* A parent domain's allocators (IBV_PARENT_DOMAIN_INIT_ATTR_ALLOCATORS) */
+	void *(*alloc)(struct ibv_pd *pd, void *pd_context, size_t size,
+		       size_t alignment, uint64_t resource_type);
+	void (*free)(struct ibv_pd *pd, void *pd_context, void *ptr,
+		     uint64_t resource_type);
+	/* PD: parent domains wrapping it; parent: buffers from alloc */
+	atomic_int users;
 };
 
 /* domain.c */

@@ -99,6 +99,7 @@ struct m5_context {
 	uint32_t cache_line_size;
 	uint32_t max_sq_desc_sz;
 	uint32_t max_rq_desc_sz;
+	uint32_t max_sge; /* query_device's, 0 if unknown */
 	uint32_t max_send_wqebb;
 	uint32_t max_recv_wr;
 	uint32_t max_srq_recv_wr;
@@ -136,6 +137,12 @@ struct m5_context {
 	_Atomic uint32_t max_cqe; /* device max_cqe, 0 until queried */
 };
 
+/* A queue buffer and where it came from (m5_qbuf_alloc). */
+struct m5_qbuf {
+	struct ibv_pd *pd; /* the parent domain whose allocator gave it */
+	uint64_t type;	   /* M5_RES_TYPE_* */
+};
+
 struct m5_cq {
 	struct verbs_cq vcq;
 	void *buf; /* ncqe CQEs of 64 bytes */
@@ -150,6 +157,7 @@ struct m5_cq {
 	struct m5_rsc *last_rsc; /* cache for the uidx lookup */
 	bool single_threaded;
 	struct ibv_wc ex_wc; /* ibv_cq_ex: the CQE shown */
+	struct m5_qbuf qbuf; /* where buf came from */
 };
 
 /* A send queue, receive queue or SRQ ring. */
@@ -186,6 +194,16 @@ struct m5_wq {
  */
 #define M5_NOT_A_WQE_START 0x80000000u
 
+/*
+ * The send flags libibverbs v44 defines.  IBV_SEND_IP_CSUM means nothing
+ * on RC and UD and is ignored, as libmlx5 ignores it; a bit libibverbs
+ * does not define is refused (docs/mlx5-model.md, "Answers that differ
+ * from libmlx5").
+ */
+#define M5_SEND_FLAGS                                                          \
+	(IBV_SEND_FENCE | IBV_SEND_SIGNALED | IBV_SEND_SOLICITED |             \
+	 IBV_SEND_INLINE | IBV_SEND_IP_CSUM)
+
 struct m5_qp {
 	struct verbs_qp vqp;
 	struct m5_rsc rsc;
@@ -200,6 +218,7 @@ struct m5_qp {
 	uint8_t sq_signal_bits; /* CQ_UPDATE when sq_sig_all */
 	bool has_srq;
 	struct m5_wr *wr; /* ibv_wr_* state (mlx5_wr.c); NULL without it */
+	struct m5_qbuf qbuf; /* where buf came from */
 };
 
 struct m5_srq {
@@ -210,6 +229,7 @@ struct m5_srq {
 	size_t buf_len;
 	uint32_t srqn;
 	uint16_t counter; /* WQEs posted, for the dbrec */
+	struct m5_qbuf qbuf; /* where wq.buf came from */
 };
 
 struct m5_ah {
@@ -274,6 +294,22 @@ int m5_dealloc_td(struct ibv_td *td);
 /* mlx5_buf.c: queue buffers, doorbell records, user indexes */
 void *m5_buf_alloc(size_t len);
 void m5_buf_free(void *buf, size_t len);
+/*
+ * mlx5dv.h's MLX5DV_RES_TYPE_*: what a parent domain's allocator is told
+ * a buffer is for.
+ */
+#define M5_RES_TYPE(n) ((uint64_t)RDMA_DRIVER_MLX5 << 32 | (n))
+#define M5_RES_TYPE_QP M5_RES_TYPE(1)
+#define M5_RES_TYPE_SRQ M5_RES_TYPE(4)
+#define M5_RES_TYPE_CQ M5_RES_TYPE(5)
+/*
+ * A zeroed, page-aligned queue buffer of len bytes: from the allocator of
+ * parent domain pd if it has one that takes it, else m5_buf_alloc.  NULL
+ * with errno set on failure (ENOMEM when the allocator fails).
+ */
+void *m5_qbuf_alloc(struct m5_qbuf *qb, struct ibv_pd *pd, size_t len,
+		    uint64_t type);
+void m5_qbuf_free(struct m5_qbuf *qb, void *buf, size_t len);
 __be32 *m5_dbrec_alloc(struct m5_context *ctx);
 void m5_dbrec_free(struct m5_context *ctx, __be32 *rec);
 /* Give rsc a free 24-bit user index (rsc->uidx); 0 or ENOMEM. */

@@ -9,6 +9,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "core/attr.h"
 #include "mlx5/mlx5.h"
 
 #define M5_UIDX_PAGE_SHIFT 16
@@ -53,6 +54,42 @@ void m5_buf_free(void *buf, size_t len)
 static size_t m5_page_size(void)
 {
 	return (size_t)sysconf(_SC_PAGESIZE);
+}
+
+/*
+ * libmlx5 asks a parent domain's allocator for the same buffers, aligned
+ * to a page.  Its memory is the user's: zeroed here as ours is, and left
+ * to the user as to fork().
+ */
+void *m5_qbuf_alloc(struct m5_qbuf *qb, struct ibv_pd *pd, size_t len,
+		    uint64_t type)
+{
+	void *buf;
+
+	qb->pd = NULL;
+	qb->type = type;
+	if (!len) {
+		errno = EINVAL;
+		return NULL;
+	}
+	buf = db_pd_alloc(pd, len, m5_page_size(), type);
+	if (buf == IBV_ALLOCATOR_USE_DEFAULT)
+		return m5_buf_alloc(len);
+	if (!buf)
+		return NULL;
+	memset(buf, 0, len);
+	qb->pd = pd;
+	return buf;
+}
+
+void m5_qbuf_free(struct m5_qbuf *qb, void *buf, size_t len)
+{
+	if (!buf)
+		return;
+	if (qb->pd)
+		db_pd_free(qb->pd, buf, qb->type);
+	else
+		m5_buf_free(buf, len);
 }
 
 /* --- Doorbell records --------------------------------------------------- */

@@ -39,8 +39,10 @@ static void m5_cache_caps(struct m5_context *ctx)
 	struct ibv_port_attr pattr;
 	unsigned int p;
 
-	if (!db_k_query_device_ex(ibctx, NULL, &attr, sizeof(attr), NULL))
+	if (!db_k_query_device_ex(ibctx, NULL, &attr, sizeof(attr), NULL)) {
 		ctx->atomic_cap = attr.orig_attr.atomic_cap != IBV_ATOMIC_NONE;
+		ctx->max_sge = attr.orig_attr.max_sge;
+	}
 	for (p = 1; p <= ctx->num_ports && p <= 2; p++) {
 		pattr = (struct ibv_port_attr){};
 		if (db_k_query_port(ibctx, p, &pattr))
@@ -115,12 +117,15 @@ static void m5_format_fw_ver(char *buf, size_t len, uint64_t fw)
 		 (unsigned int)(fw >> 16) & 0xffff, (unsigned int)fw & 0xffff);
 }
 
-/* Binding a window needs a UMR WQE, which this backend does not build. */
+/*
+ * Binding a window needs a UMR WQE, which this backend does not build.  A
+ * type that no device has is EINVAL, as the kernel answers rxe.
+ */
 static struct ibv_mw *m5_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type)
 {
 	(void)pd;
-	(void)type;
-	errno = EOPNOTSUPP;
+	errno = type == IBV_MW_TYPE_1 || type == IBV_MW_TYPE_2 ? EOPNOTSUPP :
+								 EINVAL;
 	return NULL;
 }
 

@@ -9,17 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/attr.h"
 #include "mlx5/mlx5.h"
 
 /* 24-bit consumer index: at most 2^24 CQEs. */
 #define M5_MAX_NCQE (1u << 24)
 /* cq_period is 12 bits in the CQ context (MLX5_MAX_CQ_PERIOD). */
 #define M5_MAX_CQ_PERIOD 4095
-
-static uint32_t m5_roundup_pow2(uint32_t n)
-{
-	return n <= 1 ? 1 : 1u << (32 - __builtin_clz(n - 1));
-}
 
 /*
  * The device's max_cqe, queried once per context; the hardware limit if
@@ -45,16 +41,20 @@ static uint32_t m5_max_cqe(struct ibv_context *ibctx)
 }
 
 /* The CQ buffer, with every CQE owned by hardware (opcode INVALID). */
-static int m5_cq_buf_init(struct m5_cq *cq, uint32_t ncqe)
+static int m5_cq_buf_init(struct m5_cq *cq, uint32_t ncqe,
+			  const struct ibv_cq_init_attr_ex *attr)
 {
+	struct ibv_pd *pd = attr->comp_mask & IBV_CQ_INIT_ATTR_MASK_PD ?
+				    attr->parent_domain :
+				    NULL;
 	struct m5_cqe64 *cqe;
 	uint32_t i;
 
 	cq->ncqe = ncqe;
 	cq->buf_len = (size_t)ncqe * M5_CQE_SIZE;
-	cq->buf = m5_buf_alloc(cq->buf_len);
+	cq->buf = m5_qbuf_alloc(&cq->qbuf, pd, cq->buf_len, M5_RES_TYPE_CQ);
 	if (!cq->buf)
-		return ENOMEM;
+		return errno;
 	cqe = cq->buf;
 	for (i = 0; i < ncqe; i++)
 		cqe[i].op_own = M5_CQE_OP_OWN_INIT;
@@ -67,8 +67,7 @@ static void m5_cq_free(struct m5_cq *cq)
 
 	if (cq->dbrec)
 		m5_dbrec_free(ctx, cq->dbrec);
-	if (cq->buf)
-		m5_buf_free(cq->buf, cq->buf_len);
+	m5_qbuf_free(&cq->qbuf, cq->buf, cq->buf_len);
 	free(cq);
 }
 
@@ -80,10 +79,10 @@ static int m5_cq_init(struct ibv_context *ibctx, struct m5_cq *cq,
 	struct ibv_cq_init_attr_ex kattr = *attr;
 	struct mlx5_ib_create_cq req = {};
 	struct mlx5_ib_create_cq_resp resp = {};
-	uint32_t ncqe = m5_roundup_pow2(attr->cqe + 1);
+	uint32_t ncqe = db_roundup_pow2(attr->cqe + 1);
 	int ret;
 
-	ret = m5_cq_buf_init(cq, ncqe);
+	ret = m5_cq_buf_init(cq, ncqe, attr);
 	if (ret)
 		return ret;
 	cq->dbrec = m5_dbrec_alloc(ctx);
@@ -124,7 +123,8 @@ static struct m5_cq *m5_cq_new(struct ibv_context *ibctx,
 	struct m5_cq *cq;
 	int ret;
 
-	if (attr->cqe < 1 || attr->cqe > m5_max_cqe(ibctx)) {
+	/* The rest of @attr was checked by db_cq_attr_check. */
+	if (attr->cqe > m5_max_cqe(ibctx)) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -135,7 +135,6 @@ static struct m5_cq *m5_cq_new(struct ibv_context *ibctx,
 	}
 	/* For m5_cq_free before the kernel object exists. */
 	cq->vcq.cq.context = ibctx;
-	single_threaded |= db_config()->single_threaded;
 	cq->single_threaded = single_threaded;
 	db_lock_init(&cq->lock, !single_threaded);
 	ret = m5_cq_init(ibctx, cq, attr);
@@ -147,40 +146,16 @@ static struct m5_cq *m5_cq_new(struct ibv_context *ibctx,
 	return cq;
 }
 
-/* Whether @attr asks for single-threaded use; -errno if it is invalid. */
-static int m5_cq_ex_single(struct ibv_context *ctx,
-			   const struct ibv_cq_init_attr_ex *attr)
-{
-	const uint32_t known =
-		IBV_CQ_INIT_ATTR_MASK_FLAGS | IBV_CQ_INIT_ATTR_MASK_PD;
-	int single = 0;
-
-	if (attr->comp_mask & ~known)
-		return -EINVAL;
-	if (attr->wc_flags & ~(uint64_t)IBV_WC_STANDARD_FLAGS)
-		return -EOPNOTSUPP;
-	if (attr->comp_mask & IBV_CQ_INIT_ATTR_MASK_FLAGS) {
-		if (attr->flags & ~IBV_CREATE_CQ_ATTR_SINGLE_THREADED)
-			return -EOPNOTSUPP;
-		single = !!(attr->flags & IBV_CREATE_CQ_ATTR_SINGLE_THREADED);
-	}
-	if (attr->comp_mask & IBV_CQ_INIT_ATTR_MASK_PD) {
-		if (!db_pd_is_parent(attr->parent_domain) ||
-		    attr->parent_domain->context != ctx)
-			return -EINVAL;
-		single |= db_pd_single_threaded(attr->parent_domain);
-	}
-	return single;
-}
-
 struct ibv_cq_ex *m5_create_cq_ex(struct ibv_context *ctx,
 				  struct ibv_cq_init_attr_ex *attr)
 {
 	struct m5_cq *cq;
-	int single = m5_cq_ex_single(ctx, attr);
+	bool single;
+	int ret;
 
-	if (single < 0) {
-		errno = -single;
+	ret = db_cq_attr_check(ctx, attr, &single);
+	if (ret) {
+		errno = ret;
 		return NULL;
 	}
 	cq = m5_cq_new(ctx, attr, single);

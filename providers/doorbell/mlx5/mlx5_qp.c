@@ -7,20 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/attr.h"
 #include "mlx5/mlx5.h"
 
 #define M5_OP(op) (1u << IBV_WR_##op)
 #define M5_OPS_RDMA                                                            \
 	(M5_OP(RDMA_WRITE) | M5_OP(RDMA_WRITE_WITH_IMM) | M5_OP(RDMA_READ))
 #define M5_OPS_ATOMIC (M5_OP(ATOMIC_CMP_AND_SWP) | M5_OP(ATOMIC_FETCH_AND_ADD))
-
-/* comp_mask bits this libibverbs knows; of them only PD is taken. */
-#define M5_QP_COMP_KNOWN ((uint32_t)IBV_QP_INIT_ATTR_SEND_OPS_FLAGS * 2 - 1)
-
-static uint32_t m5_roundup_pow2(uint32_t v)
-{
-	return v <= 1 ? 1 : 1u << (32 - __builtin_clz(v - 1));
-}
 
 static uint32_t m5_ilog2(uint32_t v)
 {
@@ -55,49 +48,26 @@ static uint32_t m5_sq_overhead(enum ibv_qp_type type, uint32_t ops)
 	return size;
 }
 
-static bool m5_ours(struct ibv_context *ctx, struct ibv_context *obj_ctx)
-{
-	return obj_ctx == ctx;
-}
-
+/* No XRC, TSO, RSS, UC, and no ibv_wr_* API (send_ops_flags). */
 static int m5_check_qp_attr(struct ibv_context *ctx,
 			    const struct ibv_qp_init_attr_ex *attr)
 {
-	if (attr->comp_mask & ~M5_QP_COMP_KNOWN)
-		return EINVAL;
+	int ret;
+
 	/* No XRC, TSO, RSS; send_ops_flags (ibv_wr_*) is checked below. */
-	if (attr->comp_mask &
-	    ~(IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_CREATE_FLAGS |
-	      IBV_QP_INIT_ATTR_SEND_OPS_FLAGS))
-		return EOPNOTSUPP;
-	if ((attr->comp_mask & IBV_QP_INIT_ATTR_CREATE_FLAGS) &&
-	    attr->create_flags)
-		return EOPNOTSUPP;
-	switch (attr->qp_type) {
-	case IBV_QPT_RC:
-	case IBV_QPT_UD:
-		break;
-	case IBV_QPT_UC:
-	case IBV_QPT_RAW_PACKET:
-	case IBV_QPT_XRC_SEND:
-	case IBV_QPT_XRC_RECV:
-	case IBV_QPT_DRIVER:
-		return EOPNOTSUPP;
-	default:
-		return EINVAL;
-	}
+	ret = db_qp_attr_check(ctx, attr,
+			       IBV_QP_INIT_ATTR_PD |
+				       IBV_QP_INIT_ATTR_CREATE_FLAGS |
+				       IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
+			       DB_QPT(IBV_QPT_RC) | DB_QPT(IBV_QPT_UD));
+	if (ret)
+		return ret;
 	/* ibv_wr_*: the opcodes post_send has on this QP, nothing more. */
 	if ((attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) &&
 	    (attr->send_ops_flags &
 	     ~m5_wr_ops_supported(m5_qp_opcode_mask(to_m5ctx(ctx),
 						    attr->qp_type))))
 		return EOPNOTSUPP;
-	if (!(attr->comp_mask & IBV_QP_INIT_ATTR_PD) || !attr->pd ||
-	    !m5_ours(ctx, attr->pd->context) || !attr->send_cq ||
-	    !m5_ours(ctx, attr->send_cq->context) || !attr->recv_cq ||
-	    !m5_ours(ctx, attr->recv_cq->context) ||
-	    (attr->srq && !m5_ours(ctx, attr->srq->context)))
-		return EINVAL;
 	return 0;
 }
 
@@ -138,7 +108,7 @@ static int m5_size_sq(const struct m5_context *ctx, struct m5_qp *qp,
 	wqe_size = (size + M5_SEND_WQE_BB - 1) & ~(M5_SEND_WQE_BB - 1);
 	if (cap->max_send_wr > 0x7fffffffu / wqe_size)
 		return EINVAL;
-	wq_size = m5_roundup_pow2(cap->max_send_wr * wqe_size);
+	wq_size = db_roundup_pow2(cap->max_send_wr * wqe_size);
 	if (wq_size / M5_SEND_WQE_BB > ctx->max_send_wqebb)
 		return EINVAL;
 	qp->sq.wqe_cnt = wq_size / M5_SEND_WQE_BB;
@@ -162,13 +132,16 @@ static int m5_size_rq(const struct m5_context *ctx, struct m5_qp *qp,
 		return 0;
 	if (cap->max_recv_wr > ctx->max_recv_wr || cap->max_recv_wr > 1u << 31)
 		return EINVAL;
+	/* mlx5_ib trusts our WQE size: the device's max_sge is ours to check */
+	if (ctx->max_sge && cap->max_recv_sge > ctx->max_sge)
+		return EINVAL;
 	nsge = cap->max_recv_sge ? cap->max_recv_sge : 1;
 	if (nsge > ctx->max_rq_desc_sz / sizeof(struct m5_data_seg))
 		return EINVAL;
-	stride = m5_roundup_pow2(nsge * sizeof(struct m5_data_seg));
+	stride = db_roundup_pow2(nsge * sizeof(struct m5_data_seg));
 	if (stride > ctx->max_rq_desc_sz)
 		return EINVAL;
-	wq_size = (uint64_t)m5_roundup_pow2(cap->max_recv_wr) * stride;
+	wq_size = (uint64_t)db_roundup_pow2(cap->max_recv_wr) * stride;
 	if (wq_size < M5_SEND_WQE_BB)
 		wq_size = M5_SEND_WQE_BB;
 	qp->rq.wqe_cnt = wq_size / stride;
@@ -183,14 +156,15 @@ static void m5_qp_free_bufs(struct m5_context *ctx, struct m5_qp *qp)
 	free(qp->sq.wrid);
 	free(qp->sq.wqe_head);
 	free(qp->rq.wrid);
-	m5_buf_free(qp->buf, qp->buf_len);
+	m5_qbuf_free(&qp->qbuf, qp->buf, qp->buf_len);
 	m5_dbrec_free(ctx, qp->dbrec);
 	m5_uidx_free(ctx, qp->rsc.uidx);
 	m5_qp_fini_wr(qp);
 }
 
 /* The RQ at offset 0 and the SQ after it, as the kernel checks. */
-static int m5_qp_alloc_bufs(struct m5_context *ctx, struct m5_qp *qp)
+static int m5_qp_alloc_bufs(struct m5_context *ctx, struct m5_qp *qp,
+			    struct ibv_pd *pd)
 {
 	size_t rq_len = (size_t)qp->rq.wqe_cnt << qp->rq.wqe_shift;
 	size_t sq_len = (size_t)qp->sq.wqe_cnt << M5_SEND_WQE_SHIFT;
@@ -198,9 +172,10 @@ static int m5_qp_alloc_bufs(struct m5_context *ctx, struct m5_qp *qp)
 
 	qp->buf_len = rq_len + sq_len;
 	if (qp->buf_len) {
-		buf = m5_buf_alloc(qp->buf_len);
+		buf = m5_qbuf_alloc(&qp->qbuf, pd, qp->buf_len,
+				    M5_RES_TYPE_QP);
 		if (!buf)
-			return ENOMEM;
+			return errno;
 	}
 	qp->buf = buf;
 	if (rq_len) {
@@ -306,7 +281,7 @@ struct ibv_qp *m5_create_qp_ex(struct ibv_context *ibctx,
 	if (!ret)
 		ret = m5_size_rq(ctx, qp, attr);
 	if (!ret)
-		ret = m5_qp_alloc_bufs(ctx, qp);
+		ret = m5_qp_alloc_bufs(ctx, qp, attr->pd);
 	if (!ret && (attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS))
 		ret = m5_qp_init_wr(qp, attr->send_ops_flags);
 	if (!ret)
@@ -315,8 +290,7 @@ struct ibv_qp *m5_create_qp_ex(struct ibv_context *ibctx,
 		goto err_free;
 	if (qp->wr)
 		m5_qp_set_wr_ops(qp);
-	need_lock = !db_config()->single_threaded &&
-		    !db_pd_single_threaded(attr->pd);
+	need_lock = db_need_lock(attr->pd);
 	db_lock_init(&qp->sq.lock, need_lock);
 	db_lock_init(&qp->rq.lock, need_lock);
 	qp->sq_signal_bits = attr->sq_sig_all ? M5_WQE_CTRL_CQ_UPDATE : 0;

@@ -34,9 +34,17 @@ static inline void m5_set_scatter(struct m5_data_seg *d,
 	}
 }
 
+/* byte_count has 31 bits: an SGE of 2 GiB or more cannot be described. */
 static inline bool m5_recv_sge_ok(const struct ibv_recv_wr *wr, uint32_t max_gs)
 {
-	return wr->num_sge >= 0 && (uint32_t)wr->num_sge <= max_gs;
+	uint32_t all = 0;
+	int i;
+
+	if (wr->num_sge < 0 || (uint32_t)wr->num_sge > max_gs)
+		return false;
+	for (i = 0; i < wr->num_sge; i++)
+		all |= wr->sg_list[i].length;
+	return !(all & M5_INLINE_SEG);
 }
 
 int m5_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,

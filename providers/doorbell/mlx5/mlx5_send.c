@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "core/attr.h"
 #include "mlx5/mlx5.h"
 
 #define M5_OP(op) (1u << IBV_WR_##op)
@@ -19,16 +20,6 @@
 #define M5_OPS_INLINE                                                          \
 	(M5_OP(RDMA_WRITE) | M5_OP(RDMA_WRITE_WITH_IMM) | M5_OP(SEND) |        \
 	 M5_OP(SEND_WITH_IMM))
-
-/*
- * The send flags libibverbs v44 defines.  IBV_SEND_IP_CSUM means nothing
- * on RC and UD and is ignored, as libmlx5 ignores it; a bit libibverbs
- * does not define is refused (docs/mlx5-model.md, "Answers that differ
- * from libmlx5").
- */
-#define M5_SEND_FLAGS                                                          \
-	(IBV_SEND_FENCE | IBV_SEND_SIGNALED | IBV_SEND_SOLICITED |             \
-	 IBV_SEND_INLINE | IBV_SEND_IP_CSUM)
 
 /* fm_ce_se is looked up from send_flags (m5_fm_ce_se), without branches. */
 _Static_assert((IBV_SEND_SIGNALED << 2) == M5_WQE_CTRL_CQ_UPDATE &&
@@ -86,8 +77,7 @@ m5_check_send_wr_slow(const struct m5_qp *qp, const struct ibv_send_wr *wr,
 	    (wr->num_sge < 1 || wr->sg_list[0].length < 8 ||
 	     (wr->wr.atomic.remote_addr & 7)))
 		return EINVAL;
-	if (ibqp->qp_type == IBV_QPT_UD &&
-	    (!wr->wr.ud.ah || wr->wr.ud.ah->context != ibqp->context))
+	if (ibqp->qp_type == IBV_QPT_UD && !db_ud_ah_ok(ibqp, wr->wr.ud.ah))
 		return EINVAL;
 	if (wr->send_flags & IBV_SEND_INLINE)
 		return m5_check_inline(qp, wr, bit, inl);
@@ -117,6 +107,20 @@ static __attribute__((noinline)) int m5_op_refused(const struct m5_qp *qp,
 }
 
 /*
+ * A data segment's byte_count has 31 bits: the top one marks an inline
+ * segment.  An SGE of 2 GiB or more is refused (rxe refuses it too).
+ */
+static inline bool m5_sge_lens_ok(const struct ibv_sge *sg, int n)
+{
+	uint32_t all = 0;
+	int i;
+
+	for (i = 0; i < n; i++)
+		all |= sg[i].length;
+	return !(all & M5_INLINE_SEG);
+}
+
+/*
  * Everything about a WR that can be wrong is found here, before any byte
  * of its WQE is written.  *inl is the inline payload length, if inline.
  */
@@ -133,7 +137,9 @@ static inline int m5_check_send_wr(const struct m5_qp *qp,
 	/* The SGE count and the state gate in one (see m5_wq.open_gs). */
 	if (__builtin_expect((uint32_t)wr->num_sge >= qp->sq.open_gs, 0))
 		return m5_sge_refused(wr);
-	if (__builtin_expect(wr->send_flags & ~M5_SEND_FLAGS, 0))
+	if (__builtin_expect((wr->send_flags & ~M5_SEND_FLAGS) ||
+				     !m5_sge_lens_ok(wr->sg_list, wr->num_sge),
+			     0))
 		return EINVAL;
 	*inl = 0;
 	if (__builtin_expect((bit & M5_OPS_ATOMIC) ||

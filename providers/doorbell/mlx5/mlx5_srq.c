@@ -9,16 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/attr.h"
 #include "mlx5/mlx5.h"
 
-#define M5_SRQ_COMP_KNOWN ((uint32_t)IBV_SRQ_INIT_ATTR_RESERVED - 1)
 /* The smallest WQE: a next segment and one data segment. */
 #define M5_SRQ_MIN_WQE 32u
-
-static uint32_t m5_srq_roundup_pow2(uint32_t v)
-{
-	return v <= 1 ? 1 : 1u << (32 - __builtin_clz(v - 1));
-}
 
 static struct m5_srq_next_seg *m5_srq_wqe(struct m5_srq *srq, uint32_t i)
 {
@@ -29,19 +24,11 @@ static struct m5_srq_next_seg *m5_srq_wqe(struct m5_srq *srq, uint32_t i)
 static int m5_check_srq_attr(struct m5_context *ctx,
 			     const struct ibv_srq_init_attr_ex *attr)
 {
-	enum ibv_srq_type type = IBV_SRQT_BASIC;
+	int ret;
 
-	if (attr->comp_mask & ~M5_SRQ_COMP_KNOWN)
-		return EINVAL;
-	if (attr->comp_mask & IBV_SRQ_INIT_ATTR_TYPE)
-		type = attr->srq_type;
-	if (type == IBV_SRQT_XRC || type == IBV_SRQT_TM)
-		return EOPNOTSUPP;
-	if (type != IBV_SRQT_BASIC)
-		return EINVAL;
-	if (!(attr->comp_mask & IBV_SRQ_INIT_ATTR_PD) || !attr->pd ||
-	    attr->pd->context != &ctx->core.vctx.context)
-		return EINVAL;
+	ret = db_srq_attr_check(&ctx->core.vctx.context, attr);
+	if (ret)
+		return ret;
 	if (attr->attr.max_wr > ctx->max_srq_recv_wr ||
 	    attr->attr.max_wr > UINT16_MAX ||
 	    attr->attr.max_sge >
@@ -52,7 +39,7 @@ static int m5_check_srq_attr(struct m5_context *ctx,
 
 /* max_wr + 1 WQEs rounded to a power of two, linked 0 -> 1 -> ... */
 static int m5_srq_alloc_ring(struct m5_context *ctx, struct m5_srq *srq,
-			     const struct ibv_srq_attr *a)
+			     const struct ibv_srq_attr *a, struct ibv_pd *pd)
 {
 	struct m5_wq *wq = &srq->wq;
 	uint32_t size, i;
@@ -61,16 +48,16 @@ static int m5_srq_alloc_ring(struct m5_context *ctx, struct m5_srq *srq,
 	       a->max_sge * sizeof(struct m5_data_seg);
 	if (size < M5_SRQ_MIN_WQE)
 		size = M5_SRQ_MIN_WQE;
-	size = m5_srq_roundup_pow2(size);
+	size = db_roundup_pow2(size);
 	wq->wqe_shift = 31 - __builtin_clz(size);
-	wq->wqe_cnt = m5_srq_roundup_pow2(a->max_wr + 1);
+	wq->wqe_cnt = db_roundup_pow2(a->max_wr + 1);
 	wq->max_gs = (size - sizeof(struct m5_srq_next_seg)) /
 		     sizeof(struct m5_data_seg);
 	wq->max_post = wq->wqe_cnt - 1;
 	srq->buf_len = (size_t)wq->wqe_cnt << wq->wqe_shift;
-	wq->buf = m5_buf_alloc(srq->buf_len);
+	wq->buf = m5_qbuf_alloc(&srq->qbuf, pd, srq->buf_len, M5_RES_TYPE_SRQ);
 	if (!wq->buf)
-		return ENOMEM;
+		return errno;
 	wq->qend = (char *)wq->buf + srq->buf_len;
 	wq->wrid = calloc(wq->wqe_cnt, sizeof(*wq->wrid));
 	if (!wq->wrid)
@@ -86,7 +73,7 @@ static int m5_srq_alloc_ring(struct m5_context *ctx, struct m5_srq *srq,
 static void m5_srq_free_ring(struct m5_context *ctx, struct m5_srq *srq)
 {
 	free(srq->wq.wrid);
-	m5_buf_free(srq->wq.buf, srq->buf_len);
+	m5_qbuf_free(&srq->qbuf, srq->wq.buf, srq->buf_len);
 	m5_dbrec_free(ctx, srq->dbrec);
 	if (srq->rsc.uidx != M5_UIDX_NONE)
 		m5_uidx_free(ctx, srq->rsc.uidx);
@@ -146,13 +133,12 @@ struct ibv_srq *m5_create_srq_ex(struct ibv_context *ibctx,
 	srq->rsc.uidx = M5_UIDX_NONE;
 	ret = m5_uidx_alloc(ctx, &srq->rsc);
 	if (!ret)
-		ret = m5_srq_alloc_ring(ctx, srq, &attr->attr);
+		ret = m5_srq_alloc_ring(ctx, srq, &attr->attr, attr->pd);
 	if (!ret)
 		ret = m5_srq_kernel_create(ctx, srq, attr);
 	if (ret)
 		goto err_free;
-	db_lock_init(&srq->wq.lock, !db_config()->single_threaded &&
-					    !db_pd_single_threaded(attr->pd));
+	db_lock_init(&srq->wq.lock, db_need_lock(attr->pd));
 	attr->attr.max_wr = srq->wq.max_post;
 	attr->attr.max_sge = srq->wq.max_gs;
 	return &srq->vsrq.srq;

@@ -29,11 +29,6 @@
 	(M5_OP(RDMA_WRITE) | M5_OP(RDMA_WRITE_WITH_IMM) | M5_OP(SEND) |        \
 	 M5_OP(SEND_WITH_IMM))
 /* wr_flags taken; IBV_SEND_INLINE is ignored (the data setter decides). */
-/* The wr_flags ibv_post_send takes too (mlx5_send.c); IP_CSUM is ignored. */
-#define M5_WR_FLAGS                                                            \
-	(IBV_SEND_FENCE | IBV_SEND_SIGNALED | IBV_SEND_SOLICITED |             \
-	 IBV_SEND_INLINE | IBV_SEND_IP_CSUM)
-
 /* send_ops_flags: IBV_QP_EX_WITH_<op> is bit IBV_WR_<op> for ours. */
 #define M5_WITH_IS_OP(op)                                                      \
 	_Static_assert(IBV_QP_EX_WITH_##op == 1u << IBV_WR_##op,               \
@@ -119,7 +114,7 @@ static struct ibv_send_wr *m5_wr_new(struct ibv_qp_ex *qpx,
 	m5_wr_build(qp, w);
 	if (w->err)
 		return NULL;
-	if (!(w->ops & (1u << op)) || (qpx->wr_flags & ~M5_WR_FLAGS)) {
+	if (!(w->ops & (1u << op)) || (qpx->wr_flags & ~M5_SEND_FLAGS)) {
 		m5_wr_fail(w, EINVAL);
 		return NULL;
 	}

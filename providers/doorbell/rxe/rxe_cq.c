@@ -23,8 +23,8 @@ static int rxe_cq_init(struct ibv_context *ibctx, struct rxe_cq *cq,
 		ibv_cmd_destroy_cq(&cq->vcq.cq);
 		return ret;
 	}
-	db_lock_init(&cq->lock,
-		     !single_threaded && !db_config()->single_threaded);
+	/* single_threaded already counts DOORBELL_SINGLE_THREADED. */
+	db_lock_init(&cq->lock, !single_threaded);
 	return 0;
 }
 
@@ -35,10 +35,6 @@ struct rxe_cq *rxe_cq_new(struct ibv_context *ibctx,
 	struct rxe_cq *cq;
 	int ret;
 
-	if (attr->cqe == 0 || attr->cqe > INT32_MAX) {
-		errno = EINVAL;
-		return NULL;
-	}
 	cq = calloc(1, sizeof(*cq));
 	if (!cq) {
 		errno = ENOMEM;

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "core/attr.h"
 #include "rxe/rxe.h"
 
 static inline struct rxe_cq *cqx_to_rcq(struct ibv_cq_ex *cqx)
@@ -155,39 +156,23 @@ void rxe_cq_set_ex_ops(struct rxe_cq *cq, uint64_t wc_flags)
 }
 
 /*
- * Linux 6.1 rxe has no CQ create flags, so only the userspace one, single
- * threaded, is taken; a parent domain with a thread domain means the same.
+ * The attributes are checked once for every backend (core/attr.c); single
+ * threaded use and parent domains are userspace notions the kernel never
+ * sees.
  */
 struct ibv_cq_ex *rxe_create_cq_ex(struct ibv_context *ibctx,
 				   struct ibv_cq_init_attr_ex *attr)
 {
-	const uint32_t known = IBV_CQ_INIT_ATTR_MASK_FLAGS |
-			       IBV_CQ_INIT_ATTR_MASK_PD;
 	struct ibv_cq_init_attr_ex kattr = *attr;
-	bool single = false;
 	struct rxe_cq *cq;
+	bool single;
+	int ret;
 
-	if (attr->comp_mask & ~known ||
-	    attr->wc_flags & ~(uint64_t)IBV_WC_STANDARD_FLAGS) {
-		errno = EOPNOTSUPP;
+	ret = db_cq_attr_check(ibctx, attr, &single);
+	if (ret) {
+		errno = ret;
 		return NULL;
 	}
-	if (attr->comp_mask & IBV_CQ_INIT_ATTR_MASK_FLAGS) {
-		if (attr->flags & ~IBV_CREATE_CQ_ATTR_SINGLE_THREADED) {
-			errno = EOPNOTSUPP;
-			return NULL;
-		}
-		single = attr->flags & IBV_CREATE_CQ_ATTR_SINGLE_THREADED;
-	}
-	if (attr->comp_mask & IBV_CQ_INIT_ATTR_MASK_PD) {
-		if (!db_pd_is_parent(attr->parent_domain) ||
-		    attr->parent_domain->context != ibctx) {
-			errno = EINVAL;
-			return NULL;
-		}
-		single |= db_pd_single_threaded(attr->parent_domain);
-	}
-	/* Both are userspace notions: the kernel sees neither. */
 	kattr.comp_mask = 0;
 	kattr.flags = 0;
 	kattr.parent_domain = NULL;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/attr.h"
 #include "rxe/rxe.h"
 
 enum {
@@ -26,47 +27,16 @@ static size_t rxe_rq_slot_min(uint32_t max_sge)
 	       (size_t)max_sge * sizeof(struct rxe_sge);
 }
 
-/* An object the kernel will look up by handle must be of this context. */
-static bool rxe_ours(const struct ibv_context *ctx, const void *obj,
-		     const struct ibv_context *obj_ctx)
-{
-	return obj && obj_ctx == ctx;
-}
-
 static int rxe_check_qp_attr(struct ibv_context *ctx,
 			     const struct ibv_qp_init_attr_ex *attr)
 {
-	if (attr->comp_mask & ~RXE_QP_COMP_MASK)
-		return EOPNOTSUPP;
-	/* Linux 6.1 rxe takes no create flags; an empty set is fine. */
-	if ((attr->comp_mask & IBV_QP_INIT_ATTR_CREATE_FLAGS) &&
-	    attr->create_flags)
-		return EOPNOTSUPP;
-	switch (attr->qp_type) {
-	case IBV_QPT_RC:
-	case IBV_QPT_UC:
-	case IBV_QPT_UD:
-		break;
-	case IBV_QPT_RAW_PACKET:
-	case IBV_QPT_XRC_SEND:
-	case IBV_QPT_XRC_RECV:
-	case IBV_QPT_DRIVER:
-		return EOPNOTSUPP;
-	default:
-		return EINVAL;
-	}
-	/*
-	 * Handles are numbered per context: an object of another one would
-	 * name one of ours to the kernel.
-	 */
-	if (!(attr->comp_mask & IBV_QP_INIT_ATTR_PD) ||
-	    !rxe_ours(ctx, attr->pd, attr->pd ? attr->pd->context : NULL) ||
-	    !rxe_ours(ctx, attr->send_cq,
-		      attr->send_cq ? attr->send_cq->context : NULL) ||
-	    !rxe_ours(ctx, attr->recv_cq,
-		      attr->recv_cq ? attr->recv_cq->context : NULL) ||
-	    (attr->srq && attr->srq->context != ctx))
-		return EINVAL;
+	int ret;
+
+	ret = db_qp_attr_check(ctx, attr, RXE_QP_COMP_MASK,
+			       DB_QPT(IBV_QPT_RC) | DB_QPT(IBV_QPT_UC) |
+				       DB_QPT(IBV_QPT_UD));
+	if (ret)
+		return ret;
 	/*
 	 * IBV_QP_EX_WITH_<op> is bit IBV_WR_<op> for every opcode rxe runs;
 	 * what the QP type or Linux 6.1 lacks (TSO, atomic write) is refused.
@@ -97,8 +67,7 @@ static int rxe_qp_map(struct rxe_qp *qp, int fd,
 		      const struct rxe_cmd_create_qp_ex_resp *resp,
 		      const struct ibv_qp_init_attr_ex *attr)
 {
-	bool need_lock = !db_config()->single_threaded &&
-			 !db_pd_single_threaded(attr->pd);
+	bool need_lock = db_need_lock(attr->pd);
 	int ret;
 
 	ret = rxe_ring_map(&qp->sq.ring, fd, &resp->drv.sq_mi,

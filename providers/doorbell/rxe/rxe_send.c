@@ -9,6 +9,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "core/attr.h"
 #include "rxe/rxe.h"
 #include "rxe/rxe_send_wqe.h"
 
@@ -62,11 +63,8 @@ int rxe_check_send_wr_slow(const struct rxe_qp *qp,
 	default:
 		break;
 	}
-	/* The kernel wants the AH's PD to be the QP's (a parent domain's
-	 * kernel handle is its PD's). */
 	if (qp->vqp.qp.qp_type == IBV_QPT_UD &&
-	    (!wr->wr.ud.ah || wr->wr.ud.ah->context != qp->vqp.qp.context ||
-	     wr->wr.ud.ah->pd->handle != qp->vqp.qp.pd->handle))
+	    !db_ud_ah_ok(&qp->vqp.qp, wr->wr.ud.ah))
 		return EINVAL;
 	return 0;
 }

@@ -3,11 +3,8 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "core/attr.h"
 #include "rxe/rxe.h"
-
-enum {
-	RXE_SRQ_COMP_MASK = IBV_SRQ_INIT_ATTR_TYPE | IBV_SRQ_INIT_ATTR_PD,
-};
 
 static size_t rxe_srq_slot_min(uint32_t max_sge)
 {
@@ -23,24 +20,9 @@ struct ibv_srq *rxe_create_srq_ex(struct ibv_context *ibctx,
 	struct rxe_srq *srq;
 	int ret;
 
-	if (attr->comp_mask & ~RXE_SRQ_COMP_MASK) {
-		ret = EOPNOTSUPP;
+	ret = db_srq_attr_check(ibctx, attr);
+	if (ret)
 		goto err;
-	}
-	if ((attr->comp_mask & IBV_SRQ_INIT_ATTR_TYPE) &&
-	    attr->srq_type != IBV_SRQT_BASIC) {
-		/* XRC and tag-matching SRQs are types rxe lacks. */
-		ret = attr->srq_type == IBV_SRQT_XRC ||
-				      attr->srq_type == IBV_SRQT_TM ?
-			      EOPNOTSUPP :
-			      EINVAL;
-		goto err;
-	}
-	if (!(attr->comp_mask & IBV_SRQ_INIT_ATTR_PD) || !attr->pd ||
-	    attr->pd->context != ibctx) {
-		ret = EINVAL;
-		goto err;
-	}
 	srq = calloc(1, sizeof(*srq));
 	if (!srq) {
 		ret = ENOMEM;
@@ -56,8 +38,7 @@ struct ibv_srq *rxe_create_srq_ex(struct ibv_context *ibctx,
 		goto err_destroy;
 	srq->rq.max_sge = attr->attr.max_sge;
 	srq->srq_num = resp.drv.srq_num;
-	db_lock_init(&srq->rq.lock, !db_config()->single_threaded &&
-					    !db_pd_single_threaded(attr->pd));
+	db_lock_init(&srq->rq.lock, db_need_lock(attr->pd));
 	return &srq->vsrq.srq;
 
 err_destroy:

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "core/attr.h"
 #include "rxe/rxe.h"
 
 static inline struct rxe_qp *qpx_to_rqp(struct ibv_qp_ex *qpx)
@@ -220,8 +221,7 @@ static void rxe_wr_set_ud_addr(struct ibv_qp_ex *qpx, struct ibv_ah *ah,
 
 	if (!wqe)
 		return;
-	if (!ah || ah->context != qpx->qp_base.context ||
-	    ah->pd->handle != qpx->qp_base.pd->handle) {
+	if (!db_ud_ah_ok(&qpx->qp_base, ah)) {
 		rxe_wr_fail(qp, EINVAL);
 		return;
 	}

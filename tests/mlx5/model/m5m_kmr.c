@@ -119,6 +119,19 @@ static int m5m_mr_add(struct m5m_pd *p, struct m5m_mr *mr, struct verbs_mr *vmr,
 	return 0;
 }
 
+
+/* Every page of [addr, addr + len) is mapped (msync fails with ENOMEM). */
+static bool m5m_mapped(const void *addr, size_t len)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t start = (uintptr_t)addr & ~(page - 1);
+	uintptr_t end = (uintptr_t)addr + len;
+
+	if (!addr || end < (uintptr_t)addr)
+		return false;
+	return !msync((void *)start, end - start, MS_ASYNC);
+}
+
 int db_k_reg_mr(struct ibv_pd *pd, void *addr, size_t len, uint64_t hca_va,
 		int access, struct verbs_mr *vmr)
 {
@@ -129,8 +142,10 @@ int db_k_reg_mr(struct ibv_pd *pd, void *addr, size_t len, uint64_t hca_va,
 	m5m_lock();
 	p = m5m_pd_of(pd);
 	ret = p ? m5m_access_check(access) : EINVAL;
-	if (!ret && (!len || !addr))
+	if (!ret && !len)
 		ret = EINVAL;
+	if (!ret && !m5m_mapped(addr, len))
+		ret = EFAULT; /* ib_umem_get cannot pin it */
 	if (!ret && !(mr = calloc(1, sizeof(*mr))))
 		ret = ENOMEM;
 	if (!ret) {

@@ -354,7 +354,9 @@ static int m5m_qp_req_check(struct m5m_ctx *c,
 	    (req->rq_wqe_count &&
 	     (req->rq_wqe_shift < 4 || req->rq_wqe_shift > 9)))
 		return EINVAL;
-	if (!req->buf_addr || !req->db_addr)
+	/* mlx5_ib maps no buffer for a QP with no WQEs (_create_user_qp). */
+	if ((!req->buf_addr && (req->sq_wqe_count || req->rq_wqe_count)) ||
+	    !req->db_addr)
 		return EFAULT;
 	if (req->buf_addr % 64 || req->db_addr % 8)
 		return EINVAL;

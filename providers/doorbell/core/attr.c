@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/* The verb policy every backend shares (core/attr.h). */
+#include <errno.h>
+
+#include "core/attr.h"
+
+bool db_need_lock(struct ibv_pd *pd)
+{
+	return !db_config()->single_threaded && !db_pd_single_threaded(pd);
+}
+
+/* Create flags and the parent domain; 0 or a positive errno. */
+static int db_cq_attr_domain(struct ibv_context *ctx,
+			     const struct ibv_cq_init_attr_ex *attr,
+			     bool *single)
+{
+	if (attr->comp_mask & IBV_CQ_INIT_ATTR_MASK_FLAGS) {
+		/* Linux 6.1 has no CQ create flag a provider may pass on. */
+		if (attr->flags & ~IBV_CREATE_CQ_ATTR_SINGLE_THREADED)
+			return EOPNOTSUPP;
+		*single |= !!(attr->flags & IBV_CREATE_CQ_ATTR_SINGLE_THREADED);
+	}
+	if (attr->comp_mask & IBV_CQ_INIT_ATTR_MASK_PD) {
+		if (!db_pd_is_parent(attr->parent_domain) ||
+		    !db_same_context(ctx, attr->parent_domain->context))
+			return EINVAL;
+		*single |= db_pd_single_threaded(attr->parent_domain);
+	}
+	return 0;
+}
+
+int db_cq_attr_check(struct ibv_context *ctx,
+		     const struct ibv_cq_init_attr_ex *attr, bool *single)
+{
+	const uint32_t known =
+		IBV_CQ_INIT_ATTR_MASK_FLAGS | IBV_CQ_INIT_ATTR_MASK_PD;
+	int ret;
+
+	*single = db_config()->single_threaded;
+	if (attr->comp_mask & ~known ||
+	    attr->wc_flags & ~(uint64_t)IBV_WC_STANDARD_FLAGS)
+		return EOPNOTSUPP;
+	ret = db_cq_attr_domain(ctx, attr, single);
+	if (ret)
+		return ret;
+	if (attr->cqe == 0 || attr->cqe > INT32_MAX ||
+	    attr->comp_vector >= (uint32_t)ctx->num_comp_vectors ||
+	    (attr->channel && !db_same_context(ctx, attr->channel->context)))
+		return EINVAL;
+	return 0;
+}
+
+/* Whether @type is a QP type this libibverbs knows. */
+static bool db_qpt_known(enum ibv_qp_type type)
+{
+	switch (type) {
+	case IBV_QPT_RC:
+	case IBV_QPT_UC:
+	case IBV_QPT_UD:
+	case IBV_QPT_RAW_PACKET:
+	case IBV_QPT_XRC_SEND:
+	case IBV_QPT_XRC_RECV:
+	case IBV_QPT_DRIVER:
+		return true;
+	default:
+		return false;
+	}
+}
+
+int db_qp_attr_check(struct ibv_context *ctx,
+		     const struct ibv_qp_init_attr_ex *attr, uint32_t comp_mask,
+		     uint32_t qpts)
+{
+	/*
+	 * A QP needs a PD and CQs, whatever the device: EINVAL before any
+	 * EOPNOTSUPP.  Handles are numbered per context: an object of
+	 * another one would name one of ours to the kernel.
+	 */
+	if (!(attr->comp_mask & IBV_QP_INIT_ATTR_PD) || !attr->pd ||
+	    !db_same_context(ctx, attr->pd->context) || !attr->send_cq ||
+	    !db_same_context(ctx, attr->send_cq->context) || !attr->recv_cq ||
+	    !db_same_context(ctx, attr->recv_cq->context) ||
+	    (attr->srq && !db_same_context(ctx, attr->srq->context)))
+		return EINVAL;
+	if (attr->comp_mask & ~comp_mask)
+		return EOPNOTSUPP;
+	/* Linux 6.1 takes no create flag from these providers. */
+	if ((attr->comp_mask & IBV_QP_INIT_ATTR_CREATE_FLAGS) &&
+	    attr->create_flags)
+		return EOPNOTSUPP;
+	if (!db_qpt_known(attr->qp_type))
+		return EINVAL;
+	if (!(qpts & DB_QPT(attr->qp_type)) || attr->qp_type == IBV_QPT_DRIVER)
+		return EOPNOTSUPP;
+	return 0;
+}
+
+int db_srq_attr_check(struct ibv_context *ctx,
+		      const struct ibv_srq_init_attr_ex *attr)
+{
+	enum ibv_srq_type type = IBV_SRQT_BASIC;
+
+	if (attr->comp_mask & ~(IBV_SRQ_INIT_ATTR_TYPE | IBV_SRQ_INIT_ATTR_PD))
+		return EOPNOTSUPP;
+	if (attr->comp_mask & IBV_SRQ_INIT_ATTR_TYPE)
+		type = attr->srq_type;
+	if (type == IBV_SRQT_XRC || type == IBV_SRQT_TM)
+		return EOPNOTSUPP;
+	if (type != IBV_SRQT_BASIC)
+		return EINVAL;
+	if (!(attr->comp_mask & IBV_SRQ_INIT_ATTR_PD) || !attr->pd ||
+	    !db_same_context(ctx, attr->pd->context))
+		return EINVAL;
+	return 0;
+}
+
+static struct db_pd *db_pd_of(struct ibv_pd *pd)
+{
+	return container_of(pd, struct db_pd, ibv_pd);
+}
+
+void *db_pd_alloc(struct ibv_pd *pd, size_t size, size_t align, uint64_t type)
+{
+	struct db_pd *p;
+	void *buf;
+
+	/* Both or neither: what alloc gave must go back to free. */
+	if (!db_pd_is_parent(pd))
+		return IBV_ALLOCATOR_USE_DEFAULT;
+	p = db_pd_of(pd);
+	if (!p->alloc || !p->free)
+		return IBV_ALLOCATOR_USE_DEFAULT;
+	buf = p->alloc(pd, p->pd_context, size, align, type);
+	if (buf == IBV_ALLOCATOR_USE_DEFAULT)
+		return buf;
+	if (!buf) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	atomic_fetch_add(&p->users, 1);
+	return buf;
+}
+
+void db_pd_free(struct ibv_pd *pd, void *buf, uint64_t type)
+{
+	struct db_pd *p = db_pd_of(pd);
+
+	p->free(pd, p->pd_context, buf, type);
+	atomic_fetch_sub(&p->users, 1);
+}

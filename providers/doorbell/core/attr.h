@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * The verb policy every backend shares: the checks of the create verbs'
+ * attributes that do not depend on the device, each with one errno, and
+ * the small rules (lock need, same context, sizes) both backends apply.
+ * Backends call these first and add only what their device limits.
+ *
+ * The errno policy: EOPNOTSUPP for a comp_mask bit, flag, type or feature
+ * the provider does not have (libibverbs 44's own inline wrappers answer a
+ * missing op the same way, and tests/integration/bad_matrix.c expects it);
+ * EINVAL for a value or an object that is wrong whatever the device.
+ */
+#ifndef DOORBELL_CORE_ATTR_H
+#define DOORBELL_CORE_ATTR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/doorbell.h"
+
+/* Objects created in @pd (a PD, a parent domain, or NULL) need locks. */
+bool db_need_lock(struct ibv_pd *pd);
+
+/* @obj_ctx, the context of an object the caller named, is @ctx. */
+static inline bool db_same_context(const struct ibv_context *ctx,
+				   const struct ibv_context *obj_ctx)
+{
+	return obj_ctx == ctx;
+}
+
+/*
+ * A UD send's address handle: one of @qp's context and PD (a parent
+ * domain's kernel handle is its PD's), as the kernel wants for rxe.
+ * Inline: the send paths call it.
+ */
+static inline bool db_ud_ah_ok(const struct ibv_qp *qp, const struct ibv_ah *ah)
+{
+	return ah && db_same_context(qp->context, ah->context) &&
+	       ah->pd->handle == qp->pd->handle;
+}
+
+/* The smallest power of two >= @n (1 for 0 and 1); @n <= 2^31. */
+static inline uint32_t db_roundup_pow2(uint32_t n)
+{
+	return n <= 1 ? 1 : 1u << (32 - __builtin_clz(n - 1));
+}
+
+/*
+ * ibv_create_cq_ex: comp_mask, wc_flags, create flags, parent domain,
+ * channel, vector and a non-zero cqe.  0 or a positive errno; on success
+ * *@single says whether the CQ is used by one thread at a time (its flag,
+ * its parent domain's thread domain, or DOORBELL_SINGLE_THREADED).  The
+ * upper bound of cqe is the backend's (the device's max_cqe).
+ */
+int db_cq_attr_check(struct ibv_context *ctx,
+		     const struct ibv_cq_init_attr_ex *attr, bool *single);
+
+/* Bit of an enum ibv_qp_type in a backend's mask of QP types. */
+#define DB_QPT(type) (1u << ((type)&31))
+
+/*
+ * ibv_create_qp_ex: a PD, CQs and SRQ of @ctx (EINVAL, checked first),
+ * comp_mask (bits outside @comp_mask are EOPNOTSUPP), create flags (none
+ * taken), the QP type (known types outside @qpts, a mask of DB_QPT(), are
+ * EOPNOTSUPP, unknown ones EINVAL).  0 or a positive errno.
+ */
+int db_qp_attr_check(struct ibv_context *ctx,
+		     const struct ibv_qp_init_attr_ex *attr, uint32_t comp_mask,
+		     uint32_t qpts);
+
+/*
+ * ibv_create_srq_ex for a device with basic SRQs only: comp_mask beyond
+ * TYPE and PD, XRC and tag-matching types (EOPNOTSUPP), an unknown type
+ * and a missing or foreign PD (EINVAL).  0 or a positive errno.
+ */
+int db_srq_attr_check(struct ibv_context *ctx,
+		      const struct ibv_srq_init_attr_ex *attr);
+
+/*
+ * A buffer of @size bytes aligned to @align for a queue of @type (the
+ * provider's resource type, e.g. MLX5DV_RES_TYPE_CQ) from the allocator of
+ * parent domain @pd, as libibverbs' IBV_PARENT_DOMAIN_INIT_ATTR_ALLOCATORS
+ * promises.  IBV_ALLOCATOR_USE_DEFAULT when @pd is no parent domain with
+ * allocators or its allocator says so: the caller allocates its own.  NULL
+ * with errno ENOMEM when the allocator fails.  A buffer it gave must go
+ * back through db_pd_free, and keeps @pd from being deallocated (EBUSY).
+ */
+void *db_pd_alloc(struct ibv_pd *pd, size_t size, size_t align, uint64_t type);
+void db_pd_free(struct ibv_pd *pd, void *buf, uint64_t type);
+
+#endif /* DOORBELL_CORE_ATTR_H */
