@@ -4,7 +4,7 @@
 # Instructions per ibv_post_send and per completion returned by ibv_poll_cq
 # for the mlx5 backend on the software ConnectX, counted by callgrind as
 # callgrind-counts.sh counts them for rxe: --toggle-collect on the named
-# noinline wrappers of tests/mlx5/bench_post_poll.c, inclusive counts from
+# noinline wrappers of tests/model/mlx5/bench_post_poll.c, inclusive counts from
 # callgrind_annotate, divided by the work done.  The bench links the
 # backend compiled as production compiles it (no DOORBELL_MLX5_MODEL) and
 # runs the posted WQEs through the model outside the wrappers, so what is
@@ -28,7 +28,7 @@ while (($#)); do
 	esac
 	shift
 done
-bench=$build/tests/mlx5/doorbell-mlx5-bench
+bench=$build/tests/model/mlx5/doorbell-mlx5-bench
 iters=${DOORBELL_BENCH_CG_ITERS:-2000}
 wrappers=(bench_post_inline64 bench_post_send64 bench_post_send4k
 	bench_post_write4k bench_poll_1 bench_poll_16)

@@ -4,7 +4,7 @@
 #include <stdint.h>
 
 #include "fake.h"
-#include "unit.h"
+#include "check.h"
 
 struct fake_cq {
 	struct rxe_cq cq;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /* The libibverbs version gate that protects the PABI 34 layouts. */
 #include "core/doorbell.h"
-#include "unit.h"
+#include "check.h"
 
 static void major_is_read_from_the_real_file_name(void)
 {

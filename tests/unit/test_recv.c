@@ -4,7 +4,7 @@
 #include <stdint.h>
 
 #include "fake.h"
-#include "unit.h"
+#include "check.h"
 
 static void recv_wqe_lists_the_sges_and_total_length(void)
 {

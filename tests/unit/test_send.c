@@ -9,7 +9,7 @@
 
 #include "fake.h"
 #include "rxe/rxe_send_wqe.h"
-#include "unit.h"
+#include "check.h"
 
 static uint8_t buf[4096];
 

@@ -2,7 +2,7 @@
 /* Runs the tests of one unit-test program; prints PASS/FAIL per test. */
 #include <stdlib.h>
 
-#include "unit.h"
+#include "check.h"
 
 int unit_failed;
 

@@ -13,7 +13,7 @@
 #include <infiniband/mlx5dv.h>
 
 #include "m5_fake.h"
-#include "unit.h"
+#include "check.h"
 
 #define SQ_BBS	4 /* a 256-byte SQ: WQEs wrap often */
 #define RQ_WQES 4

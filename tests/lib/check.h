@@ -3,8 +3,8 @@
  * A minimal unit-test harness: each test is a function named by the
  * behaviour it checks; CHECK records a failure and the test goes on.
  */
-#ifndef DOORBELL_UNIT_H
-#define DOORBELL_UNIT_H
+#ifndef DOORBELL_TESTS_CHECK_H
+#define DOORBELL_TESTS_CHECK_H
 
 #include <stdio.h>
 #include <string.h>
@@ -39,4 +39,4 @@ extern int unit_failed;
 
 int unit_main(int argc, char **argv, const struct unit_test *tests, int n);
 
-#endif /* DOORBELL_UNIT_H */
+#endif /* DOORBELL_TESTS_CHECK_H */
