@@ -17,13 +17,11 @@
 
 #include "mlx5/mlx5.h"
 #include "m5m_int.h" /* the model port's MAC, for RoCE AVs */
-#include "m5t.h"
+#include "check.h"
 #include "m5t_cqe.h"
 #include "m5t_ref.h"
 #include "m5t_verbs.h"
 #include "m5t_wq.h"
-
-int m5t_failed;
 
 /* --- Layouts and constants: m5_* / M5_* against mlx5dv.h ------------------ */
 
@@ -731,7 +729,7 @@ static void rc_opcodes(void)
 	struct xc x;
 
 	CHECK_EQ(xc_open(&x, &rc_default), 0);
-	for (i = 0; i < NUM_RC_OPS && !m5t_failed; i++)
+	for (i = 0; i < NUM_RC_OPS && !check_failed; i++)
 		for (n = 1; n <= 4; n += 3) {
 			bool atomic = rc_ops[i] == IBV_WR_ATOMIC_CMP_AND_SWP ||
 				      rc_ops[i] == IBV_WR_ATOMIC_FETCH_AND_ADD;
@@ -772,10 +770,10 @@ static void fm_ce_se(void)
 	struct xc_opts o = rc_default;
 	struct xc x;
 
-	for (sig_all = 0; sig_all < 2 && !m5t_failed; sig_all++) {
+	for (sig_all = 0; sig_all < 2 && !check_failed; sig_all++) {
 		o.sig_all = sig_all;
 		CHECK_EQ(xc_open(&x, &o), 0);
-		for (f = 0; f < 16 && !m5t_failed; f++) {
+		for (f = 0; f < 16 && !check_failed; f++) {
 			flags = (f & 1 ? IBV_SEND_SIGNALED : 0) |
 				(f & 2 ? IBV_SEND_SOLICITED : 0) |
 				(f & 4 ? IBV_SEND_FENCE : 0) |
@@ -849,7 +847,7 @@ static void sge_counts(void)
 
 	o.cap.max_send_sge = 8;
 	o.cap.max_inline_data = 0;
-	for (t = 0; t < 2 && !m5t_failed; t++) {
+	for (t = 0; t < 2 && !check_failed; t++) {
 		o.type = t ? IBV_QPT_UD : IBV_QPT_RC;
 		CHECK_EQ(xc_open(&x, &o), 0);
 		if (t)
@@ -858,8 +856,8 @@ static void sge_counts(void)
 					  .port_num = 1 });
 		max = x.cap.max_send_sge;
 		CHECK_EQ(max, 8);
-		for (p = 0; p < 4 && !m5t_failed; p++)
-			for (n = 0; n <= max && !m5t_failed; n++) {
+		for (p = 0; p < 4 && !check_failed; p++)
+			for (n = 0; n <= max && !check_failed; n++) {
 				xc_sges(&x, sg, pat[p], (int)n, 0);
 				wr = xc_wr(&x, IBV_WR_SEND, 100 * p + n, sg,
 					   (int)n, IBV_SEND_SIGNALED);
@@ -902,7 +900,7 @@ static void inline_sizes(void)
 	struct xc x;
 
 	o.cap.max_inline_data = 200;
-	for (t = 0; t < 2 && !m5t_failed; t++) {
+	for (t = 0; t < 2 && !check_failed; t++) {
 		o.type = t ? IBV_QPT_UD : IBV_QPT_RC;
 		CHECK_EQ(xc_open(&x, &o), 0);
 		if (t)
@@ -916,7 +914,7 @@ static void inline_sizes(void)
 		sizes[2] = max - 1;
 		sizes[3] = max;
 		sizes[4] = max + 1;
-		for (i = 0; i < (t ? 2u : 4u) && !m5t_failed; i++)
+		for (i = 0; i < (t ? 2u : 4u) && !check_failed; i++)
 			for (s = 0; s < 5; s++)
 				for (split = 1; split <= 3; split += 2) {
 					/* 3 SGEs: one of them empty. */
@@ -962,7 +960,7 @@ static void xc_sq_seek(struct xc *x, unsigned int pos)
 	struct ibv_send_wr wr;
 	struct ibv_sge sg;
 
-	while ((x->sq.pi & (nbb - 1)) != pos && !m5t_failed) {
+	while ((x->sq.pi & (nbb - 1)) != pos && !check_failed) {
 		xc_sges(x, &sg, len, 1, 0);
 		if (x->a->qp_type == IBV_QPT_RC) {
 			wr = xc_wr(x, IBV_WR_RDMA_WRITE, 7, &sg, 1,
@@ -991,7 +989,7 @@ static void sq_wrap(void)
 	o.cap.max_send_wr = 4;
 	o.cap.max_send_sge = 6;
 	o.cap.max_inline_data = 120;
-	for (t = 0; t < 2 && !m5t_failed; t++) {
+	for (t = 0; t < 2 && !check_failed; t++) {
 		o.type = t ? IBV_QPT_UD : IBV_QPT_RC;
 		CHECK_EQ(xc_open(&x, &o), 0);
 		if (t) {
@@ -1007,8 +1005,8 @@ static void sq_wrap(void)
 		nbb = to_m5qp(x.a)->sq.wqe_cnt;
 		max = x.cap.max_inline_data;
 		CHECK(nbb >= 8);
-		for (pos = 0; pos < nbb && !m5t_failed; pos++)
-			for (k = 0; k < (t ? 2u : 5u) && !m5t_failed; k++) {
+		for (pos = 0; pos < nbb && !check_failed; pos++)
+			for (k = 0; k < (t ? 2u : 5u) && !check_failed; k++) {
 				xc_sq_seek(&x, pos);
 				inl[0] = max - k;
 				switch (k) {
@@ -1072,11 +1070,11 @@ static void send_doorbell(void)
 
 	o.cap.max_inline_data = 240;
 	CHECK_EQ(xc_open(&x, &o), 0);
-	if (m5t_failed)
+	if (check_failed)
 		goto out;
 	bf = to_m5qp(x.a)->bf;
 	CHECK(bf->buf_size == 256 && bf->uuarn != 0);
-	for (i = 0; i < 12 && !m5t_failed; i++) {
+	for (i = 0; i < 12 && !check_failed; i++) {
 		unsigned int off = bf->offset;
 
 		n = i < 6 ? 1 : 2;
@@ -1115,7 +1113,7 @@ static void send_doorbell(void)
 	}
 	/* A BlueFlame WQE of 3 WQEBBs at every position: some wrap. */
 	nbb = to_m5qp(x.a)->sq.wqe_cnt;
-	for (i = 0; i < nbb && !m5t_failed; i++) {
+	for (i = 0; i < nbb && !check_failed; i++) {
 		static const uint32_t l100[] = { 100 };
 		unsigned int off;
 
@@ -1159,17 +1157,17 @@ static void recv_wqe(void)
 
 	o.cap.max_recv_sge = 5;
 	o.cap.max_recv_wr = 4;
-	for (s = 0; s < 2 && !m5t_failed; s++) {
+	for (s = 0; s < 2 && !check_failed; s++) {
 		o.srq = s;
 		CHECK_EQ(xc_open(&x, &o), 0);
-		if (m5t_failed) {
+		if (check_failed) {
 			xc_close(&x);
 			return;
 		}
 		max = x.bcap.max_recv_sge;
 		CHECK(max >= 5);
-		for (p = 0; p < 3 && !m5t_failed; p++)
-			for (n = 0; n <= max && n <= 9 && !m5t_failed; n++) {
+		for (p = 0; p < 3 && !check_failed; p++)
+			for (n = 0; n <= max && n <= 9 && !check_failed; n++) {
 				for (k = total = 0; k < n; k++) {
 					rs[0][k] = (struct ibv_sge){
 						(uintptr_t)x.bbuf + B_RECV +
@@ -1248,7 +1246,7 @@ static void srq_wqe(void)
 	o.cap.max_recv_wr = 5;
 	o.cap.max_recv_sge = 2;
 	CHECK_EQ(xc_open(&x, &o), 0);
-	for (i = 0; i < 60 && !m5t_failed; i++) {
+	for (i = 0; i < 60 && !check_failed; i++) {
 		n = 1 + i % 3;
 		for (k = 0; k < n; k++) {
 			rs[k][0] =
@@ -1324,7 +1322,7 @@ static void srq_free_out_of_order(void)
 	o.cap.max_recv_wr = 6;
 	o.cap.max_recv_sge = 1;
 	CHECK_EQ(xc_open(&x, &o), 0);
-	if (m5t_failed)
+	if (check_failed)
 		goto out;
 	b2cq = ibv_create_cq(x.ctx, 16, NULL, NULL, 0);
 	b2 = b2cq ? xc_qp(&x, b2cq, &o, true, &cap) : NULL;
@@ -1335,7 +1333,7 @@ static void srq_free_out_of_order(void)
 	CHECK_EQ(m5t_rc_pair(x.dev, a2, b2, 7), 0);
 	m5t_sq_init(&sq2, a2, false, NULL, 0);
 	xc_sges(&x, &sg, one, 1, 0);
-	for (r = 0; r < 40 && !m5t_failed; r++) {
+	for (r = 0; r < 40 && !check_failed; r++) {
 		for (k = 0; k < 4; k++) {
 			rs[k] = (struct ibv_sge){ (uintptr_t)x.bbuf + 64 * k,
 						  16 + k, x.bmr->lkey };
@@ -1398,7 +1396,7 @@ static void ud_dgram_ib(void)
 	o.cap.max_send_sge = 3;
 	o.cap.max_inline_data = 100;
 	CHECK_EQ(xc_open(&x, &o), 0);
-	if (m5t_failed)
+	if (check_failed)
 		goto out;
 	aa[0] = (struct ibv_ah_attr){ .dlid = m5m_port_lid(x.dev, 1),
 				      .sl = 5,
@@ -1418,7 +1416,7 @@ static void ud_dgram_ib(void)
 	aa[2].src_path_bits = 0xff; /* 7 bits of it */
 	for (i = 0; i < 3; i++)
 		CHECK(xc_ah(&x, &aa[i]));
-	for (i = 0; i < 12 && !m5t_failed; i++) {
+	for (i = 0; i < 12 && !check_failed; i++) {
 		k = i % 3;
 		xc_sges(&x, sg, lens, 3, i);
 		wr = xc_wr(&x, i & 4 ? IBV_WR_SEND_WITH_IMM : IBV_WR_SEND, i,
@@ -1473,7 +1471,7 @@ static void ud_dgram_ib_recv(void)
 
 	o.type = IBV_QPT_UD;
 	CHECK_EQ(xc_open(&x, &o), 0);
-	if (m5t_failed)
+	if (check_failed)
 		goto out;
 	aa = (struct ibv_ah_attr){ .dlid = m5m_port_lid(x.dev, 1),
 				   .sl = 9,
@@ -1504,7 +1502,7 @@ static void xc_roce(bool v1)
 	o.eth = true;
 	o.roce_v1 = v1;
 	CHECK_EQ(xc_open(&x, &o), 0);
-	if (m5t_failed)
+	if (check_failed)
 		goto out;
 	/* No GRH on RoCE: refused. */
 	aa = (struct ibv_ah_attr){ .port_num = 1 };
@@ -1530,7 +1528,7 @@ static void xc_roce(bool v1)
 	/* A GID that is no model port: the MAC inside it; dropped. */
 	aa.grh.dgid.global.interface_id = htobe64(0x021122fffe334455ull);
 	CHECK(xc_ah(&x, &aa));
-	for (i = 0; i < x.nahs && !m5t_failed; i++) {
+	for (i = 0; i < x.nahs && !check_failed; i++) {
 		xc_sges(&x, sg, lens, 2, i);
 		wr = xc_wr(&x, IBV_WR_SEND_WITH_IMM, i, sg, 2,
 			   IBV_SEND_SIGNALED | (i & 1 ? IBV_SEND_INLINE : 0));
@@ -1571,8 +1569,8 @@ static void bad_wr_lists(void)
 	struct xc x;
 
 	CHECK_EQ(xc_open(&x, &o), 0);
-	for (c = 0; c < 10 && !m5t_failed; c++)
-		for (k = 0; k < 4 && !m5t_failed; k++) {
+	for (c = 0; c < 10 && !check_failed; c++)
+		for (k = 0; k < 4 && !check_failed; k++) {
 			xc_sges(&x, sg, lens, 4, 0);
 			sg[4] = sg[0];
 			for (i = 0; i < 4; i++) {
@@ -1626,7 +1624,7 @@ static void bad_wr_lists(void)
 			xc_empty(x.acq);
 		}
 	/* max_send_wr outstanding: the next is refused with ENOMEM. */
-	for (i = 0; i < x.cap.max_send_wr && !m5t_failed; i++) {
+	for (i = 0; i < x.cap.max_send_wr && !check_failed; i++) {
 		wr[0] = xc_wr(&x, IBV_WR_RDMA_WRITE, i, sg, 1,
 			      i + 1 == x.cap.max_send_wr ? IBV_SEND_SIGNALED
 							 : 0);
@@ -1661,7 +1659,7 @@ static void bad_wr_lists(void)
 	xc_ah(&x, &(struct ibv_ah_attr){ .dlid = m5m_port_lid(x.dev, 1),
 					 .port_num = 1 });
 	xc_sges(&x, sg, lens, 1, 0);
-	for (c = 0; c < 3 && !m5t_failed; c++) {
+	for (c = 0; c < 3 && !check_failed; c++) {
 		wr[0] = xc_wr(&x, IBV_WR_SEND, 1, sg, 1, IBV_SEND_SIGNALED);
 		wr[1] = xc_wr(&x, IBV_WR_SEND, 2, sg, 1, IBV_SEND_SIGNALED);
 		wr[0].next = &wr[1];
@@ -1703,11 +1701,11 @@ static void cqe_parse_and_ownership(void)
 	/* CQs of 8 CQEs: 280 WRs pass over them 35 times. */
 	o.cqe = 7;
 	CHECK_EQ(xc_open(&x, &o), 0);
-	if (m5t_failed)
+	if (check_failed)
 		goto out;
 	ncqe = to_m5cq(x.acq)->ncqe;
 	CHECK_EQ(ncqe, 8);
-	for (i = 0; i < 7 * 40 && !m5t_failed; i++) {
+	for (i = 0; i < 7 * 40 && !check_failed; i++) {
 		enum ibv_wr_opcode op = rc_ops[i % NUM_RC_OPS];
 
 		if (op == IBV_WR_RDMA_READ) {
@@ -1754,10 +1752,10 @@ static void cqe_crafted(void)
 	struct xc x;
 
 	CHECK_EQ(xc_open(&x, &o), 0);
-	if (m5t_failed)
+	if (check_failed)
 		goto out;
 	xc_sges(&x, &sg, lens, 1, 0);
-	for (i = 0; i < 2 * sizeof(synd) && !m5t_failed; i++) {
+	for (i = 0; i < 2 * sizeof(synd) && !check_failed; i++) {
 		bool resp = i >= sizeof(synd);
 		struct ibv_cq *cq = resp ? x.bcq : x.acq;
 
@@ -1785,7 +1783,7 @@ static void cqe_crafted(void)
 			xc_wc(&x, x.bcq, RECV_TAG | i, IBV_WC_RECV, &wc, NULL);
 	}
 	/* Ownership: wrong parity or INVALID is the device's; format != 0. */
-	for (i = 0; i < 3 && !m5t_failed; i++) {
+	for (i = 0; i < 3 && !check_failed; i++) {
 		wr = xc_wr(&x, IBV_WR_RDMA_WRITE, 50 + i, &sg, 1,
 			   IBV_SEND_SIGNALED);
 		xc_post(&x, &wr, 0, 1);
@@ -1809,7 +1807,7 @@ static void cqe_crafted(void)
 		}
 	}
 	/* Receive fields the model leaves plain, and the other opcodes. */
-	for (i = 0; i < 4 && !m5t_failed; i++) {
+	for (i = 0; i < 4 && !check_failed; i++) {
 		static const uint8_t op[] = { MLX5_CQE_RESP_SEND,
 					      MLX5_CQE_RESP_SEND_IMM,
 					      MLX5_CQE_RESP_SEND_INV,
@@ -1836,7 +1834,7 @@ static void cqe_crafted(void)
 		CHECK_EQ(wc.slid, 0xbeef);
 	}
 	/* And a requester CQE naming each opcode in turn. */
-	for (i = 0; i < NUM_RC_OPS && !m5t_failed; i++) {
+	for (i = 0; i < NUM_RC_OPS && !check_failed; i++) {
 		static const uint8_t op[] = {
 			MLX5_OPCODE_SEND,	MLX5_OPCODE_SEND_IMM,
 			MLX5_OPCODE_RDMA_WRITE, MLX5_OPCODE_RDMA_WRITE_IMM,
@@ -1884,14 +1882,14 @@ static void cq_arm_doorbell(void)
 
 	o.channel = true;
 	CHECK_EQ(xc_open(&x, &o), 0);
-	if (m5t_failed)
+	if (check_failed)
 		goto out;
 	cq = to_m5cq(x.bcq);
 	CHECK_EQ(m5m_cq_info(x.dev, x.bcq, &info), 0);
 	CHECK((uint8_t *)cq->arm_reg ==
 	      (uint8_t *)to_m5ctx(x.ctx)->uar[0] + MLX5_CQ_DOORBELL);
 	xc_sges(&x, &sg, lens, 1, 0);
-	for (i = 0; i < 10 && !m5t_failed; i++) {
+	for (i = 0; i < 10 && !check_failed; i++) {
 		bool sol = i & 1;
 
 		CHECK_EQ(ibv_req_notify_cq(x.bcq, sol), 0);
@@ -1919,29 +1917,28 @@ out:
 	xc_close(&x);
 }
 
-static const struct m5t_test tests[] = {
-	M5T(layouts_and_constants),
-	M5T(rc_opcodes),
-	M5T(fm_ce_se),
-	M5T(sge_counts),
-	M5T(inline_sizes),
-	M5T(sq_wrap),
-	M5T(send_doorbell),
-	M5T(recv_wqe),
-	M5T(srq_wqe),
-	M5T(srq_free_out_of_order),
-	M5T(ud_dgram_ib),
-	M5T(ud_dgram_ib_recv),
-	M5T(ud_dgram_roce_v2),
-	M5T(ud_dgram_roce_v1),
-	M5T(bad_wr_lists),
-	M5T(cqe_parse_and_ownership),
-	M5T(cqe_crafted),
-	M5T(cq_arm_doorbell),
+static const struct check_test tests[] = {
+	CHECK_TEST(layouts_and_constants),
+	CHECK_TEST(rc_opcodes),
+	CHECK_TEST(fm_ce_se),
+	CHECK_TEST(sge_counts),
+	CHECK_TEST(inline_sizes),
+	CHECK_TEST(sq_wrap),
+	CHECK_TEST(send_doorbell),
+	CHECK_TEST(recv_wqe),
+	CHECK_TEST(srq_wqe),
+	CHECK_TEST(srq_free_out_of_order),
+	CHECK_TEST(ud_dgram_ib),
+	CHECK_TEST(ud_dgram_ib_recv),
+	CHECK_TEST(ud_dgram_roce_v2),
+	CHECK_TEST(ud_dgram_roce_v1),
+	CHECK_TEST(bad_wr_lists),
+	CHECK_TEST(cqe_parse_and_ownership),
+	CHECK_TEST(cqe_crafted),
+	CHECK_TEST(cq_arm_doorbell),
 };
 
 int main(int argc, char **argv)
 {
-	return m5t_main(argc, argv, "mlx5_crosscheck_", tests,
-			sizeof(tests) / sizeof(tests[0]));
+	return CHECK_MAIN(argc, argv, "mlx5_crosscheck_", tests);
 }

@@ -13,10 +13,8 @@
 #include <unistd.h>
 
 #include "m5model.h"
-#include "m5t.h"
+#include "check.h"
 #include "m5t_verbs.h"
-
-int m5t_failed;
 
 #define BUF 4096
 
@@ -170,7 +168,7 @@ static void rc_send_smoke(void)
 	int i;
 
 	CHECK_EQ(pair_open(&p, false), 0);
-	if (m5t_failed)
+	if (check_failed)
 		goto out;
 	for (i = 0; i < 256; i++)
 		p.a.buf[i] = (uint8_t)(i * 7 + 1);
@@ -262,7 +260,7 @@ static void cq_events(void)
 	int i;
 
 	CHECK_EQ(pair_open(&p, true), 0);
-	if (m5t_failed)
+	if (check_failed)
 		goto out;
 	/* Arm, fire, read (cq_event advances sn), ack, poll, re-arm. */
 	for (i = 0; i < 3; i++) {
@@ -322,10 +320,10 @@ static void irq_thread(void)
 	int i;
 
 	CHECK_EQ(pair_open(&p, true), 0);
-	if (m5t_failed)
+	if (check_failed)
 		goto out;
 	CHECK_EQ(m5m_irq_thread_start(p.dev), 0);
-	for (i = 0; i < 50 && !m5t_failed; i++) {
+	for (i = 0; i < 50 && !check_failed; i++) {
 		CHECK_EQ(ibv_req_notify_cq(p.b.cq, 0), 0);
 		ping(&p, i, 0);
 		/* Blocks until the IRQ thread writes the event. */
@@ -352,7 +350,7 @@ static void rdma_atomic(void)
 	int i;
 
 	CHECK_EQ(pair_open(&p, false), 0);
-	if (m5t_failed)
+	if (check_failed)
 		goto out;
 	for (i = 0; i < 128; i++)
 		p.a.buf[i] = (uint8_t)(i ^ 0x5a);
@@ -432,7 +430,7 @@ static void errors_flush(void)
 	int n;
 
 	CHECK_EQ(pair_open(&p, false), 0);
-	if (m5t_failed)
+	if (check_failed)
 		goto out;
 	CHECK_EQ(post_recv(&p.a, 0xa0, 0, 64), 0);
 	CHECK_EQ(post_recv(&p.a, 0xa1, 64, 64), 0);
@@ -477,7 +475,7 @@ static void rnr(void)
 
 	/* rnr_retry 1, min_rnr_timer 1 (10 µs): one retry, then the error. */
 	CHECK_EQ(pair_open_rnr(&p, false, 1), 0);
-	if (m5t_failed)
+	if (check_failed)
 		goto out;
 	CHECK_EQ(post_send(&p.a, IBV_WR_SEND, 1, 0, 32, 0), 0);
 	CHECK_EQ(ibv_poll_cq(p.a.cq, 1, &wc), 0);
@@ -490,7 +488,7 @@ static void rnr(void)
 
 	/* rnr_retry 7 waits for ever; a receive WQE releases the message. */
 	CHECK_EQ(pair_open(&p, false), 0);
-	if (m5t_failed)
+	if (check_failed)
 		goto out;
 	CHECK_EQ(post_send(&p.a, IBV_WR_SEND, 2, 0, 32, 0), 0);
 	m5m_clock_advance(p.dev, 100000);
@@ -535,7 +533,7 @@ static void ud_send(void)
 	int i;
 
 	CHECK_EQ(pair_open(&p, false), 0);
-	if (m5t_failed)
+	if (check_failed)
 		goto out;
 	qa.send_cq = qa.recv_cq = p.a.cq;
 	ua = ibv_create_qp(p.pd, &qa);
@@ -609,9 +607,9 @@ static void wrap_many(void)
 	int i, j, n;
 
 	CHECK_EQ(pair_open(&p, false), 0);
-	if (m5t_failed)
+	if (check_failed)
 		goto out;
-	for (i = 0; i < 3000 && !m5t_failed; i++) {
+	for (i = 0; i < 3000 && !check_failed; i++) {
 		len = 1 + (uint32_t)(i * 37) % 200;
 		for (j = 0; j < (int)len; j++)
 			p.a.buf[j] = (uint8_t)(i + j);
@@ -651,7 +649,7 @@ static void dropped_doorbell(void)
 	struct pair p;
 
 	CHECK_EQ(pair_open(&p, false), 0);
-	if (m5t_failed)
+	if (check_failed)
 		goto out;
 	CHECK_EQ(post_recv(&p.b, 1, 0, 64), 0);
 	CHECK_EQ(post_recv(&p.b, 2, 64, 64), 0);
@@ -685,7 +683,7 @@ static void dmabuf_mr(void)
 	CHECK_EQ(pair_open(&p, false), 0);
 	fd = memfd_create("m5m-dmabuf", MFD_CLOEXEC);
 	CHECK(fd >= 0 && !ftruncate(fd, 8192));
-	if (m5t_failed)
+	if (check_failed)
 		goto out;
 	/* The model accepts any mmappable fd as a dmabuf. */
 	mr = ibv_reg_dmabuf_mr(p.pd, 4096, 4096, 0x10000, fd,
@@ -744,7 +742,7 @@ static void srq_recv(void)
 	int i;
 
 	CHECK_EQ(pair_open(&p, false), 0);
-	if (m5t_failed)
+	if (check_failed)
 		goto out;
 	srq = ibv_create_srq(p.pd, &sa);
 	CHECK(srq);
@@ -759,7 +757,7 @@ static void srq_recv(void)
 		goto out;
 	CHECK_EQ(m5t_rc_pair(p.dev, c, d, 7), 0);
 	/* Receives come off the free list, out of posting order later. */
-	for (i = 0; i < 40 && !m5t_failed; i++) {
+	for (i = 0; i < 40 && !check_failed; i++) {
 		CHECK_EQ(srq_post(srq, &p.b, 100 + i, 64 * (i % 8)), 0);
 		p.a.buf[0] = (uint8_t)i;
 		CHECK_EQ(post_send_on(d, &p.a, IBV_WR_SEND, i, 0, 16, 0), 0);
@@ -801,7 +799,7 @@ static void cq_overrun(void)
 	int i;
 
 	CHECK_EQ(pair_open(&p, false), 0);
-	if (m5t_failed)
+	if (check_failed)
 		goto out;
 	small = ibv_create_cq(p.ctx, 1, NULL, NULL, 0);
 	CHECK(small && small->cqe == 1);
@@ -842,7 +840,7 @@ static void kernel_checks(void)
 	struct pair p;
 
 	CHECK_EQ(pair_open(&p, false), 0);
-	if (m5t_failed)
+	if (check_failed)
 		goto out;
 	CHECK_EQ(p.ctx->num_comp_vectors, 4);
 	CHECK(p.ctx->async_fd >= 0);
@@ -890,7 +888,7 @@ static void shared_bfregs(void)
 	int i, j;
 
 	CHECK_EQ(pair_open(&p, false), 0);
-	if (m5t_failed)
+	if (check_failed)
 		goto out;
 	for (i = 0; i < 16; i++) {
 		q[i] = rc_qp(&p, i % 2 ? p.b.cq : p.a.cq, NULL);
@@ -920,16 +918,15 @@ out:
 	pair_close(&p);
 }
 
-static const struct m5t_test tests[] = {
-	M5T(rc_send_smoke), M5T(cq_events),    M5T(irq_thread),
-	M5T(rdma_atomic),   M5T(errors_flush), M5T(rnr),
-	M5T(ud_send),	    M5T(wrap_many),    M5T(dropped_doorbell),
-	M5T(dmabuf_mr),	    M5T(cq_overrun),   M5T(kernel_checks),
-	M5T(shared_bfregs), M5T(srq_recv),
+static const struct check_test tests[] = {
+	CHECK_TEST(rc_send_smoke), CHECK_TEST(cq_events),    CHECK_TEST(irq_thread),
+	CHECK_TEST(rdma_atomic),   CHECK_TEST(errors_flush), CHECK_TEST(rnr),
+	CHECK_TEST(ud_send),	    CHECK_TEST(wrap_many),    CHECK_TEST(dropped_doorbell),
+	CHECK_TEST(dmabuf_mr),	    CHECK_TEST(cq_overrun),   CHECK_TEST(kernel_checks),
+	CHECK_TEST(shared_bfregs), CHECK_TEST(srq_recv),
 };
 
 int main(int argc, char **argv)
 {
-	return m5t_main(argc, argv, "mlx5_e2e_", tests,
-			sizeof(tests) / sizeof(tests[0]));
+	return CHECK_MAIN(argc, argv, "mlx5_e2e_", tests);
 }

@@ -22,10 +22,8 @@
 #include <unistd.h>
 
 #include "m5model.h"
-#include "m5t.h"
+#include "check.h"
 #include "m5t_verbs.h"
-
-int m5t_failed;
 
 #define BUF	 8192
 #define RECV_OFF 4096
@@ -228,7 +226,7 @@ static void arm_msg_event(struct env *e)
 #define OPEN(e, cfg, svec, rvec)                                               \
 	do {                                                                   \
 		CHECK_EQ(env_open(e, cfg, svec, rvec), 0);                     \
-		if (m5t_failed)                                                \
+		if (check_failed)                                                \
 			goto out;                                              \
 	} while (0)
 
@@ -241,7 +239,7 @@ static void arm_fire_rearm(void)
 	int i;
 
 	OPEN(&e, NULL, 0, 0);
-	for (i = 0; i < 6 && !m5t_failed; i++) {
+	for (i = 0; i < 6 && !check_failed; i++) {
 		CHECK_EQ(ibv_req_notify_cq(e.rcq, 0), 0);
 		CHECK_EQ(cq_info(&e, e.rcq).state, 1);
 		msg(&e, 0);
@@ -439,7 +437,7 @@ static void cq_event_advances_sn(void)
 
 	OPEN(&e, NULL, 0, 0);
 	m5m_set_strict(e.dev, false);
-	for (i = 0; i < 9 && !m5t_failed; i++) {
+	for (i = 0; i < 9 && !check_failed; i++) {
 		CHECK_EQ(ibv_req_notify_cq(e.rcq, i % 3 == 2), 0);
 		ci = cq_info(&e, e.rcq);
 		CHECK_EQ(ci.arm_sn, i & 3);
@@ -1020,7 +1018,7 @@ static void blocking_irq_thread(void)
 	OPEN(&e, NULL, 0, 0);
 	CHECK_EQ(m5m_irq_thread_start(e.dev), 0);
 	/* The completion comes from another thread while this one waits. */
-	for (i = 0; i < 20 && !m5t_failed; i++) {
+	for (i = 0; i < 20 && !check_failed; i++) {
 		CHECK_EQ(ibv_req_notify_cq(e.rcq, 0), 0);
 		CHECK(later_start(&l, &e, 0));
 		CHECK_EQ(get_event_within(e.ch, 5000, &cq), 0);
@@ -1050,28 +1048,27 @@ out:
 	env_close(&e);
 }
 
-static const struct m5t_test tests[] = {
-	M5T(arm_fire_rearm),
-	M5T(no_arm_no_event),
-	M5T(solicited_se_vs_plain),
-	M5T(solicited_error_cqe),
-	M5T(arm_with_pending),
-	M5T(cq_event_advances_sn),
-	M5T(shared_vector),
-	M5T(dedicated_vectors),
-	M5T(eq_rearm),
-	M5T(moderation_count),
-	M5T(moderation_period),
-	M5T(modify_cq_einval),
-	M5T(lost_irq),
-	M5T(dup_irq),
-	M5T(int_period),
-	M5T(destroy_after_ack),
-	M5T(blocking_irq_thread),
+static const struct check_test tests[] = {
+	CHECK_TEST(arm_fire_rearm),
+	CHECK_TEST(no_arm_no_event),
+	CHECK_TEST(solicited_se_vs_plain),
+	CHECK_TEST(solicited_error_cqe),
+	CHECK_TEST(arm_with_pending),
+	CHECK_TEST(cq_event_advances_sn),
+	CHECK_TEST(shared_vector),
+	CHECK_TEST(dedicated_vectors),
+	CHECK_TEST(eq_rearm),
+	CHECK_TEST(moderation_count),
+	CHECK_TEST(moderation_period),
+	CHECK_TEST(modify_cq_einval),
+	CHECK_TEST(lost_irq),
+	CHECK_TEST(dup_irq),
+	CHECK_TEST(int_period),
+	CHECK_TEST(destroy_after_ack),
+	CHECK_TEST(blocking_irq_thread),
 };
 
 int main(int argc, char **argv)
 {
-	return m5t_main(argc, argv, "mlx5_event_", tests,
-			sizeof(tests) / sizeof(tests[0]));
+	return CHECK_MAIN(argc, argv, "mlx5_event_", tests);
 }

@@ -11,9 +11,7 @@
 #include <unistd.h>
 
 #include "m5m_int.h"
-#include "m5t.h"
-
-int m5t_failed;
+#include "check.h"
 
 /* A pipe standing in for a completion channel. */
 struct chan {
@@ -535,15 +533,14 @@ static void cqe_faults(void)
 	chan_close(c);
 }
 
-static const struct m5t_test tests[] = {
-	M5T(eq_arm_fire_rearm),	     M5T(eq_budget),
-	M5T(shared_vector),	     M5T(cq_moderation_count),
-	M5T(cq_moderation_period),   M5T(int_period),
-	M5T(lost_and_duplicate_irq), M5T(cqe_faults),
+static const struct check_test tests[] = {
+	CHECK_TEST(eq_arm_fire_rearm),	     CHECK_TEST(eq_budget),
+	CHECK_TEST(shared_vector),	     CHECK_TEST(cq_moderation_count),
+	CHECK_TEST(cq_moderation_period),   CHECK_TEST(int_period),
+	CHECK_TEST(lost_and_duplicate_irq), CHECK_TEST(cqe_faults),
 };
 
 int main(int argc, char **argv)
 {
-	return m5t_main(argc, argv, "mlx5_model_", tests,
-			sizeof(tests) / sizeof(tests[0]));
+	return CHECK_MAIN(argc, argv, "mlx5_model_", tests);
 }
