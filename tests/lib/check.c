@@ -6,6 +6,16 @@
 
 int check_failed;
 
+/* name, or prefix + name: ctest passes the latter (see --list). */
+static int check_is(const char *arg, const char *prefix, const char *name)
+{
+	size_t n = strlen(prefix);
+
+	if (!strncmp(arg, prefix, n) && !strcmp(arg + n, name))
+		return 1;
+	return !strcmp(arg, name);
+}
+
 int check_main(int argc, char **argv, const char *prefix,
 	       const struct check_test *tests, int n)
 {
@@ -14,11 +24,11 @@ int check_main(int argc, char **argv, const char *prefix,
 
 	if (only && !strcmp(only, "--list")) {
 		for (i = 0; i < n; i++)
-			printf("%s\n", tests[i].name);
+			printf("%s%s\n", prefix, tests[i].name);
 		return EXIT_SUCCESS;
 	}
 	for (i = 0; i < n; i++) {
-		if (only && strcmp(only, tests[i].name))
+		if (only && !check_is(only, prefix, tests[i].name))
 			continue;
 		check_failed = 0;
 		tests[i].fn();

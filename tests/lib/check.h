@@ -45,8 +45,9 @@ extern int check_failed;
 	check_main(argc, argv, prefix, tests, sizeof(tests) / sizeof(tests[0]))
 
 /*
- * With no argument, runs every test; with a name, that test only; with
- * --list, prints the names, one a line.  Prints "PASS|FAIL <prefix><name>"
+ * With no argument, runs every test; with a name (with or without the
+ * prefix), that test only; with --list, prints <prefix><name> for each test,
+ * one a line (the ctest names, see tests/lib/CMakeLists.txt).  Prints "PASS|FAIL <prefix><name>"
  * per test (the form scripts/test.sh counts).  Returns 0 if every test run
  * passed, 1 otherwise or when the name matches no test.
  */
