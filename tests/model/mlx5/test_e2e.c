@@ -160,7 +160,7 @@ static int post_send(struct side *s, enum ibv_wr_opcode op, uint64_t id,
 	return post_send_on(s->qp, s, op, id, off, len, flags);
 }
 
-static void rc_send_smoke(void)
+static void rc_send_delivers_the_bytes_and_one_completion_each_side(void)
 {
 	struct ibv_wc wc;
 	struct m5m_stats st;
@@ -251,7 +251,7 @@ static void ping(struct pair *p, uint64_t id, unsigned int flags)
 	CHECK_EQ(m5t_poll_one(p->a.cq, &wc), 1);
 }
 
-static void cq_events(void)
+static void cq_events_fire_once_per_arm_for_solicited_and_moderated_cqs(void)
 {
 	struct ibv_modify_cq_attr ma = { .attr_mask = IBV_CQ_ATTR_MODERATE };
 	struct ibv_wc wc[4];
@@ -311,7 +311,7 @@ out:
 }
 
 /* The same flow with the model's IRQ thread servicing the vectors. */
-static void irq_thread(void)
+static void an_irq_thread_wakes_a_blocked_get_cq_event(void)
 {
 	struct ibv_cq *cq = NULL;
 	struct ibv_wc wc;
@@ -338,7 +338,7 @@ out:
 	pair_close(&p);
 }
 
-static void rdma_atomic(void)
+static void rdma_write_read_and_atomics_move_the_right_bytes(void)
 {
 	struct ibv_sge sge;
 	struct ibv_send_wr wr = { .sg_list = &sge,
@@ -415,7 +415,7 @@ out:
 	pair_close(&p);
 }
 
-static void errors_flush(void)
+static void a_remote_access_error_flushes_the_rest_of_both_qps(void)
 {
 	struct ibv_qp_init_attr init;
 	struct ibv_async_event ev;
@@ -467,7 +467,7 @@ out:
 	pair_close(&p);
 }
 
-static void rnr(void)
+static void rnr_retry_gives_up_after_its_count_or_waits_for_a_receive(void)
 {
 	struct m5m_stats st;
 	struct ibv_wc wc;
@@ -510,7 +510,7 @@ out:
 	pair_close(&p);
 }
 
-static void ud_send(void)
+static void ud_send_delivers_the_grh_and_the_payload(void)
 {
 	struct ibv_qp_init_attr qa = {
 		.qp_type = IBV_QPT_UD,
@@ -598,7 +598,7 @@ out:
 }
 
 /* Many WRs through small queues: SQ, RQ and CQ wrap many times. */
-static void wrap_many(void)
+static void queues_that_wrap_many_times_lose_and_repeat_nothing(void)
 {
 	struct ibv_wc wc[4];
 	struct pair p;
@@ -642,7 +642,7 @@ out:
 	pair_close(&p);
 }
 
-static void dropped_doorbell(void)
+static void a_dropped_doorbell_is_run_by_the_next_one(void)
 {
 	struct ibv_wc wc[4];
 	struct m5m_stats st;
@@ -667,7 +667,7 @@ out:
 	pair_close(&p);
 }
 
-static void dmabuf_mr(void)
+static void a_dmabuf_mr_serves_an_rdma_write(void)
 {
 	struct ibv_sge sge;
 	struct ibv_send_wr wr = { .sg_list = &sge,
@@ -730,7 +730,7 @@ static int srq_post(struct ibv_srq *srq, struct side *s, uint64_t id,
 	return ibv_post_srq_recv(srq, &wr, &bad);
 }
 
-static void srq_recv(void)
+static void srq_receives_complete_out_of_posting_order(void)
 {
 	struct ibv_srq_init_attr sa = { .attr = { .max_wr = 8, .max_sge = 1 } };
 	struct ibv_srq_attr lim = { .srq_limit = 2 };
@@ -789,7 +789,7 @@ out:
 }
 
 /* A CQ the consumer does not keep up with stops and says so. */
-static void cq_overrun(void)
+static void a_cq_the_consumer_does_not_keep_up_with_stops_and_says_so(void)
 {
 	struct ibv_qp *c = NULL, *d = NULL;
 	struct ibv_async_event ev;
@@ -830,7 +830,7 @@ out:
 }
 
 /* The fake kernel refuses what mlx5_ib and uverbs refuse. */
-static void kernel_checks(void)
+static void the_model_kernel_refuses_what_mlx5_ib_and_uverbs_refuse(void)
 {
 	struct ibv_qp_attr qa = { .qp_state = IBV_QPS_RTR };
 	struct ibv_qp_init_attr init;
@@ -879,7 +879,7 @@ out:
  * More QPs than dedicated bfregs: the later ones share the medium bfregs
  * (locked, BlueFlame halves alternating per bfreg, not per QP).
  */
-static void shared_bfregs(void)
+static void qps_beyond_the_dedicated_bfregs_share_the_medium_ones(void)
 {
 	struct ibv_qp *q[16] = { NULL };
 	struct m5m_stats st;
@@ -919,11 +919,20 @@ out:
 }
 
 static const struct check_test tests[] = {
-	CHECK_TEST(rc_send_smoke), CHECK_TEST(cq_events),    CHECK_TEST(irq_thread),
-	CHECK_TEST(rdma_atomic),   CHECK_TEST(errors_flush), CHECK_TEST(rnr),
-	CHECK_TEST(ud_send),	    CHECK_TEST(wrap_many),    CHECK_TEST(dropped_doorbell),
-	CHECK_TEST(dmabuf_mr),	    CHECK_TEST(cq_overrun),   CHECK_TEST(kernel_checks),
-	CHECK_TEST(shared_bfregs), CHECK_TEST(srq_recv),
+	CHECK_TEST(rc_send_delivers_the_bytes_and_one_completion_each_side),
+	CHECK_TEST(cq_events_fire_once_per_arm_for_solicited_and_moderated_cqs),
+	CHECK_TEST(an_irq_thread_wakes_a_blocked_get_cq_event),
+	CHECK_TEST(rdma_write_read_and_atomics_move_the_right_bytes),
+	CHECK_TEST(a_remote_access_error_flushes_the_rest_of_both_qps),
+	CHECK_TEST(rnr_retry_gives_up_after_its_count_or_waits_for_a_receive),
+	CHECK_TEST(ud_send_delivers_the_grh_and_the_payload),
+	CHECK_TEST(queues_that_wrap_many_times_lose_and_repeat_nothing),
+	CHECK_TEST(a_dropped_doorbell_is_run_by_the_next_one),
+	CHECK_TEST(a_dmabuf_mr_serves_an_rdma_write),
+	CHECK_TEST(a_cq_the_consumer_does_not_keep_up_with_stops_and_says_so),
+	CHECK_TEST(the_model_kernel_refuses_what_mlx5_ib_and_uverbs_refuse),
+	CHECK_TEST(qps_beyond_the_dedicated_bfregs_share_the_medium_ones),
+	CHECK_TEST(srq_receives_complete_out_of_posting_order),
 };
 
 int main(int argc, char **argv)
