@@ -22,7 +22,7 @@ build=$(scripts/build.sh)
 out=$build/mlx5-moderation
 png=${M5_PLOT:-$top/docs/mlx5-moderation.png}
 mkdir -p "$out"
-"$build/tests/mlx5/doorbell-m5perf" moderation --csv "$out/moderation.csv" \
+"$build/tests/model/mlx5/doorbell-m5perf" moderation --csv "$out/moderation.csv" \
 	"$@" | tee "$out/moderation.md"
 /usr/bin/python3 - "$out/moderation.csv" "$png" <<'EOF'
 """Two panels of grouped bars from doorbell-m5perf's moderation CSV."""

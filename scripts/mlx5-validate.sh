@@ -4,7 +4,7 @@
 # Validate doorbell's ConnectX (mlx5) backend on real hardware.
 #
 # The mlx5 backend has only been verified against the software ConnectX in
-# tests/mlx5 (ctest -R mlx5_).  Run this on a host with a ConnectX-4 or later
+# tests/model/mlx5 (ctest -R mlx5_).  Run this on a host with a ConnectX-4 or later
 # bound to mlx5_ib, Debian 12 or newer, as root, and send the output (it ends
 # with "N passed, N failed, N skipped") to the project.  Nothing is installed
 # system-wide except Debian packages; libmlx5 keeps serving every other
@@ -21,10 +21,10 @@
 #   2. perftest and pingpong pairs on the device, in loopback
 #      (tests/guest/apps.sh: RC/UD send, write, read, atomics, latency, event
 #      mode, SRQ, several QPs, post lists; UC is left out: not supported);
-#   3. doorbell's integration tests (tests/integration), every byte checked;
-#   4. the drain after ERR (tests/mlx5/hw_drain_after_err.c): modify_qp(ERR),
-#      then a marker WR, whose flush completion must come, through doorbell
-#      and libmlx5 alike;
+#   3. doorbell's integration tests (tests/guest/itest), every byte checked;
+#   4. the drain after ERR (tests/model/mlx5/hw_drain_after_err.c):
+#      modify_qp(ERR), then a marker WR, whose flush completion must come,
+#      through doorbell and libmlx5 alike;
 #   5. ib_write_lat and ib_send_bw through libmlx5 and then doorbell, to
 #      compare typical latency and message rate.
 set -uo pipefail
@@ -98,11 +98,11 @@ DOORBELL_VM_IBDEV=$dev DOORBELL_VM_GID_INDEX=$gid DOORBELL_VM_IPV4=$addr \
 	"$top/tests/guest/apps.sh" | record
 
 echo "== integration tests through doorbell (bytes checked)"
-timeout 900 "$build/tests/integration/doorbell-itest" -d "$dev" -g "$gid" |
+timeout 900 "$build/tests/guest/itest/doorbell-itest" -d "$dev" -g "$gid" |
 	record
 
 echo "== drain after ERR: a marker WR posted in ERR is flushed"
-drain=$build/tests/mlx5/doorbell-mlx5-drain
+drain=$build/tests/model/mlx5/doorbell-mlx5-drain
 timeout 60 "$drain" -d "$dev" -g "$gid" | record
 # The same through libmlx5: what doorbell must match.
 (unset RDMAV_DRIVERS DOORBELL_MLX5

@@ -33,7 +33,7 @@ if [[ ${1:-} == --guest ]]; then
 	kind=$2 build=$3 rep=$4 rt=$5
 	dev=${DOORBELL_VM_IBDEV:-rxe0}
 	gid=${DOORBELL_VM_GID_INDEX:-1}
-	itest=$build/tests/integration/doorbell-itest
+	itest=$build/tests/guest/itest/doorbell-itest
 	export RDMAV_DRIVERS=$build/lib/libdoorbell
 	fails=0
 	say() { echo "$@"; [[ $1 == FAIL ]] && fails=$((fails + 1)); return 0; }

@@ -59,8 +59,11 @@ done
 counts() {
 	local label=$1 c
 	shift
-	if c=$("$here/callgrind-counts.sh" "$build" "$@" 2>/dev/null); then
-		echo "$label $(echo "$c" | tr '\n' ' ')"
+	if c=$("$here/insn-guard.sh" "$build" "$@" 2>/dev/null |
+		awk '$1 == "post_send64" { p = $2 } $1 == "poll_1" { q = $2 }
+		     END { if (p == "" || q == "") exit 1
+			   print "post", p, "poll", q }'); then
+		echo "$label $c"
 	else
 		echo "$label unsupported"
 	fi

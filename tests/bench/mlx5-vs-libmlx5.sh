@@ -3,8 +3,8 @@
 #
 # The mlx5 backend side by side with stock libmlx5, instructions per
 # ibv_post_send and per completion of ibv_poll_cq, both counted by
-# tests/bench/mlx5-callgrind.sh: ours on the software ConnectX
-# (tests/mlx5/doorbell-mlx5-bench), libmlx5's real mlx5_post_send and
+# tests/bench/insn-guard.sh --mlx5: ours on the software ConnectX
+# (tests/model/mlx5/doorbell-mlx5-bench), libmlx5's real mlx5_post_send and
 # mlx5_poll_cq_v1 on plain memory (tests/bench/libmlx5-bench, which
 # dlopen()s the installed libmlx5 of Debian's ibverbs-providers).  When the
 # installed libmlx5 is not a build whose layouts tests/bench/libmlx5_v44.h
@@ -14,7 +14,7 @@
 #
 # Usage: mlx5-vs-libmlx5.sh BUILD_DIR [-t] [--ours FIGURES] [--check]
 #   -t              the thread-domain variant on both sides (locks elided)
-#   --ours FIGURES  our figures as mlx5-callgrind.sh printed them (else it
+#   --ours FIGURES  our figures as insn-guard.sh --mlx5 printed them (else it
 #                   is run here)
 #   --check         exit 1 if a case's ratio ours/libmlx5 is above 1.0
 # Prints one line per case: ours, libmlx5, the ratio, and the ratio against
@@ -36,7 +36,7 @@ done
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 if [[ -z $ours ]]; then
-	"$here/mlx5-callgrind.sh" "$build" "${td[@]}" >"$out/ours"
+	"$here/insn-guard.sh" "$build" --mlx5 "${td[@]}" >"$out/ours"
 	ours=$out/ours
 fi
 lm5=$build/tests/bench/libmlx5-bench
@@ -44,7 +44,7 @@ recorded=$here/libmlx5-insn-recorded.txt
 if [[ -x $lm5 ]] && "$lm5" -p >"$out/probe" 2>&1; then
 	# libmlx5's default BlueFlame policy, which is ours: every single WQE.
 	env -u MLX5_POST_SEND_PREFER_BF DOORBELL_MLX5_BENCH="$lm5" \
-		"$here/mlx5-callgrind.sh" "$build" "${td[@]}" >"$out/theirs"
+		"$here/insn-guard.sh" "$build" --mlx5 "${td[@]}" >"$out/theirs"
 	echo "libmlx5: measured now, $(cat "$out/probe")"
 else
 	[[ -x $lm5 ]] || echo "$lm5 was not built" >"$out/probe"

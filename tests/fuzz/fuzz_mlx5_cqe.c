@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * fuzz_mlx5_cqe: the fuzzer plays a ConnectX and writes 64-byte CQEs into
- * the CQ of a fake mlx5 context (tests/unit/m5_fake.c) with up to four RC
+ * the CQ of a fake mlx5 context (tests/lib/m5_fake.c) with up to four RC
  * and UD QPs, some on an SRQ, some with a CQ other than the one polled.
  * WRs are posted with the production m5_post_send, m5_post_recv and
  * m5_post_srq_recv; the CQ is polled with m5_poll_cq (nwc -2 to 17) and

@@ -3,7 +3,7 @@
 #
 # Device removal under traffic, inside the Soft-RoCE guest.  Two clients
 # run on rxe0 when `rdma link delete rxe0` removes it:
-#   - doorbell-removal (tests/integration/removal.c): RC send/receive with a
+#   - doorbell-removal (tests/guest/itest/removal.c): RC send/receive with a
 #     completion channel, every message and completion checked, watching the
 #     async fd and the device list; it prints its own PASS/FAIL/SKIP lines;
 #   - an ib_send_bw pair (-D 10), a second, independent client.
@@ -34,8 +34,8 @@ addr=${DOORBELL_VM_IPV4:-10.77.0.1}
 rounds=${1:-1}
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build=${DOORBELL_BUILD_DIR:-$top/build}
-app=$build/tests/integration/doorbell-removal
-itest=$build/tests/integration/doorbell-itest
+app=$build/tests/guest/itest/doorbell-removal
+itest=$build/tests/guest/itest/doorbell-itest
 logs=$(mktemp -d)
 bound=90		# seconds any one process may take
 bw=(-d "$dev" -x "$gid" -F -D 10)

@@ -14,7 +14,7 @@ if [[ -e /etc/libibverbs.d/rxe.driver ]]; then
 fi
 
 echo "== integration tests (bytes checked)"
-itest=$build/tests/integration/doorbell-itest
+itest=$build/tests/guest/itest/doorbell-itest
 if [[ -x $itest ]]; then
 	timeout 900 "$itest" -d "$dev" -g "$gid" ||
 		echo "    (doorbell-itest exited $?)"
@@ -34,10 +34,10 @@ echo "== rdma-core's pyverbs suite (Debian's copy)"
 echo "== instruction counts (callgrind) against tests/bench/insn-baseline.txt"
 "$here/insn-guard.sh" "$build"
 
-echo "== pyverbs-tests (the project's own Python tests)"
+echo "== tests/guest/pyverbs (the project's own Python tests)"
 log=$(mktemp)
 if PYVERBS_TESTS_PROVIDER=libdoorbell timeout 900 /usr/bin/python3 -m unittest \
-	discover -s "$here/../../pyverbs-tests" -v >"$log" 2>&1; then
+	discover -s "$here/pyverbs" -v >"$log" 2>&1; then
 	rc=0
 else
 	rc=$?

@@ -4,7 +4,7 @@
 #include <stdint.h>
 
 #include "fake.h"
-#include "unit.h"
+#include "check.h"
 
 struct fake_cq {
 	struct rxe_cq cq;
@@ -137,16 +137,16 @@ static void ring_geometry_from_the_kernel_is_checked(void)
 	CHECK_EQ(rxe_ring_check(7, 7, 100, 48), EPROTO);
 }
 
-static const struct unit_test tests[] = {
-	UNIT_TEST(completions_come_out_in_order_and_once),
-	UNIT_TEST(kernel_invalidate_bit_becomes_ibv_wc_with_inv),
-	UNIT_TEST(a_wild_producer_index_is_masked_into_the_ring),
-	UNIT_TEST(polling_zero_or_negative_entries_consumes_nothing),
-	UNIT_TEST(a_cq_that_lost_its_ring_reports_an_error),
-	UNIT_TEST(ring_geometry_from_the_kernel_is_checked),
+static const struct check_test tests[] = {
+	CHECK_TEST(completions_come_out_in_order_and_once),
+	CHECK_TEST(kernel_invalidate_bit_becomes_ibv_wc_with_inv),
+	CHECK_TEST(a_wild_producer_index_is_masked_into_the_ring),
+	CHECK_TEST(polling_zero_or_negative_entries_consumes_nothing),
+	CHECK_TEST(a_cq_that_lost_its_ring_reports_an_error),
+	CHECK_TEST(ring_geometry_from_the_kernel_is_checked),
 };
 
 int main(int argc, char **argv)
 {
-	return unit_main(argc, argv, tests, sizeof(tests) / sizeof(tests[0]));
+	return CHECK_MAIN(argc, argv, "unit_cq_", tests);
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /* The libibverbs version gate that protects the PABI 34 layouts. */
 #include "core/doorbell.h"
-#include "unit.h"
+#include "check.h"
 
 static void major_is_read_from_the_real_file_name(void)
 {
@@ -28,13 +28,13 @@ static void the_system_libibverbs_is_accepted(void)
 	CHECK_EQ(db_check_libibverbs(), 0);
 }
 
-static const struct unit_test tests[] = {
-	UNIT_TEST(major_is_read_from_the_real_file_name),
-	UNIT_TEST(unversioned_or_foreign_names_have_no_major),
-	UNIT_TEST(the_system_libibverbs_is_accepted),
+static const struct check_test tests[] = {
+	CHECK_TEST(major_is_read_from_the_real_file_name),
+	CHECK_TEST(unversioned_or_foreign_names_have_no_major),
+	CHECK_TEST(the_system_libibverbs_is_accepted),
 };
 
 int main(int argc, char **argv)
 {
-	return unit_main(argc, argv, tests, sizeof(tests) / sizeof(tests[0]));
+	return CHECK_MAIN(argc, argv, "unit_libver_", tests);
 }

@@ -4,7 +4,7 @@
 #include <stdint.h>
 
 #include "fake.h"
-#include "unit.h"
+#include "check.h"
 
 static void recv_wqe_lists_the_sges_and_total_length(void)
 {
@@ -80,14 +80,14 @@ static void receives_on_a_reset_qp_are_refused(void)
 	fake_qp_free(&f);
 }
 
-static const struct unit_test tests[] = {
-	UNIT_TEST(recv_wqe_lists_the_sges_and_total_length),
-	UNIT_TEST(too_many_recv_sges_are_refused_with_bad_wr),
-	UNIT_TEST(a_full_rq_returns_ENOMEM),
-	UNIT_TEST(receives_on_a_reset_qp_are_refused),
+static const struct check_test tests[] = {
+	CHECK_TEST(recv_wqe_lists_the_sges_and_total_length),
+	CHECK_TEST(too_many_recv_sges_are_refused_with_bad_wr),
+	CHECK_TEST(a_full_rq_returns_ENOMEM),
+	CHECK_TEST(receives_on_a_reset_qp_are_refused),
 };
 
 int main(int argc, char **argv)
 {
-	return unit_main(argc, argv, tests, sizeof(tests) / sizeof(tests[0]));
+	return CHECK_MAIN(argc, argv, "unit_recv_", tests);
 }

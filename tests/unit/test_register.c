@@ -7,7 +7,7 @@
 
 #include "core/backends.h"
 #include "core/doorbell.h"
-#include "unit.h"
+#include "check.h"
 
 static size_t match_entries(void)
 {
@@ -137,16 +137,16 @@ static void mlx5_firmware_version_has_four_subminor_digits(void)
 	CHECK(strcmp(buf, "16.35.0012") == 0);
 }
 
-static const struct unit_test tests[] = {
-	UNIT_TEST(match_table_has_one_driver_id_entry_per_backend),
-	UNIT_TEST(abi_range_is_the_union_of_the_backends_ranges),
-	UNIT_TEST(opt_in_backend_serves_devices_only_with_its_variable_set),
-	UNIT_TEST(always_on_backend_serves_devices_without_a_variable),
-	UNIT_TEST(device_with_a_kernel_abi_its_backend_lacks_is_not_claimed),
-	UNIT_TEST(mlx5_firmware_version_has_four_subminor_digits),
+static const struct check_test tests[] = {
+	CHECK_TEST(match_table_has_one_driver_id_entry_per_backend),
+	CHECK_TEST(abi_range_is_the_union_of_the_backends_ranges),
+	CHECK_TEST(opt_in_backend_serves_devices_only_with_its_variable_set),
+	CHECK_TEST(always_on_backend_serves_devices_without_a_variable),
+	CHECK_TEST(device_with_a_kernel_abi_its_backend_lacks_is_not_claimed),
+	CHECK_TEST(mlx5_firmware_version_has_four_subminor_digits),
 };
 
 int main(int argc, char **argv)
 {
-	return unit_main(argc, argv, tests, sizeof(tests) / sizeof(tests[0]));
+	return CHECK_MAIN(argc, argv, "unit_register_", tests);
 }

@@ -9,7 +9,7 @@
 
 #include "fake.h"
 #include "rxe/rxe_send_wqe.h"
-#include "unit.h"
+#include "check.h"
 
 static uint8_t buf[4096];
 
@@ -339,24 +339,24 @@ static void a_kernel_index_out_of_range_is_masked(void)
 	fake_qp_free(&f);
 }
 
-static const struct unit_test tests[] = {
-	UNIT_TEST(unknown_and_kernel_only_opcodes_are_refused),
-	UNIT_TEST(opcodes_follow_the_qp_type),
-	UNIT_TEST(sge_count_and_flags_are_bounded),
-	UNIT_TEST(inline_length_adds_every_sge_in_64_bits),
-	UNIT_TEST(atomics_need_8_bytes_at_an_aligned_address),
-	UNIT_TEST(ud_sends_need_an_ah_of_the_qp_pd_and_context),
-	UNIT_TEST(binding_a_window_without_an_mr_is_refused),
-	UNIT_TEST(write_wqe_carries_remote_address_in_iova),
-	UNIT_TEST(inline_wqe_holds_the_gathered_bytes),
-	UNIT_TEST(ud_wqe_names_the_ah_by_number),
-	UNIT_TEST(a_bad_wr_stops_the_list_after_the_good_ones),
-	UNIT_TEST(a_full_queue_returns_ENOMEM_and_posts_what_fits),
-	UNIT_TEST(sends_before_rts_are_refused_and_write_nothing),
-	UNIT_TEST(a_kernel_index_out_of_range_is_masked),
+static const struct check_test tests[] = {
+	CHECK_TEST(unknown_and_kernel_only_opcodes_are_refused),
+	CHECK_TEST(opcodes_follow_the_qp_type),
+	CHECK_TEST(sge_count_and_flags_are_bounded),
+	CHECK_TEST(inline_length_adds_every_sge_in_64_bits),
+	CHECK_TEST(atomics_need_8_bytes_at_an_aligned_address),
+	CHECK_TEST(ud_sends_need_an_ah_of_the_qp_pd_and_context),
+	CHECK_TEST(binding_a_window_without_an_mr_is_refused),
+	CHECK_TEST(write_wqe_carries_remote_address_in_iova),
+	CHECK_TEST(inline_wqe_holds_the_gathered_bytes),
+	CHECK_TEST(ud_wqe_names_the_ah_by_number),
+	CHECK_TEST(a_bad_wr_stops_the_list_after_the_good_ones),
+	CHECK_TEST(a_full_queue_returns_ENOMEM_and_posts_what_fits),
+	CHECK_TEST(sends_before_rts_are_refused_and_write_nothing),
+	CHECK_TEST(a_kernel_index_out_of_range_is_masked),
 };
 
 int main(int argc, char **argv)
 {
-	return unit_main(argc, argv, tests, sizeof(tests) / sizeof(tests[0]));
+	return CHECK_MAIN(argc, argv, "unit_send_", tests);
 }

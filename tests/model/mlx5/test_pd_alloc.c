@@ -16,11 +16,10 @@
 #include <infiniband/mlx5dv.h>
 
 #include "m5model.h"
-#include "m5t.h"
+#include "check.h"
 #include "m5t_verbs.h"
 #include "mlx5/mlx5.h"
 
-int m5t_failed;
 
 enum pa_mode { PA_GIVE, PA_USE_DEFAULT, PA_FAIL };
 
@@ -395,15 +394,14 @@ static void a_failing_allocator_fails_the_create_with_enomem(void)
 	pa_close(&r);
 }
 
-static const struct m5t_test tests[] = {
-	M5T(allocators_give_the_queue_buffers),
-	M5T(free_is_called_at_destroy),
-	M5T(use_default_falls_back_to_the_provider),
-	M5T(a_failing_allocator_fails_the_create_with_enomem),
+static const struct check_test tests[] = {
+	CHECK_TEST(allocators_give_the_queue_buffers),
+	CHECK_TEST(free_is_called_at_destroy),
+	CHECK_TEST(use_default_falls_back_to_the_provider),
+	CHECK_TEST(a_failing_allocator_fails_the_create_with_enomem),
 };
 
 int main(int argc, char **argv)
 {
-	return m5t_main(argc, argv, "mlx5_pd_alloc_", tests,
-			sizeof(tests) / sizeof(tests[0]));
+	return CHECK_MAIN(argc, argv, "mlx5_pd_alloc_", tests);
 }

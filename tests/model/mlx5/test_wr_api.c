@@ -15,14 +15,13 @@
 #include <infiniband/mlx5dv.h>
 
 #include "mlx5/mlx5.h"
-#include "m5t.h"
+#include "check.h"
 #include "m5t_cqe.h"
 #include "m5t_ref.h"
 #include "m5t_verbs.h"
 #include "m5t_wq.h"
 #include "m5t_wr.h"
 
-int m5t_failed;
 
 #define BUF	(64 * 1024)
 #define QKEY	0x11112222u
@@ -331,7 +330,7 @@ static void create_refuses_what_the_backend_lacks(void)
 	struct wt t;
 
 	CHECK_EQ(wt_dev(&t, true), 0);
-	if (m5t_failed)
+	if (check_failed)
 		goto out;
 	for (i = 0; i < sizeof(lacks) / sizeof(lacks[0]); i++) {
 		CHECK_EQ(wt_create_errno(&t, IBV_QPT_RC, ALL_OPS | lacks[i]),
@@ -367,7 +366,7 @@ out:
 	wt_close(&t);
 	/* A device without atomics: none through the API either. */
 	CHECK_EQ(wt_dev(&t, false), 0);
-	if (!m5t_failed) {
+	if (!check_failed) {
 		CHECK_EQ(wt_create_errno(&t, IBV_QPT_RC,
 					 IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP),
 			 EOPNOTSUPP);
@@ -411,11 +410,11 @@ static void wt_every_opcode(const struct wt_opts *o, unsigned int nops)
 	struct wt t;
 
 	CHECK_EQ(wt_open(&t, o, 1), 0);
-	if (m5t_failed)
+	if (check_failed)
 		goto out;
 	wt_recvs(&t, 0, 128);
 	for (i = 0; i < nops; i++) {
-		for (d = 0; d < 5 && !m5t_failed; d++) {
+		for (d = 0; d < 5 && !check_failed; d++) {
 			if (!wt_style_ok(rc_ops[i], d))
 				continue;
 			wt_wr(&t, &wrs[n], sgs[n], rc_ops[i], d, ++id);
@@ -502,7 +501,7 @@ static void same_wqes_as_post_send(void)
 	struct wt t;
 
 	CHECK_EQ(wt_open(&t, &rc_opts, 2), 0);
-	if (m5t_failed)
+	if (check_failed)
 		goto out;
 	p = to_m5qp(t.a[0]);
 	w = to_m5qp(t.a[1]);
@@ -512,7 +511,7 @@ static void same_wqes_as_post_send(void)
 	CHECK_EQ(p->sq.wqe_cnt, w->sq.wqe_cnt);
 	wt_recvs(&t, 0, 250);
 	wt_recvs(&t, 1, 250);
-	for (round = 0; round < 40 && !m5t_failed; round++) {
+	for (round = 0; round < 40 && !check_failed; round++) {
 		n = 1 + round % 7;
 		for (i = 0; i < n; i++) {
 			enum ibv_wr_opcode op = rc_ops[(round + i) % 7];
@@ -626,11 +625,11 @@ static void abort_leaves_nothing_visible(void)
 	struct wt t;
 
 	CHECK_EQ(wt_open(&t, &rc_opts, 1), 0);
-	if (m5t_failed)
+	if (check_failed)
 		goto out;
 	wt_recvs(&t, 0, 64);
 	qpx = ibv_qp_to_qp_ex(t.a[0]);
-	for (k = 0; k < 3 && !m5t_failed; k++) {
+	for (k = 0; k < 3 && !check_failed; k++) {
 		wt_seen(&t, 0, &before);
 		ibv_wr_start(qpx);
 		/* Nothing, two WRs, four WRs: then abort. */
@@ -669,10 +668,10 @@ static void wt_bad_batch(const struct wt_opts *o,
 	struct wt t;
 
 	CHECK_EQ(wt_open(&t, o, 1), 0);
-	if (m5t_failed)
+	if (check_failed)
 		goto out;
 	wt_recvs(&t, 0, 64);
-	for (bad_at = 0; bad_at < n && !m5t_failed; bad_at++) {
+	for (bad_at = 0; bad_at < n && !check_failed; bad_at++) {
 		for (i = 0; i < n; i++) {
 			wt_wr(&t, &wrs[i], sgs[i], rc_ops[(i + 1) % 3], 1,
 			      ++id);
@@ -776,12 +775,12 @@ static void sq_full_enomem_discards_batch(void)
 
 	o.cap.max_send_wr = 8;
 	CHECK_EQ(wt_open(&t, &o, 1), 0);
-	if (m5t_failed)
+	if (check_failed)
 		goto out;
 	wt_recvs(&t, 0, 16);
 	max = to_m5qp(t.a[0])->sq.max_post;
 	CHECK(max >= 8 && max < 80);
-	if (m5t_failed)
+	if (check_failed)
 		goto out;
 	for (i = 0; i <= max; i++) {
 		wt_wr(&t, &wrs[i], sgs[i], IBV_WR_RDMA_WRITE, 1, ++id);
@@ -823,14 +822,14 @@ static void batch_before_first_rts_refused_enomem(void)
 	struct wt t;
 
 	CHECK_EQ(wt_dev(&t, true), 0);
-	if (m5t_failed)
+	if (check_failed)
 		goto out;
 	t.abuf = aligned_alloc(4096, BUF);
 	t.amr = t.abuf ? ibv_reg_mr(t.pd, t.abuf, BUF, IBV_ACCESS_LOCAL_WRITE)
 		       : NULL;
 	qp = t.a[0] = wt_qp(&t, &o, true, &t.cap);
 	CHECK(qp && t.amr);
-	if (m5t_failed)
+	if (check_failed)
 		goto out;
 	CHECK_EQ(ibv_modify_qp(qp, &a,
 			       IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
@@ -847,23 +846,22 @@ out:
 	wt_close(&t);
 }
 
-static const struct m5t_test tests[] = {
-	M5T(create_refuses_what_the_backend_lacks),
-	M5T(rc_every_opcode_matches_mlx5dv),
-	M5T(ud_send_matches_mlx5dv),
-	M5T(same_wqes_as_post_send),
-	M5T(abort_leaves_nothing_visible),
-	M5T(bad_sge_count_discards_batch),
-	M5T(too_much_inline_discards_batch),
-	M5T(op_not_in_send_ops_discards_batch),
-	M5T(unknown_wr_flags_discard_batch),
-	M5T(short_atomic_sge_discards_batch),
-	M5T(sq_full_enomem_discards_batch),
-	M5T(batch_before_first_rts_refused_enomem),
+static const struct check_test tests[] = {
+	CHECK_TEST(create_refuses_what_the_backend_lacks),
+	CHECK_TEST(rc_every_opcode_matches_mlx5dv),
+	CHECK_TEST(ud_send_matches_mlx5dv),
+	CHECK_TEST(same_wqes_as_post_send),
+	CHECK_TEST(abort_leaves_nothing_visible),
+	CHECK_TEST(bad_sge_count_discards_batch),
+	CHECK_TEST(too_much_inline_discards_batch),
+	CHECK_TEST(op_not_in_send_ops_discards_batch),
+	CHECK_TEST(unknown_wr_flags_discard_batch),
+	CHECK_TEST(short_atomic_sge_discards_batch),
+	CHECK_TEST(sq_full_enomem_discards_batch),
+	CHECK_TEST(batch_before_first_rts_refused_enomem),
 };
 
 int main(int argc, char **argv)
 {
-	return m5t_main(argc, argv, "mlx5_wr_api_", tests,
-			sizeof(tests) / sizeof(tests[0]));
+	return CHECK_MAIN(argc, argv, "mlx5_wr_api_", tests);
 }

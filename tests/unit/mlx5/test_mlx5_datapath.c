@@ -13,7 +13,7 @@
 #include <infiniband/mlx5dv.h>
 
 #include "m5_fake.h"
-#include "unit.h"
+#include "check.h"
 
 #define SQ_BBS	4 /* a 256-byte SQ: WQEs wrap often */
 #define RQ_WQES 4
@@ -433,17 +433,17 @@ static void arm_writes_dbrec_then_uar(void)
 
 int main(int argc, char **argv)
 {
-	static const struct unit_test tests[] = {
-		UNIT_TEST(rc_send_encodes_like_mlx5dv),
-		UNIT_TEST(rdma_and_atomic_segments),
-		UNIT_TEST(ud_inline_wraps_and_goes_by_blueflame),
-		UNIT_TEST(refused_wr_posts_the_ones_before),
-		UNIT_TEST(recv_scatter_and_terminator),
-		UNIT_TEST(poll_maps_cqes_to_wrs),
-		UNIT_TEST(poll_refuses_a_cqe_naming_a_wqes_second_wqebb),
-		UNIT_TEST(clean_removes_one_qps_cqes),
-		UNIT_TEST(arm_writes_dbrec_then_uar),
+	static const struct check_test tests[] = {
+		CHECK_TEST(rc_send_encodes_like_mlx5dv),
+		CHECK_TEST(rdma_and_atomic_segments),
+		CHECK_TEST(ud_inline_wraps_and_goes_by_blueflame),
+		CHECK_TEST(refused_wr_posts_the_ones_before),
+		CHECK_TEST(recv_scatter_and_terminator),
+		CHECK_TEST(poll_maps_cqes_to_wrs),
+		CHECK_TEST(poll_refuses_a_cqe_naming_a_wqes_second_wqebb),
+		CHECK_TEST(clean_removes_one_qps_cqes),
+		CHECK_TEST(arm_writes_dbrec_then_uar),
 	};
 
-	return unit_main(argc, argv, tests, sizeof(tests) / sizeof(tests[0]));
+	return CHECK_MAIN(argc, argv, "unit_mlx5_datapath_", tests);
 }

@@ -72,23 +72,10 @@ static int send_with_imm(struct it_test *t, enum ibv_qp_type type,
 	it_wr(&wr, &sge, 1, IBV_WR_SEND_WITH_IMM, sb, 0, len);
 	it_wr_dest(&wr, &a, &b);
 	wr.imm_data = imm;
-	if (it_post_send(t, a.qp, &wr))
-		return IT_FAIL;
-	e = it_exp_send(1, IBV_WC_SEND, a.qp);
-	if (it_expect_wc(t, a.scq, &e, "send completion"))
-		return IT_FAIL;
 	e = it_exp_recv(100, IBV_WC_RECV, b.qp, hdr + len);
 	e.imm = 1;
 	e.imm_data = imm;
-	if (hdr) {
-		e.grh = 1;
-		e.src_qp = a.qp->qp_num;
-	}
-	if (it_expect_wc(t, b.rcq, &e, "receive completion"))
-		return IT_FAIL;
-	if (it_verify(t, rb->addr + hdr, len, seed, 0, "received bytes") ||
-	    it_verify(t, rb->addr + hdr + len, 64, poison, hdr + len,
-		      "bytes after the message"))
+	if (it_send_and_verify(t, &a, &b, &wr, 1, &e, rb, len, seed, poison))
 		return IT_FAIL;
 	return quiet_pair(t, &a, &b);
 }
@@ -294,17 +281,8 @@ static int ud_send_inline_delivers_every_byte(struct it_test *t, long arg)
 	ret = ibv_post_send(a.qp, &wr, &bad);
 	IT_EXPECT(t, !ret, "ibv_post_send returned %d", ret);
 	memset(src, 0x5a, len);
-	e = it_exp_send(1, IBV_WC_SEND, a.qp);
-	if (it_expect_wc(t, a.scq, &e, "send completion"))
-		return IT_FAIL;
 	e = it_exp_recv(100, IBV_WC_RECV, b.qp, IT_GRH + len);
-	e.grh = 1;
-	e.src_qp = a.qp->qp_num;
-	if (it_expect_wc(t, b.rcq, &e, "receive completion"))
-		return IT_FAIL;
-	if (it_verify(t, rb->addr + IT_GRH, len, seed, 0, "received bytes") ||
-	    it_verify(t, rb->addr + IT_GRH + len, 64, poison, IT_GRH + len,
-		      "bytes after the message"))
+	if (it_send_and_verify(t, &a, &b, NULL, 1, &e, rb, len, seed, poison))
 		return IT_FAIL;
 	return quiet_pair(t, &a, &b);
 }

@@ -22,10 +22,8 @@
 #include <unistd.h>
 
 #include "m5model.h"
-#include "m5t.h"
+#include "check.h"
 #include "m5t_verbs.h"
-
-int m5t_failed;
 
 #define BUF	 8192
 #define RECV_OFF 4096
@@ -228,12 +226,12 @@ static void arm_msg_event(struct env *e)
 #define OPEN(e, cfg, svec, rvec)                                               \
 	do {                                                                   \
 		CHECK_EQ(env_open(e, cfg, svec, rvec), 0);                     \
-		if (m5t_failed)                                                \
+		if (check_failed)                                                \
 			goto out;                                              \
 	} while (0)
 
 /* Arm, fire once, nothing more until re-armed, re-arm, fire again. */
-static void arm_fire_rearm(void)
+static void an_armed_cq_fires_once_until_rearmed(void)
 {
 	struct m5m_stats st;
 	struct evs n;
@@ -241,7 +239,7 @@ static void arm_fire_rearm(void)
 	int i;
 
 	OPEN(&e, NULL, 0, 0);
-	for (i = 0; i < 6 && !m5t_failed; i++) {
+	for (i = 0; i < 6 && !check_failed; i++) {
 		CHECK_EQ(ibv_req_notify_cq(e.rcq, 0), 0);
 		CHECK_EQ(cq_info(&e, e.rcq).state, 1);
 		msg(&e, 0);
@@ -270,7 +268,7 @@ out:
 }
 
 /* A CQ never armed raises nothing, however many CQEs it gets. */
-static void no_arm_no_event(void)
+static void a_cq_never_armed_raises_no_event(void)
 {
 	struct m5m_stats st;
 	struct env e;
@@ -305,7 +303,7 @@ out:
  * RDMA WRITE (no receive CQE) leave it armed; the requester CQE of a
  * solicited SEND does not count on the sender's CQ; an SE receive fires.
  */
-static void solicited_se_vs_plain(void)
+static void a_solicited_arm_fires_only_on_a_solicited_receive(void)
 {
 	struct evs n;
 	struct env e;
@@ -345,7 +343,7 @@ out:
  * flushes its receive (an error CQE too) and reports the access error as
  * an async event, on the async vector.
  */
-static void solicited_error_cqe(void)
+static void error_cqes_satisfy_a_solicited_arm(void)
 {
 	struct ibv_async_event ev;
 	struct ibv_wc wc[4];
@@ -386,7 +384,7 @@ out:
 }
 
 /* Arming over CQEs not yet polled fires at once if they match the arm. */
-static void arm_with_pending(void)
+static void arming_over_matching_unpolled_cqes_fires_at_once(void)
 {
 	struct env e;
 
@@ -431,7 +429,7 @@ out:
  * arm carries, mod 4; arming again without an event keeps it.  The model
  * checks every arm's sn (lenient here, so a slip is counted, not fatal).
  */
-static void cq_event_advances_sn(void)
+static void each_cq_event_read_advances_the_arm_sn(void)
 {
 	struct m5m_cq_info ci;
 	struct env e;
@@ -439,7 +437,7 @@ static void cq_event_advances_sn(void)
 
 	OPEN(&e, NULL, 0, 0);
 	m5m_set_strict(e.dev, false);
-	for (i = 0; i < 9 && !m5t_failed; i++) {
+	for (i = 0; i < 9 && !check_failed; i++) {
 		CHECK_EQ(ibv_req_notify_cq(e.rcq, i % 3 == 2), 0);
 		ci = cq_info(&e, e.rcq);
 		CHECK_EQ(ci.arm_sn, i & 3);
@@ -488,7 +486,7 @@ out:
  * runs, one interrupt is taken, every EQ on the vector is walked and both
  * CQs get their event.
  */
-static void shared_vector(void)
+static void cqs_sharing_a_vector_get_their_events_from_one_interrupt(void)
 {
 	struct m5m_config cfg = cfg_vectors(2, 1);
 	struct m5m_vec_stats vs;
@@ -522,7 +520,7 @@ out:
 }
 
 /* The same with a vector per EQ: two interrupts, one event each. */
-static void dedicated_vectors(void)
+static void cqs_on_their_own_vectors_take_one_interrupt_each(void)
 {
 	struct m5m_config cfg = cfg_vectors(2, 2);
 	unsigned int vs, vr;
@@ -565,7 +563,7 @@ out:
  * EQE per interrupt, two EQEs take two interrupts (the re-arm over a
  * pending EQE interrupts again at once), and a later CQE interrupts again.
  */
-static void eq_rearm(void)
+static void an_eq_rearmed_over_a_pending_eqe_interrupts_again(void)
 {
 	struct m5m_config cfg;
 	struct evs n;
@@ -611,7 +609,7 @@ static int modify(struct ibv_cq *cq, uint32_t mask, uint16_t count,
 }
 
 /* cq_count through ibv_modify_cq: the event waits for the Nth CQE. */
-static void moderation_count(void)
+static void a_moderated_cq_fires_at_the_nth_cqe(void)
 {
 	struct m5m_cq_info ci;
 	struct env e;
@@ -659,7 +657,7 @@ static void lat_hook(void *arg, const struct m5m_event_info *ev)
  * cq_period through ibv_modify_cq: with fewer CQEs than cq_count the
  * event comes when the period runs out on the virtual clock.
  */
-static void moderation_period(void)
+static void a_moderated_cq_fires_when_the_period_runs_out(void)
 {
 	struct lat l = { 0 };
 	struct env e;
@@ -702,7 +700,7 @@ out:
 }
 
 /* Bad ibv_modify_cq requests: EINVAL, and the moderation is unchanged. */
-static void modify_cq_einval(void)
+static void bad_modify_cq_requests_get_einval_and_change_nothing(void)
 {
 	static const uint32_t bad_mask[] = {
 		0,
@@ -745,7 +743,7 @@ out:
  * completion on it raises nothing either; the kernel's recovery poll of
  * the vector delivers exactly one event per CQ and re-arms the EQ.
  */
-static void lost_irq(void)
+static void a_lost_interrupt_is_recovered_with_one_event_per_cq(void)
 {
 	unsigned int vec;
 	struct evs n;
@@ -780,7 +778,7 @@ out:
 }
 
 /* A duplicated MSI-X message: the second interrupt finds no EQE. */
-static void dup_irq(void)
+static void a_duplicated_interrupt_finds_no_eqe(void)
 {
 	struct m5m_vec_stats vs;
 	unsigned int vec;
@@ -812,7 +810,7 @@ out:
  * interrupts on a vector both go out); on, requests inside the window are
  * held and merged into one interrupt at its end.
  */
-static void int_period(void)
+static void int_period_merges_interrupts_inside_its_window(void)
 {
 	struct m5m_config cfg = cfg_vectors(2, 1);
 	struct m5m_vec_stats vs;
@@ -876,7 +874,7 @@ static double now_s(void)
  * goes through at once (the fake kernel waits, as uverbs does, for every
  * event it reported to be acked).  The channel is busy until then.
  */
-static void destroy_after_ack(void)
+static void destroy_cq_goes_through_once_every_event_is_acked(void)
 {
 	struct ibv_cq *cq;
 	void *cq_ctx;
@@ -1006,7 +1004,7 @@ static void later_join(struct later *l)
 	CHECK(ret == NULL);
 }
 
-static void blocking_irq_thread(void)
+static void get_cq_event_blocks_until_the_irq_thread_delivers(void)
 {
 	struct sigaction sa = { .sa_handler = on_usr1 };
 	struct ibv_cq *cq;
@@ -1020,7 +1018,7 @@ static void blocking_irq_thread(void)
 	OPEN(&e, NULL, 0, 0);
 	CHECK_EQ(m5m_irq_thread_start(e.dev), 0);
 	/* The completion comes from another thread while this one waits. */
-	for (i = 0; i < 20 && !m5t_failed; i++) {
+	for (i = 0; i < 20 && !check_failed; i++) {
 		CHECK_EQ(ibv_req_notify_cq(e.rcq, 0), 0);
 		CHECK(later_start(&l, &e, 0));
 		CHECK_EQ(get_event_within(e.ch, 5000, &cq), 0);
@@ -1050,28 +1048,27 @@ out:
 	env_close(&e);
 }
 
-static const struct m5t_test tests[] = {
-	M5T(arm_fire_rearm),
-	M5T(no_arm_no_event),
-	M5T(solicited_se_vs_plain),
-	M5T(solicited_error_cqe),
-	M5T(arm_with_pending),
-	M5T(cq_event_advances_sn),
-	M5T(shared_vector),
-	M5T(dedicated_vectors),
-	M5T(eq_rearm),
-	M5T(moderation_count),
-	M5T(moderation_period),
-	M5T(modify_cq_einval),
-	M5T(lost_irq),
-	M5T(dup_irq),
-	M5T(int_period),
-	M5T(destroy_after_ack),
-	M5T(blocking_irq_thread),
+static const struct check_test tests[] = {
+	CHECK_TEST(an_armed_cq_fires_once_until_rearmed),
+	CHECK_TEST(a_cq_never_armed_raises_no_event),
+	CHECK_TEST(a_solicited_arm_fires_only_on_a_solicited_receive),
+	CHECK_TEST(error_cqes_satisfy_a_solicited_arm),
+	CHECK_TEST(arming_over_matching_unpolled_cqes_fires_at_once),
+	CHECK_TEST(each_cq_event_read_advances_the_arm_sn),
+	CHECK_TEST(cqs_sharing_a_vector_get_their_events_from_one_interrupt),
+	CHECK_TEST(cqs_on_their_own_vectors_take_one_interrupt_each),
+	CHECK_TEST(an_eq_rearmed_over_a_pending_eqe_interrupts_again),
+	CHECK_TEST(a_moderated_cq_fires_at_the_nth_cqe),
+	CHECK_TEST(a_moderated_cq_fires_when_the_period_runs_out),
+	CHECK_TEST(bad_modify_cq_requests_get_einval_and_change_nothing),
+	CHECK_TEST(a_lost_interrupt_is_recovered_with_one_event_per_cq),
+	CHECK_TEST(a_duplicated_interrupt_finds_no_eqe),
+	CHECK_TEST(int_period_merges_interrupts_inside_its_window),
+	CHECK_TEST(destroy_cq_goes_through_once_every_event_is_acked),
+	CHECK_TEST(get_cq_event_blocks_until_the_irq_thread_delivers),
 };
 
 int main(int argc, char **argv)
 {
-	return m5t_main(argc, argv, "mlx5_event_", tests,
-			sizeof(tests) / sizeof(tests[0]));
+	return CHECK_MAIN(argc, argv, "mlx5_event_", tests);
 }

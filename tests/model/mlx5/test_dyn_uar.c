@@ -14,11 +14,10 @@
 #include <rdma/mlx5_user_ioctl_verbs.h>
 
 #include "m5model.h"
-#include "m5t.h"
+#include "check.h"
 #include "m5t_verbs.h"
 #include "mlx5/mlx5.h"
 
-int m5t_failed;
 
 /* A model device, a context, a PD and a CQ; optionally the old kernel. */
 struct rig {
@@ -159,7 +158,7 @@ static void td_qp_rings_its_own_uar_without_lock(void)
 
 	CHECK_EQ(rig_open(&r, false), 0);
 	CHECK_EQ(domain_open(&r, &d), 0);
-	if (m5t_failed)
+	if (check_failed)
 		goto out;
 	a = qp_in(&r, d.parent);
 	b = qp_in(&r, r.pd);
@@ -201,7 +200,7 @@ static void two_tds_get_different_uars(void)
 	struct rig r;
 
 	CHECK_EQ(rig_open(&r, false), 0);
-	if (m5t_failed)
+	if (check_failed)
 		goto out;
 	/* The non-cached UAR for CQ arms is the context's first. */
 	base = m5m_live_uars(r.dev, r.ctx);
@@ -213,12 +212,12 @@ static void two_tds_get_different_uars(void)
 	}
 	CHECK_EQ(m5m_live_uars(r.dev, r.ctx), base + 2);
 	peer = qp_in(&r, r.pd);
-	if (m5t_failed || !peer)
+	if (check_failed || !peer)
 		goto out;
 	CHECK(to_m5qp(q[0])->bf != to_m5qp(q[1])->bf);
 	CHECK(m5m_qp_uar_page(r.dev, q[0]->qp_num) !=
 	      m5m_qp_uar_page(r.dev, q[1]->qp_num));
-	for (i = 0; i < 2 && !m5t_failed; i++) {
+	for (i = 0; i < 2 && !check_failed; i++) {
 		CHECK_EQ(rig_pair(&r, q[i], peer), 0);
 		send_one(&r, q[i], peer, 64, true);
 		send_one(&r, q[i], peer, 64, false);
@@ -249,7 +248,7 @@ static void qps_without_td_share_bfregs(void)
 	struct rig r;
 
 	CHECK_EQ(rig_open(&r, false), 0);
-	if (m5t_failed)
+	if (check_failed)
 		goto out;
 	for (i = 0; i < NQ; i++) {
 		q[i] = qp_in(&r, r.pd);
@@ -278,7 +277,7 @@ static void qps_without_td_share_bfregs(void)
 		if (to_m5qp(q[i])->bf == to_m5qp(q[NQ - 1])->bf)
 			break;
 	CHECK(i < NQ - 1);
-	if (m5t_failed)
+	if (check_failed)
 		goto out;
 	CHECK_EQ(rig_pair(&r, q[i], q[NQ - 1]), 0);
 	send_one(&r, q[i], q[NQ - 1], 64, true);
@@ -312,7 +311,7 @@ static void cq_arms_go_to_the_nc_uar(void)
 	struct rig r;
 
 	CHECK_EQ(rig_open(&r, false), 0);
-	if (m5t_failed)
+	if (check_failed)
 		goto out;
 	ctx = to_m5ctx(r.ctx);
 	CHECK(ctx->dyn_uar);
@@ -372,7 +371,7 @@ static void dealloc_td_destroys_its_uar(void)
 	struct rig r;
 
 	CHECK_EQ(rig_open(&r, false), 0);
-	if (m5t_failed)
+	if (check_failed)
 		goto out;
 	base = m5m_live_uars(r.dev, r.ctx);
 	CHECK_EQ(domain_open(&r, &d), 0);
@@ -406,7 +405,7 @@ static void static_uars_without_kernel_dyn_uar(void)
 
 	CHECK_EQ(rig_open(&r, true), 0);
 	CHECK_EQ(domain_open(&r, &d), 0);
-	if (m5t_failed)
+	if (check_failed)
 		goto out;
 	CHECK(!to_m5ctx(r.ctx)->dyn_uar);
 	CHECK_EQ(to_m5ctx(r.ctx)->tot_bfregs, M5_TOTAL_BFREGS);
@@ -447,7 +446,7 @@ static void no_write_combining_rings_the_nc_uar(void)
 	cfg.bf_reg_size = 0;
 	CHECK_EQ(rig_open_cfg(&r, &cfg), 0);
 	CHECK_EQ(domain_open(&r, &d), 0);
-	if (m5t_failed)
+	if (check_failed)
 		goto out;
 	ctx = to_m5ctx(r.ctx);
 	CHECK(ctx->dyn_uar);
@@ -495,7 +494,7 @@ static void kernel_refuses_stale_and_foreign_uars(void)
 
 	CHECK_EQ(rig_open(&r, false), 0);
 	CHECK_EQ(rig_open(&r2, false), 0);
-	if (m5t_failed)
+	if (check_failed)
 		goto out;
 	ctx = to_m5ctx(r.ctx);
 	CHECK_EQ(m5k_alloc_uar(ctx, 7, &k), EOPNOTSUPP);
@@ -513,7 +512,7 @@ static void kernel_refuses_stale_and_foreign_uars(void)
 	/* A TD whose bfreg names a destroyed UAR, then another context's. */
 	CHECK_EQ(domain_open(&r, &d), 0);
 	CHECK_EQ(domain_open(&r2, &d2), 0);
-	if (m5t_failed)
+	if (check_failed)
 		goto out;
 	bf = &((struct m5_td *)d.td)->uar->bf[0];
 	saved = bf;
@@ -565,19 +564,18 @@ out:
 	rig_close_unchecked(&r);
 }
 
-static const struct m5t_test tests[] = {
-	M5T(td_qp_rings_its_own_uar_without_lock),
-	M5T(two_tds_get_different_uars),
-	M5T(qps_without_td_share_bfregs),
-	M5T(cq_arms_go_to_the_nc_uar),
-	M5T(dealloc_td_destroys_its_uar),
-	M5T(static_uars_without_kernel_dyn_uar),
-	M5T(no_write_combining_rings_the_nc_uar),
-	M5T(kernel_refuses_stale_and_foreign_uars),
+static const struct check_test tests[] = {
+	CHECK_TEST(td_qp_rings_its_own_uar_without_lock),
+	CHECK_TEST(two_tds_get_different_uars),
+	CHECK_TEST(qps_without_td_share_bfregs),
+	CHECK_TEST(cq_arms_go_to_the_nc_uar),
+	CHECK_TEST(dealloc_td_destroys_its_uar),
+	CHECK_TEST(static_uars_without_kernel_dyn_uar),
+	CHECK_TEST(no_write_combining_rings_the_nc_uar),
+	CHECK_TEST(kernel_refuses_stale_and_foreign_uars),
 };
 
 int main(int argc, char **argv)
 {
-	return m5t_main(argc, argv, "mlx5_dyn_uar_", tests,
-			sizeof(tests) / sizeof(tests[0]));
+	return CHECK_MAIN(argc, argv, "mlx5_dyn_uar_", tests);
 }

@@ -829,35 +829,47 @@ int it_expect_wc(struct it_test *t, struct ibv_cq *cq,
 
 /* Compound steps */
 
-int it_send_check(struct it_test *t, struct it_ep *a, struct it_ep *b,
-		  uint64_t wr_id, uint64_t rwr_id, struct it_buf *sb,
-		  struct it_buf *rb, uint32_t len, uint64_t seed,
-		  uint64_t poison)
+int it_send_and_verify(struct it_test *t, struct it_ep *a, struct it_ep *b,
+		       struct ibv_send_wr *wr, uint64_t wr_id,
+		       const struct it_wc_exp *er, const struct it_buf *rb,
+		       uint32_t len, uint64_t seed, uint64_t poison)
 {
 	uint32_t hdr = b->type == IBV_QPT_UD ? IT_GRH : 0;
-	struct ibv_send_wr wr;
-	struct ibv_sge sge;
-	struct it_wc_exp es, er;
+	struct it_wc_exp es = it_exp_send(wr_id, IBV_WC_SEND, a->qp);
+	struct it_wc_exp r = *er;
 
-	it_fill(sb->addr, len, seed, 0);
-	it_wr(&wr, &sge, wr_id, IBV_WR_SEND, sb, 0, len);
-	it_wr_dest(&wr, a, b);
-	if (it_post_send(t, a->qp, &wr))
+	if (wr && it_post_send(t, a->qp, wr))
 		return IT_FAIL;
-	es = it_exp_send(wr_id, IBV_WC_SEND, a->qp);
-	er = it_exp_recv(rwr_id, IBV_WC_RECV, b->qp, hdr + len);
 	if (hdr) {
-		er.grh = 1;
-		er.src_qp = a->qp->qp_num;
+		r.grh = 1;
+		r.src_qp = a->qp->qp_num;
 	}
 	if (it_expect_wc(t, a->scq, &es, "send completion") ||
-	    it_expect_wc(t, b->rcq, &er, "receive completion"))
+	    it_expect_wc(t, b->rcq, &r, "receive completion"))
 		return IT_FAIL;
 	if (it_verify(t, rb->addr + hdr, len, seed, 0, "received bytes") ||
 	    it_verify(t, rb->addr + hdr + len, rb->len - hdr - len, poison,
 		      hdr + len, "bytes after the message"))
 		return IT_FAIL;
 	return 0;
+}
+
+int it_send_check(struct it_test *t, struct it_ep *a, struct it_ep *b,
+		  uint64_t wr_id, uint64_t rwr_id, struct it_buf *sb,
+		  struct it_buf *rb, uint32_t len, uint64_t seed,
+		  uint64_t poison)
+{
+	uint32_t hdr = b->type == IBV_QPT_UD ? IT_GRH : 0;
+	struct it_wc_exp er = it_exp_recv(rwr_id, IBV_WC_RECV, b->qp,
+					  hdr + len);
+	struct ibv_send_wr wr;
+	struct ibv_sge sge;
+
+	it_fill(sb->addr, len, seed, 0);
+	it_wr(&wr, &sge, wr_id, IBV_WR_SEND, sb, 0, len);
+	it_wr_dest(&wr, a, b);
+	return it_send_and_verify(t, a, b, &wr, wr_id, &er, rb, len, seed,
+				  poison);
 }
 
 int it_pair_still_works(struct it_test *t, struct it_ep *a, struct it_ep *b,

@@ -64,15 +64,8 @@ static int rc_send_zero_bytes(struct it_test *t, long arg)
 	rb = it_buf_new(t, 64, IBV_ACCESS_LOCAL_WRITE, poison);
 	if (!rb || it_post_recv(t, b.qp, 70, rb, 0, rb->len))
 		return IT_FAIL;
-	if (it_post_send(t, a.qp, &wr))
-		return IT_FAIL;
-	e = it_exp_send(7, IBV_WC_SEND, a.qp);
-	if (it_expect_wc(t, a.scq, &e, "send completion"))
-		return IT_FAIL;
 	e = it_exp_recv(70, IBV_WC_RECV, b.qp, 0);
-	if (it_expect_wc(t, b.rcq, &e, "receive completion"))
-		return IT_FAIL;
-	if (it_verify(t, rb->addr, rb->len, poison, 0, "receive buffer"))
+	if (it_send_and_verify(t, &a, &b, &wr, 7, &e, rb, 0, 0, poison))
 		return IT_FAIL;
 	return quiet_all(t, &a, &b);
 }
@@ -106,18 +99,10 @@ static int rc_send_gathers_3_sges(struct it_test *t, long arg)
 		s += len[i];
 	}
 	wr.num_sge = 3;
-	if (it_post_recv(t, b.qp, 100, rb, 0, rb->len) ||
-	    it_post_send(t, a.qp, &wr))
-		return IT_FAIL;
-	e = it_exp_send(1, IBV_WC_SEND, a.qp);
-	if (it_expect_wc(t, a.scq, &e, "send completion"))
+	if (it_post_recv(t, b.qp, 100, rb, 0, rb->len))
 		return IT_FAIL;
 	e = it_exp_recv(100, IBV_WC_RECV, b.qp, total);
-	if (it_expect_wc(t, b.rcq, &e, "receive completion"))
-		return IT_FAIL;
-	if (it_verify(t, rb->addr, total, seed, 0, "received bytes") ||
-	    it_verify(t, rb->addr + total, rb->len - total, poison, total,
-		      "bytes after the message"))
+	if (it_send_and_verify(t, &a, &b, &wr, 1, &e, rb, total, seed, poison))
 		return IT_FAIL;
 	return quiet_all(t, &a, &b);
 }
@@ -313,15 +298,9 @@ static int rc_send_inline_copies_at_post(struct it_test *t, long arg)
 		ret = ibv_post_send(a.qp, &wr, &bad);
 		IT_EXPECT(t, !ret, "ibv_post_send returned %d", ret);
 		it_fill(src, max, it_seed(t, 99), 0);
-		e = it_exp_send(k, IBV_WC_SEND, a.qp);
-		if (it_expect_wc(t, a.scq, &e, "send completion"))
-			return IT_FAIL;
 		e = it_exp_recv(100 + k, IBV_WC_RECV, b.qp, len);
-		if (it_expect_wc(t, b.rcq, &e, "receive completion"))
-			return IT_FAIL;
-		if (it_verify(t, rb->addr, len, seed, 0, "received bytes") ||
-		    it_verify(t, rb->addr + len, rb->len - len, poison, len,
-			      "bytes after the message"))
+		if (it_send_and_verify(t, &a, &b, NULL, k, &e, rb, len, seed,
+				       poison))
 			return IT_FAIL;
 	}
 	it_where(t, "%s", "");
@@ -374,15 +353,8 @@ static int rc_send_inline_gathers_3_sges(struct it_test *t, long arg)
 	IT_EXPECT(t, !ret, "ibv_post_send returned %d", ret);
 	for (i = 0; i < 3; i++)
 		memset(src[i], 0xa5, len[i]);
-	e = it_exp_send(5, IBV_WC_SEND, a.qp);
-	if (it_expect_wc(t, a.scq, &e, "send completion"))
-		return IT_FAIL;
 	e = it_exp_recv(100, IBV_WC_RECV, b.qp, max);
-	if (it_expect_wc(t, b.rcq, &e, "receive completion"))
-		return IT_FAIL;
-	if (it_verify(t, rb->addr, max, seed, 0, "received bytes") ||
-	    it_verify(t, rb->addr + max, rb->len - max, poison, max,
-		      "bytes after the message"))
+	if (it_send_and_verify(t, &a, &b, NULL, 5, &e, rb, max, seed, poison))
 		return IT_FAIL;
 	return quiet_all(t, &a, &b);
 }
@@ -416,19 +388,11 @@ static int rc_send_with_imm_delivers_imm(struct it_test *t, long arg)
 		it_wr(&wr, &sge, k, IBV_WR_SEND_WITH_IMM, sb, 0, len);
 		wr.num_sge = len ? 1 : 0;
 		wr.imm_data = imm + htonl(k);
-		if (it_post_send(t, a.qp, &wr))
-			return IT_FAIL;
-		e = it_exp_send(k, IBV_WC_SEND, a.qp);
-		if (it_expect_wc(t, a.scq, &e, "send completion"))
-			return IT_FAIL;
 		e = it_exp_recv(100 + k, IBV_WC_RECV, b.qp, len);
 		e.imm = 1;
 		e.imm_data = imm + htonl(k);
-		if (it_expect_wc(t, b.rcq, &e, "receive completion"))
-			return IT_FAIL;
-		if (it_verify(t, rb->addr, len, seed, 0, "received bytes") ||
-		    it_verify(t, rb->addr + len, rb->len - len, poison, len,
-			      "bytes after the message"))
+		if (it_send_and_verify(t, &a, &b, &wr, k, &e, rb, len, seed,
+				       poison))
 			return IT_FAIL;
 	}
 	it_where(t, "plain send afterwards");
@@ -470,15 +434,8 @@ static int rc_send_before_recv_arrives_after_rnr_retry(struct it_test *t,
 		  n > 0 ? ibv_wc_status_str(wc.status) : "-");
 	if (it_post_recv(t, b.qp, 100, rb, 0, rb->len))
 		return IT_FAIL;
-	e = it_exp_send(1, IBV_WC_SEND, a.qp);
-	if (it_expect_wc(t, a.scq, &e, "send completion"))
-		return IT_FAIL;
 	e = it_exp_recv(100, IBV_WC_RECV, b.qp, 500);
-	if (it_expect_wc(t, b.rcq, &e, "receive completion"))
-		return IT_FAIL;
-	if (it_verify(t, rb->addr, 500, seed, 0, "received bytes") ||
-	    it_verify(t, rb->addr + 500, 100, poison, 500,
-		      "bytes after the message"))
+	if (it_send_and_verify(t, &a, &b, NULL, 1, &e, rb, 500, seed, poison))
 		return IT_FAIL;
 	return quiet_all(t, &a, &b);
 }

@@ -13,10 +13,8 @@
 #include <unistd.h>
 
 #include "m5model.h"
-#include "m5t.h"
+#include "check.h"
 #include "m5t_verbs.h"
-
-int m5t_failed;
 
 #define BUF 4096
 
@@ -162,7 +160,7 @@ static int post_send(struct side *s, enum ibv_wr_opcode op, uint64_t id,
 	return post_send_on(s->qp, s, op, id, off, len, flags);
 }
 
-static void rc_send_smoke(void)
+static void rc_send_delivers_the_bytes_and_one_completion_each_side(void)
 {
 	struct ibv_wc wc;
 	struct m5m_stats st;
@@ -170,7 +168,7 @@ static void rc_send_smoke(void)
 	int i;
 
 	CHECK_EQ(pair_open(&p, false), 0);
-	if (m5t_failed)
+	if (check_failed)
 		goto out;
 	for (i = 0; i < 256; i++)
 		p.a.buf[i] = (uint8_t)(i * 7 + 1);
@@ -253,7 +251,7 @@ static void ping(struct pair *p, uint64_t id, unsigned int flags)
 	CHECK_EQ(m5t_poll_one(p->a.cq, &wc), 1);
 }
 
-static void cq_events(void)
+static void cq_events_fire_once_per_arm_for_solicited_and_moderated_cqs(void)
 {
 	struct ibv_modify_cq_attr ma = { .attr_mask = IBV_CQ_ATTR_MODERATE };
 	struct ibv_wc wc[4];
@@ -262,7 +260,7 @@ static void cq_events(void)
 	int i;
 
 	CHECK_EQ(pair_open(&p, true), 0);
-	if (m5t_failed)
+	if (check_failed)
 		goto out;
 	/* Arm, fire, read (cq_event advances sn), ack, poll, re-arm. */
 	for (i = 0; i < 3; i++) {
@@ -313,7 +311,7 @@ out:
 }
 
 /* The same flow with the model's IRQ thread servicing the vectors. */
-static void irq_thread(void)
+static void an_irq_thread_wakes_a_blocked_get_cq_event(void)
 {
 	struct ibv_cq *cq = NULL;
 	struct ibv_wc wc;
@@ -322,10 +320,10 @@ static void irq_thread(void)
 	int i;
 
 	CHECK_EQ(pair_open(&p, true), 0);
-	if (m5t_failed)
+	if (check_failed)
 		goto out;
 	CHECK_EQ(m5m_irq_thread_start(p.dev), 0);
-	for (i = 0; i < 50 && !m5t_failed; i++) {
+	for (i = 0; i < 50 && !check_failed; i++) {
 		CHECK_EQ(ibv_req_notify_cq(p.b.cq, 0), 0);
 		ping(&p, i, 0);
 		/* Blocks until the IRQ thread writes the event. */
@@ -340,7 +338,7 @@ out:
 	pair_close(&p);
 }
 
-static void rdma_atomic(void)
+static void rdma_write_read_and_atomics_move_the_right_bytes(void)
 {
 	struct ibv_sge sge;
 	struct ibv_send_wr wr = { .sg_list = &sge,
@@ -352,7 +350,7 @@ static void rdma_atomic(void)
 	int i;
 
 	CHECK_EQ(pair_open(&p, false), 0);
-	if (m5t_failed)
+	if (check_failed)
 		goto out;
 	for (i = 0; i < 128; i++)
 		p.a.buf[i] = (uint8_t)(i ^ 0x5a);
@@ -417,7 +415,7 @@ out:
 	pair_close(&p);
 }
 
-static void errors_flush(void)
+static void a_remote_access_error_flushes_the_rest_of_both_qps(void)
 {
 	struct ibv_qp_init_attr init;
 	struct ibv_async_event ev;
@@ -432,7 +430,7 @@ static void errors_flush(void)
 	int n;
 
 	CHECK_EQ(pair_open(&p, false), 0);
-	if (m5t_failed)
+	if (check_failed)
 		goto out;
 	CHECK_EQ(post_recv(&p.a, 0xa0, 0, 64), 0);
 	CHECK_EQ(post_recv(&p.a, 0xa1, 64, 64), 0);
@@ -469,7 +467,7 @@ out:
 	pair_close(&p);
 }
 
-static void rnr(void)
+static void rnr_retry_gives_up_after_its_count_or_waits_for_a_receive(void)
 {
 	struct m5m_stats st;
 	struct ibv_wc wc;
@@ -477,7 +475,7 @@ static void rnr(void)
 
 	/* rnr_retry 1, min_rnr_timer 1 (10 µs): one retry, then the error. */
 	CHECK_EQ(pair_open_rnr(&p, false, 1), 0);
-	if (m5t_failed)
+	if (check_failed)
 		goto out;
 	CHECK_EQ(post_send(&p.a, IBV_WR_SEND, 1, 0, 32, 0), 0);
 	CHECK_EQ(ibv_poll_cq(p.a.cq, 1, &wc), 0);
@@ -490,7 +488,7 @@ static void rnr(void)
 
 	/* rnr_retry 7 waits for ever; a receive WQE releases the message. */
 	CHECK_EQ(pair_open(&p, false), 0);
-	if (m5t_failed)
+	if (check_failed)
 		goto out;
 	CHECK_EQ(post_send(&p.a, IBV_WR_SEND, 2, 0, 32, 0), 0);
 	m5m_clock_advance(p.dev, 100000);
@@ -512,7 +510,7 @@ out:
 	pair_close(&p);
 }
 
-static void ud_send(void)
+static void ud_send_delivers_the_grh_and_the_payload(void)
 {
 	struct ibv_qp_init_attr qa = {
 		.qp_type = IBV_QPT_UD,
@@ -535,7 +533,7 @@ static void ud_send(void)
 	int i;
 
 	CHECK_EQ(pair_open(&p, false), 0);
-	if (m5t_failed)
+	if (check_failed)
 		goto out;
 	qa.send_cq = qa.recv_cq = p.a.cq;
 	ua = ibv_create_qp(p.pd, &qa);
@@ -600,7 +598,7 @@ out:
 }
 
 /* Many WRs through small queues: SQ, RQ and CQ wrap many times. */
-static void wrap_many(void)
+static void queues_that_wrap_many_times_lose_and_repeat_nothing(void)
 {
 	struct ibv_wc wc[4];
 	struct pair p;
@@ -609,9 +607,9 @@ static void wrap_many(void)
 	int i, j, n;
 
 	CHECK_EQ(pair_open(&p, false), 0);
-	if (m5t_failed)
+	if (check_failed)
 		goto out;
-	for (i = 0; i < 3000 && !m5t_failed; i++) {
+	for (i = 0; i < 3000 && !check_failed; i++) {
 		len = 1 + (uint32_t)(i * 37) % 200;
 		for (j = 0; j < (int)len; j++)
 			p.a.buf[j] = (uint8_t)(i + j);
@@ -644,14 +642,14 @@ out:
 	pair_close(&p);
 }
 
-static void dropped_doorbell(void)
+static void a_dropped_doorbell_is_run_by_the_next_one(void)
 {
 	struct ibv_wc wc[4];
 	struct m5m_stats st;
 	struct pair p;
 
 	CHECK_EQ(pair_open(&p, false), 0);
-	if (m5t_failed)
+	if (check_failed)
 		goto out;
 	CHECK_EQ(post_recv(&p.b, 1, 0, 64), 0);
 	CHECK_EQ(post_recv(&p.b, 2, 64, 64), 0);
@@ -669,7 +667,7 @@ out:
 	pair_close(&p);
 }
 
-static void dmabuf_mr(void)
+static void a_dmabuf_mr_serves_an_rdma_write(void)
 {
 	struct ibv_sge sge;
 	struct ibv_send_wr wr = { .sg_list = &sge,
@@ -685,7 +683,7 @@ static void dmabuf_mr(void)
 	CHECK_EQ(pair_open(&p, false), 0);
 	fd = memfd_create("m5m-dmabuf", MFD_CLOEXEC);
 	CHECK(fd >= 0 && !ftruncate(fd, 8192));
-	if (m5t_failed)
+	if (check_failed)
 		goto out;
 	/* The model accepts any mmappable fd as a dmabuf. */
 	mr = ibv_reg_dmabuf_mr(p.pd, 4096, 4096, 0x10000, fd,
@@ -732,7 +730,7 @@ static int srq_post(struct ibv_srq *srq, struct side *s, uint64_t id,
 	return ibv_post_srq_recv(srq, &wr, &bad);
 }
 
-static void srq_recv(void)
+static void srq_receives_complete_out_of_posting_order(void)
 {
 	struct ibv_srq_init_attr sa = { .attr = { .max_wr = 8, .max_sge = 1 } };
 	struct ibv_srq_attr lim = { .srq_limit = 2 };
@@ -744,7 +742,7 @@ static void srq_recv(void)
 	int i;
 
 	CHECK_EQ(pair_open(&p, false), 0);
-	if (m5t_failed)
+	if (check_failed)
 		goto out;
 	srq = ibv_create_srq(p.pd, &sa);
 	CHECK(srq);
@@ -759,7 +757,7 @@ static void srq_recv(void)
 		goto out;
 	CHECK_EQ(m5t_rc_pair(p.dev, c, d, 7), 0);
 	/* Receives come off the free list, out of posting order later. */
-	for (i = 0; i < 40 && !m5t_failed; i++) {
+	for (i = 0; i < 40 && !check_failed; i++) {
 		CHECK_EQ(srq_post(srq, &p.b, 100 + i, 64 * (i % 8)), 0);
 		p.a.buf[0] = (uint8_t)i;
 		CHECK_EQ(post_send_on(d, &p.a, IBV_WR_SEND, i, 0, 16, 0), 0);
@@ -791,7 +789,7 @@ out:
 }
 
 /* A CQ the consumer does not keep up with stops and says so. */
-static void cq_overrun(void)
+static void a_cq_the_consumer_does_not_keep_up_with_stops_and_says_so(void)
 {
 	struct ibv_qp *c = NULL, *d = NULL;
 	struct ibv_async_event ev;
@@ -801,7 +799,7 @@ static void cq_overrun(void)
 	int i;
 
 	CHECK_EQ(pair_open(&p, false), 0);
-	if (m5t_failed)
+	if (check_failed)
 		goto out;
 	small = ibv_create_cq(p.ctx, 1, NULL, NULL, 0);
 	CHECK(small && small->cqe == 1);
@@ -832,7 +830,7 @@ out:
 }
 
 /* The fake kernel refuses what mlx5_ib and uverbs refuse. */
-static void kernel_checks(void)
+static void the_model_kernel_refuses_what_mlx5_ib_and_uverbs_refuse(void)
 {
 	struct ibv_qp_attr qa = { .qp_state = IBV_QPS_RTR };
 	struct ibv_qp_init_attr init;
@@ -842,7 +840,7 @@ static void kernel_checks(void)
 	struct pair p;
 
 	CHECK_EQ(pair_open(&p, false), 0);
-	if (m5t_failed)
+	if (check_failed)
 		goto out;
 	CHECK_EQ(p.ctx->num_comp_vectors, 4);
 	CHECK(p.ctx->async_fd >= 0);
@@ -881,7 +879,7 @@ out:
  * More QPs than dedicated bfregs: the later ones share the medium bfregs
  * (locked, BlueFlame halves alternating per bfreg, not per QP).
  */
-static void shared_bfregs(void)
+static void qps_beyond_the_dedicated_bfregs_share_the_medium_ones(void)
 {
 	struct ibv_qp *q[16] = { NULL };
 	struct m5m_stats st;
@@ -890,7 +888,7 @@ static void shared_bfregs(void)
 	int i, j;
 
 	CHECK_EQ(pair_open(&p, false), 0);
-	if (m5t_failed)
+	if (check_failed)
 		goto out;
 	for (i = 0; i < 16; i++) {
 		q[i] = rc_qp(&p, i % 2 ? p.b.cq : p.a.cq, NULL);
@@ -920,16 +918,24 @@ out:
 	pair_close(&p);
 }
 
-static const struct m5t_test tests[] = {
-	M5T(rc_send_smoke), M5T(cq_events),    M5T(irq_thread),
-	M5T(rdma_atomic),   M5T(errors_flush), M5T(rnr),
-	M5T(ud_send),	    M5T(wrap_many),    M5T(dropped_doorbell),
-	M5T(dmabuf_mr),	    M5T(cq_overrun),   M5T(kernel_checks),
-	M5T(shared_bfregs), M5T(srq_recv),
+static const struct check_test tests[] = {
+	CHECK_TEST(rc_send_delivers_the_bytes_and_one_completion_each_side),
+	CHECK_TEST(cq_events_fire_once_per_arm_for_solicited_and_moderated_cqs),
+	CHECK_TEST(an_irq_thread_wakes_a_blocked_get_cq_event),
+	CHECK_TEST(rdma_write_read_and_atomics_move_the_right_bytes),
+	CHECK_TEST(a_remote_access_error_flushes_the_rest_of_both_qps),
+	CHECK_TEST(rnr_retry_gives_up_after_its_count_or_waits_for_a_receive),
+	CHECK_TEST(ud_send_delivers_the_grh_and_the_payload),
+	CHECK_TEST(queues_that_wrap_many_times_lose_and_repeat_nothing),
+	CHECK_TEST(a_dropped_doorbell_is_run_by_the_next_one),
+	CHECK_TEST(a_dmabuf_mr_serves_an_rdma_write),
+	CHECK_TEST(a_cq_the_consumer_does_not_keep_up_with_stops_and_says_so),
+	CHECK_TEST(the_model_kernel_refuses_what_mlx5_ib_and_uverbs_refuse),
+	CHECK_TEST(qps_beyond_the_dedicated_bfregs_share_the_medium_ones),
+	CHECK_TEST(srq_receives_complete_out_of_posting_order),
 };
 
 int main(int argc, char **argv)
 {
-	return m5t_main(argc, argv, "mlx5_e2e_", tests,
-			sizeof(tests) / sizeof(tests[0]));
+	return CHECK_MAIN(argc, argv, "mlx5_e2e_", tests);
 }

@@ -17,13 +17,11 @@
 
 #include "mlx5/mlx5.h"
 #include "m5m_int.h" /* the model port's MAC, for RoCE AVs */
-#include "m5t.h"
+#include "check.h"
 #include "m5t_cqe.h"
 #include "m5t_ref.h"
 #include "m5t_verbs.h"
 #include "m5t_wq.h"
-
-int m5t_failed;
 
 /* --- Layouts and constants: m5_* / M5_* against mlx5dv.h ------------------ */
 
@@ -171,7 +169,7 @@ SAME_VAL(M5_CQ_DOORBELL, MLX5_CQ_DOORBELL);
  * (m5_eqe, the M5_UAR and M5_BF offsets and the mmap commands have no
  * mlx5dv.h counterpart; the last come from <rdma/mlx5-abi.h> itself.)
  */
-static void layouts_and_constants(void)
+static void layouts_and_constants_match_mlx5dv(void)
 {
 	struct mlx5_cqe64 cqe;
 	unsigned int v, bad = 0;
@@ -722,7 +720,7 @@ static const enum ibv_wr_opcode rc_ops[] = {
 #define NUM_RC_OPS (sizeof(rc_ops) / sizeof(rc_ops[0]))
 
 /* Every opcode of RC, with one and with several SGEs. */
-static void rc_opcodes(void)
+static void rc_wqes_of_every_opcode_match_mlx5dv(void)
 {
 	static const uint32_t lens[] = { 37, 91, 1, 200 };
 	struct ibv_send_wr wr;
@@ -731,7 +729,7 @@ static void rc_opcodes(void)
 	struct xc x;
 
 	CHECK_EQ(xc_open(&x, &rc_default), 0);
-	for (i = 0; i < NUM_RC_OPS && !m5t_failed; i++)
+	for (i = 0; i < NUM_RC_OPS && !check_failed; i++)
 		for (n = 1; n <= 4; n += 3) {
 			bool atomic = rc_ops[i] == IBV_WR_ATOMIC_CMP_AND_SWP ||
 				      rc_ops[i] == IBV_WR_ATOMIC_FETCH_AND_ADD;
@@ -763,7 +761,7 @@ static void rc_opcodes(void)
 }
 
 /* fm_ce_se: SIGNALED, SOLICITED, FENCE in every combination; sq_sig_all. */
-static void fm_ce_se(void)
+static void fence_signaled_and_solicited_bits_match_mlx5dv(void)
 {
 	static const uint32_t len[] = { 24 };
 	unsigned int f, flags, sig_all;
@@ -772,10 +770,10 @@ static void fm_ce_se(void)
 	struct xc_opts o = rc_default;
 	struct xc x;
 
-	for (sig_all = 0; sig_all < 2 && !m5t_failed; sig_all++) {
+	for (sig_all = 0; sig_all < 2 && !check_failed; sig_all++) {
 		o.sig_all = sig_all;
 		CHECK_EQ(xc_open(&x, &o), 0);
-		for (f = 0; f < 16 && !m5t_failed; f++) {
+		for (f = 0; f < 16 && !check_failed; f++) {
 			flags = (f & 1 ? IBV_SEND_SIGNALED : 0) |
 				(f & 2 ? IBV_SEND_SOLICITED : 0) |
 				(f & 4 ? IBV_SEND_FENCE : 0) |
@@ -833,7 +831,7 @@ static void xc_fill_sq(struct xc *x, bool inl)
 }
 
 /* 0..max SGEs, zero-length ones anywhere (skipped), max + 1 refused. */
-static void sge_counts(void)
+static void wqes_of_0_to_max_sges_match_mlx5dv(void)
 {
 	static const uint32_t pat[4][8] = {
 		{ 17, 33, 1, 64, 100, 7, 250, 3 },
@@ -849,7 +847,7 @@ static void sge_counts(void)
 
 	o.cap.max_send_sge = 8;
 	o.cap.max_inline_data = 0;
-	for (t = 0; t < 2 && !m5t_failed; t++) {
+	for (t = 0; t < 2 && !check_failed; t++) {
 		o.type = t ? IBV_QPT_UD : IBV_QPT_RC;
 		CHECK_EQ(xc_open(&x, &o), 0);
 		if (t)
@@ -858,8 +856,8 @@ static void sge_counts(void)
 					  .port_num = 1 });
 		max = x.cap.max_send_sge;
 		CHECK_EQ(max, 8);
-		for (p = 0; p < 4 && !m5t_failed; p++)
-			for (n = 0; n <= max && !m5t_failed; n++) {
+		for (p = 0; p < 4 && !check_failed; p++)
+			for (n = 0; n <= max && !check_failed; n++) {
 				xc_sges(&x, sg, pat[p], (int)n, 0);
 				wr = xc_wr(&x, IBV_WR_SEND, 100 * p + n, sg,
 					   (int)n, IBV_SEND_SIGNALED);
@@ -889,7 +887,7 @@ static void sge_counts(void)
 }
 
 /* Inline payloads of 0, 1, max - 1 and max bytes; max + 1 refused. */
-static void inline_sizes(void)
+static void inline_wqes_up_to_max_inline_match_mlx5dv(void)
 {
 	static const enum ibv_wr_opcode ops[] = { IBV_WR_SEND,
 						  IBV_WR_SEND_WITH_IMM,
@@ -903,7 +901,7 @@ static void inline_sizes(void)
 	struct xc x;
 
 	o.cap.max_inline_data = 200;
-	for (t = 0; t < 2 && !m5t_failed; t++) {
+	for (t = 0; t < 2 && !check_failed; t++) {
 		o.type = t ? IBV_QPT_UD : IBV_QPT_RC;
 		CHECK_EQ(xc_open(&x, &o), 0);
 		if (t)
@@ -917,7 +915,7 @@ static void inline_sizes(void)
 		sizes[2] = max - 1;
 		sizes[3] = max;
 		sizes[4] = max + 1;
-		for (i = 0; i < (t ? 2u : 4u) && !m5t_failed; i++)
+		for (i = 0; i < (t ? 2u : 4u) && !check_failed; i++)
 			for (s = 0; s < 5; s++)
 				for (split = 1; split <= 3; split += 2) {
 					/* 3 SGEs: one of them empty. */
@@ -963,7 +961,7 @@ static void xc_sq_seek(struct xc *x, unsigned int pos)
 	struct ibv_send_wr wr;
 	struct ibv_sge sg;
 
-	while ((x->sq.pi & (nbb - 1)) != pos && !m5t_failed) {
+	while ((x->sq.pi & (nbb - 1)) != pos && !check_failed) {
 		xc_sges(x, &sg, len, 1, 0);
 		if (x->a->qp_type == IBV_QPT_RC) {
 			wr = xc_wr(x, IBV_WR_RDMA_WRITE, 7, &sg, 1,
@@ -979,7 +977,7 @@ static void xc_sq_seek(struct xc *x, unsigned int pos)
 }
 
 /* WQEs of several WQEBBs at every position, across the end of the SQ. */
-static void sq_wrap(void)
+static void multi_wqebb_wqes_across_the_sq_end_match_mlx5dv(void)
 {
 	static const uint32_t lens[] = { 40, 0, 3, 77, 120, 9 };
 	struct xc_opts o = rc_default;
@@ -992,7 +990,7 @@ static void sq_wrap(void)
 	o.cap.max_send_wr = 4;
 	o.cap.max_send_sge = 6;
 	o.cap.max_inline_data = 120;
-	for (t = 0; t < 2 && !m5t_failed; t++) {
+	for (t = 0; t < 2 && !check_failed; t++) {
 		o.type = t ? IBV_QPT_UD : IBV_QPT_RC;
 		CHECK_EQ(xc_open(&x, &o), 0);
 		if (t) {
@@ -1008,8 +1006,8 @@ static void sq_wrap(void)
 		nbb = to_m5qp(x.a)->sq.wqe_cnt;
 		max = x.cap.max_inline_data;
 		CHECK(nbb >= 8);
-		for (pos = 0; pos < nbb && !m5t_failed; pos++)
-			for (k = 0; k < (t ? 2u : 5u) && !m5t_failed; k++) {
+		for (pos = 0; pos < nbb && !check_failed; pos++)
+			for (k = 0; k < (t ? 2u : 5u) && !check_failed; k++) {
 				xc_sq_seek(&x, pos);
 				inl[0] = max - k;
 				switch (k) {
@@ -1057,7 +1055,7 @@ static void sq_wrap(void)
  * bfreg, or (one WQE that fits half the register, ds > 1) the whole WQE
  * by BlueFlame, the halves alternating.
  */
-static void send_doorbell(void)
+static void the_dbrec_and_blueflame_doorbell_match_mlx5dv(void)
 {
 	static const uint32_t inl[] = { 0, 8, 64, 128, 200, 240 };
 	struct xc_opts o = rc_default;
@@ -1073,11 +1071,11 @@ static void send_doorbell(void)
 
 	o.cap.max_inline_data = 240;
 	CHECK_EQ(xc_open(&x, &o), 0);
-	if (m5t_failed)
+	if (check_failed)
 		goto out;
 	bf = to_m5qp(x.a)->bf;
 	CHECK(bf->buf_size == 256 && bf->uuarn != 0);
-	for (i = 0; i < 12 && !m5t_failed; i++) {
+	for (i = 0; i < 12 && !check_failed; i++) {
 		unsigned int off = bf->offset;
 
 		n = i < 6 ? 1 : 2;
@@ -1116,7 +1114,7 @@ static void send_doorbell(void)
 	}
 	/* A BlueFlame WQE of 3 WQEBBs at every position: some wrap. */
 	nbb = to_m5qp(x.a)->sq.wqe_cnt;
-	for (i = 0; i < nbb && !m5t_failed; i++) {
+	for (i = 0; i < nbb && !check_failed; i++) {
 		static const uint32_t l100[] = { 100 };
 		unsigned int off;
 
@@ -1143,7 +1141,7 @@ out:
 }
 
 /* Receive WQEs: scatter lists, zero lengths skipped, the terminator. */
-static void recv_wqe(void)
+static void receive_wqes_match_mlx5dv(void)
 {
 	static const uint32_t pat[3][9] = {
 		{ 16, 16, 16, 16, 16, 16, 16, 16, 16 },
@@ -1160,17 +1158,17 @@ static void recv_wqe(void)
 
 	o.cap.max_recv_sge = 5;
 	o.cap.max_recv_wr = 4;
-	for (s = 0; s < 2 && !m5t_failed; s++) {
+	for (s = 0; s < 2 && !check_failed; s++) {
 		o.srq = s;
 		CHECK_EQ(xc_open(&x, &o), 0);
-		if (m5t_failed) {
+		if (check_failed) {
 			xc_close(&x);
 			return;
 		}
 		max = x.bcap.max_recv_sge;
 		CHECK(max >= 5);
-		for (p = 0; p < 3 && !m5t_failed; p++)
-			for (n = 0; n <= max && n <= 9 && !m5t_failed; n++) {
+		for (p = 0; p < 3 && !check_failed; p++)
+			for (n = 0; n <= max && n <= 9 && !check_failed; n++) {
 				for (k = total = 0; k < n; k++) {
 					rs[0][k] = (struct ibv_sge){
 						(uintptr_t)x.bbuf + B_RECV +
@@ -1234,7 +1232,7 @@ static void recv_wqe(void)
 }
 
 /* Many receives through a small SRQ: the free list, WQE by WQE. */
-static void srq_wqe(void)
+static void srq_wqes_follow_the_free_list(void)
 {
 	static const uint32_t pat[] = { 0, 12, 0, 20, 4, 0 };
 	struct xc_opts o = rc_default;
@@ -1249,7 +1247,7 @@ static void srq_wqe(void)
 	o.cap.max_recv_wr = 5;
 	o.cap.max_recv_sge = 2;
 	CHECK_EQ(xc_open(&x, &o), 0);
-	for (i = 0; i < 60 && !m5t_failed; i++) {
+	for (i = 0; i < 60 && !check_failed; i++) {
 		n = 1 + i % 3;
 		for (k = 0; k < n; k++) {
 			rs[k][0] =
@@ -1306,7 +1304,7 @@ static void xc_srq_wc(struct xc *x, struct ibv_cq *cq, uint64_t id,
  * Two QPs on one SRQ with their own CQs, polled in turn: WQEs come back
  * out of order, and the next receives must follow the links as they are.
  */
-static void srq_free_out_of_order(void)
+static void srq_wqes_freed_out_of_order_are_reused_by_their_links(void)
 {
 	static const uint32_t one[] = { 4 };
 	struct xc_opts o = rc_default;
@@ -1325,7 +1323,7 @@ static void srq_free_out_of_order(void)
 	o.cap.max_recv_wr = 6;
 	o.cap.max_recv_sge = 1;
 	CHECK_EQ(xc_open(&x, &o), 0);
-	if (m5t_failed)
+	if (check_failed)
 		goto out;
 	b2cq = ibv_create_cq(x.ctx, 16, NULL, NULL, 0);
 	b2 = b2cq ? xc_qp(&x, b2cq, &o, true, &cap) : NULL;
@@ -1336,7 +1334,7 @@ static void srq_free_out_of_order(void)
 	CHECK_EQ(m5t_rc_pair(x.dev, a2, b2, 7), 0);
 	m5t_sq_init(&sq2, a2, false, NULL, 0);
 	xc_sges(&x, &sg, one, 1, 0);
-	for (r = 0; r < 40 && !m5t_failed; r++) {
+	for (r = 0; r < 40 && !check_failed; r++) {
 		for (k = 0; k < 4; k++) {
 			rs[k] = (struct ibv_sge){ (uintptr_t)x.bbuf + 64 * k,
 						  16 + k, x.bmr->lkey };
@@ -1385,7 +1383,7 @@ out:
 }
 
 /* UD over InfiniBand: AVs without and with a GRH. */
-static void ud_dgram_ib(void)
+static void ud_wqes_over_ib_match_mlx5dv(void)
 {
 	static const uint32_t lens[] = { 60, 0, 40 };
 	struct xc_opts o = rc_default;
@@ -1399,7 +1397,7 @@ static void ud_dgram_ib(void)
 	o.cap.max_send_sge = 3;
 	o.cap.max_inline_data = 100;
 	CHECK_EQ(xc_open(&x, &o), 0);
-	if (m5t_failed)
+	if (check_failed)
 		goto out;
 	aa[0] = (struct ibv_ah_attr){ .dlid = m5m_port_lid(x.dev, 1),
 				      .sl = 5,
@@ -1419,7 +1417,7 @@ static void ud_dgram_ib(void)
 	aa[2].src_path_bits = 0xff; /* 7 bits of it */
 	for (i = 0; i < 3; i++)
 		CHECK(xc_ah(&x, &aa[i]));
-	for (i = 0; i < 12 && !m5t_failed; i++) {
+	for (i = 0; i < 12 && !check_failed; i++) {
 		k = i % 3;
 		xc_sges(&x, sg, lens, 3, i);
 		wr = xc_wr(&x, i & 4 ? IBV_WR_SEND_WITH_IMM : IBV_WR_SEND, i,
@@ -1466,7 +1464,7 @@ static void xc_ud_recv_av(struct xc *x, const struct ibv_ah_attr *aa)
 	CHECK(!memcmp(dst + 40, x->abuf + A_SRC + 5, 100));
 }
 
-static void ud_dgram_ib_recv(void)
+static void ud_receives_over_ib_scatter_the_grh_then_the_payload(void)
 {
 	struct xc_opts o = rc_default;
 	struct ibv_ah_attr aa;
@@ -1474,7 +1472,7 @@ static void ud_dgram_ib_recv(void)
 
 	o.type = IBV_QPT_UD;
 	CHECK_EQ(xc_open(&x, &o), 0);
-	if (m5t_failed)
+	if (check_failed)
 		goto out;
 	aa = (struct ibv_ah_attr){ .dlid = m5m_port_lid(x.dev, 1),
 				   .sl = 9,
@@ -1505,7 +1503,7 @@ static void xc_roce(bool v1)
 	o.eth = true;
 	o.roce_v1 = v1;
 	CHECK_EQ(xc_open(&x, &o), 0);
-	if (m5t_failed)
+	if (check_failed)
 		goto out;
 	/* No GRH on RoCE: refused. */
 	aa = (struct ibv_ah_attr){ .port_num = 1 };
@@ -1531,7 +1529,7 @@ static void xc_roce(bool v1)
 	/* A GID that is no model port: the MAC inside it; dropped. */
 	aa.grh.dgid.global.interface_id = htobe64(0x021122fffe334455ull);
 	CHECK(xc_ah(&x, &aa));
-	for (i = 0; i < x.nahs && !m5t_failed; i++) {
+	for (i = 0; i < x.nahs && !check_failed; i++) {
 		xc_sges(&x, sg, lens, 2, i);
 		wr = xc_wr(&x, IBV_WR_SEND_WITH_IMM, i, sg, 2,
 			   IBV_SEND_SIGNALED | (i & 1 ? IBV_SEND_INLINE : 0));
@@ -1550,101 +1548,127 @@ out:
 	xc_close(&x);
 }
 
-static void ud_dgram_roce_v2(void)
+static void ud_wqes_over_roce_v2_match_mlx5dv(void)
 {
 	xc_roce(false);
 }
 
-static void ud_dgram_roce_v1(void)
+static void ud_wqes_over_roce_v1_match_mlx5dv(void)
 {
 	xc_roce(true);
 }
 
-/* Lists with a bad WR at k: k taken, EINVAL at the bad one, nothing after. */
-static void bad_wr_lists(void)
+/*
+ * A 4-WR RDMA WRITE list with a bad WR at k, for every k: the WRs before it
+ * are taken, err at it (bad_wr), nothing after.  spoil makes WR k bad;
+ * spare is a free SGE it may point to.
+ */
+typedef void (*xc_spoil_fn)(struct xc *x, struct ibv_send_wr *w,
+			    struct ibv_sge *spare);
+
+static void xc_bad_wr_list(xc_spoil_fn spoil, int err)
 {
 	static const uint32_t lens[] = { 16, 16, 16, 16 };
-	struct xc_opts o = rc_default;
 	struct ibv_send_wr wr[4];
 	struct ibv_sge sg[5];
-	unsigned int c, k, i;
-	struct ibv_qp *fresh;
+	unsigned int k, i;
 	struct xc x;
 
-	CHECK_EQ(xc_open(&x, &o), 0);
-	for (c = 0; c < 10 && !m5t_failed; c++)
-		for (k = 0; k < 4 && !m5t_failed; k++) {
-			xc_sges(&x, sg, lens, 4, 0);
-			sg[4] = sg[0];
-			for (i = 0; i < 4; i++) {
-				wr[i] = xc_wr(&x, IBV_WR_RDMA_WRITE, 10 * c + i,
-					      sg, 1, IBV_SEND_SIGNALED);
-				wr[i].next = i < 3 ? &wr[i + 1] : NULL;
-			}
-			switch (c) {
-			case 0:
-				wr[k].opcode = IBV_WR_LOCAL_INV;
-				break;
-			case 1:
-				wr[k].opcode = IBV_WR_SEND_WITH_INV;
-				break;
-			case 2:
-				wr[k].opcode = (enum ibv_wr_opcode)99;
-				break;
-			case 3:
-				wr[k].num_sge = 5;
-				break;
-			case 4:
-				/* No flag libibverbs defines. */
-				wr[k].send_flags |= 1u << 20;
-				break;
-			case 5:
-				wr[k].opcode = IBV_WR_ATOMIC_FETCH_AND_ADD;
-				wr[k].num_sge = 0;
-				break;
-			case 6:
-				wr[k].opcode = IBV_WR_ATOMIC_CMP_AND_SWP;
-				wr[k].wr.atomic.remote_addr =
-					(uintptr_t)x.bbuf + B_ATOMIC;
-				sg[4].length = 4;
-				wr[k].sg_list = &sg[4];
-				break;
-			case 7:
-				wr[k].opcode = IBV_WR_ATOMIC_CMP_AND_SWP;
-				wr[k].wr.atomic.remote_addr =
-					(uintptr_t)x.bbuf + B_ATOMIC + 4;
-				break;
-			case 8:
-				wr[k].num_sge = -1;
-				break;
-			default:
-				wr[k].opcode = IBV_WR_BIND_MW;
-				break;
-			}
-			/* Too many SGEs: ENOMEM, libmlx5's answer. */
-			xc_post(&x, wr, c == 3 ? ENOMEM : EINVAL, k);
-			for (i = 0; i < k; i++)
-				xc_wc(&x, x.acq, 10 * c + i, IBV_WC_RDMA_WRITE,
-				      &(struct ibv_wc){ 0 }, NULL);
-			xc_empty(x.acq);
+	CHECK_EQ(xc_open(&x, &rc_default), 0);
+	for (k = 0; k < 4 && !check_failed; k++) {
+		xc_sges(&x, sg, lens, 4, 0);
+		sg[4] = sg[0];
+		for (i = 0; i < 4; i++) {
+			wr[i] = xc_wr(&x, IBV_WR_RDMA_WRITE, 10 * k + i, sg, 1,
+				      IBV_SEND_SIGNALED);
+			wr[i].next = i < 3 ? &wr[i + 1] : NULL;
 		}
-	/* max_send_wr outstanding: the next is refused with ENOMEM. */
-	for (i = 0; i < x.cap.max_send_wr && !m5t_failed; i++) {
-		wr[0] = xc_wr(&x, IBV_WR_RDMA_WRITE, i, sg, 1,
-			      i + 1 == x.cap.max_send_wr ? IBV_SEND_SIGNALED
-							 : 0);
-		xc_post(&x, wr, 0, 1);
+		spoil(&x, &wr[k], &sg[4]);
+		xc_post(&x, wr, err, k);
+		for (i = 0; i < k; i++)
+			xc_wc(&x, x.acq, 10 * k + i, IBV_WC_RDMA_WRITE,
+			      &(struct ibv_wc){ 0 }, NULL);
+		xc_empty(x.acq);
 	}
-	wr[0] = xc_wr(&x, IBV_WR_RDMA_WRITE, 1000, sg, 1, IBV_SEND_SIGNALED);
-	xc_post(&x, wr, ENOMEM, 0);
+	xc_close(&x);
+}
+
+/*
+ * name, the errno in lower and upper case, what makes the WR bad (w: the
+ * WR, spare: a free SGE, x: the pair).  Too many SGEs is ENOMEM, libmlx5's
+ * answer; IBV_SEND_IP_CSUM is ignored on RC, as libmlx5 ignores it.
+ */
+#define XC_BAD_WRS(X)                                                          \
+	X(local_inv, einval, EINVAL, w->opcode = IBV_WR_LOCAL_INV)             \
+	X(send_with_inv, einval, EINVAL, w->opcode = IBV_WR_SEND_WITH_INV)     \
+	X(unknown_opcode, einval, EINVAL,                                      \
+	  w->opcode = (enum ibv_wr_opcode)99)                                  \
+	X(more_sges_than_max_send_sge, enomem, ENOMEM, w->num_sge = 5)         \
+	X(send_flag_libibverbs_does_not_define, einval, EINVAL,                \
+	  w->send_flags |= 1u << 20)                                           \
+	X(atomic_without_sge, einval, EINVAL,                                  \
+	  w->opcode = IBV_WR_ATOMIC_FETCH_AND_ADD;                             \
+	  w->num_sge = 0)                                                      \
+	X(atomic_sge_of_4_bytes, einval, EINVAL,                               \
+	  w->opcode = IBV_WR_ATOMIC_CMP_AND_SWP;                               \
+	  w->wr.atomic.remote_addr = (uintptr_t)x->bbuf + B_ATOMIC;            \
+	  spare->length = 4; w->sg_list = spare)                               \
+	X(atomic_to_unaligned_remote_address, einval, EINVAL,                  \
+	  w->opcode = IBV_WR_ATOMIC_CMP_AND_SWP;                               \
+	  w->wr.atomic.remote_addr = (uintptr_t)x->bbuf + B_ATOMIC + 4)        \
+	X(negative_num_sge, einval, EINVAL, w->num_sge = -1)                   \
+	X(bind_mw, einval, EINVAL, w->opcode = IBV_WR_BIND_MW)
+
+#define X(name, err, ERR, spoil)                                               \
+	static void xc_spoil_##name(struct xc *x, struct ibv_send_wr *w,       \
+				    struct ibv_sge *spare)                     \
+	{                                                                      \
+		spoil;                                                         \
+	}                                                                      \
+	static void rc_list_stops_with_##err##_at_##name(void)                 \
+	{                                                                      \
+		xc_bad_wr_list(xc_spoil_##name, ERR);                          \
+	}
+XC_BAD_WRS(X)
+#undef X
+
+/* max_send_wr outstanding: the next is refused with ENOMEM, then taken. */
+static void a_full_sq_refuses_the_next_wr_with_enomem(void)
+{
+	static const uint32_t lens[] = { 16 };
+	struct ibv_send_wr wr;
+	struct ibv_sge sg;
+	unsigned int i;
+	struct xc x;
+
+	CHECK_EQ(xc_open(&x, &rc_default), 0);
+	xc_sges(&x, &sg, lens, 1, 0);
+	for (i = 0; i < x.cap.max_send_wr && !check_failed; i++) {
+		wr = xc_wr(&x, IBV_WR_RDMA_WRITE, i, &sg, 1,
+			   i + 1 == x.cap.max_send_wr ? IBV_SEND_SIGNALED : 0);
+		xc_post(&x, &wr, 0, 1);
+	}
+	wr = xc_wr(&x, IBV_WR_RDMA_WRITE, 1000, &sg, 1, IBV_SEND_SIGNALED);
+	xc_post(&x, &wr, ENOMEM, 0);
 	xc_wc(&x, x.acq, x.cap.max_send_wr - 1, IBV_WC_RDMA_WRITE,
 	      &(struct ibv_wc){ 0 }, NULL);
-	xc_post(&x, wr, 0, 1);
+	xc_post(&x, &wr, 0, 1);
 	xc_wc(&x, x.acq, 1000, IBV_WC_RDMA_WRITE, &(struct ibv_wc){ 0 }, NULL);
-	/*
-	 * A QP in RESET takes no send (ENOMEM, as libmlx5): bad_wr is the
-	 * first, no byte moves.
-	 */
+	xc_close(&x);
+}
+
+/* A QP in RESET takes no send (ENOMEM, as libmlx5): bad_wr is the first. */
+static void a_qp_in_reset_refuses_a_send_with_enomem(void)
+{
+	static const uint32_t lens[] = { 16 };
+	struct ibv_send_wr wr;
+	struct ibv_qp *fresh;
+	struct ibv_sge sg;
+	struct xc x;
+
+	CHECK_EQ(xc_open(&x, &rc_default), 0);
+	xc_sges(&x, &sg, lens, 1, 0);
+	wr = xc_wr(&x, IBV_WR_RDMA_WRITE, 1000, &sg, 1, IBV_SEND_SIGNALED);
 	fresh = ibv_create_qp(
 		x.pd, &(struct ibv_qp_init_attr){
 			      .send_cq = x.acq,
@@ -1657,50 +1681,80 @@ static void bad_wr_lists(void)
 		uint64_t b = 0;
 
 		m5t_sq_init(&s, fresh, false, NULL, 0);
-		CHECK(m5t_sq_post(&s, wr, ENOMEM, 0, &b));
+		CHECK(m5t_sq_post(&s, &wr, ENOMEM, 0, &b));
 		CHECK_EQ(ibv_destroy_qp(fresh), 0);
 	}
-	/* On RC, a UD-only WR field means nothing; on UD, RDMA is refused. */
 	xc_close(&x);
+}
+
+/*
+ * On UD, a send then a bad second WR: the first is taken and delivered,
+ * EINVAL at the second.  (On RC, a UD-only WR field means nothing.)
+ */
+static void xc_ud_bad_second_wr(xc_spoil_fn spoil)
+{
+	static const uint32_t lens[] = { 16 };
+	struct xc_opts o = rc_default;
+	struct ibv_send_wr wr[2];
+	struct ibv_sge sg;
+	struct xc x;
+
 	o.type = IBV_QPT_UD;
 	CHECK_EQ(xc_open(&x, &o), 0);
 	xc_ah(&x, &(struct ibv_ah_attr){ .dlid = m5m_port_lid(x.dev, 1),
 					 .port_num = 1 });
-	xc_sges(&x, sg, lens, 1, 0);
-	for (c = 0; c < 3 && !m5t_failed; c++) {
-		wr[0] = xc_wr(&x, IBV_WR_SEND, 1, sg, 1, IBV_SEND_SIGNALED);
-		wr[1] = xc_wr(&x, IBV_WR_SEND, 2, sg, 1, IBV_SEND_SIGNALED);
-		wr[0].next = &wr[1];
-		if (c == 0)
-			wr[1].opcode = IBV_WR_RDMA_WRITE;
-		else if (c == 1)
-			wr[1].opcode = IBV_WR_ATOMIC_FETCH_AND_ADD;
-		else
-			wr[1].wr.ud.ah = NULL;
-		xc_recv(&x, RECV_TAG, B_RECV, 64);
-		xc_post(&x, wr, EINVAL, 1);
-		xc_wc(&x, x.acq, 1, IBV_WC_SEND, &(struct ibv_wc){ 0 }, NULL);
-		xc_wc(&x, x.bcq, RECV_TAG, IBV_WC_RECV, &(struct ibv_wc){ 0 },
-		      NULL);
-	}
+	xc_sges(&x, &sg, lens, 1, 0);
+	wr[0] = xc_wr(&x, IBV_WR_SEND, 1, &sg, 1, IBV_SEND_SIGNALED);
+	wr[1] = xc_wr(&x, IBV_WR_SEND, 2, &sg, 1, IBV_SEND_SIGNALED);
+	wr[0].next = &wr[1];
+	spoil(&x, &wr[1], NULL);
+	xc_recv(&x, RECV_TAG, B_RECV, 64);
+	xc_post(&x, wr, EINVAL, 1);
+	xc_wc(&x, x.acq, 1, IBV_WC_SEND, &(struct ibv_wc){ 0 }, NULL);
+	xc_wc(&x, x.bcq, RECV_TAG, IBV_WC_RECV, &(struct ibv_wc){ 0 }, NULL);
 	xc_close(&x);
-	/*
-	 * A device without host-endian atomics: atomics are refused with
-	 * EOPNOTSUPP, as libmlx5 refuses them.
-	 */
-	o = rc_default;
+}
+
+#define XC_UD_BAD_WRS(X)                                                       \
+	X(rdma_write, w->opcode = IBV_WR_RDMA_WRITE)                           \
+	X(atomic, w->opcode = IBV_WR_ATOMIC_FETCH_AND_ADD)                     \
+	X(null_ah, w->wr.ud.ah = NULL)
+
+#define X(name, spoil)                                                         \
+	static void xc_ud_spoil_##name(struct xc *x, struct ibv_send_wr *w,    \
+				       struct ibv_sge *spare)                  \
+	{                                                                      \
+		spoil;                                                         \
+	}                                                                      \
+	static void ud_list_stops_with_einval_at_##name(void)                  \
+	{                                                                      \
+		xc_ud_bad_second_wr(xc_ud_spoil_##name);                       \
+	}
+XC_UD_BAD_WRS(X)
+#undef X
+
+/*
+ * A device without host-endian atomics: atomics are refused with
+ * EOPNOTSUPP, as libmlx5 refuses them.
+ */
+static void atomics_are_refused_without_host_endian_atomics(void)
+{
+	struct xc_opts o = rc_default;
+	struct ibv_send_wr wr;
+	struct ibv_sge sg;
+	struct xc x;
+
 	o.no_atomic = true;
 	CHECK_EQ(xc_open(&x, &o), 0);
-	sg[0] = (struct ibv_sge){ (uintptr_t)x.abuf + A_ATOMIC, 8,
-				  x.amr->lkey };
-	wr[0] = xc_wr(&x, IBV_WR_ATOMIC_CMP_AND_SWP, 1, sg, 1,
-		      IBV_SEND_SIGNALED);
-	xc_post(&x, wr, EOPNOTSUPP, 0);
+	sg = (struct ibv_sge){ (uintptr_t)x.abuf + A_ATOMIC, 8, x.amr->lkey };
+	wr = xc_wr(&x, IBV_WR_ATOMIC_CMP_AND_SWP, 1, &sg, 1,
+		   IBV_SEND_SIGNALED);
+	xc_post(&x, &wr, EOPNOTSUPP, 0);
 	xc_close(&x);
 }
 
 /* Every kind of CQE the model writes, over several passes of a small CQ. */
-static void cqe_parse_and_ownership(void)
+static void every_cqe_the_model_writes_parses_across_cq_wraps(void)
 {
 	static const uint32_t lens[] = { 12, 0, 30 };
 	struct xc_opts o = rc_default;
@@ -1712,11 +1766,11 @@ static void cqe_parse_and_ownership(void)
 	/* CQs of 8 CQEs: 280 WRs pass over them 35 times. */
 	o.cqe = 7;
 	CHECK_EQ(xc_open(&x, &o), 0);
-	if (m5t_failed)
+	if (check_failed)
 		goto out;
 	ncqe = to_m5cq(x.acq)->ncqe;
 	CHECK_EQ(ncqe, 8);
-	for (i = 0; i < 7 * 40 && !m5t_failed; i++) {
+	for (i = 0; i < 7 * 40 && !check_failed; i++) {
 		enum ibv_wr_opcode op = rc_ops[i % NUM_RC_OPS];
 
 		if (op == IBV_WR_RDMA_READ) {
@@ -1742,133 +1796,242 @@ out:
 
 /*
  * CQEs crafted in place of ones the model wrote (the model's slots, so its
- * producer count stays right): error CQEs of every syndrome, a wrong owner
- * bit, an INVALID opcode, a format never enabled, and receive fields set
- * to values the model never writes.
+ * producer count stays right), one test per row of the tables below: error
+ * CQEs of every syndrome, a wrong owner bit, an INVALID opcode, a format
+ * never enabled, and receive fields set to values the model never writes.
+ *
+ * An error CQE with syndrome synd written over the requester's (or the
+ * responder's) good one: the completion carries the status mlx5dv's
+ * syndrome maps to, the vendor syndrome, the wr_id and the opcode; the
+ * other side's completion is untouched.
  */
-static void cqe_crafted(void)
+static void xc_error_cqe(uint8_t synd, bool resp)
 {
-	static const uint8_t synd[] = { 0x01, 0x02, 0x04, 0x05, 0x06,
-					0x10, 0x11, 0x12, 0x13, 0x14,
-					0x15, 0x16, 0x22, 0x33 };
 	static const uint32_t lens[] = { 16 };
-	struct xc_opts o = rc_default;
-	struct mlx5_cqe64 *cqe, keep;
+	struct mlx5_cqe64 *cqe;
 	struct mlx5_err_cqe *e;
 	struct ibv_send_wr wr;
+	struct ibv_cq *cq;
 	struct ibv_sge sg;
 	struct ibv_wc wc;
 	uint8_t owner;
-	unsigned int i;
 	struct xc x;
 
-	CHECK_EQ(xc_open(&x, &o), 0);
-	if (m5t_failed)
+	CHECK_EQ(xc_open(&x, &rc_default), 0);
+	if (check_failed)
 		goto out;
+	cq = resp ? x.bcq : x.acq;
 	xc_sges(&x, &sg, lens, 1, 0);
-	for (i = 0; i < 2 * sizeof(synd) && !m5t_failed; i++) {
-		bool resp = i >= sizeof(synd);
-		struct ibv_cq *cq = resp ? x.bcq : x.acq;
-
-		wr = xc_wr(&x, IBV_WR_SEND_WITH_IMM, i, &sg, 1,
-			   IBV_SEND_SIGNALED);
-		xc_recv(&x, RECV_TAG | i, B_RECV, 64);
-		xc_post(&x, &wr, 0, 1);
-		cqe = m5t_cqe_next(cq);
-		owner = mlx5dv_get_cqe_owner(cqe);
-		e = (struct mlx5_err_cqe *)cqe;
-		e->syndrome = synd[i % sizeof(synd)];
-		e->vendor_err_synd = (uint8_t)(0x40 + i);
-		cqe->op_own = (resp ? MLX5_CQE_RESP_ERR : MLX5_CQE_REQ_ERR)
-			      << 4;
-		mlx5dv_set_cqe_owner(cqe, owner);
-		CHECK_EQ(m5t_cqe_poll(cq, &wc, NULL), 1);
-		CHECK_EQ(wc.wr_id, resp ? RECV_TAG | i : i);
-		CHECK_EQ(wc.status, m5t_cqe_status(synd[i % sizeof(synd)]));
-		CHECK_EQ(wc.vendor_err, 0x40 + i);
-		CHECK_EQ(wc.opcode, resp ? IBV_WC_RECV : IBV_WC_SEND);
-		/* The other side's good completion. */
-		if (resp)
-			xc_wc(&x, x.acq, i, IBV_WC_SEND, &wc, NULL);
-		else
-			xc_wc(&x, x.bcq, RECV_TAG | i, IBV_WC_RECV, &wc, NULL);
-	}
-	/* Ownership: wrong parity or INVALID is the device's; format != 0. */
-	for (i = 0; i < 3 && !m5t_failed; i++) {
-		wr = xc_wr(&x, IBV_WR_RDMA_WRITE, 50 + i, &sg, 1,
-			   IBV_SEND_SIGNALED);
-		xc_post(&x, &wr, 0, 1);
-		cqe = m5t_cqe_next(x.acq);
-		keep = *cqe;
-		if (i == 0)
-			mlx5dv_set_cqe_owner(cqe, !mlx5dv_get_cqe_owner(cqe));
-		else if (i == 1)
-			cqe->op_own = (uint8_t)(MLX5_CQE_INVALID << 4 |
-						mlx5dv_get_cqe_owner(cqe));
-		else
-			cqe->op_own |= 1 << 2; /* format 1 */
-		if (i < 2) {
-			CHECK_EQ(m5t_cqe_poll(x.acq, &wc, NULL), 0);
-			*cqe = keep;
-			xc_wc(&x, x.acq, 50 + i, IBV_WC_RDMA_WRITE, &wc, NULL);
-		} else {
-			CHECK_EQ(m5t_cqe_poll(x.acq, &wc, NULL), 1);
-			CHECK_EQ(wc.wr_id, 52);
-			CHECK(wc.status != IBV_WC_SUCCESS);
-		}
-	}
-	/* Receive fields the model leaves plain, and the other opcodes. */
-	for (i = 0; i < 4 && !m5t_failed; i++) {
-		static const uint8_t op[] = { MLX5_CQE_RESP_SEND,
-					      MLX5_CQE_RESP_SEND_IMM,
-					      MLX5_CQE_RESP_SEND_INV,
-					      MLX5_CQE_RESP_WR_IMM };
-
-		wr = xc_wr(&x, IBV_WR_SEND, 60 + i, &sg, 1, IBV_SEND_SIGNALED);
-		xc_recv(&x, RECV_TAG | (60 + i), B_RECV, 64);
-		xc_post(&x, &wr, 0, 1);
-		xc_wc(&x, x.acq, 60 + i, IBV_WC_SEND, &wc, NULL);
-		cqe = m5t_cqe_next(x.bcq);
-		owner = mlx5dv_get_cqe_owner(cqe);
-		cqe->byte_cnt = htobe32(0x1234 + i);
-		cqe->flags_rqpn =
-			htobe32((i + 1) << 28 | (9 + i) << 24 |
-				(be32toh(cqe->flags_rqpn) & 0xffffff));
-		cqe->slid = htobe16(0xbeef);
-		cqe->ml_path = (uint8_t)(0xf0 | i);
-		cqe->imm_inval_pkey = htobe32(0xcafe0000 | i);
-		cqe->op_own = (uint8_t)(op[i] << 4 | (i & 1) << 1);
-		mlx5dv_set_cqe_owner(cqe, owner);
-		CHECK_EQ(m5t_cqe_poll(x.bcq, &wc, NULL), 1);
-		CHECK_EQ(wc.wr_id, RECV_TAG | (60 + i));
-		CHECK_EQ(wc.byte_len, 0x1234 + i);
-		CHECK_EQ(wc.slid, 0xbeef);
-	}
-	/* And a requester CQE naming each opcode in turn. */
-	for (i = 0; i < NUM_RC_OPS && !m5t_failed; i++) {
-		static const uint8_t op[] = {
-			MLX5_OPCODE_SEND,	MLX5_OPCODE_SEND_IMM,
-			MLX5_OPCODE_RDMA_WRITE, MLX5_OPCODE_RDMA_WRITE_IMM,
-			MLX5_OPCODE_RDMA_READ,	MLX5_OPCODE_ATOMIC_CS,
-			MLX5_OPCODE_ATOMIC_FA
-		};
-
-		wr = xc_wr(&x, IBV_WR_RDMA_WRITE, 70 + i, &sg, 1,
-			   IBV_SEND_SIGNALED);
-		xc_post(&x, &wr, 0, 1);
-		cqe = m5t_cqe_next(x.acq);
-		cqe->sop_drop_qpn =
-			htobe32((uint32_t)op[i] << 24 |
-				(be32toh(cqe->sop_drop_qpn) & 0xffffff));
-		cqe->byte_cnt = htobe32(999);
-		CHECK_EQ(m5t_cqe_poll(x.acq, &wc, NULL), 1);
-		CHECK_EQ(wc.wr_id, 70 + i);
-	}
+	wr = xc_wr(&x, IBV_WR_SEND_WITH_IMM, 1, &sg, 1, IBV_SEND_SIGNALED);
+	xc_recv(&x, RECV_TAG | 1, B_RECV, 64);
+	xc_post(&x, &wr, 0, 1);
+	cqe = m5t_cqe_next(cq);
+	owner = mlx5dv_get_cqe_owner(cqe);
+	e = (struct mlx5_err_cqe *)cqe;
+	e->syndrome = synd;
+	e->vendor_err_synd = 0x41;
+	cqe->op_own = (resp ? MLX5_CQE_RESP_ERR : MLX5_CQE_REQ_ERR) << 4;
+	mlx5dv_set_cqe_owner(cqe, owner);
+	CHECK_EQ(m5t_cqe_poll(cq, &wc, NULL), 1);
+	CHECK_EQ(wc.wr_id, resp ? RECV_TAG | 1 : 1);
+	CHECK_EQ(wc.status, m5t_cqe_status(synd));
+	CHECK_EQ(wc.vendor_err, 0x41);
+	CHECK_EQ(wc.opcode, resp ? IBV_WC_RECV : IBV_WC_SEND);
+	/* The other side's good completion. */
+	if (resp)
+		xc_wc(&x, x.acq, 1, IBV_WC_SEND, &wc, NULL);
+	else
+		xc_wc(&x, x.bcq, RECV_TAG | 1, IBV_WC_RECV, &wc, NULL);
 	xc_empty(x.acq);
 	xc_empty(x.bcq);
 out:
 	xc_close(&x);
 }
+
+/* name, syndrome (the PRM's; 0x33 is none of them) */
+#define XC_ERROR_SYNDROMES(X)                                                  \
+	X(local_length, 0x01)                                                  \
+	X(local_qp_operation, 0x02)                                            \
+	X(local_protection, 0x04)                                              \
+	X(wr_flushed, 0x05)                                                    \
+	X(mw_bind, 0x06)                                                       \
+	X(bad_response, 0x10)                                                  \
+	X(local_access, 0x11)                                                  \
+	X(remote_invalid_request, 0x12)                                        \
+	X(remote_access, 0x13)                                                 \
+	X(remote_operation, 0x14)                                              \
+	X(transport_retry_exceeded, 0x15)                                      \
+	X(rnr_retry_exceeded, 0x16)                                            \
+	X(remote_aborted, 0x22)                                                \
+	X(unknown_0x33, 0x33)
+
+#define X(name, synd)                                                          \
+	static void requester_error_cqe_##name##_maps_like_mlx5dv(void)        \
+	{                                                                      \
+		xc_error_cqe(synd, false);                                     \
+	}                                                                      \
+	static void responder_error_cqe_##name##_maps_like_mlx5dv(void)        \
+	{                                                                      \
+		xc_error_cqe(synd, true);                                      \
+	}
+XC_ERROR_SYNDROMES(X)
+#undef X
+
+/* Ownership: wrong parity or INVALID is the device's; format != 0 errs. */
+enum xc_own { XC_OWN_PARITY, XC_OWN_INVALID, XC_OWN_FORMAT_1 };
+
+static void xc_cqe_owner(enum xc_own how)
+{
+	static const uint32_t lens[] = { 16 };
+	struct mlx5_cqe64 *cqe, keep;
+	struct ibv_send_wr wr;
+	struct ibv_sge sg;
+	struct ibv_wc wc;
+	struct xc x;
+
+	CHECK_EQ(xc_open(&x, &rc_default), 0);
+	if (check_failed)
+		goto out;
+	xc_sges(&x, &sg, lens, 1, 0);
+	wr = xc_wr(&x, IBV_WR_RDMA_WRITE, 50, &sg, 1, IBV_SEND_SIGNALED);
+	xc_post(&x, &wr, 0, 1);
+	cqe = m5t_cqe_next(x.acq);
+	keep = *cqe;
+	if (how == XC_OWN_PARITY)
+		mlx5dv_set_cqe_owner(cqe, !mlx5dv_get_cqe_owner(cqe));
+	else if (how == XC_OWN_INVALID)
+		cqe->op_own = (uint8_t)(MLX5_CQE_INVALID << 4 |
+					mlx5dv_get_cqe_owner(cqe));
+	else
+		cqe->op_own |= 1 << 2; /* format 1 */
+	if (how != XC_OWN_FORMAT_1) {
+		CHECK_EQ(m5t_cqe_poll(x.acq, &wc, NULL), 0);
+		*cqe = keep;
+		xc_wc(&x, x.acq, 50, IBV_WC_RDMA_WRITE, &wc, NULL);
+	} else {
+		CHECK_EQ(m5t_cqe_poll(x.acq, &wc, NULL), 1);
+		CHECK_EQ(wc.wr_id, 50);
+		CHECK(wc.status != IBV_WC_SUCCESS);
+	}
+	xc_empty(x.acq);
+out:
+	xc_close(&x);
+}
+
+static void a_cqe_of_the_wrong_parity_is_not_polled(void)
+{
+	xc_cqe_owner(XC_OWN_PARITY);
+}
+
+static void an_invalid_cqe_is_not_polled(void)
+{
+	xc_cqe_owner(XC_OWN_INVALID);
+}
+
+static void a_cqe_of_format_1_completes_in_error(void)
+{
+	xc_cqe_owner(XC_OWN_FORMAT_1);
+}
+
+/*
+ * A responder CQE of opcode op with the fields the model leaves plain
+ * (byte count, flags, SLID, path bits, immediate) set: they are read.
+ */
+static void xc_resp_cqe(uint8_t op, unsigned int i)
+{
+	static const uint32_t lens[] = { 16 };
+	struct mlx5_cqe64 *cqe;
+	struct ibv_send_wr wr;
+	struct ibv_sge sg;
+	struct ibv_wc wc;
+	uint8_t owner;
+	struct xc x;
+
+	CHECK_EQ(xc_open(&x, &rc_default), 0);
+	if (check_failed)
+		goto out;
+	xc_sges(&x, &sg, lens, 1, 0);
+	wr = xc_wr(&x, IBV_WR_SEND, 60 + i, &sg, 1, IBV_SEND_SIGNALED);
+	xc_recv(&x, RECV_TAG | (60 + i), B_RECV, 64);
+	xc_post(&x, &wr, 0, 1);
+	xc_wc(&x, x.acq, 60 + i, IBV_WC_SEND, &wc, NULL);
+	cqe = m5t_cqe_next(x.bcq);
+	owner = mlx5dv_get_cqe_owner(cqe);
+	cqe->byte_cnt = htobe32(0x1234 + i);
+	cqe->flags_rqpn = htobe32((i + 1) << 28 | (9 + i) << 24 |
+				  (be32toh(cqe->flags_rqpn) & 0xffffff));
+	cqe->slid = htobe16(0xbeef);
+	cqe->ml_path = (uint8_t)(0xf0 | i);
+	cqe->imm_inval_pkey = htobe32(0xcafe0000 | i);
+	cqe->op_own = (uint8_t)(op << 4 | (i & 1) << 1);
+	mlx5dv_set_cqe_owner(cqe, owner);
+	CHECK_EQ(m5t_cqe_poll(x.bcq, &wc, NULL), 1);
+	CHECK_EQ(wc.wr_id, RECV_TAG | (60 + i));
+	CHECK_EQ(wc.byte_len, 0x1234 + i);
+	CHECK_EQ(wc.slid, 0xbeef);
+	xc_empty(x.bcq);
+out:
+	xc_close(&x);
+}
+
+/* name, responder opcode, row (varies the fields) */
+#define XC_RESP_CQES(X)                                                        \
+	X(send, MLX5_CQE_RESP_SEND, 0)                                         \
+	X(send_imm, MLX5_CQE_RESP_SEND_IMM, 1)                                 \
+	X(send_inv, MLX5_CQE_RESP_SEND_INV, 2)                                 \
+	X(write_imm, MLX5_CQE_RESP_WR_IMM, 3)
+
+#define X(name, op, i)                                                         \
+	static void responder_cqe_##name##_fields_are_read(void)               \
+	{                                                                      \
+		xc_resp_cqe(op, i);                                            \
+	}
+XC_RESP_CQES(X)
+#undef X
+
+/* A requester CQE naming opcode op (whatever was posted) completes it. */
+static void xc_req_cqe_opcode(uint8_t op)
+{
+	static const uint32_t lens[] = { 16 };
+	struct mlx5_cqe64 *cqe;
+	struct ibv_send_wr wr;
+	struct ibv_sge sg;
+	struct ibv_wc wc;
+	struct xc x;
+
+	CHECK_EQ(xc_open(&x, &rc_default), 0);
+	if (check_failed)
+		goto out;
+	xc_sges(&x, &sg, lens, 1, 0);
+	wr = xc_wr(&x, IBV_WR_RDMA_WRITE, 70, &sg, 1, IBV_SEND_SIGNALED);
+	xc_post(&x, &wr, 0, 1);
+	cqe = m5t_cqe_next(x.acq);
+	cqe->sop_drop_qpn = htobe32((uint32_t)op << 24 |
+				    (be32toh(cqe->sop_drop_qpn) & 0xffffff));
+	cqe->byte_cnt = htobe32(999);
+	CHECK_EQ(m5t_cqe_poll(x.acq, &wc, NULL), 1);
+	CHECK_EQ(wc.wr_id, 70);
+	xc_empty(x.acq);
+out:
+	xc_close(&x);
+}
+
+#define XC_REQ_OPCODES(X)                                                      \
+	X(send, MLX5_OPCODE_SEND)                                              \
+	X(send_imm, MLX5_OPCODE_SEND_IMM)                                      \
+	X(rdma_write, MLX5_OPCODE_RDMA_WRITE)                                  \
+	X(rdma_write_imm, MLX5_OPCODE_RDMA_WRITE_IMM)                          \
+	X(rdma_read, MLX5_OPCODE_RDMA_READ)                                    \
+	X(atomic_cs, MLX5_OPCODE_ATOMIC_CS)                                    \
+	X(atomic_fa, MLX5_OPCODE_ATOMIC_FA)
+
+#define X(name, op)                                                            \
+	static void requester_cqe_naming_##name##_completes_the_wr(void)       \
+	{                                                                      \
+		xc_req_cqe_opcode(op);                                         \
+	}
+XC_REQ_OPCODES(X)
+#undef X
 
 /*
  * The arm doorbell: dbrec word 1 (mlx5dv.h has no name for the CQ dbrec
@@ -1876,7 +2039,7 @@ out:
  * UAR 0 + MLX5_CQ_DOORBELL: sn << 28 | MLX5_CQ_DB_REQ_NOT(_SOL) | ci, then
  * the CQ number.
  */
-static void cq_arm_doorbell(void)
+static void the_cq_arm_doorbell_matches_mlx5dv(void)
 {
 	static const uint32_t lens[] = { 8 };
 	struct xc_opts o = rc_default;
@@ -1893,7 +2056,7 @@ static void cq_arm_doorbell(void)
 
 	o.channel = true;
 	CHECK_EQ(xc_open(&x, &o), 0);
-	if (m5t_failed)
+	if (check_failed)
 		goto out;
 	cq = to_m5cq(x.bcq);
 	CHECK_EQ(m5m_cq_info(x.dev, x.bcq, &info), 0);
@@ -1903,7 +2066,7 @@ static void cq_arm_doorbell(void)
 	CHECK_EQ(m5m_cq_uar_page(x.dev, x.bcq),
 		 (int64_t)to_m5ctx(x.ctx)->cq_uar_page);
 	xc_sges(&x, &sg, lens, 1, 0);
-	for (i = 0; i < 10 && !m5t_failed; i++) {
+	for (i = 0; i < 10 && !check_failed; i++) {
 		bool sol = i & 1;
 
 		CHECK_EQ(ibv_req_notify_cq(x.bcq, sol), 0);
@@ -1931,29 +2094,49 @@ out:
 	xc_close(&x);
 }
 
-static const struct m5t_test tests[] = {
-	M5T(layouts_and_constants),
-	M5T(rc_opcodes),
-	M5T(fm_ce_se),
-	M5T(sge_counts),
-	M5T(inline_sizes),
-	M5T(sq_wrap),
-	M5T(send_doorbell),
-	M5T(recv_wqe),
-	M5T(srq_wqe),
-	M5T(srq_free_out_of_order),
-	M5T(ud_dgram_ib),
-	M5T(ud_dgram_ib_recv),
-	M5T(ud_dgram_roce_v2),
-	M5T(ud_dgram_roce_v1),
-	M5T(bad_wr_lists),
-	M5T(cqe_parse_and_ownership),
-	M5T(cqe_crafted),
-	M5T(cq_arm_doorbell),
+static const struct check_test tests[] = {
+	CHECK_TEST(layouts_and_constants_match_mlx5dv),
+	CHECK_TEST(rc_wqes_of_every_opcode_match_mlx5dv),
+	CHECK_TEST(fence_signaled_and_solicited_bits_match_mlx5dv),
+	CHECK_TEST(wqes_of_0_to_max_sges_match_mlx5dv),
+	CHECK_TEST(inline_wqes_up_to_max_inline_match_mlx5dv),
+	CHECK_TEST(multi_wqebb_wqes_across_the_sq_end_match_mlx5dv),
+	CHECK_TEST(the_dbrec_and_blueflame_doorbell_match_mlx5dv),
+	CHECK_TEST(receive_wqes_match_mlx5dv),
+	CHECK_TEST(srq_wqes_follow_the_free_list),
+	CHECK_TEST(srq_wqes_freed_out_of_order_are_reused_by_their_links),
+	CHECK_TEST(ud_wqes_over_ib_match_mlx5dv),
+	CHECK_TEST(ud_receives_over_ib_scatter_the_grh_then_the_payload),
+	CHECK_TEST(ud_wqes_over_roce_v2_match_mlx5dv),
+	CHECK_TEST(ud_wqes_over_roce_v1_match_mlx5dv),
+#define X(name, err, ERR, spoil) CHECK_TEST(rc_list_stops_with_##err##_at_##name),
+	XC_BAD_WRS(X)
+#undef X
+	CHECK_TEST(a_full_sq_refuses_the_next_wr_with_enomem),
+	CHECK_TEST(a_qp_in_reset_refuses_a_send_with_enomem),
+#define X(name, spoil) CHECK_TEST(ud_list_stops_with_einval_at_##name),
+	XC_UD_BAD_WRS(X)
+#undef X
+	CHECK_TEST(atomics_are_refused_without_host_endian_atomics),
+	CHECK_TEST(every_cqe_the_model_writes_parses_across_cq_wraps),
+#define X(name, synd)                                                          \
+	CHECK_TEST(requester_error_cqe_##name##_maps_like_mlx5dv),             \
+		CHECK_TEST(responder_error_cqe_##name##_maps_like_mlx5dv),
+	XC_ERROR_SYNDROMES(X)
+#undef X
+	CHECK_TEST(a_cqe_of_the_wrong_parity_is_not_polled),
+	CHECK_TEST(an_invalid_cqe_is_not_polled),
+	CHECK_TEST(a_cqe_of_format_1_completes_in_error),
+#define X(name, op, i) CHECK_TEST(responder_cqe_##name##_fields_are_read),
+	XC_RESP_CQES(X)
+#undef X
+#define X(name, op) CHECK_TEST(requester_cqe_naming_##name##_completes_the_wr),
+	XC_REQ_OPCODES(X)
+#undef X
+	CHECK_TEST(the_cq_arm_doorbell_matches_mlx5dv),
 };
 
 int main(int argc, char **argv)
 {
-	return m5t_main(argc, argv, "mlx5_crosscheck_", tests,
-			sizeof(tests) / sizeof(tests[0]));
+	return CHECK_MAIN(argc, argv, "mlx5_crosscheck_", tests);
 }

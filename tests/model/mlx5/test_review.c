@@ -18,10 +18,9 @@
 
 #include "mlx5/mlx5_hw.h"
 #include "m5model.h"
-#include "m5t.h"
+#include "check.h"
 #include "m5t_verbs.h"
 
-int m5t_failed;
 
 _Static_assert(M5_VENDOR_SYND_ODP_PFAULT == MLX5_CQE_VENDOR_SYNDROME_ODP_PFAULT,
 	       "ODP page-fault vendor syndrome");
@@ -183,7 +182,7 @@ static void drain_after_err_flushes_marker(void)
 
 	CHECK_EQ(rig_open(&r, false), 0);
 	CHECK_EQ(rig_rc(&r, NULL), 0);
-	if (m5t_failed)
+	if (check_failed)
 		goto out;
 	CHECK_EQ(recv_on(&r, r.a, 0xa0, 0), 0);
 	CHECK_EQ(set_state(r.a, IBV_QPS_ERR), 0);
@@ -221,7 +220,7 @@ static void send_after_query_err_is_flushed(void)
 
 	CHECK_EQ(rig_open(&r, false), 0);
 	CHECK_EQ(rig_rc(&r, NULL), 0);
-	if (m5t_failed)
+	if (check_failed)
 		goto out;
 	sge = (struct ibv_sge){ (uintptr_t)r.buf, 32, r.mr->lkey };
 	wr.wr.rdma.remote_addr = (uintptr_t)r.buf + 1024;
@@ -255,7 +254,7 @@ static void send_in_sqd_runs_after_rts(void)
 
 	CHECK_EQ(rig_open(&r, false), 0);
 	CHECK_EQ(rig_rc(&r, NULL), 0);
-	if (m5t_failed)
+	if (check_failed)
 		goto out;
 	CHECK_EQ(recv_on(&r, r.b, 0xb0, 512), 0);
 	CHECK_EQ(set_state(r.a, IBV_QPS_SQD), 0);
@@ -296,7 +295,7 @@ static void send_in_sqe_is_flushed(void)
 	struct rig r;
 
 	CHECK_EQ(rig_open(&r, false), 0);
-	if (m5t_failed)
+	if (check_failed)
 		goto out;
 	qa.send_cq = qa.recv_cq = r.acq;
 	r.a = ibv_create_qp(r.pd, &qa);
@@ -371,7 +370,7 @@ static void send_before_first_rts_refused_enomem(void)
 	struct rig r;
 
 	CHECK_EQ(rig_open(&r, false), 0);
-	if (m5t_failed)
+	if (check_failed)
 		goto out;
 	qa.send_cq = qa.recv_cq = r.acq;
 	r.a = m5t_rc_qp(r.pd, r.acq, NULL, 16, 1);
@@ -379,7 +378,7 @@ static void send_before_first_rts_refused_enomem(void)
 	c = m5t_rc_qp(r.pd, r.acq, NULL, 16, 1);
 	u = ibv_create_qp(r.pd, &qa);
 	CHECK(r.a && r.b && c && u);
-	if (m5t_failed)
+	if (check_failed)
 		goto out;
 	/* UD: RESET, INIT, RTR refuse; RTS takes it. */
 	CHECK_EQ(send_on(&r, u, 1, 0, IBV_SEND_SIGNALED), ENOMEM);
@@ -433,7 +432,7 @@ static void odp_fault_on_srq_recv_is_reposted(void)
 	struct rig r;
 
 	CHECK_EQ(rig_open(&r, false), 0);
-	if (m5t_failed)
+	if (check_failed)
 		goto out;
 	srq = ibv_create_srq(r.pd, &sa);
 	CHECK(srq);
@@ -441,7 +440,7 @@ static void odp_fault_on_srq_recv_is_reposted(void)
 		CHECK(0);
 		goto out;
 	}
-	for (round = 0; round < 2 && !m5t_failed; round++) {
+	for (round = 0; round < 2 && !check_failed; round++) {
 		for (i = 0; i < 4; i++)
 			CHECK_EQ(srq_recv(&r, srq, i, 64 * i), 0);
 		/* The first message of each round faults once. */
@@ -499,7 +498,7 @@ static void odp_fault_on_srq_recv_not_shown_by_start_poll(void)
 	struct rig r;
 
 	CHECK_EQ(rig_open(&r, false), 0);
-	if (m5t_failed)
+	if (check_failed)
 		goto out;
 	srq = ibv_create_srq(r.pd, &sa);
 	cqx = ibv_create_cq_ex(r.ctx, &ca);
@@ -590,7 +589,7 @@ static void req_notify_inside_poll_batch_returns(void)
 	signal(SIGALRM, hung);
 	alarm(20);
 	CHECK_EQ(rig_open(&r, true), 0);
-	if (m5t_failed)
+	if (check_failed)
 		goto out;
 	ca.channel = r.ch;
 	cqx = ibv_create_cq_ex(r.ctx, &ca);
@@ -658,19 +657,18 @@ out:
 	rig_close(&r);
 }
 
-static const struct m5t_test tests[] = {
-	M5T(drain_after_err_flushes_marker),
-	M5T(send_after_query_err_is_flushed),
-	M5T(send_in_sqd_runs_after_rts),
-	M5T(send_in_sqe_is_flushed),
-	M5T(send_before_first_rts_refused_enomem),
-	M5T(odp_fault_on_srq_recv_is_reposted),
-	M5T(odp_fault_on_srq_recv_not_shown_by_start_poll),
-	M5T(req_notify_inside_poll_batch_returns),
+static const struct check_test tests[] = {
+	CHECK_TEST(drain_after_err_flushes_marker),
+	CHECK_TEST(send_after_query_err_is_flushed),
+	CHECK_TEST(send_in_sqd_runs_after_rts),
+	CHECK_TEST(send_in_sqe_is_flushed),
+	CHECK_TEST(send_before_first_rts_refused_enomem),
+	CHECK_TEST(odp_fault_on_srq_recv_is_reposted),
+	CHECK_TEST(odp_fault_on_srq_recv_not_shown_by_start_poll),
+	CHECK_TEST(req_notify_inside_poll_batch_returns),
 };
 
 int main(int argc, char **argv)
 {
-	return m5t_main(argc, argv, "mlx5_review_", tests,
-			sizeof(tests) / sizeof(tests[0]));
+	return CHECK_MAIN(argc, argv, "mlx5_review_", tests);
 }

@@ -27,14 +27,12 @@
 
 #include "mlx5/mlx5.h"
 #include "m5m_int.h" /* the model port's MAC, for RoCE AVs */
-#include "m5t.h"
+#include "check.h"
 #include "m5t_cqe.h"
 #include "m5t_ref.h"
 #include "m5t_verbs.h"
 #include "m5t_wq.h"
 #include "m5t_wr.h"
-
-int m5t_failed;
 
 /* --- Randomness ----------------------------------------------------------- */
 
@@ -1000,7 +998,7 @@ static void pt_poll_sends(struct pt *p, const struct pt_run *run)
 	struct ibv_wc wc;
 	unsigned int i;
 
-	for (i = 0; i < run->nsends && !m5t_failed; i++) {
+	for (i = 0; i < run->nsends && !check_failed; i++) {
 		const struct pt_want *w = &run->sends[i];
 
 		CHECK_EQ(m5t_cqe_poll(p->acq, &wc, NULL), 1);
@@ -1025,7 +1023,7 @@ static void pt_poll_recvs(struct pt *p, const struct pt_run *run)
 	struct ibv_wc wc;
 	unsigned int i;
 
-	for (i = 0; i < run->nrecvs && !m5t_failed; i++) {
+	for (i = 0; i < run->nrecvs && !check_failed; i++) {
 		const struct pt_want *w = &run->recvs[i];
 
 		CHECK_EQ(m5t_cqe_poll(p->bcq, &wc, &seen), 1);
@@ -1068,7 +1066,7 @@ static void pt_mem_same(const char *what, const uint8_t *got,
 		;
 	printf("    %s byte 0x%zx is 0x%02x, expected 0x%02x\n", what, i,
 	       got[i], want[i]);
-	m5t_failed = 1;
+	check_failed = 1;
 }
 
 /* A list being generated, and what the test predicts of it. */
@@ -1274,7 +1272,7 @@ static void pt_run_all(void)
 	printf("    seed %llu (M5_PROPERTY_SEED=%llu replays this run)\n",
 	       (unsigned long long)seed, (unsigned long long)seed);
 	memset(&tot, 0, sizeof(tot));
-	while (tot.taken < want && !m5t_failed) {
+	while (tot.taken < want && !check_failed) {
 		memset(&p, 0, sizeof(p));
 		pt_cfg_random(&p.cfg);
 		tot.configs++;
@@ -1293,11 +1291,11 @@ static void pt_run_all(void)
 			       p.cfg.cap.max_recv_wr, p.cfg.cap.max_send_sge,
 			       p.cfg.cap.max_recv_sge,
 			       p.cfg.cap.max_inline_data);
-			m5t_failed = 1;
+			check_failed = 1;
 		}
-		for (lists = 20 + below(60); lists && !m5t_failed; lists--)
+		for (lists = 20 + below(60); lists && !check_failed; lists--)
 			pt_list(&p);
-		if (m5t_failed)
+		if (check_failed)
 			printf("    in configuration %llu: %s%s%s%s, cap "
 			       "%u/%u/%u/%u/%u\n",
 			       (unsigned long long)tot.configs,
@@ -1348,13 +1346,12 @@ static void random_wr_api_batches_complete_and_match_mlx5dv(void)
 	pt_run_all();
 }
 
-static const struct m5t_test tests[] = {
-	M5T(random_wr_lists_complete_and_match_mlx5dv),
-	M5T(random_wr_api_batches_complete_and_match_mlx5dv),
+static const struct check_test tests[] = {
+	CHECK_TEST(random_wr_lists_complete_and_match_mlx5dv),
+	CHECK_TEST(random_wr_api_batches_complete_and_match_mlx5dv),
 };
 
 int main(int argc, char **argv)
 {
-	return m5t_main(argc, argv, "mlx5_property_", tests,
-			sizeof(tests) / sizeof(tests[0]));
+	return CHECK_MAIN(argc, argv, "mlx5_property_", tests);
 }

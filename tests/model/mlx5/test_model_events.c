@@ -11,9 +11,7 @@
 #include <unistd.h>
 
 #include "m5m_int.h"
-#include "m5t.h"
-
-int m5t_failed;
+#include "check.h"
 
 /* A pipe standing in for a completion channel. */
 struct chan {
@@ -80,7 +78,7 @@ static void take_event(struct m5m_tcq *t, struct chan c)
 	m5m_test_event(t);
 }
 
-static void eq_arm_fire_rearm(void)
+static void an_armed_eq_fires_once_until_rearmed(void)
 {
 	struct m5m_dev *dev = m5m_dev_create(NULL);
 	struct chan c = chan_open();
@@ -157,7 +155,7 @@ static void eq_arm_fire_rearm(void)
 	chan_close(c);
 }
 
-static void eq_budget(void)
+static void an_eq_handler_takes_at_most_its_budget_of_eqes(void)
 {
 	struct m5m_dev *dev = dev_with(1, 1, 4, 64);
 	struct chan c = chan_open();
@@ -221,7 +219,7 @@ static unsigned int four_eqs(struct m5m_dev *dev, struct chan c,
 	return chan_drain(c, NULL);
 }
 
-static void shared_vector(void)
+static void eqs_sharing_a_vector_are_all_walked_on_one_interrupt(void)
 {
 	struct m5m_dev *dev = dev_with(4, 1, 128, 1024);
 	struct chan c = chan_open();
@@ -254,7 +252,7 @@ static void shared_vector(void)
 	chan_close(c);
 }
 
-static void cq_moderation_count(void)
+static void cq_moderation_by_count_holds_the_event_until_the_nth_cqe(void)
 {
 	struct m5m_dev *dev = m5m_dev_create(NULL);
 	struct chan c = chan_open();
@@ -347,7 +345,7 @@ static void period_stream(enum m5m_period_mode mode, uint64_t expect)
 	chan_close(c);
 }
 
-static void cq_moderation_period(void)
+static void cq_moderation_by_period_fires_on_the_virtual_clock(void)
 {
 	struct m5m_dev *dev = m5m_dev_create(NULL);
 	struct chan c = chan_open();
@@ -395,7 +393,7 @@ static void lat_hook(void *arg, const struct m5m_event_info *ev)
 		l->lat[l->n++] = ev->latency;
 }
 
-static void int_period(void)
+static void int_period_holds_and_merges_interrupts(void)
 {
 	struct m5m_dev *dev = dev_with(4, 1, 128, 1024);
 	struct chan c = chan_open();
@@ -447,7 +445,7 @@ static void int_period(void)
 	chan_close(c);
 }
 
-static void lost_and_duplicate_irq(void)
+static void lost_and_duplicated_interrupts_are_recovered(void)
 {
 	struct m5m_dev *dev = m5m_dev_create(NULL);
 	struct chan c = chan_open();
@@ -503,7 +501,7 @@ static void lost_and_duplicate_irq(void)
 }
 
 /* CQE faults: held back until time moves; body before owner. */
-static void cqe_faults(void)
+static void faulted_cqes_are_held_back_until_time_moves(void)
 {
 	struct m5m_dev *dev = m5m_dev_create(NULL);
 	struct chan c = chan_open();
@@ -535,15 +533,18 @@ static void cqe_faults(void)
 	chan_close(c);
 }
 
-static const struct m5t_test tests[] = {
-	M5T(eq_arm_fire_rearm),	     M5T(eq_budget),
-	M5T(shared_vector),	     M5T(cq_moderation_count),
-	M5T(cq_moderation_period),   M5T(int_period),
-	M5T(lost_and_duplicate_irq), M5T(cqe_faults),
+static const struct check_test tests[] = {
+	CHECK_TEST(an_armed_eq_fires_once_until_rearmed),
+	CHECK_TEST(an_eq_handler_takes_at_most_its_budget_of_eqes),
+	CHECK_TEST(eqs_sharing_a_vector_are_all_walked_on_one_interrupt),
+	CHECK_TEST(cq_moderation_by_count_holds_the_event_until_the_nth_cqe),
+	CHECK_TEST(cq_moderation_by_period_fires_on_the_virtual_clock),
+	CHECK_TEST(int_period_holds_and_merges_interrupts),
+	CHECK_TEST(lost_and_duplicated_interrupts_are_recovered),
+	CHECK_TEST(faulted_cqes_are_held_back_until_time_moves),
 };
 
 int main(int argc, char **argv)
 {
-	return m5t_main(argc, argv, "mlx5_model_", tests,
-			sizeof(tests) / sizeof(tests[0]));
+	return CHECK_MAIN(argc, argv, "mlx5_model_", tests);
 }

@@ -250,6 +250,17 @@ int it_expect_wc(struct it_test *t, struct ibv_cq *cq,
 /* Compound steps */
 
 /*
+ * The rest of one message from @a to @b: post @wr (NULL: the caller has
+ * posted it), expect @a's send completion of @wr_id and @b's receive
+ * completion @er (UD: with a GRH from @a), then check that @rb holds @len
+ * pattern bytes (@seed) after the GRH on UD and keeps @poison after them.
+ * The receive on @rb was posted at offset 0.
+ */
+int it_send_and_verify(struct it_test *t, struct it_ep *a, struct it_ep *b,
+		       struct ibv_send_wr *wr, uint64_t wr_id,
+		       const struct it_wc_exp *er, const struct it_buf *rb,
+		       uint32_t len, uint64_t seed, uint64_t poison);
+/*
  * Send @len pattern bytes (@seed) from @a to @b, where a receive @rwr_id on
  * @rb at offset 0 is already posted; check both completions and every byte
  * (UD: after the GRH), and that the rest of @rb keeps @poison.
