@@ -26,7 +26,7 @@
 #      compare typical latency and message rate.
 set -uo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-dev= gid=3 addr=127.0.0.1
+dev='' gid=3 addr=127.0.0.1
 while getopts "d:g:a:h" opt; do
 	case $opt in
 	d) dev=$OPTARG ;;
