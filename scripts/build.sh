@@ -3,6 +3,8 @@
 # Configure and build doorbell in build/ (the guest sees the checkout).
 # Prints the build directory; shows the compiler's output only on failure.
 set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${DOORBELL_BUILD_DIR:-$top/build}
 log=$(mktemp)

@@ -6,6 +6,8 @@
 #
 # Usage: scripts/deps.sh [--lint] [PKG...]
 set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 pkgs=(cmake gcc make pkg-config libibverbs-dev ibverbs-utils perftest valgrind
       rdma-core ibverbs-providers iproute2)
 if [[ ${1:-} == --lint ]]; then

@@ -17,6 +17,8 @@
 #                    FAIL if a figure grew more than 10% above it
 # Prints "<figure> <instructions>" lines.
 set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib.sh"
 build=${1:?usage: mlx5-callgrind.sh BUILD_DIR [-t] [--check BASELINE]}
 shift
 td=() variant=default baseline=
