@@ -12,8 +12,8 @@
  * inline wrappers in verbs.h, ibv_cmd_*), the kernel's uverbs checks, and
  * the doorbell README: EINVAL for an invalid value or object, EOPNOTSUPP
  * for a feature or comp_mask bit this device does not have, EPERM where
- * libibverbs itself says so.  tests/integration/RELIABILITY-SECTION.md
- * lists where the stock provider differs.
+ * libibverbs itself says so.  docs/reliability.md ("The bad-input
+ * matrix") lists where the stock provider differs.
  *
  * Each case runs in a child process with a context of its own, so a case
  * that crashes the provider (or libibverbs) is one FAIL line.  Where the
