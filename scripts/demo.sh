@@ -21,7 +21,7 @@ case ${1:-} in
 esac
 
 scripts/deps.sh || die "could not install the packages it needs (see above)"
-build=$(scripts/build.sh) || die "the build failed (see above)"
+build=$(scripts/build.sh --provider-only) || die "the build failed (see above)"
 export RDMAV_DRIVERS=$build/lib/libdoorbell
 
 # host_dev: prints an active rxe link of this machine that doorbell serves,
