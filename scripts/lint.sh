@@ -56,19 +56,22 @@ shell_scripts() {
 }
 
 check_format() {
-	local out=$work/format n
+	local out=$work/format lines files
 	git ls-files -z -- '*.c' '*.h' |
 		xargs -0 -r clang-format --style=file --dry-run -Werror \
 		>"$out" 2>&1
-	n=$(grep -c ': error: code should be clang-formatted' "$out")
-	if ((n == 0)) && ! grep -q . "$out"; then
+	# One finding per column: count the lines and files that differ.
+	lines=$(grep ': error: code should be clang-formatted' "$out" |
+		cut -d: -f1,2 | sort -u | wc -l)
+	files=$(grep ': error: code should be clang-formatted' "$out" |
+		cut -d: -f1 | sort -u | wc -l)
+	if ((lines == 0)) && ! grep -q . "$out"; then
 		pass lint_c_files_match_clang_format
 		return
 	fi
 	show "$out"
 	fail lint_c_files_match_clang_format \
-		"$n lines in $(grep ': error: code should be' "$out" |
-		cut -d: -f1 | sort -u | wc -l) files differ from clang-format (run clang-format -i on them)"
+		"$lines lines in $files files differ from clang-format (.clang-format; clang-format -i FILE fixes one)"
 }
 
 check_shell() {
