@@ -8,7 +8,7 @@
 # Usage: callgrind-counts.sh BUILD_DIR [-t]    prints "post N" and "poll N"
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
-. "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib.sh"
 build=${1:?usage: callgrind-counts.sh BUILD_DIR [-t]}
 shift
 iters=${DOORBELL_BENCH_CG_ITERS:-2000}

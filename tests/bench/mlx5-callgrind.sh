@@ -18,7 +18,7 @@
 # Prints "<figure> <instructions>" lines.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
-. "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib.sh"
 build=${1:?usage: mlx5-callgrind.sh BUILD_DIR [-t] [--check BASELINE]}
 shift
 td=() variant=default baseline=
