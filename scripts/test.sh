@@ -110,15 +110,23 @@ stage_build() {
 
 stage_unit() {
 	need_build || return
-	local before rc
+	local before rc log=$work/ctest.log name
 	before=$(grep -c '^FAIL ' "$results")
-	(cd "$build" && ctest --output-on-failure -V 2>&1) |
-		sed -nE 's/^[0-9]+: ((PASS|FAIL|SKIP) .*)/\1/p; s/^[0-9]+: (    .*)/\1/p' |
-		record
-	rc=${PIPESTATUS[0]}
-	if ((rc != 0)) && (($(grep -c '^FAIL ' "$results") == before)); then
-		echo "FAIL ctest_entries_pass: ctest exit $rc, no FAIL line (a crash?)" |
-			record
+	(cd "$build" && ctest --output-on-failure -V >"$log" 2>&1)
+	rc=$?
+	sed -nE 's/^[0-9]+: ((PASS|FAIL|SKIP) .*)/\1/p; s/^[0-9]+: (    .*)/\1/p' \
+		"$log" | record
+	((rc == 0)) && return
+	(($(grep -c '^FAIL ' "$results") == before)) || return
+	# A ctest entry failed without a FAIL line (a crash, a script error):
+	# name each one, with the last lines of its output.
+	grep -E '^[[:space:]]+[0-9]+ - [^ ]+ \(' "$log" |
+		while read -r num _ name _; do
+			grep "^$num: " "$log" | tail -n 5 | sed 's/^/    /' >&2
+			echo "FAIL ctest_${name}_passes: failed without a FAIL line"
+		done | record
+	if (($(grep -c '^FAIL ' "$results") == before)); then
+		echo "FAIL ctest_entries_pass: ctest exit $rc" | record
 	fi
 }
 
