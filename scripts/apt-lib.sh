@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Sourced by the scripts that install Debian packages they need.
 
@@ -18,7 +19,15 @@ install_missing() {
 	fi
 	echo "$who: installing ${missing[*]}" >&2
 	export DEBIAN_FRONTEND=noninteractive
-	timeout 600 apt-get update -qq >/dev/null
-	timeout 1200 apt-get install -y -qq --no-install-recommends \
-		"${missing[@]}" >/dev/null
+	# Wait for another apt (unattended-upgrades, a parallel job) to finish.
+	local lock=(-o DPkg::Lock::Timeout=600)
+	if ! timeout 900 apt-get "${lock[@]}" update -qq >/dev/null; then
+		echo "$who: apt-get update failed" >&2
+		return 1
+	fi
+	if ! timeout 1800 apt-get "${lock[@]}" install -y -qq \
+		--no-install-recommends "${missing[@]}" >/dev/null; then
+		echo "$who: apt-get install ${missing[*]} failed" >&2
+		return 1
+	fi
 }

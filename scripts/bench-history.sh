@@ -7,6 +7,8 @@
 # today's tests/bench program, for the stock provider and for each build.
 # Usage: scripts/bench-history.sh [COMMIT...]
 set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$top"
 commits=("$@")

@@ -8,6 +8,8 @@
 # Usage: scripts/bench.sh [ROUNDS [ITERS]]     (defaults 3 and 2000)
 # Writes build/bench/results.{md,json} and build/bench/latency.png.
 set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$top"
 rounds=${1:-3}

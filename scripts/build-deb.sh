@@ -13,6 +13,8 @@
 #
 # Usage: scripts/build-deb.sh [--out DIR]
 set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 out=$top/build/deb
 while (($#)); do

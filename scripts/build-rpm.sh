@@ -20,6 +20,8 @@
 # Usage: scripts/build-rpm.sh [--worktree] [--out DIR] [-- RPMBUILD_ARGS...]
 #   e.g. scripts/build-rpm.sh -- --define '_libdir /usr/lib/x86_64-linux-gnu'
 set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 worktree=0
 out=$top/build/rpm

@@ -2,13 +2,23 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Configure and build doorbell in build/ (the guest sees the checkout).
 # Prints the build directory; shows the compiler's output only on failure.
+# --provider-only: build the provider alone, not the tests (scripts/demo.sh).
+#
+# Usage: scripts/build.sh [--provider-only] [CMAKE_ARGS...]
 set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${DOORBELL_BUILD_DIR:-$top/build}
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
+target=()
+if [[ ${1:-} == --provider-only ]]; then
+	target=(--target doorbell-rdmav34)
+	shift
+fi
 if ! { cmake -S "$top" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" &&
-       cmake --build "$build" -j "$(nproc)"; } >"$log" 2>&1; then
+       cmake --build "$build" -j "$(nproc)" "${target[@]}"; } >"$log" 2>&1; then
 	cat "$log" >&2
 	echo "doorbell: build failed" >&2
 	exit 1

@@ -15,6 +15,8 @@
 #   M5_PLOT (the PNG to write; default docs/mlx5-moderation.png).
 # Writes <build>/mlx5-moderation/{moderation.md,moderation.csv}.
 set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$top"
 scripts/deps.sh python3-matplotlib

@@ -36,7 +36,7 @@ while getopts "d:g:a:h" opt; do
 	g) gid=$OPTARG ;;
 	a) addr=$OPTARG ;;
 	h) sed -n '3,/^set /s/^# \{0,1\}//p' "$0" | sed '$d'; exit 0 ;;
-	*) exit 2 ;;
+	*) echo "usage: scripts/mlx5-validate.sh [-d DEV] [-g GID] [-a ADDR] (-h: help)" >&2; exit 2 ;;
 	esac
 done
 results=$(mktemp)

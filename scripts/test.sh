@@ -1,88 +1,256 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
-# The whole test suite: build, unit tests (no device), then the guest suites
-# against the real rdma_rxe driver of Debian 12's kernel under QEMU, with
-# doorbell alone serving rxe0.  Installs what it needs (root, Debian 12).
-# Every test prints PASS/FAIL/SKIP <name>; the last line counts them.
+# The whole test suite, in stages: lint first, the build and the unit tests
+# (no device), the README's first command from a clean clone, then the guest
+# suites against the real rdma_rxe driver of Debian 12's kernel under QEMU,
+# with doorbell alone serving rxe0.  Installs what it needs (root, Debian 12).
+# Every test prints PASS/FAIL/SKIP <name>; every stage prints its wall time;
+# the run ends with the stage times, then "N passed, N failed, N skipped".
 #
-# Usage: scripts/test.sh [--unit-only]
+# Usage: scripts/test.sh [--list] [--only STAGE[,STAGE...]]... [--unit-only]
+#   --list        print the stages, in the order they run, and exit
+#   --only S      run only stage S (repeatable, or a comma-separated list);
+#                 the stages still run in their usual order
+#   --unit-only   the same as --only build,unit
 set -uo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-cd "$top"
-unit_only=0
-[[ ${1:-} == --unit-only ]] && unit_only=1
-results=$(mktemp)
-trap 'rm -f "$results"' EXIT
+# shellcheck source=scripts/lib.sh
+. "$top/scripts/lib.sh"
+cd "$top" || exit
+
+# name|what it runs: the stages, in order.
+stage_table=(
+	"lint|clang-format, shellcheck, a clang -Werror build, aarch64 and ppc64le cross-compiles (scripts/lint.sh)"
+	"build|the gcc build, warning-free (scripts/build.sh)"
+	"unit|ctest: unit tests and the software ConnectX tests, no device"
+	"demo|scripts/demo.sh from a clean clone; checks both perftest results"
+	"guest|the guest suites on Soft-RoCE under QEMU (tests/guest/suite.sh)"
+	"twohost|two guests over a lossy virtual wire (tests/twohost/run-all.sh)"
+	"packages|.deb with lintian, RPM, the package take-over in the guest"
+	"sanitize|ASan+UBSan and TSan builds, unit tests then the guest (scripts/sanitize.sh)"
+	"fuzz|the libFuzzer targets of tests/fuzz, 60 s each (scripts/fuzz.sh)"
+)
+stages=()
+for s in "${stage_table[@]}"; do stages+=("${s%%|*}"); done
+
+usage() { sed -n '3,/^set -u/{/^set -u/d;s/^# \{0,1\}//p}' "$0"; }
+
+only=()
+add_only() {
+	local parts
+	IFS=, read -r -a parts <<<"$1"
+	only+=("${parts[@]}")
+}
+while (($#)); do
+	case $1 in
+	--list)
+		for s in "${stage_table[@]}"; do
+			printf '%-9s %s\n' "${s%%|*}" "${s#*|}"
+		done
+		exit 0 ;;
+	--only) add_only "${2:?--only needs a stage (see --list)}"; shift ;;
+	--only=*) add_only "${1#*=}" ;;
+	--unit-only) only+=(build unit) ;;
+	-h | --help) usage; exit 0 ;;
+	*) die "unknown argument '$1' (see scripts/test.sh --help)" ;;
+	esac
+	shift
+done
+for s in "${only[@]}"; do
+	[[ " ${stages[*]} " == *" $s "* ]] ||
+		die "unknown stage '$s' (stages: ${stages[*]})"
+done
+
+work=$(mktemp -d)
+results=$work/results
+: >"$results"
+trap 'rm -rf "$work"' EXIT
 
 record() { tee -a "$results"; }
 
-finish() {
-	local p f s
-	p=$(grep -c '^PASS ' "$results")
-	f=$(grep -c '^FAIL ' "$results")
-	s=$(grep -c '^SKIP ' "$results")
-	echo "$p passed, $f failed, $s skipped"
-	((f == 0))
-	exit $?
+# --- shared steps -----------------------------------------------------------
+build=""
+# need_build: dependencies and the build, once; FAIL lines if they fail.
+need_build() {
+	[[ -n $build ]] && return 0
+	if ! scripts/deps.sh; then
+		echo "FAIL dependencies_install" | record
+		return 1
+	fi
+	if ! build=$(scripts/build.sh -DDOORBELL_WERROR=ON); then
+		build=""
+		echo "FAIL build_is_warning_free" | record
+		return 1
+	fi
+	echo "PASS build_is_warning_free" | record
 }
 
-if ! scripts/deps.sh; then
-	echo "FAIL dependencies_install" | record
-	finish
-fi
-if ! build=$(scripts/build.sh); then
-	echo "FAIL build_is_warning_free" | record
-	finish
-fi
-echo "PASS build_is_warning_free" | record
-
-echo "== unit tests (no device)"
-(cd "$build" && ctest --output-on-failure -V 2>&1) |
-	sed -nE 's/^[0-9]+: ((PASS|FAIL|SKIP) .*)/\1/p; s/^[0-9]+: (    .*)/\1/p' |
-	record
-((unit_only)) && finish
-
-echo "== guest: Soft-RoCE on Debian 12's kernel under QEMU"
-if ! tests/vm/prepare.sh; then
+need_guest() {
+	tests/vm/prepare.sh && return 0
 	echo "FAIL guest_prepares" | record
-	finish
-fi
-tests/vm/run.sh --timeout 2400 \
-	--env "RDMAV_DRIVERS=$build/lib/libdoorbell" -- \
-	tests/guest/suite.sh "$build" | record
-rc=${PIPESTATUS[0]}
-if ((rc == 124 || rc == 125)); then
-	echo "FAIL guest_suite_completes: run.sh exit $rc" | record
-fi
+	return 1
+}
 
-echo "== two hosts: RC/UD through doorbell over a lossy virtual wire"
+# vm_status NAME RC: a FAIL line if the guest did not complete (run.sh 124/125).
+vm_status() {
+	if (($2 == 124 || $2 == 125)); then
+		echo "FAIL $1: run.sh exit $2" | record
+	fi
+}
+
+# --- stages -----------------------------------------------------------------
+stage_lint() {
+	DOORBELL_BUILD_DIR=$top/build scripts/lint.sh | record
+}
+
+stage_build() {
+	need_build
+}
+
+stage_unit() {
+	need_build || return
+	local before rc log=$work/ctest.log name
+	before=$(grep -c '^FAIL ' "$results")
+	(cd "$build" && ctest --output-on-failure -V >"$log" 2>&1)
+	rc=$?
+	sed -nE 's/^[0-9]+: ((PASS|FAIL|SKIP) .*)/\1/p; s/^[0-9]+: (    .*)/\1/p' \
+		"$log" | record
+	((rc == 0)) && return
+	(($(grep -c '^FAIL ' "$results") == before)) || return
+	# A ctest entry failed without a FAIL line (a crash, a script error):
+	# name each one, with the last lines of its output.
+	grep -E '^[[:space:]]+[0-9]+ - [^ ]+ \(' "$log" |
+		while read -r num _ name _; do
+			grep "^$num: " "$log" | tail -n 5 | sed 's/^/    /' >&2
+			echo "FAIL ctest_${name}_passes: failed without a FAIL line"
+		done | record
+	if (($(grep -c '^FAIL ' "$results") == before)); then
+		echo "FAIL ctest_entries_pass: ctest exit $rc" | record
+	fi
+}
+
+# The README's first command, as a newcomer runs it: from a clean clone of
+# the committed tree, on this host (with or without RDMA).  It must exit 0
+# and print both results with real numbers.
+stage_demo() {
+	local clone=$work/demo-clone out=$work/demo.out rc bw lat
+	if ! git clone -q "$top" "$clone"; then
+		echo "FAIL demo_runs_from_a_clean_clone: git clone failed" | record
+		return
+	fi
+	(cd "$clone" && timeout 3600 scripts/demo.sh) 2>&1 | tee "$out"
+	rc=${PIPESTATUS[0]}
+	if ((rc == 0)); then
+		echo "PASS demo_exits_0_from_a_clean_clone" | record
+	else
+		echo "FAIL demo_exits_0_from_a_clean_clone: exit $rc; last line: $(tail -n1 "$out")" |
+			record
+	fi
+	# ib_send_bw: "#bytes #iterations BW peak BW average MsgRate", numbers.
+	bw=$(awk '/^== ib_send_bw/ { on = 1; next } /^== / { on = 0 }
+		on && NF == 5 && $1 ~ /^[0-9]+$/ && $4 ~ /^[0-9.]+$/ && $4 > 0 {
+			print $4 " MB/s average, " $1 "-byte messages"; exit }' "$out")
+	if [[ -n $bw ]]; then
+		echo "PASS demo_prints_ib_send_bw_bandwidth: $bw" | record
+	else
+		echo "FAIL demo_prints_ib_send_bw_bandwidth: no bandwidth line with a number" |
+			record
+	fi
+	# ib_write_lat: "#bytes #iterations t_min t_max t_typical t_avg ...".
+	lat=$(awk '/^== ib_write_lat/ { on = 1; next } /^== / { on = 0 }
+		on && NF >= 7 && $1 ~ /^[0-9]+$/ && $5 ~ /^[0-9.]+$/ && $5 > 0 {
+			print $5 " us typical, " $1 "-byte writes"; exit }' "$out")
+	if [[ -n $lat ]]; then
+		echo "PASS demo_prints_ib_write_lat_latency: $lat" | record
+	else
+		echo "FAIL demo_prints_ib_write_lat_latency: no latency line with a number" |
+			record
+	fi
+}
+
+stage_guest() {
+	need_build || return
+	need_guest || return
+	tests/vm/run.sh --timeout 2400 \
+		--env "RDMAV_DRIVERS=$build/lib/libdoorbell" -- \
+		tests/guest/suite.sh "$build" | record
+	vm_status guest_suite_completes "${PIPESTATUS[0]}"
+}
+
 # Two guests on one virtual wire, netem loss/reorder/duplicate/corruption;
 # every byte verified (docs/reliability.md, "Two hosts").
-tests/twohost/run-all.sh --build "$build" | record
+stage_twohost() {
+	need_build || return
+	need_guest || return
+	tests/twohost/run-all.sh --build "$build" | record
+}
 
-echo "== packages: deb (lintian), rpm, and the take-over in the guest"
-if deb=$(scripts/build-deb.sh); then
-	echo "PASS deb_builds_and_is_lintian_clean" | record
-	tests/vm/run.sh --keep-stock --timeout 1800 -- \
-		tests/guest/package-takeover.sh "$deb" | record
-	rc=${PIPESTATUS[0]}
-	if ((rc == 124 || rc == 125)); then
-		echo "FAIL package_takeover_completes: run.sh exit $rc" | record
+stage_packages() {
+	local deb
+	if deb=$(scripts/build-deb.sh); then
+		echo "PASS deb_builds_and_is_lintian_clean" | record
+		need_guest || return
+		tests/vm/run.sh --keep-stock --timeout 1800 -- \
+			tests/guest/package-takeover.sh "$deb" | record
+		vm_status package_takeover_completes "${PIPESTATUS[0]}"
+	else
+		echo "FAIL deb_builds_and_is_lintian_clean" | record
 	fi
-else
-	echo "FAIL deb_builds_and_is_lintian_clean" | record
-fi
-if scripts/build-rpm.sh >/dev/null; then
-	echo "PASS rpm_builds_with_rpmbuild" | record
-else
-	echo "FAIL rpm_builds_with_rpmbuild" | record
-fi
+	if scripts/build-rpm.sh >/dev/null; then
+		echo "PASS rpm_builds_with_rpmbuild" | record
+	else
+		echo "FAIL rpm_builds_with_rpmbuild" | record
+	fi
+}
 
-echo "== sanitizers: ASan+UBSan and TSan builds (unit tests, then the guest)"
-scripts/sanitize.sh address,undefined | record
-scripts/sanitize.sh thread | record
+stage_sanitize() {
+	scripts/sanitize.sh address,undefined | record
+	scripts/sanitize.sh thread | record
+}
 
-echo "== fuzzing: the libFuzzer targets of tests/fuzz, 60 s each, two at a time"
-scripts/fuzz.sh 60 --jobs 2 | record
-finish
+stage_fuzz() {
+	scripts/fuzz.sh 60 --jobs 2 | record
+}
+
+# --- the run ----------------------------------------------------------------
+times=()
+run_stage() {
+	local s=$1 what=$2 t0 dt
+	echo "== $s: $what"
+	t0=$(date +%s)
+	case $s in
+	lint) stage_lint ;;
+	build) stage_build ;;
+	unit) stage_unit ;;
+	demo) stage_demo ;;
+	guest) stage_guest ;;
+	twohost) stage_twohost ;;
+	packages) stage_packages ;;
+	sanitize) stage_sanitize ;;
+	fuzz) stage_fuzz ;;
+	esac
+	dt=$(($(date +%s) - t0))
+	echo "== $s: ${dt} s"
+	times+=("$s $dt")
+}
+
+t_start=$(date +%s)
+for s in "${stage_table[@]}"; do
+	name=${s%%|*}
+	if ((${#only[@]})) && [[ " ${only[*]} " != *" $name "* ]]; then
+		continue
+	fi
+	run_stage "$name" "${s#*|}"
+done
+
+p=$(grep -c '^PASS ' "$results")
+f=$(grep -c '^FAIL ' "$results")
+k=$(grep -c '^SKIP ' "$results")
+echo "== stage times (wall seconds)"
+for t in "${times[@]}"; do
+	printf '%-9s %6d\n' "${t% *}" "${t#* }"
+done
+printf '%-9s %6d\n' total $(($(date +%s) - t_start))
+echo "$p passed, $f failed, $k skipped"
+((f == 0))

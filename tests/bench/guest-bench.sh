@@ -30,10 +30,10 @@ workload() {
 }
 
 run_one() {
-	local round=$1 prov=$2 w=$3 cmd attempt log
+	local round=$1 prov=$2 w=$3 cmd log
 	read -r -a cmd <<<"$(workload "$w")"
 	log=$out/raw/$round-$prov-$w
-	for attempt in 1 2 3; do
+	for _ in 1 2 3; do
 		if [[ $prov == doorbell ]]; then
 			RDMAV_DRIVERS=$build/lib/libdoorbell \
 				run_pair "$log.server" "$log.txt" "${cmd[@]}" "${pt[@]}"

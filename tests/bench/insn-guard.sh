@@ -28,6 +28,8 @@
 # "PASS|FAIL insn_<backend>_<variant>_<figure>_within_10_percent" line per
 # figure.  Exit 1 on a FAIL or when nothing could be counted.
 set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib.sh"
 build=${1:?usage: insn-guard.sh BUILD_DIR [--mlx5] [-t] [--check BASELINE] [-- ARGS]}
 shift
 backend=rxe bench=$build/tests/bench/bench_post_poll

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * Stock libmlx5's real post_send and poll_cq on plain memory, counted the
- * way tests/bench/mlx5-callgrind.sh counts the doorbell mlx5 backend, for
+ * way tests/bench/insn-guard.sh --mlx5 counts the doorbell mlx5 backend, for
  * tests/bench/mlx5-vs-libmlx5.sh.
  *
  * It dlopen()s the installed libmlx5 (Debian 12: ibverbs-providers), checks
  * that it is a build whose layouts and function offsets libmlx5_v44.h
  * records, and builds libmlx5's own context, QP, CQ and BlueFlame register
  * in ordinary memory as mlx5_create_qp / mlx5_create_cq would leave them for
- * the QP of tests/mlx5/bench_post_poll.c: RC, max_send_wr 64, one SGE,
+ * the QP of tests/bench/post_poll.c (BENCH_MODEL): RC, max_send_wr 64, one SGE,
  * max_inline_data 64, a CQ of 256 64-byte CQEs with CQE version 1, a
  * dedicated BlueFlame register without a lock, MLX5_SHUT_UP_BF unset, and
  * ctx->prefer_bf as v44.0's providers/mlx5/mlx5.c get_always_bf() sets it

@@ -20,6 +20,8 @@
 # Prints one line per case: ours, libmlx5, the ratio, and the ratio against
 # the 0.85 goal and the 1.0 floor.
 set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:?usage: mlx5-vs-libmlx5.sh BUILD_DIR [-t] [--ours FIGURES] [--check]}
 shift

@@ -27,12 +27,12 @@ skip=${DOORBELL_APPS_SKIP:-}
 
 # pair NAME EXPECT -- ARGS...: run "ARGS" as server, then "ARGS addr".
 pair() {
-	local name=$1 expect=$2 srv cli why="" attempt
+	local name=$1 expect=$2 srv cli why=""
 	shift 3
 	[[ -n $filter && $name != *$filter* ]] && return 0
 	[[ -n $skip && $name =~ $skip ]] && return 0
 	srv=$logs/$name.server cli=$logs/$name.client
-	for attempt in 1 2 3; do
+	for _ in 1 2 3; do
 		run_pair "$srv" "$cli" "$@"
 		# Retry only a run perftest itself spoiled (no usable numbers).
 		if ((rc_c == 0)) && grep -Eq "$expect" "$cli"; then break; fi

@@ -4,6 +4,8 @@
 # provider RDMAV_DRIVERS names; prints the client's results.
 # Usage: demo-pair.sh [DEVICE [GID_INDEX]]
 set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib.sh"
 dev=${1:-${DOORBELL_VM_IBDEV:-rxe0}}
 gid=${2:-${DOORBELL_VM_GID_INDEX:-1}}
 addr=${DOORBELL_VM_IPV4:-127.0.0.1}
@@ -26,6 +28,8 @@ run_pair() {
 }
 
 echo "== ib_send_bw ($dev, GID index $gid)"
-run_pair ib_send_bw -d "$dev" -x "$gid" -F -n 2000
+run_pair ib_send_bw -d "$dev" -x "$gid" -F -n 2000 ||
+	die "ib_send_bw on $dev failed (its output is above)"
 echo "== ib_write_lat ($dev, GID index $gid)"
-run_pair ib_write_lat -d "$dev" -x "$gid" -F -n 2000
+run_pair ib_write_lat -d "$dev" -x "$gid" -F -n 2000 ||
+	die "ib_write_lat on $dev failed (its output is above)"

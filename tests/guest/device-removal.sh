@@ -12,7 +12,7 @@
 # last context closed, and re-adds rxe0 and waits until it is ACTIVE with
 # the same GID and doorbell runs traffic on it again.
 #
-# What Linux 6.1 rxe does (see tests/integration/RELIABILITY-SECTION.md):
+# What Linux 6.1 rxe does (docs/reliability.md, "Device removal"):
 # rxe has no disassociate_ucontext, so ib_unregister_device waits in
 # ib_uverbs_remove_one until every process has closed its context; no
 # IBV_EVENT_DEVICE_FATAL (or any other event) is sent, the QPs keep

@@ -69,14 +69,14 @@ vg=(valgrind --tool=memcheck --xml=yes --leak-check=full
 # mc_pair NAME SIDE -- CMD...: SIDE (server|client) runs under memcheck.
 mc_pair() {
 	local name=$1 side=$2 x=$logs/$1.xml srv=$logs/$1.s cli=$logs/$1.c
-	local n why="" attempt
+	local why=""
 	shift 3
-	for attempt in 1 2 3; do
+	for _ in 1 2 3; do
 		if [[ $side == server ]]; then
 			timeout 600 "${vg[@]}" --xml-file="$x" "$@" >"$srv" 2>&1 &
 			local spid=$!
 			# memcheck starts slowly under TCG: retry the connect.
-			for n in $(seq 60); do
+			for _ in $(seq 60); do
 				sleep 2
 				timeout 600 "$@" "$addr" >"$cli" 2>&1
 				rc_c=$?

@@ -86,7 +86,7 @@ run() {
 # mixed).
 pair() {
 	local label=$1 tool=${2:-ib_send_bw} srv=$logs/$1.server cli=$logs/$1.client
-	local attempt try rc_c rc_s spid results args
+	local attempt rc_c rc_s spid results args
 	if [[ $tool == ib_send_bw ]]; then
 		args=(-d "$dev" -x "$gid" -F -n 200)
 		results=$bw
@@ -98,7 +98,7 @@ pair() {
 	for attempt in 1 2; do
 		timeout 120 "$tool" "${args[@]}" >"$srv" 2>&1 &
 		spid=$!
-		for try in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do
+		for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do
 			sleep 1
 			timeout 120 "$tool" "${args[@]}" "$addr" >"$cli" 2>&1
 			rc_c=$?
@@ -217,7 +217,7 @@ fi
 
 # A new rxe.driver from ibverbs-providers must land at the diverted name.
 ipv=$(dpkg-query -W -f '${Version}' ibverbs-providers 2>/dev/null)
-ipdeb=$(ls /var/cache/apt/archives/ibverbs-providers_"${ipv//:/%3a}"_*.deb 2>/dev/null | head -n1)
+ipdeb=$(compgen -G "/var/cache/apt/archives/ibverbs-providers_${ipv//:/%3a}_*.deb" | head -n1)
 if [[ -z $ipdeb ]]; then
 	skip deb_diversion_survives_ibverbs_providers_reinstall "no ibverbs-providers_${ipv}_*.deb in /var/cache/apt/archives"
 else
@@ -345,12 +345,14 @@ fi
 # (tests/package/libibverbs-standin.spec) owns rxe.driver as Fedora's
 # libibverbs does, so that its install, upgrade and erase fire doorbell's
 # triggers.  --nodeps: the database knows no other package.
+# shellcheck disable=SC2317 # called indirectly, by name, from rpm_expect
 rpm_state_taken() { # prints what is wrong
 	[[ ! -e $stock ]] || echo "$stock is still there"
 	[[ -f $diverted ]] && grep -qx 'driver rxe' "$diverted" || echo "no stock rxe.driver at $diverted"
 	[[ -f $ours ]] || echo "$ours missing"
 	[[ -f $lib ]] || echo "$lib missing (RPM built without Debian's _libdir?)"
 }
+# shellcheck disable=SC2317 # called indirectly, by name, from rpm_expect
 rpm_state_stock() {
 	[[ -f $stock ]] && grep -qx 'driver rxe' "$stock" || echo "$stock is not back"
 	[[ ! -e /usr/share/doorbell ]] || echo "/usr/share/doorbell is left over"

@@ -1,14 +1,16 @@
+# shellcheck shell=bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Sourced: run a perftest/pingpong-style server and client pair on loopback.
 # Needs $addr (the server address for the client).
 
 # run_pair SRV_LOG CLI_LOG ARGS...: server, then client; sets rc_s, rc_c.
 run_pair() {
-	local srv=$1 cli=$2 try spid
+	local srv=$1 cli=$2 spid
 	shift 2
+	: "${addr:?pair-lib.sh: run_pair needs \$addr, the server address}"
 	timeout 120 "$@" >"$srv" 2>&1 &
 	spid=$!
-	for try in 1 2 3 4 5 6 7 8 9 10; do
+	for _ in 1 2 3 4 5 6 7 8 9 10; do
 		sleep 1
 		timeout 120 "$@" "$addr" >"$cli" 2>&1
 		rc_c=$?
@@ -19,6 +21,7 @@ run_pair() {
 		kill "$spid" 2>/dev/null
 	fi
 	wait "$spid"
+	# shellcheck disable=SC2034 # rc_s is the caller's result
 	rc_s=$?
 }
 

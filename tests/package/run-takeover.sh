@@ -11,6 +11,8 @@
 # Usage: tests/package/run-takeover.sh [--no-rpm] [--worktree]
 #   --worktree  build the RPM's Source0 from the work tree, not HEAD
 set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib.sh"
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$top"
 with_rpm=1

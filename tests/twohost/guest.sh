@@ -18,7 +18,8 @@
 #   corrupt       corrupt 1% (the ICRC must turn corruption into loss)
 # NAME_mixed runs NAME with every RC opcode on every QP (rdma_xfer -M mixed),
 # labelled LABEL_mixed; the default puts send/write, READ and atomics on
-# separate QPs (see RELIABILITY-SECTION.md for why).
+# separate QPs (docs/reliability.md, "What Linux 6.1's rxe gets wrong under
+# retransmission", says why).
 # Environment: TWOHOST_XFER_ARGS extra rdma_xfer options for every scenario
 #   (e.g. "-n 24 -m 1048576"), TWOHOST_PHASE_S bound of each phase (240),
 #   TWOHOST_VERBOSE=1 progress lines, TWOHOST_PROVIDER=stock when the stock

@@ -371,7 +371,8 @@ static const struct { int q; uint32_t k; uint8_t op; uint32_t size; } bigs[] = {
  * SEND_WITH_IMM, RDMA_WRITE, RDMA_WRITE_WITH_IMM; QPs 2 mod 4 RDMA_READ;
  * QPs 3 mod 4 the atomics. Mixed mode: every QP carries every opcode (on
  * Linux 6.1 rxe a retransmitted SEND/WRITE can then complete a later READ or
- * atomic without its data, see RELIABILITY-SECTION.md). */
+ * atomic without its data, see docs/reliability.md, "What Linux 6.1's rxe
+ * gets wrong under retransmission"). */
 static bool op_allowed(int q, uint8_t op)
 {
 	if (opt.mixed)

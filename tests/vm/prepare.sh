@@ -22,6 +22,8 @@
 #   call apt-get install/update).
 
 set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib.sh"
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 cache=${DOORBELL_VM_CACHE:-/var/cache/doorbell-vm}

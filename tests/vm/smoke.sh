@@ -9,6 +9,8 @@
 # by timeout (SMOKE_TIMEOUT, default 120 s); SMOKE_VERBOSE=1 shows all output.
 
 set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib.sh"
 
 dev=${DOORBELL_VM_IBDEV:-rxe0}
 gid=${DOORBELL_VM_GID_INDEX:-1}

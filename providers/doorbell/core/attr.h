@@ -7,7 +7,7 @@
  *
  * The errno policy: EOPNOTSUPP for a comp_mask bit, flag, type or feature
  * the provider does not have (libibverbs 44's own inline wrappers answer a
- * missing op the same way, and tests/integration/bad_matrix.c expects it);
+ * missing op the same way, and tests/guest/itest/bad_matrix.c expects it);
  * EINVAL for a value or an object that is wrong whatever the device.
  */
 #ifndef DOORBELL_CORE_ATTR_H

@@ -5,6 +5,10 @@
 
 #include "core/doorbell.h"
 
+/* printf-like, so that -Wformat-nonliteral checks the callers' formats. */
+static void db_vline(const char *fmt, va_list ap)
+	__attribute__((format(printf, 1, 0)));
+
 static void db_vline(const char *fmt, va_list ap)
 {
 	char line[512];

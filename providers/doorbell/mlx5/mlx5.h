@@ -10,7 +10,7 @@
  *
  * Selecting this backend for a device is opt-in (DOORBELL_MLX5=1, see
  * doorbell(7)): it is verified against the software ConnectX in
- * tests/mlx5/model, not yet on hardware.
+ * tests/model/mlx5/device, not yet on hardware.
  */
 #ifndef DOORBELL_MLX5_H
 #define DOORBELL_MLX5_H

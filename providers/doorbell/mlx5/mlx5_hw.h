@@ -6,7 +6,7 @@
  *
  * Names carry an m5_/M5_ prefix so that a test can include this header next
  * to <infiniband/mlx5dv.h> and compare the two byte for byte
- * (tests/mlx5/test_crosscheck.c).  Every field is big-endian on the
+ * (tests/model/mlx5/test_crosscheck.c).  Every field is big-endian on the
  * wire and in memory shared with the device.
  *
  * Sources: rdma-core v44 providers/mlx5/mlx5dv.h (WQE, CQE and doorbell

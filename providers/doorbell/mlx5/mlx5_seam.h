@@ -4,7 +4,7 @@
  *
  * 1. Kernel commands (m5k_*): production builds link mlx5_kcmd.c, which
  *    sends uverbs commands with the mlx5_ib driver data and mmaps UARs on
- *    the uverbs fd.  The software ConnectX (tests/mlx5/model) links its own
+ *    the uverbs fd.  The software ConnectX (tests/model/mlx5/device) links its own
  *    definitions of the same functions instead: a fake kernel.  Nothing is
  *    looked up at run time; the choice is made by the linker.  The plain
  *    commands, with no driver data (device and port queries, PDs, MRs),
@@ -13,7 +13,7 @@
  * 2. Device memory: every store to a UAR, every doorbell-record store and
  *    every barrier.  Production builds inline the real stores and fences
  *    (core/mmio.h, and the two below).  Built with DOORBELL_MLX5_MODEL
- *    (only tests/mlx5 does that), each becomes a call into the model,
+ *    (only tests/model/mlx5 does that), each becomes a call into the model,
  *    which sees the address, width, value and order of every access.
  */
 #ifndef DOORBELL_MLX5_SEAM_H

@@ -479,7 +479,7 @@ int m5_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
  * Out-of-line entries so that both APIs write WQEs and ring the SQ with
  * the same code.  flatten inlines the builder here early, so that
  * m5_post_send stays the only caller the inliner weighs and keeps its
- * copies inlined (tests/bench/mlx5-callgrind.sh counts it).
+ * copies inlined (tests/bench/insn-guard.sh --mlx5 counts it).
  */
 __attribute__((flatten)) unsigned int
 m5_sq_build(struct m5_qp *qp, const struct ibv_send_wr *wr, uint32_t inl,

@@ -12,8 +12,8 @@
  * inline wrappers in verbs.h, ibv_cmd_*), the kernel's uverbs checks, and
  * the doorbell README: EINVAL for an invalid value or object, EOPNOTSUPP
  * for a feature or comp_mask bit this device does not have, EPERM where
- * libibverbs itself says so.  tests/integration/RELIABILITY-SECTION.md
- * lists where the stock provider differs.
+ * libibverbs itself says so.  docs/reliability.md ("The bad-input
+ * matrix") lists where the stock provider differs.
  *
  * Each case runs in a child process with a context of its own, so a case
  * that crashes the provider (or libibverbs) is one FAIL line.  Where the
@@ -1664,7 +1664,7 @@ enum {
 
 /*
  * Where a ConnectX (the mlx5 backend, on hardware or on the software
- * ConnectX of tests/mlx5) answers otherwise than the table, and why: a
+ * ConnectX of tests/model/mlx5) answers otherwise than the table, and why: a
  * feature that rxe has and the mlx5 backend does not.  BM_NA: the case
  * cannot even be set up there; it is reported SKIP with the reason, and
  * the row named in the reason checks the EOPNOTSUPP that stops it.  Every

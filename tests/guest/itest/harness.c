@@ -64,6 +64,10 @@ bool it_is_mlx5(const struct it_env *env)
 
 /* Results */
 
+/* printf-like, so that -Wformat-nonliteral checks the callers' formats. */
+static void it_vrecord(struct it_test *t, int result, const char *fmt,
+		       va_list ap) __attribute__((format(printf, 3, 0)));
+
 static void it_vrecord(struct it_test *t, int result, const char *fmt,
 		       va_list ap)
 {

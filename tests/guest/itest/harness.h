@@ -71,7 +71,7 @@ extern const struct it_case it_cases_bad_matrix[];
 
 /*
  * How tests open the device by name and make completion channels: through
- * libibverbs unless a driver installs other ops first (tests/mlx5/
+ * libibverbs unless a driver installs other ops first (tests/model/mlx5/
  * test_bad_matrix.c runs the bad-input matrix on the software ConnectX).
  */
 struct it_dev_ops {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * The bad-input matrix (tests/integration/bad_matrix.c) on the software
+ * The bad-input matrix (tests/guest/itest/bad_matrix.c) on the software
  * ConnectX: the same case table and the same harness, with contexts that
  * m5m_open() makes instead of ibv_open_device().  One case per run:
  *

@@ -1,0 +1,152 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# The lint stage of scripts/test.sh: every check fails on any finding.
+#   format     clang-format --dry-run -Werror (the repository's .clang-format)
+#              on every tracked *.c and *.h;
+#   shell      shellcheck on every tracked shell script (*.sh, and files whose first line
+#              is a sh or bash shebang);
+#   clang      the whole tree built with clang and -Werror;
+#   cross      the provider's sources compiled (no link) for each triplet of
+#              cross_targets with Debian's gcc-<triplet> cross compilers.
+# Prints PASS/FAIL <name> lines; the findings go to stderr.  Installs its
+# tools with scripts/deps.sh --lint (root, Debian 12).
+#
+# Usage: scripts/lint.sh [CHECK...]          (default: all four, in order)
+#   DOORBELL_BUILD_DIR: where the clang build goes (default build/), under
+#   lint-clang/.
+set -uo pipefail
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=scripts/lib.sh
+. "$top/scripts/lib.sh"
+cd "$top" || exit
+
+# The cross targets: one Debian triplet each (gcc-<triplet> is its
+# compiler's package).  Add a triplet here to compile for one more
+# architecture.
+cross_targets=(aarch64-linux-gnu powerpc64le-linux-gnu)
+
+# The provider's warning flags (CMakeLists.txt add_compile_options).
+cflags=(-std=gnu11 -O2 -fPIC -fvisibility=hidden -Wall -Wextra -Werror
+	-Wmissing-prototypes -Wstrict-prototypes -Wshadow -Wformat=2
+	-Wno-unused-parameter)
+
+build=${DOORBELL_BUILD_DIR:-$top/build}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failed=0
+
+pass() { echo "PASS $1"; }
+fail() {
+	echo "FAIL $1: $2"
+	failed=1
+}
+# show FILE: the first 40 lines of FILE on stderr, indented.
+show() { head -n 40 "$1" | sed 's/^/    /' >&2; }
+
+shell_scripts() {
+	local f
+	git ls-files | while IFS= read -r f; do
+		[[ -f $f ]] || continue
+		if [[ $f == *.sh ]] ||
+		   head -n1 "$f" | grep -qE '^#! ?(/usr)?/bin/(env +)?(ba|da)?sh\b'; then
+			echo "$f"
+		fi
+	done
+}
+
+check_format() {
+	local out=$work/format lines files
+	git ls-files -z -- '*.c' '*.h' |
+		xargs -0 -r clang-format --style=file --dry-run -Werror \
+		>"$out" 2>&1
+	# One finding per column: count the lines and files that differ.
+	lines=$(grep ': error: code should be clang-formatted' "$out" |
+		cut -d: -f1,2 | sort -u | wc -l)
+	files=$(grep ': error: code should be clang-formatted' "$out" |
+		cut -d: -f1 | sort -u | wc -l)
+	if ((lines == 0)) && ! grep -q . "$out"; then
+		pass lint_c_files_match_clang_format
+		return
+	fi
+	show "$out"
+	fail lint_c_files_match_clang_format \
+		"$lines lines in $files files differ from clang-format (.clang-format; clang-format -i FILE fixes one)"
+}
+
+check_shell() {
+	local out=$work/shellcheck n
+	mapfile -t scripts < <(shell_scripts)
+	shellcheck -x -f gcc "${scripts[@]}" >"$out" 2>&1
+	n=$(grep -c . "$out")
+	if ((n == 0)); then
+		pass lint_shell_scripts_are_shellcheck_clean
+		return
+	fi
+	show "$out"
+	fail lint_shell_scripts_are_shellcheck_clean \
+		"$n shellcheck findings in ${#scripts[@]} scripts"
+}
+
+check_clang() {
+	local dir=$build/lint-clang log=$work/clang
+	if { CC=clang cmake -S "$top" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+		-DDOORBELL_WERROR=ON &&
+	     cmake --build "$dir" -j "$(nproc)"; } >"$log" 2>&1; then
+		pass lint_clang_build_is_warning_free
+		return
+	fi
+	grep -E 'error|warning' "$log" >"$log.e"
+	show "$log.e"
+	fail lint_clang_build_is_warning_free \
+		"$(grep -c 'error:' "$log") clang errors (build dir $dir)"
+}
+
+# The libibverbs and kernel uAPI headers do not depend on the architecture:
+# give the cross compiler the host's infiniband/ and rdma/ only, never all of
+# /usr/include (its own libc and linux/ headers come from its sysroot).
+check_cross() {
+	local t inc=$work/cross-include log src bad
+	mkdir -p "$inc"
+	cp -r /usr/include/infiniband /usr/include/rdma "$inc/"
+	mapfile -t srcs < <(git ls-files -- 'providers/doorbell/*.c')
+	for t in "${cross_targets[@]}"; do
+		log=$work/cross-$t
+		bad=0
+		if ! command -v "$t-gcc" >/dev/null; then
+			fail "lint_provider_compiles_for_$t" "no $t-gcc (gcc-$t)"
+			continue
+		fi
+		for src in "${srcs[@]}"; do
+			"$t-gcc" "${cflags[@]}" -I providers/doorbell -isystem "$inc" \
+				-c "$src" -o /dev/null >>"$log" 2>&1 || bad=$((bad + 1))
+		done
+		if ((bad == 0)); then
+			pass "lint_provider_compiles_for_$t"
+		else
+			show "$log"
+			fail "lint_provider_compiles_for_$t" \
+				"$bad of ${#srcs[@]} sources do not compile"
+		fi
+	done
+}
+
+checks=("$@")
+((${#checks[@]})) || checks=(format shell clang cross)
+for c in "${checks[@]}"; do
+	case $c in
+	format | shell | clang | cross) ;;
+	*) die "unknown check '$c' (format, shell, clang, cross)" ;;
+	esac
+done
+scripts/deps.sh --lint "${cross_targets[@]/#/gcc-}" ||
+	die "could not install the lint tools (see above)"
+for c in "${checks[@]}"; do
+	case $c in
+	format) check_format ;;
+	shell) check_shell ;;
+	clang) check_clang ;;
+	cross) check_cross ;;
+	esac
+done
+exit "$failed"
