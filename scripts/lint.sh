@@ -7,8 +7,9 @@
 #   shell      shellcheck on every tracked shell script (*.sh, and files whose first line
 #              is a sh or bash shebang);
 #   clang      the whole tree built with clang and -Werror;
-#   cross      the provider's sources compiled (no link) for each triplet of
-#              cross_targets with Debian's gcc-<triplet> cross compilers.
+#   cross      the provider's sources compiled (no link) for each of
+#              cross_archs with Debian's cross compilers
+#              (scripts/cross-compile.sh).
 # Prints PASS/FAIL <name> lines; the findings go to stderr.  Installs its
 # tools with scripts/deps.sh --lint (root, Debian 12).
 #
@@ -21,15 +22,9 @@ top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 . "$top/scripts/lib.sh"
 cd "$top" || exit
 
-# The cross targets: one Debian triplet each (gcc-<triplet> is its
-# compiler's package).  Add a triplet here to compile for one more
-# architecture.
-cross_targets=(aarch64-linux-gnu powerpc64le-linux-gnu)
-
-# The provider's warning flags (CMakeLists.txt add_compile_options).
-cflags=(-std=gnu11 -O2 -fPIC -fvisibility=hidden -Wall -Wextra -Werror
-	-Wmissing-prototypes -Wstrict-prototypes -Wshadow -Wformat=2
-	-Wno-unused-parameter)
+# The cross targets: scripts/cross-compile.sh's architecture names.  Add
+# one here to compile for one more architecture.
+cross_archs=(aarch64 ppc64le riscv64 s390x i686)
 
 build=${DOORBELL_BUILD_DIR:-$top/build}
 work=$(mktemp -d)
@@ -102,33 +97,20 @@ check_clang() {
 		"$(grep -c 'error:' "$log") clang errors (build dir $dir)"
 }
 
-# The libibverbs and kernel uAPI headers do not depend on the architecture:
-# give the cross compiler the host's infiniband/ and rdma/ only, never all of
-# /usr/include (its own libc and linux/ headers come from its sysroot).
+# The provider's sources compiled, not linked, for each of cross_archs
+# (scripts/cross-compile.sh installs the compilers and prints the lines).
 check_cross() {
-	local t inc=$work/cross-include log src bad
-	mkdir -p "$inc"
-	cp -r /usr/include/infiniband /usr/include/rdma "$inc/"
-	mapfile -t srcs < <(git ls-files -- 'providers/doorbell/*.c')
-	for t in "${cross_targets[@]}"; do
-		log=$work/cross-$t
-		bad=0
-		if ! command -v "$t-gcc" >/dev/null; then
-			fail "lint_provider_compiles_for_$t" "no $t-gcc (gcc-$t)"
-			continue
-		fi
-		for src in "${srcs[@]}"; do
-			"$t-gcc" "${cflags[@]}" -I providers/doorbell -isystem "$inc" \
-				-c "$src" -o /dev/null >>"$log" 2>&1 || bad=$((bad + 1))
-		done
-		if ((bad == 0)); then
-			pass "lint_provider_compiles_for_$t"
-		else
-			show "$log"
-			fail "lint_provider_compiles_for_$t" \
-				"$bad of ${#srcs[@]} sources do not compile"
-		fi
-	done
+	local log=$work/cross
+	if scripts/cross-compile.sh "${cross_archs[@]}" >"$log" 2>&1; then
+		grep -E '^(PASS|FAIL) ' "$log" | sed 's/^\(PASS\|FAIL\) /&lint_/'
+		return
+	fi
+	grep -E '^(PASS|FAIL) ' "$log" | sed 's/^\(PASS\|FAIL\) /&lint_/'
+	grep -v -E '^(PASS|FAIL) ' "$log" >"$log.e"
+	show "$log.e"
+	grep -q '^FAIL ' "$log" ||
+		fail lint_provider_cross_compiles "scripts/cross-compile.sh failed"
+	failed=1
 }
 
 checks=("$@")
@@ -139,7 +121,7 @@ for c in "${checks[@]}"; do
 	*) die "unknown check '$c' (format, shell, clang, cross)" ;;
 	esac
 done
-scripts/deps.sh --lint "${cross_targets[@]/#/gcc-}" ||
+scripts/deps.sh --lint ||
 	die "could not install the lint tools (see above)"
 for c in "${checks[@]}"; do
 	case $c in

@@ -48,16 +48,16 @@
 #include "libmlx5_v44.h"
 
 #define DEFAULT_LIB "/usr/lib/x86_64-linux-gnu/libibverbs/libmlx5-rdmav34.so"
-#define BUFSZ	(64 * 1024)
-#define SRC_OFF 0
-#define DST_OFF (32 * 1024)
-#define BIG	4096
-#define BATCH	16
-#define NCQE	256
-#define UIDX	1
-#define QPN	0x1234
-#define LKEY	0x100
-#define RKEY	0x200
+#define BUFSZ	    (64 * 1024)
+#define SRC_OFF	    0
+#define DST_OFF	    (32 * 1024)
+#define BIG	    4096
+#define BATCH	    16
+#define NCQE	    256
+#define UIDX	    1
+#define QPN	    0x1234
+#define LKEY	    0x100
+#define RKEY	    0x200
 
 int bench_post_inline64(struct ibv_qp *qp, struct ibv_send_wr *wr,
 			struct ibv_send_wr **bad);
@@ -70,23 +70,23 @@ int bench_post_write4k(struct ibv_qp *qp, struct ibv_send_wr *wr,
 int bench_poll_1(struct ibv_cq *cq, int n, struct ibv_wc *wc);
 int bench_poll_16(struct ibv_cq *cq, int n, struct ibv_wc *wc);
 
-#define POST_WRAPPER(name)                                                   \
-	__attribute__((noinline)) int name(struct ibv_qp *qp,                \
-					   struct ibv_send_wr *wr,           \
-					   struct ibv_send_wr **bad)         \
-	{                                                                    \
-		return ibv_post_send(qp, wr, bad);                           \
+#define POST_WRAPPER(name)                                                     \
+	__attribute__((noinline)) int name(struct ibv_qp *qp,                  \
+					   struct ibv_send_wr *wr,             \
+					   struct ibv_send_wr **bad)           \
+	{                                                                      \
+		return ibv_post_send(qp, wr, bad);                             \
 	}
 POST_WRAPPER(bench_post_inline64)
 POST_WRAPPER(bench_post_send64)
 POST_WRAPPER(bench_post_send4k)
 POST_WRAPPER(bench_post_write4k)
 
-#define POLL_WRAPPER(name)                                                   \
-	__attribute__((noinline)) int name(struct ibv_cq *cq, int n,         \
-					   struct ibv_wc *wc)                \
-	{                                                                    \
-		return ibv_poll_cq(cq, n, wc);                               \
+#define POLL_WRAPPER(name)                                                     \
+	__attribute__((noinline)) int name(struct ibv_cq *cq, int n,           \
+					   struct ibv_wc *wc)                  \
+	{                                                                      \
+		return ibv_poll_cq(cq, n, wc);                                 \
 	}
 POLL_WRAPPER(bench_poll_1)
 POLL_WRAPPER(bench_poll_16)
@@ -103,8 +103,8 @@ struct rig {
 	__be32 *sq_dbrec;
 	uint8_t *cqes;
 	uint8_t *buf;
-	unsigned int cq_pi;	/* CQEs the device has written */
-	unsigned int sq_ci;	/* next basic block the device runs */
+	unsigned int cq_pi; /* CQEs the device has written */
+	unsigned int sq_ci; /* next basic block the device runs */
 };
 
 static void die(const char *what, int i)
@@ -126,7 +126,7 @@ static void *zmem(size_t align, size_t size)
 }
 
 /* The GNU build-id of the loaded object, as lowercase hex. */
-static bool build_id(const struct link_map *lm, const ElfW(Ehdr) *eh,
+static bool build_id(const struct link_map *lm, const ElfW(Ehdr) * eh,
 		     char *hex, size_t len)
 {
 	const ElfW(Phdr) *ph = (const void *)((const char *)eh + eh->e_phoff);
@@ -141,8 +141,9 @@ static bool build_id(const struct link_map *lm, const ElfW(Ehdr) *eh,
 		while (p + sizeof(ElfW(Nhdr)) <= end) {
 			const ElfW(Nhdr) *n = (const void *)p;
 			const char *name = p + sizeof(*n);
-			const unsigned char *desc = (const void *)
-				(name + ((n->n_namesz + 3) & ~3u));
+			const unsigned char *desc =
+				(const void *)(name +
+					       ((n->n_namesz + 3) & ~3u));
 			unsigned int k;
 
 			if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 &&
@@ -189,16 +190,19 @@ static const struct lm5_build *identify(void *h, uintptr_t *base)
 		if (common[LM5_OPS_POST_SEND] != post ||
 		    cqev1[LM5_OPS_POLL_CQ] != poll) {
 			fprintf(stderr,
-				"libmlx5-bench: %s: ops tables disagree with the recorded offsets\n",
+				"libmlx5-bench: %s: ops tables disagree with "
+				"the recorded offsets\n",
 				real);
 			return NULL;
 		}
-		printf("libmlx5 %s build-id %s: %s (layouts of rdma-core v44.0)\n",
+		printf("libmlx5 %s build-id %s: %s (layouts of rdma-core "
+		       "v44.0)\n",
 		       real, hex, b->what);
 		return b;
 	}
 	fprintf(stderr,
-		"libmlx5-bench: %s (build-id %s) is not a build whose layouts tests/bench/libmlx5_v44.h records\n",
+		"libmlx5-bench: %s (build-id %s) is not a build whose layouts "
+		"tests/bench/libmlx5_v44.h records\n",
 		real, hex);
 	return NULL;
 }
@@ -334,9 +338,9 @@ static void device_run(struct rig *r, const struct ibv_send_wr *wr,
 	if (dbr != (r->qp->sq.cur_post & 0xffff))
 		die("the SQ doorbell record", i);
 	while ((r->sq_ci & 0xffff) != dbr) {
-		uint8_t *wqe = (uint8_t *)r->qp->sq_start +
-			       ((r->sq_ci & (LM5_SQ_WQE_CNT - 1)) *
-				MLX5_SEND_WQE_BB);
+		uint8_t *wqe =
+			(uint8_t *)r->qp->sq_start +
+			((r->sq_ci & (LM5_SQ_WQE_CNT - 1)) * MLX5_SEND_WQE_BB);
 		struct mlx5_wqe_ctrl_seg *c = (void *)wqe;
 		uint32_t oio = be32toh(c->opmod_idx_opcode);
 		uint32_t qds = be32toh(c->qpn_ds);
@@ -373,8 +377,8 @@ static void device_run(struct rig *r, const struct ibv_send_wr *wr,
 static void check_doorbell(struct rig *r, unsigned int bb, bool bf, int i)
 {
 	/* libmlx5 flips bf->offset after each write */
-	const uint8_t *reg = (uint8_t *)r->bf->reg +
-			     (r->bf->offset ^ r->bf->buf_size);
+	const uint8_t *reg =
+		(uint8_t *)r->bf->reg + (r->bf->offset ^ r->bf->buf_size);
 	const uint8_t *wqe = (uint8_t *)r->qp->sq_start +
 			     (bb & (LM5_SQ_WQE_CNT - 1)) * MLX5_SEND_WQE_BB;
 
@@ -404,8 +408,8 @@ static void run_post(struct rig *r, post_fn fn, enum ibv_wr_opcode op,
 		.send_flags = IBV_SEND_SIGNALED | (inl ? IBV_SEND_INLINE : 0),
 		.wr.rdma = { (uintptr_t)r->buf + DST_OFF, RKEY },
 	};
-	enum ibv_wc_opcode wop = op == IBV_WR_SEND ? IBV_WC_SEND :
-						     IBV_WC_RDMA_WRITE;
+	enum ibv_wc_opcode wop =
+		op == IBV_WR_SEND ? IBV_WC_SEND : IBV_WC_RDMA_WRITE;
 	struct ibv_send_wr *bad;
 	struct ibv_wc wc;
 	int i;
@@ -481,8 +485,8 @@ int main(int argc, char **argv)
 			probe = true;
 			break;
 		default:
-			fprintf(stderr,
-				"usage: libmlx5-bench [-l LIB] [-n N] [-t] [-p]\n");
+			fprintf(stderr, "usage: libmlx5-bench [-l LIB] [-n N] "
+					"[-t] [-p]\n");
 			return 2;
 		}
 	}
@@ -517,7 +521,8 @@ int main(int argc, char **argv)
 	printf("ops bench_poll_1 %d %d\n", iters, iters);
 	printf("ops bench_poll_16 %d %d\n", iters / BATCH,
 	       iters / BATCH * BATCH);
-	printf("libmlx5-bench: %s, prefer_bf %d; every WQE and completion checked\n",
+	printf("libmlx5-bench: %s, prefer_bf %d; every WQE and completion "
+	       "checked\n",
 	       td ? "locks elided" : "default locks", prefer_bf);
 	return 0;
 }

@@ -25,32 +25,32 @@
 #include <infiniband/verbs.h>
 
 /* enum in mlx5.h:141-143 (MLX5_UIDX_TABLE_SHIFT / _MASK / _SIZE). */
-#define LM5_UIDX_TABLE_SHIFT	12
-#define LM5_UIDX_TABLE_MASK	((1 << LM5_UIDX_TABLE_SHIFT) - 1)
-#define LM5_UIDX_TABLE_SIZE	(1 << (24 - LM5_UIDX_TABLE_SHIFT))
+#define LM5_UIDX_TABLE_SHIFT 12
+#define LM5_UIDX_TABLE_MASK  ((1 << LM5_UIDX_TABLE_SHIFT) - 1)
+#define LM5_UIDX_TABLE_SIZE  (1 << (24 - LM5_UIDX_TABLE_SHIFT))
 /* mlx5.h:70 MLX5_CQE_VERSION_V1; mlx5.h:159 MLX5_BF_OFFSET. */
-#define LM5_CQE_VERSION_V1	1
-#define LM5_BF_OFFSET		0x800
+#define LM5_CQE_VERSION_V1 1
+#define LM5_BF_OFFSET	   0x800
 /* mlx5.h:209: MLX5_RSC_TYPE_QP is the first of enum mlx5_rsc_type. */
-#define LM5_RSC_TYPE_QP		0
+#define LM5_RSC_TYPE_QP 0
 
 /* struct mlx5_spinlock, mlx5.h:243-247. */
 struct lm5_spinlock {
-	pthread_spinlock_t lock;	/* :244 */
-	int in_use;			/* :245 */
-	int need_lock;			/* :246 */
+	pthread_spinlock_t lock; /* :244 */
+	int in_use;		 /* :245 */
+	int need_lock;		 /* :246 */
 };
 _Static_assert(sizeof(struct lm5_spinlock) == 12, "mlx5_spinlock");
 _Static_assert(sizeof(pthread_spinlock_t) == 4, "glibc pthread_spinlock_t");
 
 /* struct mlx5_bf, mlx5.h:604 (152 bytes). */
 struct lm5_bf {
-	void *reg;			/* :605 */
-	int need_lock;			/* :606 */
-	struct lm5_spinlock lock;	/* :607 */
-	unsigned int offset;		/* :608 */
-	unsigned int buf_size;		/* :609 */
-	unsigned int uuarn;		/* :610 */
+	void *reg;		  /* :605 */
+	int need_lock;		  /* :606 */
+	struct lm5_spinlock lock; /* :607 */
+	unsigned int offset;	  /* :608 */
+	unsigned int buf_size;	  /* :609 */
+	unsigned int uuarn;	  /* :610 */
 	uint8_t pad_36[152 - 36];
 };
 _Static_assert(offsetof(struct lm5_bf, lock) == 12, "mlx5_bf.lock");
@@ -71,31 +71,30 @@ _Static_assert(sizeof(struct lm5_verbs_context) == 648, "verbs_context");
 
 /* One uidx_table entry: the anonymous struct of mlx5.h:337-340. */
 struct lm5_uidx_entry {
-	void **table;			/* :338, struct mlx5_resource ** */
-	int refcnt;			/* :339 */
+	void **table; /* :338, struct mlx5_resource ** */
+	int refcnt;   /* :339 */
 };
 
 /* struct mlx5_context, mlx5.h:314 (267904 bytes). */
 struct lm5_context {
-	struct lm5_verbs_context ibv_ctx;	/* :315 */
+	struct lm5_verbs_context ibv_ctx; /* :315 */
 	uint8_t pad_648[652 - 648];
-	int bf_reg_size;			/* :317 */
+	int bf_reg_size; /* :317 */
 	uint8_t pad_656[676 - 656];
-	int prefer_bf;				/* :323 */
-	int shut_up_bf;				/* :324 */
+	int prefer_bf;	/* :323 */
+	int shut_up_bf; /* :324 */
 	uint8_t pad_684[131840 - 684];
 	struct lm5_uidx_entry uidx_table[LM5_UIDX_TABLE_SIZE]; /* :340 */
 	uint8_t pad_197376[267312 - 197376];
-	FILE *dbg_fp;				/* :364 */
+	FILE *dbg_fp; /* :364 */
 	uint8_t pad_267320[267392 - 267320];
-	int cqe_version;			/* :368 */
+	int cqe_version; /* :368 */
 	uint8_t pad_267396[267904 - 267396];
 };
-_Static_assert(offsetof(struct lm5_context,
-			ibv_ctx.context.ops.post_send) == 528,
+_Static_assert(offsetof(struct lm5_context, ibv_ctx.context.ops.post_send) ==
+		       528,
 	       "mlx5_context ops.post_send");
-_Static_assert(offsetof(struct lm5_context, ibv_ctx.context.ops.poll_cq) ==
-		       416,
+_Static_assert(offsetof(struct lm5_context, ibv_ctx.context.ops.poll_cq) == 416,
 	       "mlx5_context ops.poll_cq");
 _Static_assert(offsetof(struct lm5_context, bf_reg_size) == 652,
 	       "mlx5_context.bf_reg_size");
@@ -120,23 +119,23 @@ struct lm5_buf_head {
 
 /* struct mlx5_cq, mlx5.h:487 (592 bytes); verbs_cq (:488) starts with cq. */
 struct lm5_cq {
-	struct ibv_cq cq;			/* :488, verbs_cq.cq */
+	struct ibv_cq cq; /* :488, verbs_cq.cq */
 	uint8_t pad_128[288 - 128];
-	struct lm5_buf_head buf_a;		/* :489 */
+	struct lm5_buf_head buf_a; /* :489 */
 	uint8_t pad_304[416 - 304];
-	struct lm5_buf_head *active_buf;	/* :491 */
+	struct lm5_buf_head *active_buf; /* :491 */
 	uint8_t pad_424[436 - 424];
-	int active_cqes;			/* :494 */
-	struct lm5_spinlock lock;		/* :495 */
-	uint32_t cqn;				/* :496 */
-	uint32_t cons_index;			/* :497 */
+	int active_cqes;	  /* :494 */
+	struct lm5_spinlock lock; /* :495 */
+	uint32_t cqn;		  /* :496 */
+	uint32_t cons_index;	  /* :497 */
 	uint8_t pad_460[464 - 460];
-	__be32 *dbrec;				/* :498 */
+	__be32 *dbrec; /* :498 */
 	uint8_t pad_472[476 - 472];
-	int arm_sn;				/* :500 */
-	int cqe_sz;				/* :501 */
+	int arm_sn; /* :500 */
+	int cqe_sz; /* :501 */
 	uint8_t pad_484[492 - 484];
-	int stall_enable;			/* :504 */
+	int stall_enable; /* :504 */
 	uint8_t pad_496[592 - 496];
 };
 _Static_assert(offsetof(struct lm5_cq, buf_a) == 288, "mlx5_cq.buf_a");
@@ -157,20 +156,20 @@ _Static_assert(sizeof(struct lm5_cq) == 592, "sizeof mlx5_cq");
 
 /* struct mlx5_wq, mlx5.h:578 (80 bytes), the QP's sq. */
 struct lm5_wq {
-	uint64_t *wrid;				/* :579 */
-	unsigned int *wqe_head;			/* :580 */
-	struct lm5_spinlock lock;		/* :581 */
-	unsigned int wqe_cnt;			/* :582 */
-	unsigned int max_post;			/* :583 */
-	unsigned int head;			/* :584 */
-	unsigned int tail;			/* :585 */
-	unsigned int cur_post;			/* :586 */
-	int max_gs;				/* :587 */
-	int qp_state_max_gs;			/* :592 */
-	int wqe_shift;				/* :593 */
-	int offset;				/* :594 */
-	void *qend;				/* :595 */
-	uint32_t *wr_data;			/* :596 */
+	uint64_t *wrid;		  /* :579 */
+	unsigned int *wqe_head;	  /* :580 */
+	struct lm5_spinlock lock; /* :581 */
+	unsigned int wqe_cnt;	  /* :582 */
+	unsigned int max_post;	  /* :583 */
+	unsigned int head;	  /* :584 */
+	unsigned int tail;	  /* :585 */
+	unsigned int cur_post;	  /* :586 */
+	int max_gs;		  /* :587 */
+	int qp_state_max_gs;	  /* :592 */
+	int wqe_shift;		  /* :593 */
+	int offset;		  /* :594 */
+	void *qend;		  /* :595 */
+	uint32_t *wr_data;	  /* :596 */
 };
 _Static_assert(offsetof(struct lm5_wq, wqe_cnt) == 28, "mlx5_wq.wqe_cnt");
 _Static_assert(offsetof(struct lm5_wq, cur_post) == 44, "mlx5_wq.cur_post");
@@ -181,26 +180,26 @@ _Static_assert(sizeof(struct lm5_wq) == 80, "sizeof mlx5_wq");
 
 /* struct mlx5_qp, mlx5.h:647 (960 bytes). */
 struct lm5_qp {
-	uint32_t rsc_type;			/* :648, rsc.type (:231) */
-	uint32_t rsc_rsn;			/* :648, rsc.rsn (:232) */
-	struct ibv_qp qp;			/* :649, verbs_qp.qp */
+	uint32_t rsc_type; /* :648, rsc.type (:231) */
+	uint32_t rsc_rsn;  /* :648, rsc.rsn (:232) */
+	struct ibv_qp qp;  /* :649, verbs_qp.qp */
 	uint8_t pad_168[480 - 168];
-	struct ibv_qp *ibv_qp;			/* :651 */
+	struct ibv_qp *ibv_qp; /* :651 */
 	uint8_t pad_488[552 - 488];
-	int max_inline_data;			/* :653 */
+	int max_inline_data; /* :653 */
 	uint8_t pad_556[632 - 556];
-	struct lm5_bf *bf;			/* :658 */
+	struct lm5_bf *bf; /* :658 */
 	uint8_t pad_640[696 - 640];
-	uint8_t fm_cache;			/* :675 */
-	uint8_t sq_signal_bits;			/* :676 */
+	uint8_t fm_cache;	/* :675 */
+	uint8_t sq_signal_bits; /* :676 */
 	uint8_t pad_698[704 - 698];
-	void *sq_start;				/* :677 */
-	struct lm5_wq sq;			/* :678 */
-	__be32 *db;				/* :680 */
+	void *sq_start;	  /* :677 */
+	struct lm5_wq sq; /* :678 */
+	__be32 *db;	  /* :680 */
 	uint8_t pad_800[888 - 800];
-	int wq_sig;				/* :683 */
+	int wq_sig; /* :683 */
 	uint8_t pad_892[896 - 892];
-	int atomics_enabled;			/* :685 */
+	int atomics_enabled; /* :685 */
 	uint8_t pad_900[960 - 900];
 };
 _Static_assert(offsetof(struct lm5_qp, qp) == 8, "mlx5_qp.verbs_qp");
@@ -213,8 +212,7 @@ _Static_assert(offsetof(struct lm5_qp, sq_start) == 704, "mlx5_qp.sq_start");
 _Static_assert(offsetof(struct lm5_qp, sq) == 712, "mlx5_qp.sq");
 _Static_assert(offsetof(struct lm5_qp, sq.wqe_head) == 720,
 	       "mlx5_qp.sq.wqe_head");
-_Static_assert(offsetof(struct lm5_qp, sq.max_gs) == 760,
-	       "mlx5_qp.sq.max_gs");
+_Static_assert(offsetof(struct lm5_qp, sq.max_gs) == 760, "mlx5_qp.sq.max_gs");
 _Static_assert(offsetof(struct lm5_qp, sq.wqe_shift) == 768,
 	       "mlx5_qp.sq.wqe_shift");
 _Static_assert(offsetof(struct lm5_qp, sq.wr_data) == 784,
@@ -231,9 +229,9 @@ _Static_assert(sizeof(struct lm5_qp) == 960, "sizeof mlx5_qp");
  * RC opcode (the bind-MW overhead of 192 bytes sets the WQE size: 320 bytes,
  * 5 basic blocks; 64 of them round up to a 32 KiB queue).
  */
-#define LM5_SQ_WQE_CNT		512
-#define LM5_SQ_MAX_POST		102
-#define LM5_SQ_MAX_INLINE	124
+#define LM5_SQ_WQE_CNT	  512
+#define LM5_SQ_MAX_POST	  102
+#define LM5_SQ_MAX_INLINE 124
 
 /*
  * Where the two functions are in one known build.  mlx5_post_send and
@@ -251,11 +249,11 @@ _Static_assert(sizeof(struct lm5_qp) == 960, "sizeof mlx5_qp");
  */
 struct lm5_build {
 	const char *what;
-	const char *build_id;		/* GNU build-id, hex */
-	uintptr_t post_send;		/* mlx5_post_send */
-	uintptr_t poll_cq_v1;		/* mlx5_poll_cq_v1 */
-	uintptr_t common_ops;		/* mlx5_ctx_common_ops */
-	uintptr_t cqev1_ops;		/* mlx5_ctx_cqev1_ops */
+	const char *build_id; /* GNU build-id, hex */
+	uintptr_t post_send;  /* mlx5_post_send */
+	uintptr_t poll_cq_v1; /* mlx5_poll_cq_v1 */
+	uintptr_t common_ops; /* mlx5_ctx_common_ops */
+	uintptr_t cqev1_ops;  /* mlx5_ctx_cqev1_ops */
 };
 
 static const struct lm5_build lm5_builds[] = {
@@ -271,7 +269,7 @@ static const struct lm5_build lm5_builds[] = {
 };
 
 /* Pointer indexes in struct verbs_context_ops. */
-#define LM5_OPS_POLL_CQ		53
-#define LM5_OPS_POST_SEND	55
+#define LM5_OPS_POLL_CQ	  53
+#define LM5_OPS_POST_SEND 55
 
 #endif

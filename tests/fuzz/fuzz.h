@@ -27,8 +27,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #define FZ_ASSERT(cond, ...)                                                   \
 	do {                                                                   \
 		if (!(cond)) {                                                 \
-			fprintf(stderr, "%s:%d: FZ_ASSERT(%s) failed: ",       \
-				__FILE__, __LINE__, #cond);                    \
+			fprintf(stderr,                                        \
+				"%s:%d: FZ_ASSERT(%s) failed: ", __FILE__,     \
+				__LINE__, #cond);                              \
 			fprintf(stderr, __VA_ARGS__);                          \
 			fputc('\n', stderr);                                   \
 			abort();                                               \
@@ -58,11 +59,26 @@ static inline uint64_t fz_bytes_le(struct fz *f, unsigned int len)
 	return v;
 }
 
-static inline uint8_t fz_u8(struct fz *f) { return (uint8_t)fz_bytes_le(f, 1); }
-static inline uint16_t fz_u16(struct fz *f) { return (uint16_t)fz_bytes_le(f, 2); }
-static inline uint32_t fz_u32(struct fz *f) { return (uint32_t)fz_bytes_le(f, 4); }
-static inline uint64_t fz_u64(struct fz *f) { return fz_bytes_le(f, 8); }
-static inline bool fz_bool(struct fz *f) { return fz_u8(f) & 1; }
+static inline uint8_t fz_u8(struct fz *f)
+{
+	return (uint8_t)fz_bytes_le(f, 1);
+}
+static inline uint16_t fz_u16(struct fz *f)
+{
+	return (uint16_t)fz_bytes_le(f, 2);
+}
+static inline uint32_t fz_u32(struct fz *f)
+{
+	return (uint32_t)fz_bytes_le(f, 4);
+}
+static inline uint64_t fz_u64(struct fz *f)
+{
+	return fz_bytes_le(f, 8);
+}
+static inline bool fz_bool(struct fz *f)
+{
+	return fz_u8(f) & 1;
+}
 
 /* Copy up to len bytes of input into dst; the rest of dst gets fill. */
 static inline void fz_fill(struct fz *f, void *dst, size_t len, uint8_t fill)
@@ -98,8 +114,8 @@ static inline uint32_t fz_len(struct fz *f, uint32_t around)
 /* A ring in ordinary memory of exactly 384 + (mask + 1) << log2 bytes. */
 struct fz_ring {
 	struct rxe_ring r;
-	size_t len;		/* bytes allocated */
-	uint8_t *shadow;	/* a copy to compare with after a call */
+	size_t len;	 /* bytes allocated */
+	uint8_t *shadow; /* a copy to compare with after a call */
 };
 
 static inline void fz_ring_alloc(struct fz_ring *fr, uint32_t log2_stride,
@@ -136,7 +152,8 @@ static inline void fz_ring_snap(struct fz_ring *fr)
 
 static inline size_t fz_slot_off(const struct fz_ring *fr, uint32_t idx)
 {
-	return sizeof(struct rxe_queue_buf) + ((size_t)idx << fr->r.log2_stride);
+	return sizeof(struct rxe_queue_buf) +
+	       ((size_t)idx << fr->r.log2_stride);
 }
 
 /* The slot's bytes [from, stride) are as they were at the last snapshot. */
@@ -165,8 +182,8 @@ static inline bool fz_header_same(const struct fz_ring *fr, bool we_produce)
 
 	return now->log2_elem_size == was->log2_elem_size &&
 	       now->index_mask == was->index_mask &&
-	       (we_produce ? now->consumer_index == was->consumer_index :
-			     now->producer_index == was->producer_index);
+	       (we_produce ? now->consumer_index == was->consumer_index
+			   : now->producer_index == was->producer_index);
 }
 
 static inline bool fz_lock_free(const struct db_lock *l)
@@ -182,11 +199,11 @@ static inline bool fz_lock_free(const struct db_lock *l)
 struct fz_qp {
 	struct ibv_context ctx;
 	struct ibv_pd pd;
-	struct ibv_pd other_pd;		/* a PD of another handle */
+	struct ibv_pd other_pd; /* a PD of another handle */
 	struct ibv_context other_ctx;
-	struct rxe_qp *qp;		/* allocated: ASan sees its bounds */
+	struct rxe_qp *qp; /* allocated: ASan sees its bounds */
 	struct fz_ring sq;
-	size_t slot_used_max;		/* 208 + max(SGE array, max_inline) */
+	size_t slot_used_max; /* 208 + max(SGE array, max_inline) */
 };
 
 /* One /dev/null for every doorbell of the process. */
@@ -286,8 +303,8 @@ static inline void fz_kernel_consume(struct fz_qp *f, struct fz *in, bool sane)
 
 	if (sane) {
 		/* Only what was published: not slots claimed but unposted. */
-		uint32_t outstanding = (r->buf->producer_index - kcons) &
-				       r->mask;
+		uint32_t outstanding =
+			(r->buf->producer_index - kcons) & r->mask;
 
 		if (outstanding)
 			kcons = (kcons + 1 + fz_u8(in) % outstanding) & r->mask;

@@ -19,18 +19,18 @@
 
 #include "fuzz.h"
 
-#define FZ_MAX_MAP (1u << 16)	/* larger rings are only checked, not polled */
+#define FZ_MAX_MAP (1u << 16) /* larger rings are only checked, not polled */
 #define FZ_MAX_OPS 64
 
 struct cq_state {
 	struct rxe_cq *cq;
-	uint8_t *buf;		/* the ring: 384-byte header, then slots */
+	uint8_t *buf; /* the ring: 384-byte header, then slots */
 	uint8_t *shadow;
 	size_t len;
 	bool sane;
-	uint32_t kprod;		/* the sane kernel's producer index */
-	uint64_t produced;	/* CQEs the sane kernel wrote: wr_id = seq */
-	uint64_t consumed;	/* CQEs handed out */
+	uint32_t kprod;	   /* the sane kernel's producer index */
+	uint64_t produced; /* CQEs the sane kernel wrote: wr_id = seq */
+	uint64_t consumed; /* CQEs handed out */
 };
 
 static struct rxe_queue_buf *qb(struct cq_state *s)
@@ -77,13 +77,13 @@ static void check_wc(const struct ibv_wc *wc, const struct ib_uverbs_wc *c)
 			  wc->slid == c->slid && wc->sl == c->sl &&
 			  wc->dlid_path_bits == c->dlid_path_bits,
 		  "wc differs from its CQE");
-	FZ_ASSERT(wc->wc_flags == rxe_wc_flags(c->wc_flags) &&
-			  !(wc->wc_flags & ~(unsigned int)(IBV_WC_GRH |
-							   IBV_WC_WITH_IMM |
-							   IBV_WC_WITH_INV |
-							   IBV_WC_IP_CSUM_OK)),
-		  "wc_flags 0x%x from kernel flags 0x%x", wc->wc_flags,
-		  c->wc_flags);
+	FZ_ASSERT(
+		wc->wc_flags == rxe_wc_flags(c->wc_flags) &&
+			!(wc->wc_flags &
+			  ~(unsigned int)(IBV_WC_GRH | IBV_WC_WITH_IMM |
+					  IBV_WC_WITH_INV | IBV_WC_IP_CSUM_OK)),
+		"wc_flags 0x%x from kernel flags 0x%x", wc->wc_flags,
+		c->wc_flags);
 }
 
 /* A sane kernel's view: CQEs written and not yet given back. */
@@ -159,10 +159,10 @@ static void do_poll_cq(struct cq_state *s, struct fz *in)
 	FZ_ASSERT(r->own == ((own0 + (uint32_t)n) & r->mask),
 		  "consumer index moved from %u to %u for %d CQEs", own0,
 		  r->own, n);
-	FZ_ASSERT(n ? qb(s)->consumer_index == r->own :
-		      qb(s)->consumer_index == cons0,
-		  "published consumer index %u, ours %u",
-		  qb(s)->consumer_index, r->own);
+	FZ_ASSERT(n ? qb(s)->consumer_index == r->own
+		    : qb(s)->consumer_index == cons0,
+		  "published consumer index %u, ours %u", qb(s)->consumer_index,
+		  r->own);
 	check_untouched(s);
 	for (i = 0; i < n; i++) {
 		const struct ib_uverbs_wc *c = slot(s, (own0 + i) & r->mask);
@@ -231,8 +231,8 @@ static void do_poll_ex(struct cq_state *s, struct fz *in, uint64_t wc_flags)
 	ret = cqx->start_poll(cqx, &attr);
 	if (attr.comp_mask || !avail) {
 		FZ_ASSERT(ret == (attr.comp_mask ? EINVAL : ENOENT),
-			  "start_poll returned %d (comp_mask %u, %u ready)", ret,
-			  attr.comp_mask, avail);
+			  "start_poll returned %d (comp_mask %u, %u ready)",
+			  ret, attr.comp_mask, avail);
 		FZ_ASSERT(r->own == own0 && qb(s)->consumer_index == cons0,
 			  "a start_poll that showed nothing moved the index");
 		check_untouched(s);
@@ -272,7 +272,7 @@ static void do_poll_ex(struct cq_state *s, struct fz *in, uint64_t wc_flags)
 		shown++;
 	}
 	if (s->sane && ret == 0)
-		s->consumed++;	/* end_poll consumes the shown CQE */
+		s->consumed++; /* end_poll consumes the shown CQE */
 	cqx->end_poll(cqx);
 	FZ_ASSERT(r->own == ((own0 + shown) & r->mask),
 		  "cq_ex consumed %u CQEs but showed %u",
@@ -291,12 +291,11 @@ static void check_geometry(uint32_t log2, uint32_t mask, size_t map_len,
 {
 	unsigned __int128 need;
 
-	FZ_ASSERT(ret == 0 || ret == EPROTO, "rxe_ring_check returned %d",
-		  ret);
+	FZ_ASSERT(ret == 0 || ret == EPROTO, "rxe_ring_check returned %d", ret);
 	if (ret)
 		return;
-	FZ_ASSERT(log2 < 64 && ((size_t)1 << log2) >=
-				       sizeof(struct ib_uverbs_wc),
+	FZ_ASSERT(log2 < 64 &&
+			  ((size_t)1 << log2) >= sizeof(struct ib_uverbs_wc),
 		  "accepted a %u-bit slot", log2);
 	/* 2^n slots; one slot (mask 0) is a queue with no room. */
 	FZ_ASSERT((((uint64_t)mask + 1) & mask) == 0,
@@ -323,7 +322,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	mask = (mode & 4) ? fz_u32(&in) : (1u << (msel % 12)) - 1;
 	exact = SIZE_MAX;
 	if (log2 < 64) {
-		unsigned __int128 e = sizeof(struct rxe_queue_buf) +
+		unsigned __int128 e =
+			sizeof(struct rxe_queue_buf) +
 			((unsigned __int128)((uint64_t)mask + 1) << log2);
 
 		if (e < SIZE_MAX)
@@ -356,8 +356,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memset(s.buf, 0, sizeof(struct rxe_queue_buf));
 	/* Old CQE bytes: whatever the fuzzer says, then a pattern. */
 	fz_fill(&in, s.buf + sizeof(struct rxe_queue_buf),
-		(map_len - sizeof(struct rxe_queue_buf)) < 512 ?
-			map_len - sizeof(struct rxe_queue_buf) : 512, 0x5a);
+		(map_len - sizeof(struct rxe_queue_buf)) < 512
+			? map_len - sizeof(struct rxe_queue_buf)
+			: 512,
+		0x5a);
 	if (map_len - sizeof(struct rxe_queue_buf) > 512)
 		memset(s.buf + sizeof(struct rxe_queue_buf) + 512, 0x5a,
 		       map_len - sizeof(struct rxe_queue_buf) - 512);

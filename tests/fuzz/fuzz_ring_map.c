@@ -19,15 +19,14 @@
 
 #include "fuzz.h"
 
-#define FZ_FILE_MAX ((uint64_t)1 << 22)	/* memfd bytes we back */
+#define FZ_FILE_MAX ((uint64_t)1 << 22) /* memfd bytes we back */
 
 static void check_geometry(uint32_t log2, uint32_t mask, uint64_t map_len,
 			   uint64_t min_slot, int ret)
 {
 	unsigned __int128 need;
 
-	FZ_ASSERT(ret == 0 || ret == EPROTO, "rxe_ring_check returned %d",
-		  ret);
+	FZ_ASSERT(ret == 0 || ret == EPROTO, "rxe_ring_check returned %d", ret);
 	if (ret)
 		return;
 	FZ_ASSERT(log2 < 64 && ((uint64_t)1 << log2) >= min_slot,
@@ -38,8 +37,10 @@ static void check_geometry(uint32_t log2, uint32_t mask, uint64_t map_len,
 		  "accepted index mask 0x%x", mask);
 	need = sizeof(struct rxe_queue_buf) +
 	       ((unsigned __int128)((uint64_t)mask + 1) << log2);
-	FZ_ASSERT(need <= map_len, "accepted 2^%u-byte slots, mask 0x%x, in %llu "
-		  "bytes", log2, mask, (unsigned long long)map_len);
+	FZ_ASSERT(need <= map_len,
+		  "accepted 2^%u-byte slots, mask 0x%x, in %llu "
+		  "bytes",
+		  log2, mask, (unsigned long long)map_len);
 }
 
 static uint64_t pick_min_slot(struct fz *in)
@@ -48,12 +49,12 @@ static uint64_t pick_min_slot(struct fz *in)
 
 	switch (fz_u8(in) % 5) {
 	case 0:
-		return sizeof(struct ib_uverbs_wc);		/* CQ */
-	case 1:						/* SQ */
+		return sizeof(struct ib_uverbs_wc); /* CQ */
+	case 1:					    /* SQ */
 		sge = fz_u8(in);
 		inl = fz_u16(in);
 		return fz_sq_slot_min(sge, inl);
-	case 2:						/* RQ */
+	case 2: /* RQ */
 		return sizeof(struct rxe_recv_wqe) +
 		       (uint64_t)fz_u8(in) * sizeof(struct rxe_sge);
 	case 3:
@@ -87,10 +88,11 @@ static void map_one(struct fz *in)
 	switch ((sel >> 2) & 3) {
 	case 0:
 	case 1:
-		mi.size = hdr.log2_elem_size < 40 ?
-				  sizeof(hdr) + (((uint64_t)hdr.index_mask + 1)
-						 << hdr.log2_elem_size) :
-				  fz_u64(in);
+		mi.size =
+			hdr.log2_elem_size < 40
+				? sizeof(hdr) + (((uint64_t)hdr.index_mask + 1)
+						 << hdr.log2_elem_size)
+				: fz_u64(in);
 		mi.size += (int16_t)fz_u16(in) / 256;
 		break;
 	case 2:
@@ -112,8 +114,9 @@ static void map_one(struct fz *in)
 		  "ftruncate: %d", errno);
 	if (mi.offset < file_len)
 		FZ_ASSERT(pwrite(fd, &hdr,
-				 file_len - mi.offset < sizeof(hdr) ?
-					 file_len - mi.offset : sizeof(hdr),
+				 file_len - mi.offset < sizeof(hdr)
+					 ? file_len - mi.offset
+					 : sizeof(hdr),
 				 mi.offset) >= 0,
 			  "pwrite: %d", errno);
 	/* A mapping past the end of the file would fault on the header: the
@@ -133,8 +136,8 @@ static void map_one(struct fz *in)
 	check_geometry(r.log2_stride, r.mask, mi.size, min_slot, 0);
 	FZ_ASSERT(r.buf && r.map_len == mi.size && r.mask == hdr.index_mask &&
 			  r.log2_stride == hdr.log2_elem_size &&
-			  r.own == ((we_produce ? hdr.producer_index :
-						  hdr.consumer_index) &
+			  r.own == ((we_produce ? hdr.producer_index
+						: hdr.consumer_index) &
 				    hdr.index_mask),
 		  "rxe_ring_map kept another geometry than the header's");
 	/* The last slot's last byte is inside what the file backs. */
@@ -155,8 +158,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (mode & 1) {
 		uint32_t log2 = (mode & 2) ? fz_u32(&in) : fz_u8(&in);
-		uint32_t mask = (mode & 4) ? fz_u32(&in) :
-					     (1u << (fz_u8(&in) % 32)) - 1;
+		uint32_t mask = (mode & 4) ? fz_u32(&in)
+					   : (1u << (fz_u8(&in) % 32)) - 1;
 		uint64_t map_len = fz_u64(&in), min_slot = pick_min_slot(&in);
 
 		check_geometry(log2, mask, map_len, min_slot,

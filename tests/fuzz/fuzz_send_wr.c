@@ -28,19 +28,19 @@
 
 #include "fuzz.h"
 
-#define FZ_MAX_WRS 8
+#define FZ_MAX_WRS    8
 #define FZ_MAX_ROUNDS 8
-#define FZ_MAX_SGE 32
+#define FZ_MAX_SGE    32
 
 struct wr_buf {
 	struct ibv_send_wr wr;
-	struct ibv_sge *sge;		/* exactly num_sge entries, or NULL */
+	struct ibv_sge *sge; /* exactly num_sge entries, or NULL */
 };
 
 struct ctx {
 	struct fz_qp f;
 	bool sane;
-	uint8_t *inl;			/* inline source: max_inline bytes */
+	uint8_t *inl; /* inline source: max_inline bytes */
 	struct rxe_ah ah_ok, ah_other, ah_other_ctx;
 	struct ibv_mw mw_ok, mw_other;
 	struct ibv_mr mr;
@@ -49,7 +49,9 @@ struct ctx {
 static uint32_t pick_flags(struct fz *in)
 {
 	static const uint32_t common[] = {
-		0, IBV_SEND_SIGNALED, IBV_SEND_INLINE,
+		0,
+		IBV_SEND_SIGNALED,
+		IBV_SEND_INLINE,
 		IBV_SEND_INLINE | IBV_SEND_SIGNALED,
 		IBV_SEND_FENCE | IBV_SEND_SOLICITED | IBV_SEND_SIGNALED,
 	};
@@ -112,7 +114,7 @@ static void build_wr(struct ctx *c, struct fz *in, struct wr_buf *b)
 		break;
 	case 1:
 		wr->wr.atomic.remote_addr = fz_u64(in);
-		if (fz_bool(in))	/* aligned */
+		if (fz_bool(in)) /* aligned */
 			wr->wr.atomic.remote_addr &= ~(uint64_t)7;
 		wr->wr.atomic.compare_add = fz_u64(in);
 		wr->wr.atomic.swap = fz_u64(in);
@@ -121,10 +123,10 @@ static void build_wr(struct ctx *c, struct fz *in, struct wr_buf *b)
 	case 2: {
 		uint8_t a = fz_u8(in) % 4;
 
-		wr->wr.ud.ah = a == 0 ? NULL :
-			       a == 1 ? &c->ah_ok.ibv_ah :
-			       a == 2 ? &c->ah_other.ibv_ah :
-					&c->ah_other_ctx.ibv_ah;
+		wr->wr.ud.ah = a == 0	? NULL
+			       : a == 1 ? &c->ah_ok.ibv_ah
+			       : a == 2 ? &c->ah_other.ibv_ah
+					: &c->ah_other_ctx.ibv_ah;
 		wr->wr.ud.remote_qpn = fz_u32(in);
 		wr->wr.ud.remote_qkey = fz_u32(in);
 		break;
@@ -132,8 +134,9 @@ static void build_wr(struct ctx *c, struct fz *in, struct wr_buf *b)
 	default: {
 		uint8_t m = fz_u8(in);
 
-		wr->bind_mw.mw = (m & 3) == 0 ? NULL :
-				 (m & 3) == 3 ? &c->mw_other : &c->mw_ok;
+		wr->bind_mw.mw = (m & 3) == 0	? NULL
+				 : (m & 3) == 3 ? &c->mw_other
+						: &c->mw_ok;
 		wr->bind_mw.rkey = fz_u32(in);
 		wr->bind_mw.bind_info.mr = (m & 4) ? &c->mr : NULL;
 		wr->bind_mw.bind_info.addr = fz_u64(in);
@@ -154,9 +157,9 @@ static bool wr_valid(const struct ctx *c, const struct ibv_send_wr *wr,
 	uint64_t len = 0;
 	int i;
 
-	payload = (1u << IBV_WR_RDMA_WRITE) | (1u << IBV_WR_RDMA_WRITE_WITH_IMM) |
-		  (1u << IBV_WR_SEND) | (1u << IBV_WR_SEND_WITH_IMM) |
-		  (1u << IBV_WR_SEND_WITH_INV);
+	payload = (1u << IBV_WR_RDMA_WRITE) |
+		  (1u << IBV_WR_RDMA_WRITE_WITH_IMM) | (1u << IBV_WR_SEND) |
+		  (1u << IBV_WR_SEND_WITH_IMM) | (1u << IBV_WR_SEND_WITH_INV);
 	switch (type) {
 	case IBV_QPT_RC:
 		allowed = payload | (1u << IBV_WR_RDMA_READ) |
@@ -175,8 +178,9 @@ static bool wr_valid(const struct ctx *c, const struct ibv_send_wr *wr,
 	}
 	if (op >= 32 || !(allowed & (1u << op)))
 		return false;
-	if (wr->send_flags & ~(unsigned int)(IBV_SEND_FENCE | IBV_SEND_SIGNALED |
-					     IBV_SEND_SOLICITED | IBV_SEND_INLINE))
+	if (wr->send_flags &
+	    ~(unsigned int)(IBV_SEND_FENCE | IBV_SEND_SIGNALED |
+			    IBV_SEND_SOLICITED | IBV_SEND_INLINE))
 		return false;
 	if (wr->num_sge < 0 || (uint32_t)wr->num_sge > qp->sq.max_sge)
 		return false;
@@ -222,8 +226,8 @@ static void check_wqe(const struct ctx *c, const struct ibv_send_wr *wr,
 	FZ_ASSERT(w->dma.length == len && w->dma.resid == len &&
 			  w->dma.num_sge == (uint32_t)wr->num_sge &&
 			  w->dma.cur_sge == 0 && w->dma.sge_offset == 0,
-		  "WQE %u: length %u num_sge %u for %llu bytes in %d SGEs",
-		  idx, w->dma.length, w->dma.num_sge, (unsigned long long)len,
+		  "WQE %u: length %u num_sge %u for %llu bytes in %d SGEs", idx,
+		  w->dma.length, w->dma.num_sge, (unsigned long long)len,
 		  wr->num_sge);
 	FZ_ASSERT(w->status == 0 && w->state == 0 && w->mask == 0 &&
 			  w->has_rd_atomic == 0 && w->ssn == 0 &&
@@ -245,9 +249,10 @@ static void check_wqe(const struct ctx *c, const struct ibv_send_wr *wr,
 				  w->wr.wr.mw.length ==
 					  wr->bind_mw.bind_info.length &&
 				  w->wr.wr.mw.mr_lkey ==
-					  (wr->bind_mw.bind_info.mr ?
-						   wr->bind_mw.bind_info.mr->lkey :
-						   0) &&
+					  (wr->bind_mw.bind_info.mr
+						   ? wr->bind_mw.bind_info.mr
+							     ->lkey
+						   : 0) &&
 				  w->wr.wr.mw.mw_rkey == wr->bind_mw.mw->rkey &&
 				  w->wr.wr.mw.rkey == wr->bind_mw.rkey &&
 				  w->wr.wr.mw.access ==
@@ -255,12 +260,14 @@ static void check_wqe(const struct ctx *c, const struct ibv_send_wr *wr,
 			  "WQE %u MW bind arguments", idx);
 	else if (qp->vqp.qp.qp_type == IBV_QPT_UD)
 		FZ_ASSERT(w->wr.wr.ud.ah_num == to_rah(wr->wr.ud.ah)->ah_num &&
-				  w->wr.wr.ud.remote_qpn == wr->wr.ud.remote_qpn &&
+				  w->wr.wr.ud.remote_qpn ==
+					  wr->wr.ud.remote_qpn &&
 				  w->wr.wr.ud.remote_qkey ==
 					  wr->wr.ud.remote_qkey,
 			  "WQE %u UD address", idx);
 	else
-		FZ_ASSERT(w->wr.wr.rdma.remote_addr == wr->wr.rdma.remote_addr &&
+		FZ_ASSERT(w->wr.wr.rdma.remote_addr ==
+					  wr->wr.rdma.remote_addr &&
 				  w->wr.wr.rdma.rkey == wr->wr.rdma.rkey,
 			  "WQE %u RDMA arguments", idx);
 	if (inl) {
@@ -282,13 +289,15 @@ static void check_wqe(const struct ctx *c, const struct ibv_send_wr *wr,
 					  w->dma.sge[i].lkey ==
 						  wr->sg_list[i].lkey,
 				  "WQE %u SGE %d", idx, i);
-		used = sizeof(*w) + (size_t)wr->num_sge * sizeof(struct rxe_sge);
+		used = sizeof(*w) +
+		       (size_t)wr->num_sge * sizeof(struct rxe_sge);
 	}
 	FZ_ASSERT(used <= c->f.slot_used_max, "WQE %u uses %zu bytes of %zu",
 		  idx, used, c->f.slot_used_max);
 	/* A slot written twice in one call (a lap) keeps the first's tail. */
 	FZ_ASSERT(lapped || fz_slot_tail_same(&c->f.sq, idx, used),
-		  "WQE %u: bytes past the %zu it needs were written", idx, used);
+		  "WQE %u: bytes past the %zu it needs were written", idx,
+		  used);
 }
 
 static void post_round(struct ctx *c, struct fz *in)
@@ -354,8 +363,8 @@ static void post_round(struct ctx *c, struct fz *in)
 	FZ_ASSERT(((r->own - own0) & r->mask) == (posted & r->mask),
 		  "the producer index moved by %u for %d WRs posted",
 		  (r->own - own0) & r->mask, k);
-	FZ_ASSERT(posted ? r->buf->producer_index == r->own :
-			   r->buf->producer_index == prod0,
+	FZ_ASSERT(posted ? r->buf->producer_index == r->own
+			 : r->buf->producer_index == prod0,
 		  "producer index %u published, ours %u",
 		  r->buf->producer_index, r->own);
 	/* Every slot but the posted ones is as it was. */
@@ -369,7 +378,8 @@ static void post_round(struct ctx *c, struct fz *in)
 	if (c->sane) {
 		FZ_ASSERT(ret == want && k == stop,
 			  "post_send returned %d at WR %d, the rules say %d "
-			  "at WR %d", ret, k, want, stop);
+			  "at WR %d",
+			  ret, k, want, stop);
 		FZ_ASSERT(qp->sq.room <= fz_room(r),
 			  "%u free slots cached, %u free", qp->sq.room,
 			  fz_room(r));
@@ -379,8 +389,8 @@ static void post_round(struct ctx *c, struct fz *in)
 		for (i = 0; i < (uint32_t)k; i++)
 			FZ_ASSERT(valid[i], "invalid WR %u posted", i);
 		if (ret == EINVAL)
-			FZ_ASSERT(qp->vqp.qp.state < IBV_QPS_RTS ? k == 0 :
-							       !valid[k],
+			FZ_ASSERT(qp->vqp.qp.state < IBV_QPS_RTS ? k == 0
+								 : !valid[k],
 				  "EINVAL for the valid WR %d", k);
 		if (ret == ENOMEM)
 			FZ_ASSERT(valid[k], "ENOMEM for the invalid WR %d", k);
@@ -396,12 +406,12 @@ static void post_round(struct ctx *c, struct fz *in)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const enum ibv_qp_type types[] = {
-		IBV_QPT_RC, IBV_QPT_UC, IBV_QPT_UD, IBV_QPT_RC,
+		IBV_QPT_RC, IBV_QPT_UC, IBV_QPT_UD,	    IBV_QPT_RC,
 		IBV_QPT_UC, IBV_QPT_UD, IBV_QPT_RAW_PACKET, IBV_QPT_XRC_SEND,
 	};
 	static const enum ibv_qp_state states[] = {
-		IBV_QPS_RTS, IBV_QPS_RTS, IBV_QPS_RTS, IBV_QPS_RTS,
-		IBV_QPS_SQD, IBV_QPS_SQE, IBV_QPS_ERR, IBV_QPS_RESET,
+		IBV_QPS_RTS,  IBV_QPS_RTS, IBV_QPS_RTS, IBV_QPS_RTS,
+		IBV_QPS_SQD,  IBV_QPS_SQE, IBV_QPS_ERR, IBV_QPS_RESET,
 		IBV_QPS_INIT, IBV_QPS_RTR,
 	};
 	struct fz in = { data, size };
@@ -414,7 +424,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	c.sane = !(cfg & 0x80);
 	max_sge = fz_u8(&in) % (FZ_MAX_SGE + 1);
 	max_inline = fz_u16(&in) % 1025;
-	log2_slots = fz_u8(&in) % 7;	/* one slot: a queue with no room */
+	log2_slots = fz_u8(&in) % 7; /* one slot: a queue with no room */
 	fz_qp_init(&c.f, types[cfg & 7], states[fz_u8(&in) % 10], max_sge,
 		   max_inline, log2_slots, (cfg >> 3) & 1, cfg & 0x10);
 	own = fz_u32(&in) & c.f.qp->sq.ring.mask;

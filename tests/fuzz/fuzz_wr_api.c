@@ -34,44 +34,44 @@
 #endif
 
 #define FZ_MAX_SESSIONS 8
-#define FZ_MAX_CALLS 24
-#define FZ_MAX_BUILT 64
-#define FZ_MAX_LIST 40
+#define FZ_MAX_CALLS	24
+#define FZ_MAX_BUILT	64
+#define FZ_MAX_LIST	40
 
 /* What one built WQE should hold when the session completes. */
 struct expect {
 	uint32_t opcode;
 	uint64_t wr_id;
-	uint32_t flags;			/* without INLINE */
-	uint32_t imm_or_rkey;		/* ex: imm_data or invalidate_rkey */
+	uint32_t flags;	      /* without INLINE */
+	uint32_t imm_or_rkey; /* ex: imm_data or invalidate_rkey */
 	uint64_t raddr, cmp, swap;
 	uint32_t rkey;
-	bool ud;			/* set_ud_addr was called */
+	bool ud; /* set_ud_addr was called */
 	uint32_t ah_num, qpn, qkey;
 	const struct ibv_mw *mw;
 	struct ibv_mw_bind_info bi;
 	uint32_t mw_rkey;
-	int data;			/* 0 none, 1 SGEs, 2 inline */
+	int data; /* 0 none, 1 SGEs, 2 inline */
 	uint32_t num_sge;
 	uint64_t len;
 	struct ibv_sge sge[FZ_MAX_LIST];
-	uint8_t *inl;			/* expected inline bytes, len of them */
+	uint8_t *inl; /* expected inline bytes, len of them */
 };
 
 struct ctx {
 	struct fz_qp f;
 	struct ibv_qp_ex *qpx;
 	bool sane;
-	uint8_t *inl_src;		/* max_inline bytes */
+	uint8_t *inl_src; /* max_inline bytes */
 	struct rxe_ah ah_ok, ah_other, ah_other_ctx;
 	struct ibv_mw mw_ok, mw_other;
 	struct ibv_mr mr;
 	/* the session */
-	int err;			/* the model's first error */
-	struct expect *cur;		/* the WQE the setters fill */
+	int err;	    /* the model's first error */
+	struct expect *cur; /* the WQE the setters fill */
 	struct expect built[FZ_MAX_BUILT];
 	uint32_t nbuilt;
-	uint32_t room;			/* free slots, for the model */
+	uint32_t room; /* free slots, for the model */
 };
 
 static const uint32_t payload_ops =
@@ -111,10 +111,9 @@ static struct expect *model_new(struct ctx *c, uint32_t op)
 	if (c->err)
 		return NULL;
 	if (!(allowed_ops(c->f.qp->vqp.qp.qp_type) & (1u << op)) ||
-	    (c->qpx->wr_flags & ~(unsigned int)(IBV_SEND_FENCE |
-						IBV_SEND_SIGNALED |
-						IBV_SEND_SOLICITED |
-						IBV_SEND_INLINE))) {
+	    (c->qpx->wr_flags &
+	     ~(unsigned int)(IBV_SEND_FENCE | IBV_SEND_SIGNALED |
+			     IBV_SEND_SOLICITED | IBV_SEND_INLINE))) {
 		fail(c, EINVAL);
 		return NULL;
 	}
@@ -174,8 +173,8 @@ static void call_builder(struct ctx *c, struct fz *in)
 			fail(c, EINVAL);
 			break;
 		}
-		e = model_new(c, which == 3 ? IBV_WR_ATOMIC_CMP_AND_SWP :
-					      IBV_WR_ATOMIC_FETCH_AND_ADD);
+		e = model_new(c, which == 3 ? IBV_WR_ATOMIC_CMP_AND_SWP
+					    : IBV_WR_ATOMIC_FETCH_AND_ADD);
 		if (e) {
 			e->raddr = addr;
 			e->rkey = rkey;
@@ -185,8 +184,9 @@ static void call_builder(struct ctx *c, struct fz *in)
 		break;
 	case 5: {
 		uint8_t m = fz_u8(in);
-		struct ibv_mw *mw = (m & 3) == 0 ? NULL :
-				    (m & 3) == 3 ? &c->mw_other : &c->mw_ok;
+		struct ibv_mw *mw = (m & 3) == 0   ? NULL
+				    : (m & 3) == 3 ? &c->mw_other
+						   : &c->mw_ok;
 		struct ibv_mw_bind_info bi = {
 			.mr = (m & 4) ? &c->mr : NULL,
 			.addr = a2,
@@ -255,10 +255,10 @@ static void call_setter(struct ctx *c, struct fz *in)
 	switch (which) {
 	case 0: {
 		uint8_t a = fz_u8(in) % 4;
-		struct ibv_ah *ah = a == 0 ? NULL :
-				    a == 1 ? &c->ah_ok.ibv_ah :
-				    a == 2 ? &c->ah_other.ibv_ah :
-					     &c->ah_other_ctx.ibv_ah;
+		struct ibv_ah *ah = a == 0   ? NULL
+				    : a == 1 ? &c->ah_ok.ibv_ah
+				    : a == 2 ? &c->ah_other.ibv_ah
+					     : &c->ah_other_ctx.ibv_ah;
 		uint32_t qpn = fz_u32(in), qkey = fz_u32(in);
 
 		qpx->wr_set_ud_addr(qpx, ah, qpn, qkey);
@@ -332,12 +332,12 @@ static void call_setter(struct ctx *c, struct fz *in)
 		for (i = 0; i < n; i++) {
 			uint8_t sel = fz_u8(in);
 
-			bl[i].length = sel < 250 ? fz_len(in, qp->sq.max_inline) :
-				       (size_t)fz_u64(in);
+			bl[i].length = sel < 250 ? fz_len(in, qp->sq.max_inline)
+						 : (size_t)fz_u64(in);
 			bl[i].addr = inline_addr(c, in, bl[i].length);
 			len += bl[i].length;
 			if (len < bl[i].length)
-				len = UINT64_MAX;	/* wrapped */
+				len = UINT64_MAX; /* wrapped */
 		}
 		if (one)
 			qpx->wr_set_inline_data(qpx, bl[0].addr, bl[0].length);
@@ -376,7 +376,8 @@ static void check_wqe(struct ctx *c, const struct expect *e, uint32_t idx)
 
 	FZ_ASSERT(w->wr.opcode == e->opcode && w->wr.wr_id == e->wr_id &&
 			  w->wr.send_flags ==
-				  (e->flags | (e->data == 2 ? IBV_SEND_INLINE : 0)),
+				  (e->flags |
+				   (e->data == 2 ? IBV_SEND_INLINE : 0)),
 		  "WQE %u: opcode %u wr_id %llx flags %x", idx, w->wr.opcode,
 		  (unsigned long long)w->wr.wr_id, w->wr.send_flags);
 	FZ_ASSERT(w->wr.ex.invalidate_rkey == e->imm_or_rkey,
@@ -504,7 +505,8 @@ static void session(struct ctx *c, struct fz *in)
 		/* Nothing published, everything as at wr_start. */
 		FZ_ASSERT(r->buf->producer_index == prod0,
 			  "producer index %u published after an error/abort "
-			  "(was %u)", r->buf->producer_index, prod0);
+			  "(was %u)",
+			  r->buf->producer_index, prod0);
 		FZ_ASSERT(r->own == own0 && qp->sq.room == room0,
 			  "index %u room %u after an error/abort, were %u %u",
 			  r->own, qp->sq.room, own0, room0);
@@ -531,7 +533,8 @@ static void session(struct ctx *c, struct fz *in)
 	for (i = 0; i <= r->mask; i++) {
 		if (c->sane && fz_in_flight(r, kcons, own0, i))
 			FZ_ASSERT(fz_slot_same(&c->f.sq, i),
-				  "slot %u written while the kernel owns it", i);
+				  "slot %u written while the kernel owns it",
+				  i);
 		FZ_ASSERT(fz_slot_tail_same(&c->f.sq, i, c->f.slot_used_max),
 			  "slot %u written past %zu bytes", i,
 			  c->f.slot_used_max);
@@ -545,10 +548,13 @@ static void session(struct ctx *c, struct fz *in)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const enum ibv_qp_type types[] = {
-		IBV_QPT_RC, IBV_QPT_UC, IBV_QPT_UD, IBV_QPT_RC,
+		IBV_QPT_RC,
+		IBV_QPT_UC,
+		IBV_QPT_UD,
+		IBV_QPT_RC,
 	};
 	static const enum ibv_qp_state states[] = {
-		IBV_QPS_RTS, IBV_QPS_RTS, IBV_QPS_RTS, IBV_QPS_RTS,
+		IBV_QPS_RTS, IBV_QPS_RTS, IBV_QPS_RTS,	 IBV_QPS_RTS,
 		IBV_QPS_SQD, IBV_QPS_ERR, IBV_QPS_RESET, IBV_QPS_RTR,
 	};
 	struct fz in = { data, size };
@@ -562,7 +568,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	c->sane = !(cfg & 0x80);
 	max_sge = fz_u8(&in) % (FZ_MAX_LIST + 1);
 	max_inline = fz_u16(&in) % 1025;
-	log2_slots = fz_u8(&in) % 7;	/* one slot: a queue with no room */
+	log2_slots = fz_u8(&in) % 7; /* one slot: a queue with no room */
 	fz_qp_init(&c->f, types[cfg & 3], states[fz_u8(&in) % 8], max_sge,
 		   max_inline, log2_slots, (cfg >> 3) & 1, cfg & 0x10);
 	rxe_qp_set_wr_ops(c->f.qp);

@@ -39,7 +39,10 @@ extern int check_failed;
 		}                                                              \
 	} while (0)
 
-#define CHECK_TEST(fn) { #fn, fn }
+#define CHECK_TEST(fn)                                                         \
+	{                                                                      \
+#fn, fn                                                        \
+	}
 
 #define CHECK_MAIN(argc, argv, prefix, tests)                                  \
 	check_main(argc, argv, prefix, tests, sizeof(tests) / sizeof(tests[0]))

@@ -46,8 +46,8 @@ uint32_t fake_prod(const struct rxe_ring *r)
 	return r->buf->producer_index;
 }
 
-void fake_qp_init(struct fake_qp *f, enum ibv_qp_type type,
-		  uint32_t max_sge, uint32_t max_inline)
+void fake_qp_init(struct fake_qp *f, enum ibv_qp_type type, uint32_t max_sge,
+		  uint32_t max_inline)
 {
 	memset(f, 0, sizeof(*f));
 	f->ctx.cmd_fd = open("/dev/null", O_WRONLY);

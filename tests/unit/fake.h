@@ -21,8 +21,8 @@ struct fake_qp {
 	struct ibv_pd pd;
 	struct rxe_qp qp;
 };
-void fake_qp_init(struct fake_qp *f, enum ibv_qp_type type,
-		  uint32_t max_sge, uint32_t max_inline);
+void fake_qp_init(struct fake_qp *f, enum ibv_qp_type type, uint32_t max_sge,
+		  uint32_t max_inline);
 void fake_qp_free(struct fake_qp *f);
 
 #endif /* DOORBELL_UNIT_FAKE_H */

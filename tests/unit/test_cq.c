@@ -68,8 +68,7 @@ static void kernel_invalidate_bit_becomes_ibv_wc_with_inv(void)
 
 	fake_cq_init(&f);
 	/* rxe sets IB_WC_GRH and IB_WC_WITH_INVALIDATE (bit 2) on receives. */
-	kernel_post(&f, 1, IBV_WC_RECV,
-		    RXE_KWC_GRH | RXE_KWC_WITH_INVALIDATE);
+	kernel_post(&f, 1, IBV_WC_RECV, RXE_KWC_GRH | RXE_KWC_WITH_INVALIDATE);
 	CHECK_EQ(rxe_poll_cq(&f.cq.vcq.cq, 1, &wc), 1);
 	CHECK_EQ(wc.wc_flags, IBV_WC_GRH | IBV_WC_WITH_INV);
 	CHECK(!(wc.wc_flags & IBV_WC_IP_CSUM_OK));
@@ -129,8 +128,8 @@ static void ring_geometry_from_the_kernel_is_checked(void)
 
 	CHECK_EQ(rxe_ring_check(7, 7, len, 48), 0);
 	CHECK_EQ(rxe_ring_check(7, 15, len, 48), EPROTO); /* too many slots */
-	CHECK_EQ(rxe_ring_check(7, 6, len, 48), EPROTO); /* not 2^n - 1 */
-	CHECK_EQ(rxe_ring_check(5, 7, len, 16), EPROTO); /* under a line */
+	CHECK_EQ(rxe_ring_check(7, 6, len, 48), EPROTO);  /* not 2^n - 1 */
+	CHECK_EQ(rxe_ring_check(5, 7, len, 16), EPROTO);  /* under a line */
 	CHECK_EQ(rxe_ring_check(7, 7, len, 256), EPROTO); /* slot too small */
 	CHECK_EQ(rxe_ring_check(40, 7, len, 48), EPROTO);
 	CHECK_EQ(rxe_ring_check(7, 0, len, 48), 0); /* one slot: no room */

@@ -32,8 +32,9 @@ static void too_many_recv_sges_are_refused_with_bad_wr(void)
 	struct fake_qp f;
 	struct ibv_sge sge[3] = {};
 	struct ibv_recv_wr w2 = { .wr_id = 2, .sg_list = sge, .num_sge = 3 };
-	struct ibv_recv_wr w1 = { .wr_id = 1, .sg_list = sge, .num_sge = 1,
-				  .next = &w2 };
+	struct ibv_recv_wr w1 = {
+		.wr_id = 1, .sg_list = sge, .num_sge = 1, .next = &w2
+	};
 	struct ibv_recv_wr *bad = NULL;
 
 	fake_qp_init(&f, IBV_QPT_RC, 2, 0);
@@ -53,7 +54,8 @@ static void a_full_rq_returns_ENOMEM(void)
 
 	fake_qp_init(&f, IBV_QPT_RC, 2, 0);
 	for (i = 0; i < 9; i++) {
-		w[i] = (struct ibv_recv_wr){ .wr_id = i, .sg_list = &sge,
+		w[i] = (struct ibv_recv_wr){ .wr_id = i,
+					     .sg_list = &sge,
 					     .num_sge = 1 };
 		w[i].next = i < 8 ? &w[i + 1] : NULL;
 	}

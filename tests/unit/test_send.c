@@ -302,8 +302,8 @@ static void a_full_queue_returns_ENOMEM_and_posts_what_fits(void)
 
 static void sends_before_rts_are_refused_and_write_nothing(void)
 {
-	static const enum ibv_qp_state states[] = { IBV_QPS_RESET,
-						    IBV_QPS_INIT, IBV_QPS_RTR };
+	static const enum ibv_qp_state states[] = { IBV_QPS_RESET, IBV_QPS_INIT,
+						    IBV_QPS_RTR };
 	struct fake_qp f;
 	struct ibv_sge sge = { (uintptr_t)buf, 8, 1 };
 	struct ibv_send_wr wr = send_wr(1, &sge, 1), *bad = NULL;

@@ -260,8 +260,8 @@ struct verbs_context_ops {
 			  struct ibv_port_attr *port_attr);
 	int (*query_qp)(struct ibv_qp *qp, struct ibv_qp_attr *attr,
 			int attr_mask, struct ibv_qp_init_attr *init_attr);
-	int (*query_qp_data_in_order)(struct ibv_qp *qp,
-				      enum ibv_wr_opcode op, uint32_t flags);
+	int (*query_qp_data_in_order)(struct ibv_qp *qp, enum ibv_wr_opcode op,
+				      uint32_t flags);
 	int (*query_rt_values)(struct ibv_context *context,
 			       struct ibv_values_ex *values);
 	int (*query_srq)(struct ibv_srq *srq, struct ibv_srq_attr *attr);
@@ -449,8 +449,7 @@ _Static_assert(offsetof(struct verbs_qp, comp_mask) == 352,
 _Static_assert(offsetof(struct verbs_qp, xrcd) == 360, "verbs_qp.xrcd");
 _Static_assert(sizeof(struct verbs_qp) == 368, "verbs_qp");
 _Static_assert(sizeof(struct verbs_cq) == 288, "verbs_cq");
-_Static_assert(offsetof(struct verbs_srq, srq_num) == 152,
-	       "verbs_srq.srq_num");
+_Static_assert(offsetof(struct verbs_srq, srq_num) == 152, "verbs_srq.srq_num");
 _Static_assert(sizeof(struct verbs_srq) == 160, "verbs_srq");
 _Static_assert(sizeof(struct verbs_mr) == 56, "verbs_mr");
 _Static_assert(sizeof(struct verbs_xrcd) == 16, "verbs_xrcd");

@@ -102,9 +102,8 @@ int db_dealloc_td(struct ibv_td *ibtd)
 	return 0;
 }
 
-struct ibv_pd *
-db_alloc_parent_domain(struct ibv_context *ctx,
-		       struct ibv_parent_domain_init_attr *attr)
+struct ibv_pd *db_alloc_parent_domain(struct ibv_context *ctx,
+				      struct ibv_parent_domain_init_attr *attr)
 {
 	const uint32_t known = IBV_PARENT_DOMAIN_INIT_ATTR_ALLOCATORS |
 			       IBV_PARENT_DOMAIN_INIT_ATTR_PD_CONTEXT;

@@ -18,7 +18,7 @@
 
 #ifndef container_of
 #define container_of(ptr, type, member)                                        \
-	((type *)((char *)(ptr) - offsetof(type, member)))
+	((type *)((char *)(ptr)-offsetof(type, member)))
 #endif
 
 struct db_context;
@@ -33,7 +33,7 @@ struct db_context;
  */
 struct db_backend {
 	const char *name;
-	uint32_t driver_id;		/* enum rdma_driver_id */
+	uint32_t driver_id; /* enum rdma_driver_id */
 	/* The uverbs ABI versions of the kernel driver (sysfs abi_version). */
 	uint32_t kabi_min;
 	uint32_t kabi_max;
@@ -50,7 +50,7 @@ struct db_backend {
 	 * device is matched; the device is then left to native_provider.
 	 */
 	const char *absent_reason;
-	size_t context_size;		/* the backend's context object */
+	size_t context_size; /* the backend's context object */
 	/*
 	 * Room for the driver data the kernel writes after ALLOC_PD's
 	 * response (at most DB_K_PD_DRV_RESP_MAX, core/kcmd.h); 0 for none.
@@ -91,14 +91,14 @@ static inline struct db_device *to_db_dev(struct ibv_device *ibdev)
 
 struct db_td {
 	struct ibv_td ibv_td;
-	atomic_int users;		/* parent domains using it */
+	atomic_int users; /* parent domains using it */
 };
 
 /* A PD, or a parent domain when protection is set. */
 struct db_pd {
 	struct ibv_pd ibv_pd;
-	struct db_pd *protection;	/* the PD a parent domain wraps */
-	struct db_td *td;		/* a parent domain's thread domain */
+	struct db_pd *protection; /* the PD a parent domain wraps */
+	struct db_td *td;	  /* a parent domain's thread domain */
 	void *pd_context;
 	/* A parent domain's allocators (IBV_PARENT_DOMAIN_INIT_ATTR_ALLOCATORS) */
 	void *(*alloc)(struct ibv_pd *pd, void *pd_context, size_t size,
@@ -115,9 +115,8 @@ int db_dealloc_pd(struct ibv_pd *pd);
 struct ibv_td *db_alloc_td(struct ibv_context *ctx,
 			   struct ibv_td_init_attr *attr);
 int db_dealloc_td(struct ibv_td *td);
-struct ibv_pd *
-db_alloc_parent_domain(struct ibv_context *ctx,
-		       struct ibv_parent_domain_init_attr *attr);
+struct ibv_pd *db_alloc_parent_domain(struct ibv_context *ctx,
+				      struct ibv_parent_domain_init_attr *attr);
 /* Objects created in this PD are used by one thread at a time. */
 bool db_pd_single_threaded(struct ibv_pd *pd);
 bool db_pd_is_parent(struct ibv_pd *pd);
@@ -149,8 +148,8 @@ struct ibv_mr *db_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset,
 
 /* config.c: DOORBELL_* environment variables, read once per process. */
 struct db_config {
-	int debug;		/* DOORBELL_DEBUG */
-	int single_threaded;	/* DOORBELL_SINGLE_THREADED */
+	int debug;	     /* DOORBELL_DEBUG */
+	int single_threaded; /* DOORBELL_SINGLE_THREADED */
 };
 const struct db_config *db_config(void);
 /* A variable that is set and not "0"; a backend's opt_in_env, say. */

@@ -48,8 +48,7 @@ struct ibv_qp *db_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *attr)
 	return qp;
 }
 
-struct ibv_srq *db_create_srq(struct ibv_pd *pd,
-			      struct ibv_srq_init_attr *attr)
+struct ibv_srq *db_create_srq(struct ibv_pd *pd, struct ibv_srq_init_attr *attr)
 {
 	struct ibv_srq_init_attr_ex ex = {
 		.srq_context = attr->srq_context,

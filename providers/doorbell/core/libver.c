@@ -52,10 +52,13 @@ int db_check_libibverbs(void)
 	if (major == DB_RDMA_CORE_MAJOR)
 		return 0;
 	if (major < 0)
-		db_refuse("not loaded: cannot tell the libibverbs version; this build needs libibverbs from rdma-core %d (libibverbs.so.1.14.%d.x)",
+		db_refuse("not loaded: cannot tell the libibverbs version; "
+			  "this build needs libibverbs from rdma-core %d "
+			  "(libibverbs.so.1.14.%d.x)",
 			  DB_RDMA_CORE_MAJOR, DB_RDMA_CORE_MAJOR);
 	else
-		db_refuse("not loaded: libibverbs is from rdma-core %d; this build needs rdma-core %d (libibverbs.so.1.14.%d.x)",
+		db_refuse("not loaded: libibverbs is from rdma-core %d; this "
+			  "build needs rdma-core %d (libibverbs.so.1.14.%d.x)",
 			  major, DB_RDMA_CORE_MAJOR, DB_RDMA_CORE_MAJOR);
 	return -1;
 }

@@ -21,7 +21,7 @@ static const struct db_backend *db_backend_of(const struct verbs_match_ent *m)
 /* A backend this build lacks: say why once per process, not per device. */
 static void db_refuse_once(const struct db_backend *be)
 {
-	static atomic_ulong said;	/* bit i: db_backends[i] was reported */
+	static atomic_ulong said; /* bit i: db_backends[i] was reported */
 	unsigned long bit = 0;
 	size_t i;
 
@@ -30,8 +30,8 @@ static void db_refuse_once(const struct db_backend *be)
 			bit = 1UL << (i % (8 * sizeof(bit)));
 	if (atomic_fetch_or(&said, bit) & bit)
 		return;
-	db_refuse("%s; %s devices are left to %s", be->absent_reason,
-		  be->name, be->native_provider);
+	db_refuse("%s; %s devices are left to %s", be->absent_reason, be->name,
+		  be->native_provider);
 }
 
 /*

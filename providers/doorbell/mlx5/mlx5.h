@@ -177,7 +177,7 @@ struct m5_wq {
 	 * ibqp->state, which ibv_query_qp rewrites.
 	 */
 	uint32_t open_gs;
-	uint32_t head;	   /* WRs posted */
+	uint32_t head; /* WRs posted */
 	/*
 	 * WRs completed.  SQ and RQ: written by the CQ poller, read by the
 	 * poster, so atomic (release store, acquire load: see mlx5_poll.c).
@@ -217,7 +217,7 @@ struct m5_qp {
 	uint32_t opcode_mask;	/* 1 << IBV_WR_* allowed */
 	uint8_t sq_signal_bits; /* CQ_UPDATE when sq_sig_all */
 	bool has_srq;
-	struct m5_wr *wr; /* ibv_wr_* state (mlx5_wr.c); NULL without it */
+	struct m5_wr *wr;    /* ibv_wr_* state (mlx5_wr.c); NULL without it */
 	struct m5_qbuf qbuf; /* where buf came from */
 };
 
@@ -228,7 +228,7 @@ struct m5_srq {
 	__be32 *dbrec;
 	size_t buf_len;
 	uint32_t srqn;
-	uint16_t counter; /* WQEs posted, for the dbrec */
+	uint16_t counter;    /* WQEs posted, for the dbrec */
 	struct m5_qbuf qbuf; /* where wq.buf came from */
 };
 
@@ -298,10 +298,10 @@ void m5_buf_free(void *buf, size_t len);
  * mlx5dv.h's MLX5DV_RES_TYPE_*: what a parent domain's allocator is told
  * a buffer is for.
  */
-#define M5_RES_TYPE(n) ((uint64_t)RDMA_DRIVER_MLX5 << 32 | (n))
-#define M5_RES_TYPE_QP M5_RES_TYPE(1)
+#define M5_RES_TYPE(n)	((uint64_t)RDMA_DRIVER_MLX5 << 32 | (n))
+#define M5_RES_TYPE_QP	M5_RES_TYPE(1)
 #define M5_RES_TYPE_SRQ M5_RES_TYPE(4)
-#define M5_RES_TYPE_CQ M5_RES_TYPE(5)
+#define M5_RES_TYPE_CQ	M5_RES_TYPE(5)
 /*
  * A zeroed, page-aligned queue buffer of len bytes: from the allocator of
  * parent domain pd if it has one that takes it, else m5_buf_alloc.  NULL

@@ -124,8 +124,8 @@ static void m5_format_fw_ver(char *buf, size_t len, uint64_t fw)
 static struct ibv_mw *m5_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type)
 {
 	(void)pd;
-	errno = type == IBV_MW_TYPE_1 || type == IBV_MW_TYPE_2 ? EOPNOTSUPP :
-								 EINVAL;
+	errno = type == IBV_MW_TYPE_1 || type == IBV_MW_TYPE_2 ? EOPNOTSUPP
+							       : EINVAL;
 	return NULL;
 }
 

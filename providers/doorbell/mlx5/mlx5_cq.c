@@ -44,9 +44,9 @@ static uint32_t m5_max_cqe(struct ibv_context *ibctx)
 static int m5_cq_buf_init(struct m5_cq *cq, uint32_t ncqe,
 			  const struct ibv_cq_init_attr_ex *attr)
 {
-	struct ibv_pd *pd = attr->comp_mask & IBV_CQ_INIT_ATTR_MASK_PD ?
-				    attr->parent_domain :
-				    NULL;
+	struct ibv_pd *pd = attr->comp_mask & IBV_CQ_INIT_ATTR_MASK_PD
+				    ? attr->parent_domain
+				    : NULL;
 	struct m5_cqe64 *cqe;
 	uint32_t i;
 

@@ -256,7 +256,8 @@ _Static_assert(sizeof(struct ib_uverbs_attr) == 16,
 static int m5_uar_ioctl(struct m5_context *ctx, struct m5_uar_ioctl *c,
 			uint16_t method, uint16_t nattrs)
 {
-	c->hdr.length = (uint16_t)(sizeof(c->hdr) + nattrs * sizeof(c->attrs[0]));
+	c->hdr.length =
+		(uint16_t)(sizeof(c->hdr) + nattrs * sizeof(c->attrs[0]));
 	c->hdr.object_id = MLX5_IB_OBJECT_UAR;
 	c->hdr.method_id = method;
 	c->hdr.num_attrs = nattrs;

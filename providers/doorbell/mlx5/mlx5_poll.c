@@ -361,8 +361,7 @@ static enum ibv_wc_status m5_syndrome_status(uint8_t syndrome)
  * nothing; the sender retries.  The WQE is posted again and the CQE is no
  * completion.  True if that was done.
  */
-static bool m5_odp_srq_fault(struct m5_qp *qp,
-			     const struct m5_err_cqe *ecqe)
+static bool m5_odp_srq_fault(struct m5_qp *qp, const struct m5_err_cqe *ecqe)
 {
 	return qp->has_srq && qp->vqp.qp.srq &&
 	       ecqe->syndrome == M5_SYND_REMOTE_ABORTED_ERR &&

@@ -64,9 +64,8 @@ static int m5_check_qp_attr(struct ibv_context *ctx,
 		return ret;
 	/* ibv_wr_*: the opcodes post_send has on this QP, nothing more. */
 	if ((attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) &&
-	    (attr->send_ops_flags &
-	     ~m5_wr_ops_supported(m5_qp_opcode_mask(to_m5ctx(ctx),
-						    attr->qp_type))))
+	    (attr->send_ops_flags & ~m5_wr_ops_supported(m5_qp_opcode_mask(
+					    to_m5ctx(ctx), attr->qp_type))))
 		return EOPNOTSUPP;
 	return 0;
 }
@@ -172,8 +171,7 @@ static int m5_qp_alloc_bufs(struct m5_context *ctx, struct m5_qp *qp,
 
 	qp->buf_len = rq_len + sq_len;
 	if (qp->buf_len) {
-		buf = m5_qbuf_alloc(&qp->qbuf, pd, qp->buf_len,
-				    M5_RES_TYPE_QP);
+		buf = m5_qbuf_alloc(&qp->qbuf, pd, qp->buf_len, M5_RES_TYPE_QP);
 		if (!buf)
 			return errno;
 	}

@@ -29,8 +29,8 @@ _Static_assert((IBV_SEND_SIGNALED << 2) == M5_WQE_CTRL_CQ_UPDATE &&
 
 /* fm_ce_se of each combination of FENCE, SIGNALED and SOLICITED. */
 #define M5_FM_CE_SE(f)                                                         \
-	(((f) & IBV_SEND_SIGNALED) << 2 | ((f) & IBV_SEND_SOLICITED) >> 1 |    \
-	 ((f) & IBV_SEND_FENCE) << 7)
+	(((f)&IBV_SEND_SIGNALED) << 2 | ((f)&IBV_SEND_SOLICITED) >> 1 |        \
+	 ((f)&IBV_SEND_FENCE) << 7)
 static const uint8_t m5_fm_ce_se[8] = {
 	M5_FM_CE_SE(0), M5_FM_CE_SE(1), M5_FM_CE_SE(2), M5_FM_CE_SE(3),
 	M5_FM_CE_SE(4), M5_FM_CE_SE(5), M5_FM_CE_SE(6), M5_FM_CE_SE(7),
@@ -89,7 +89,8 @@ m5_check_send_wr_slow(const struct m5_qp *qp, const struct ibv_send_wr *wr,
  * a QP that has not reached RTS since its RESET (libmlx5's answer to
  * both), EINVAL for a negative count.
  */
-static __attribute__((noinline)) int m5_sge_refused(const struct ibv_send_wr *wr)
+static __attribute__((noinline)) int
+m5_sge_refused(const struct ibv_send_wr *wr)
 {
 	return wr->num_sge < 0 ? EINVAL : ENOMEM;
 }
@@ -189,8 +190,8 @@ static inline unsigned int m5_set_data_segs(const struct m5_wq *sq, char *seg,
 
 	/* One SGE (segments are 16-byte aligned: this one cannot wrap). */
 	if (wr->num_sge == 1 && sg->length && seg != (char *)sq->qend) {
-		m5_set_data_seg((struct m5_data_seg *)seg, sg->length,
-				sg->lkey, sg->addr);
+		m5_set_data_seg((struct m5_data_seg *)seg, sg->length, sg->lkey,
+				sg->addr);
 		return 1;
 	}
 	for (i = 0; i < wr->num_sge; i++) {
@@ -369,9 +370,9 @@ static inline unsigned int m5_build_wqe(struct m5_qp *qp,
 					    m5_wr_opcode[wr->opcode]),
 		.qpn_ds = htobe32(qp->vqp.qp.qp_num << 8 | ds),
 		.fm_ce_se = qp->sq_signal_bits |
-			    m5_fm_ce_se[flags & (IBV_SEND_FENCE |
-						 IBV_SEND_SIGNALED |
-						 IBV_SEND_SOLICITED)],
+			    m5_fm_ce_se[flags &
+					(IBV_SEND_FENCE | IBV_SEND_SIGNALED |
+					 IBV_SEND_SOLICITED)],
 		/* imm_data is big-endian already. */
 		.imm = ((1u << wr->opcode) & M5_OPS_IMM) ? wr->imm_data : 0,
 	};
@@ -491,9 +492,9 @@ m5_sq_build(struct m5_qp *qp, const struct ibv_send_wr *wr, uint32_t inl,
 	return m5_build_wqe(qp, wr, inl, nreq, *ctrl);
 }
 
-__attribute__((flatten)) void
-m5_sq_ring(struct m5_qp *qp, unsigned int nreq, const struct m5_ctrl_seg *ctrl,
-	   unsigned int ds)
+__attribute__((flatten)) void m5_sq_ring(struct m5_qp *qp, unsigned int nreq,
+					 const struct m5_ctrl_seg *ctrl,
+					 unsigned int ds)
 {
 	m5_ring_sq(qp, nreq, ctrl, ds);
 }

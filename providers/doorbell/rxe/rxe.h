@@ -19,7 +19,7 @@
 #define RXE_OPS_ATOMIC                                                         \
 	(RXE_OP(ATOMIC_CMP_AND_SWP) | RXE_OP(ATOMIC_FETCH_AND_ADD))
 #define RXE_SEND_FLAGS                                                         \
-	(IBV_SEND_FENCE | IBV_SEND_SIGNALED | IBV_SEND_SOLICITED |              \
+	(IBV_SEND_FENCE | IBV_SEND_SIGNALED | IBV_SEND_SOLICITED |             \
 	 IBV_SEND_INLINE)
 /* Send flags the post_send fast path takes; the rest go the long way. */
 #define RXE_FAST_SEND_FLAGS                                                    \
@@ -37,17 +37,17 @@ struct rxe_cq {
 	struct db_lock lock;
 	/* A resize lost the ring (see rxe_cq.c); read outside the lock. */
 	atomic_bool broken;
-	struct mminfo lost_mi;	/* the ring to map when broken */
+	struct mminfo lost_mi; /* the ring to map when broken */
 	/* ibv_cq_ex polling: the CQE between start_poll and end_poll */
 	const struct ib_uverbs_wc *cur;
-	uint32_t kprod;			/* producer index last read */
+	uint32_t kprod; /* producer index last read */
 };
 
 /* A send or receive work queue of a QP, or an SRQ's queue. */
 struct rxe_wq {
 	struct rxe_ring ring;
 	struct db_lock lock;
-	uint32_t room;			/* free slots known without a load */
+	uint32_t room; /* free slots known without a load */
 	uint32_t max_sge;
 	uint32_t max_inline;
 };
@@ -70,15 +70,15 @@ static inline bool rxe_wq_claim(struct rxe_wq *wq)
 struct rxe_qp {
 	struct verbs_qp vqp;
 	struct rxe_wq sq;
-	struct rxe_wq rq;		/* unused when the QP has an SRQ */
-	uint32_t opcode_mask;		/* IBV_WR_* allowed on this QP type */
-	uint32_t slow_ops;		/* IBV_WR_* that need more checks */
-	uint32_t fast_ops;		/* IBV_WR_* post_send's fast path takes */
+	struct rxe_wq rq;     /* unused when the QP has an SRQ */
+	uint32_t opcode_mask; /* IBV_WR_* allowed on this QP type */
+	uint32_t slow_ops;    /* IBV_WR_* that need more checks */
+	uint32_t fast_ops;    /* IBV_WR_* post_send's fast path takes */
 	/* ibv_wr_* state, from wr_start to wr_complete or wr_abort */
-	struct rxe_send_wqe *wr_cur;	/* the WQE the setters fill, or NULL */
-	uint32_t wr_first;		/* sq.ring.own at wr_start */
-	uint32_t wr_room;		/* sq.room at wr_start */
-	int wr_err;			/* first error since wr_start */
+	struct rxe_send_wqe *wr_cur; /* the WQE the setters fill, or NULL */
+	uint32_t wr_first;	     /* sq.ring.own at wr_start */
+	uint32_t wr_room;	     /* sq.room at wr_start */
+	int wr_err;		     /* first error since wr_start */
 	/* The doorbell: a POST_SEND command with no WRs, built at create. */
 	int db_fd;
 	struct ibv_post_send db_cmd;
@@ -133,7 +133,8 @@ int rxe_cq_repair(struct rxe_cq *cq);
 void rxe_cqe_to_wc(const struct ib_uverbs_wc *cqe, struct ibv_wc *wc);
 unsigned int rxe_wc_flags(uint32_t kernel_flags);
 struct rxe_cq *rxe_cq_new(struct ibv_context *ibctx,
-			  struct ibv_cq_init_attr_ex *attr, bool single_threaded);
+			  struct ibv_cq_init_attr_ex *attr,
+			  bool single_threaded);
 
 /* rxe_cqex.c: the ibv_cq_ex polling API */
 void rxe_cq_set_ex_ops(struct rxe_cq *cq, uint64_t wc_flags);
@@ -171,8 +172,7 @@ int rxe_post_recv_ring(struct rxe_wq *wq, struct ibv_recv_wr *wr,
 /* rxe_srq.c */
 struct ibv_srq *rxe_create_srq_ex(struct ibv_context *ctx,
 				  struct ibv_srq_init_attr_ex *attr);
-int rxe_modify_srq(struct ibv_srq *ibsrq, struct ibv_srq_attr *attr,
-		   int mask);
+int rxe_modify_srq(struct ibv_srq *ibsrq, struct ibv_srq_attr *attr, int mask);
 int rxe_query_srq(struct ibv_srq *ibsrq, struct ibv_srq_attr *attr);
 int rxe_destroy_srq(struct ibv_srq *ibsrq);
 

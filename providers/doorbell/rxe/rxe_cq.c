@@ -30,7 +30,8 @@ static int rxe_cq_init(struct ibv_context *ibctx, struct rxe_cq *cq,
 
 /* A CQ as the kernel sees @attr; NULL with errno set on failure. */
 struct rxe_cq *rxe_cq_new(struct ibv_context *ibctx,
-			  struct ibv_cq_init_attr_ex *attr, bool single_threaded)
+			  struct ibv_cq_init_attr_ex *attr,
+			  bool single_threaded)
 {
 	struct rxe_cq *cq;
 	int ret;
@@ -134,11 +135,11 @@ int rxe_destroy_cq(struct ibv_cq *ibcq)
 /* Kernel wc_flags bits differ from libibverbs' from bit 2 on. */
 static const uint8_t rxe_wc_flag_map[16] = {
 #define F(k)                                                                   \
-	((((k) & RXE_KWC_GRH) ? IBV_WC_GRH : 0) |                             \
-	 (((k) & RXE_KWC_WITH_IMM) ? IBV_WC_WITH_IMM : 0) |                   \
-	 (((k) & RXE_KWC_WITH_INVALIDATE) ? IBV_WC_WITH_INV : 0) |            \
-	 (((k) & RXE_KWC_IP_CSUM_OK) ? IBV_WC_IP_CSUM_OK : 0))
-	F(0), F(1), F(2), F(3), F(4), F(5), F(6), F(7),
+	((((k)&RXE_KWC_GRH) ? IBV_WC_GRH : 0) |                                \
+	 (((k)&RXE_KWC_WITH_IMM) ? IBV_WC_WITH_IMM : 0) |                      \
+	 (((k)&RXE_KWC_WITH_INVALIDATE) ? IBV_WC_WITH_INV : 0) |               \
+	 (((k)&RXE_KWC_IP_CSUM_OK) ? IBV_WC_IP_CSUM_OK : 0))
+	F(0), F(1), F(2),  F(3),  F(4),	 F(5),	F(6),  F(7),
 	F(8), F(9), F(10), F(11), F(12), F(13), F(14), F(15),
 #undef F
 };
@@ -183,8 +184,8 @@ int rxe_poll_cq(struct ibv_cq *ibcq, int nwc, struct ibv_wc *wc)
 	uint8_t *data;
 	int n = 0;
 
-	if (__builtin_expect(atomic_load_explicit(&cq->broken,
-						  memory_order_relaxed), 0))
+	if (__builtin_expect(
+		    atomic_load_explicit(&cq->broken, memory_order_relaxed), 0))
 		return rxe_poll_cq_broken(ibcq, nwc, wc);
 	db_lock(&cq->lock);
 	/* Locals: the stores into wc[] could alias the ring's fields. */
@@ -194,7 +195,8 @@ int rxe_poll_cq(struct ibv_cq *ibcq, int nwc, struct ibv_wc *wc)
 	data = r->buf->data;
 	prod = rxe_ring_kprod(r);
 	while (n < nwc && own != prod) {
-		rxe_cqe_to_wc((void *)(data + ((size_t)own << shift)), &wc[n++]);
+		rxe_cqe_to_wc((void *)(data + ((size_t)own << shift)),
+			      &wc[n++]);
 		own = (own + 1) & mask;
 	}
 	if (n) {

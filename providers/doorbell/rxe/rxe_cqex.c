@@ -33,8 +33,9 @@ static int rxe_start_poll(struct ibv_cq_ex *cqx, struct ibv_poll_cq_attr *attr)
 	if (attr->comp_mask)
 		return EINVAL;
 	db_lock(&cq->lock);
-	if (__builtin_expect(atomic_load_explicit(&cq->broken,
-						  memory_order_relaxed), 0) &&
+	if (__builtin_expect(
+		    atomic_load_explicit(&cq->broken, memory_order_relaxed),
+		    0) &&
 	    rxe_cq_repair(cq)) {
 		db_unlock(&cq->lock);
 		return EIO;

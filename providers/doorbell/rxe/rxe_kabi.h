@@ -30,9 +30,9 @@ _Static_assert(sizeof(struct rxe_sge) == 16, "rxe_sge");
 _Static_assert(sizeof(struct rxe_sge) == sizeof(struct ibv_sge),
 	       "SGEs are copied verbatim");
 _Static_assert(offsetof(struct rxe_sge, length) ==
-		       offsetof(struct ibv_sge, length) &&
+			       offsetof(struct ibv_sge, length) &&
 		       offsetof(struct rxe_sge, lkey) ==
-		       offsetof(struct ibv_sge, lkey),
+			       offsetof(struct ibv_sge, lkey),
 	       "SGEs are copied verbatim");
 
 /* Send WQE. */

@@ -148,8 +148,7 @@ int rxe_query_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr, int mask,
 {
 	struct ibv_query_qp cmd = {};
 
-	return ibv_cmd_query_qp(ibqp, attr, mask, init_attr, &cmd,
-				sizeof(cmd));
+	return ibv_cmd_query_qp(ibqp, attr, mask, init_attr, &cmd, sizeof(cmd));
 }
 
 /*

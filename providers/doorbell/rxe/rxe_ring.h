@@ -14,11 +14,11 @@
 #include "rxe/rxe_kabi.h"
 
 struct rxe_ring {
-	struct rxe_queue_buf *buf;	/* the mmapped ring, NULL if none */
+	struct rxe_queue_buf *buf; /* the mmapped ring, NULL if none */
 	size_t map_len;
-	uint32_t mask;			/* slots - 1: the usable capacity */
+	uint32_t mask; /* slots - 1: the usable capacity */
 	uint32_t log2_stride;
-	uint32_t own;			/* our index: producer or consumer */
+	uint32_t own; /* our index: producer or consumer */
 };
 
 /* rxe_ring.c */
@@ -43,7 +43,8 @@ static inline uint32_t rxe_ring_kcons(const struct rxe_ring *r)
 {
 	/* Acquire: the kernel is done with every slot before this index. */
 	return atomic_load_explicit((_Atomic uint32_t *)&r->buf->consumer_index,
-				    memory_order_acquire) & r->mask;
+				    memory_order_acquire) &
+	       r->mask;
 }
 
 /* The kernel's producer index of a ring we consume from. */
@@ -51,7 +52,8 @@ static inline uint32_t rxe_ring_kprod(const struct rxe_ring *r)
 {
 	/* Acquire: CQE contents are visible before we read past this index. */
 	return atomic_load_explicit((_Atomic uint32_t *)&r->buf->producer_index,
-				    memory_order_acquire) & r->mask;
+				    memory_order_acquire) &
+	       r->mask;
 }
 
 /* Free slots of a ring we produce into. */

@@ -36,12 +36,12 @@ uint32_t rxe_opcode_mask(enum ibv_qp_type type)
 uint32_t rxe_slow_ops(enum ibv_qp_type type)
 {
 	if (type == IBV_QPT_UD)
-		return rxe_opcode_mask(type);	/* every UD WR names an AH */
+		return rxe_opcode_mask(type); /* every UD WR names an AH */
 	return RXE_OPS_ATOMIC | RXE_OP(BIND_MW);
 }
 
 int rxe_check_send_wr_slow(const struct rxe_qp *qp,
-				  const struct ibv_send_wr *wr, uint64_t len)
+			   const struct ibv_send_wr *wr, uint64_t len)
 {
 	const struct ibv_mw_bind_info *bi = &wr->bind_mw.bind_info;
 
@@ -71,32 +71,34 @@ int rxe_check_send_wr_slow(const struct rxe_qp *qp,
 
 /* RDMA and atomic arguments have one layout in ibv_send_wr and the WQE. */
 _Static_assert(offsetof(struct ibv_send_wr, wr.atomic.compare_add) -
-			       offsetof(struct ibv_send_wr, wr) ==
-		       offsetof(struct rxe_send_wr, wr.atomic.compare_add) -
-			       offsetof(struct rxe_send_wr, wr) &&
-	       offsetof(struct ibv_send_wr, wr.atomic.swap) -
-			       offsetof(struct ibv_send_wr, wr) ==
-		       offsetof(struct rxe_send_wr, wr.atomic.swap) -
-			       offsetof(struct rxe_send_wr, wr) &&
-	       offsetof(struct ibv_send_wr, wr.atomic.rkey) -
-			       offsetof(struct ibv_send_wr, wr) ==
-		       offsetof(struct rxe_send_wr, wr.atomic.rkey) -
-			       offsetof(struct rxe_send_wr, wr) &&
-	       offsetof(struct ibv_send_wr, wr.rdma.rkey) -
-			       offsetof(struct ibv_send_wr, wr) ==
-		       offsetof(struct rxe_send_wr, wr.rdma.rkey) -
-			       offsetof(struct rxe_send_wr, wr),
+				       offsetof(struct ibv_send_wr, wr) ==
+			       offsetof(struct rxe_send_wr,
+					wr.atomic.compare_add) -
+				       offsetof(struct rxe_send_wr, wr) &&
+		       offsetof(struct ibv_send_wr, wr.atomic.swap) -
+				       offsetof(struct ibv_send_wr, wr) ==
+			       offsetof(struct rxe_send_wr, wr.atomic.swap) -
+				       offsetof(struct rxe_send_wr, wr) &&
+		       offsetof(struct ibv_send_wr, wr.atomic.rkey) -
+				       offsetof(struct ibv_send_wr, wr) ==
+			       offsetof(struct rxe_send_wr, wr.atomic.rkey) -
+				       offsetof(struct rxe_send_wr, wr) &&
+		       offsetof(struct ibv_send_wr, wr.rdma.rkey) -
+				       offsetof(struct ibv_send_wr, wr) ==
+			       offsetof(struct rxe_send_wr, wr.rdma.rkey) -
+				       offsetof(struct rxe_send_wr, wr),
 	       "rdma/atomic WR arguments are copied as one block");
 
 #define RXE_WR_ARGS_BYTES 32
 _Static_assert(sizeof(((struct ibv_send_wr *)0)->wr) >= RXE_WR_ARGS_BYTES &&
-		       sizeof(((struct rxe_send_wr *)0)->wr) >= RXE_WR_ARGS_BYTES,
+		       sizeof(((struct rxe_send_wr *)0)->wr) >=
+			       RXE_WR_ARGS_BYTES,
 	       "rdma/atomic WR arguments");
 
 /* The parts of a WQE that only UD, MW binds and inline sends have. */
 void rxe_build_send_wqe_slow(const struct rxe_qp *qp,
-				    const struct ibv_send_wr *wr,
-				    struct rxe_send_wqe *wqe)
+			     const struct ibv_send_wr *wr,
+			     struct rxe_send_wqe *wqe)
 {
 	struct rxe_send_wr *k = &wqe->wr;
 	const struct ibv_mw_bind_info *bi = &wr->bind_mw.bind_info;

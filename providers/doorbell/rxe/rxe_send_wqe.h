@@ -18,8 +18,9 @@ void rxe_build_send_wqe_slow(const struct rxe_qp *qp,
 			     struct rxe_send_wqe *wqe);
 
 /* Everything about a WR that can be wrong is found here, before any write. */
-static inline int rxe_check_send_wr(const struct rxe_qp *qp, const struct ibv_send_wr *wr,
-		      uint32_t *length)
+static inline int rxe_check_send_wr(const struct rxe_qp *qp,
+				    const struct ibv_send_wr *wr,
+				    uint32_t *length)
 {
 	uint32_t bit;
 	uint64_t len;
@@ -55,8 +56,7 @@ static inline int rxe_check_send_wr(const struct rxe_qp *qp, const struct ibv_se
  * so nothing of the slot's last use survives.
  */
 static inline void rxe_set_wqe_header(const struct ibv_send_wr *wr,
-				      uint32_t length,
-				      struct rxe_send_wqe *wqe)
+				      uint32_t length, struct rxe_send_wqe *wqe)
 {
 	wqe->wr.wr_id = wr->wr_id;
 	wqe->wr.reserved = 0;
@@ -86,8 +86,7 @@ static inline void rxe_set_wqe_header(const struct ibv_send_wr *wr,
 /* Fill a WQE from a WR that rxe_check_send_wr accepted. */
 static inline void rxe_build_send_wqe(const struct rxe_qp *qp,
 				      const struct ibv_send_wr *wr,
-				      uint32_t length,
-				      struct rxe_send_wqe *wqe)
+				      uint32_t length, struct rxe_send_wqe *wqe)
 {
 	rxe_set_wqe_header(wr, length, wqe);
 	if (__builtin_expect((qp->slow_ops & (1u << wr->opcode)) ||

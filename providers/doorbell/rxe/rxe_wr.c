@@ -238,8 +238,8 @@ static void rxe_wr_set_length(struct rxe_send_wqe *wqe, uint32_t len,
 	wqe->dma.num_sge = num_sge;
 }
 
-static void rxe_wr_set_sge(struct ibv_qp_ex *qpx, uint32_t lkey,
-			   uint64_t addr, uint32_t length)
+static void rxe_wr_set_sge(struct ibv_qp_ex *qpx, uint32_t lkey, uint64_t addr,
+			   uint32_t length)
 {
 	struct rxe_qp *qp = qpx_to_rqp(qpx);
 	struct rxe_send_wqe *wqe = qp->wr_cur;

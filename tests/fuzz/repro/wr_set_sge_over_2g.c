@@ -18,7 +18,7 @@
 
 int main(void)
 {
-	const uint32_t len = 0x80000001;	/* RXE_MAX_MSG + 1 */
+	const uint32_t len = 0x80000001; /* RXE_MAX_MSG + 1 */
 	struct ibv_sge sge = { .addr = 0x1000, .length = len, .lkey = 1 };
 	struct ibv_send_wr wr = {
 		.sg_list = &sge, .num_sge = 1, .opcode = IBV_WR_SEND,
@@ -44,7 +44,8 @@ int main(void)
 	one = qpx->wr_complete(qpx);
 
 	printf("ibv_post_send: %d, ibv_wr_set_sge_list: %d, ibv_wr_set_sge: %d"
-	       " (EINVAL is %d)\n", post, list, one, EINVAL);
+	       " (EINVAL is %d)\n",
+	       post, list, one, EINVAL);
 	fake_qp_free(&f);
 	return post == EINVAL && list == EINVAL && one == EINVAL ? 0 : 1;
 }

@@ -28,8 +28,7 @@ static const char *errname(int ret)
 }
 
 /* Where *bad_wr points, for a message: index in @list or something else. */
-static const char *which(const void *bad, const void *list, size_t size,
-			 int n)
+static const char *which(const void *bad, const void *list, size_t size, int n)
 {
 	static char buf[48];
 	int i;
@@ -231,8 +230,10 @@ static int post_send_list_good_good_bad_good(struct it_test *t, long arg)
 
 	if (pair_of(t, IBV_QPT_RC, &a, &b))
 		return IT_FAIL;
-	IT_EXPECT(t, a.cap.max_send_sge < 8, "max_send_sge %u, the test "
-		  "needs it below 8", a.cap.max_send_sge);
+	IT_EXPECT(t, a.cap.max_send_sge < 8,
+		  "max_send_sge %u, the test "
+		  "needs it below 8",
+		  a.cap.max_send_sge);
 	sb = it_buf_new(t, 4 * 256, IBV_ACCESS_LOCAL_WRITE, 0);
 	rb = it_buf_new(t, 2 * 256, IBV_ACCESS_LOCAL_WRITE, poison);
 	if (!sb || !rb)
@@ -242,8 +243,7 @@ static int post_send_list_good_good_bad_good(struct it_test *t, long arg)
 			return IT_FAIL;
 	for (i = 0; i < 4; i++) {
 		it_fill(sb->addr + 256 * i, 50 + i, it_seed(t, 10 + i), 0);
-		it_wr(&wr[i], &sge[i], 1 + i, IBV_WR_SEND, sb, 256 * i,
-		      50 + i);
+		it_wr(&wr[i], &sge[i], 1 + i, IBV_WR_SEND, sb, 256 * i, 50 + i);
 		wr[i].next = i < 3 ? &wr[i + 1] : NULL;
 	}
 	for (i = 0; i < 8; i++)
@@ -265,13 +265,13 @@ static int post_send_list_good_good_bad_good(struct it_test *t, long arg)
 	if (it_poll(t, b.rcq, wc, 2, "receive completions"))
 		return IT_FAIL;
 	for (i = 0; i < 2; i++) {
-		struct it_wc_exp e = it_exp_recv(100 + i, IBV_WC_RECV, b.qp,
-						 50 + i);
+		struct it_wc_exp e =
+			it_exp_recv(100 + i, IBV_WC_RECV, b.qp, 50 + i);
 
 		it_where(t, "WR %d", i);
 		if (it_check_wc(t, &wc[i], &e, "receive completion") ||
-		    it_verify(t, rb->addr + 256 * i, 50 + i,
-			      it_seed(t, 10 + i), 0, "received bytes"))
+		    it_verify(t, rb->addr + 256 * i, 50 + i, it_seed(t, 10 + i),
+			      0, "received bytes"))
 			return IT_FAIL;
 	}
 	it_where(t, "%s", "");
@@ -307,8 +307,10 @@ static int post_send_full_sq_returns_ENOMEM(struct it_test *t, long arg)
 		wr[i].next = i < N - 1 ? &wr[i + 1] : NULL;
 	}
 	ret = ibv_post_send(a.qp, wr, &bad);
-	IT_EXPECT(t, ret == ENOMEM, "a list of %d on a %u-deep SQ returned "
-		  "%s, expected ENOMEM", N, a.cap.max_send_wr, errname(ret));
+	IT_EXPECT(t, ret == ENOMEM,
+		  "a list of %d on a %u-deep SQ returned "
+		  "%s, expected ENOMEM",
+		  N, a.cap.max_send_wr, errname(ret));
 	k = bad ? (int)(bad - wr) : -1;
 	IT_EXPECT(t, k >= (int)a.cap.max_send_wr && k < N,
 		  "*bad_wr is %s; max_send_wr is %u",
@@ -353,8 +355,8 @@ static int post_rq(struct ibv_qp *qp, struct ibv_srq *srq,
 		   struct ibv_recv_wr *wr, struct ibv_recv_wr **bad)
 {
 	*bad = NULL;
-	return srq ? ibv_post_srq_recv(srq, wr, bad) :
-		     ibv_post_recv(qp, wr, bad);
+	return srq ? ibv_post_srq_recv(srq, wr, bad)
+		   : ibv_post_recv(qp, wr, bad);
 }
 
 /* Send @n messages a -> b one by one; receives @first... in slots of rb. */
@@ -424,8 +426,10 @@ static int post_recv_full_returns_ENOMEM(struct it_test *t, long use_srq)
 		return IT_FAIL;
 	recv_list(wr, sge, N, 0, rb, SLOT);
 	ret = post_rq(b.qp, srq, wr, &bad);
-	IT_EXPECT(t, ret == ENOMEM, "a list of %d on a %u-deep queue returned "
-		  "%s, expected ENOMEM", N, depth, errname(ret));
+	IT_EXPECT(t, ret == ENOMEM,
+		  "a list of %d on a %u-deep queue returned "
+		  "%s, expected ENOMEM",
+		  N, depth, errname(ret));
 	k = bad ? (int)(bad - wr) : -1;
 	IT_EXPECT(t, k >= (int)depth && k < N,
 		  "*bad_wr is %s; the queue depth is %u",
@@ -434,9 +438,10 @@ static int post_recv_full_returns_ENOMEM(struct it_test *t, long use_srq)
 	it_where(t, "a single receive on the full queue");
 	recv_list(&one, sge, 1, 9999, rb, SLOT);
 	ret = post_rq(b.qp, srq, &one, &bad);
-	IT_EXPECT(t, ret == ENOMEM && bad == &one, "returned %s with *bad_wr "
-		  "%s, expected ENOMEM and the WR", errname(ret),
-		  bad == &one ? "the WR" : "something else");
+	IT_EXPECT(t, ret == ENOMEM && bad == &one,
+		  "returned %s with *bad_wr "
+		  "%s, expected ENOMEM and the WR",
+		  errname(ret), bad == &one ? "the WR" : "something else");
 	it_where(t, "%s", "");
 	if (send_n(t, &a, &b, k, 0, rb, SLOT) || quiet_both(t, &a, &b))
 		return IT_FAIL;
@@ -569,14 +574,14 @@ const struct it_case it_cases_bad_input[] = {
 	  post_send_bad_opcode, OPC(IBV_QPT_RC, 200) },
 	{ "post_send_atomic_write_on_linux_6_1_returns_EINVAL",
 	  post_send_bad_opcode, OPC(IBV_QPT_RC, IBV_WR_ATOMIC_WRITE) },
-	{ "post_send_rdma_read_on_uc_returns_EINVAL",
-	  post_send_bad_opcode, OPC(IBV_QPT_UC, IBV_WR_RDMA_READ) },
-	{ "post_send_cmp_swap_on_uc_returns_EINVAL",
-	  post_send_bad_opcode, OPC(IBV_QPT_UC, IBV_WR_ATOMIC_CMP_AND_SWP) },
-	{ "post_send_rdma_write_on_ud_returns_EINVAL",
-	  post_send_bad_opcode, OPC(IBV_QPT_UD, IBV_WR_RDMA_WRITE) },
-	{ "post_send_rdma_read_on_ud_returns_EINVAL",
-	  post_send_bad_opcode, OPC(IBV_QPT_UD, IBV_WR_RDMA_READ) },
+	{ "post_send_rdma_read_on_uc_returns_EINVAL", post_send_bad_opcode,
+	  OPC(IBV_QPT_UC, IBV_WR_RDMA_READ) },
+	{ "post_send_cmp_swap_on_uc_returns_EINVAL", post_send_bad_opcode,
+	  OPC(IBV_QPT_UC, IBV_WR_ATOMIC_CMP_AND_SWP) },
+	{ "post_send_rdma_write_on_ud_returns_EINVAL", post_send_bad_opcode,
+	  OPC(IBV_QPT_UD, IBV_WR_RDMA_WRITE) },
+	{ "post_send_rdma_read_on_ud_returns_EINVAL", post_send_bad_opcode,
+	  OPC(IBV_QPT_UD, IBV_WR_RDMA_READ) },
 	{ "post_send_atomic_unaligned_remote_addr_returns_EINVAL",
 	  post_send_atomic_unaligned, 0 },
 	{ "post_send_num_sge_above_cap_returns_EINVAL",

@@ -39,8 +39,8 @@ struct bm_case {
 	const char *name;
 	bm_fn fn;
 	int arg;
-	int err;		/* the errno expected, 0 for success */
-	int alt;		/* the kernel's own answer, also taken; -1 */
+	int err; /* the errno expected, 0 for success */
+	int alt; /* the kernel's own answer, also taken; -1 */
 };
 
 /* Names of the errnos a verb may return. */
@@ -49,24 +49,42 @@ static const char *en(int e)
 	static char buf[16];
 
 	switch (e) {
-	case 0: return "success";
-	case EINVAL: return "EINVAL";
-	case EOPNOTSUPP: return "EOPNOTSUPP";
-	case ENOMEM: return "ENOMEM";
-	case EFAULT: return "EFAULT";
-	case EPERM: return "EPERM";
-	case EACCES: return "EACCES";
-	case EBADF: return "EBADF";
-	case ENOENT: return "ENOENT";
-	case EBUSY: return "EBUSY";
-	case ENOSYS: return "ENOSYS";
-	case EPROTO: return "EPROTO";
-	case EIO: return "EIO";
-	case ERANGE: return "ERANGE";
-	case E2BIG: return "E2BIG";
-	case ENODEV: return "ENODEV";
-	case ENOSPC: return "ENOSPC";
-	case ENODATA: return "ENODATA";
+	case 0:
+		return "success";
+	case EINVAL:
+		return "EINVAL";
+	case EOPNOTSUPP:
+		return "EOPNOTSUPP";
+	case ENOMEM:
+		return "ENOMEM";
+	case EFAULT:
+		return "EFAULT";
+	case EPERM:
+		return "EPERM";
+	case EACCES:
+		return "EACCES";
+	case EBADF:
+		return "EBADF";
+	case ENOENT:
+		return "ENOENT";
+	case EBUSY:
+		return "EBUSY";
+	case ENOSYS:
+		return "ENOSYS";
+	case EPROTO:
+		return "EPROTO";
+	case EIO:
+		return "EIO";
+	case ERANGE:
+		return "ERANGE";
+	case E2BIG:
+		return "E2BIG";
+	case ENODEV:
+		return "ENODEV";
+	case ENOSPC:
+		return "ENOSPC";
+	case ENODATA:
+		return "ENODATA";
 	}
 	snprintf(buf, sizeof(buf), "errno %d", e);
 	return buf;
@@ -74,8 +92,18 @@ static const char *en(int e)
 
 /* Objects a case makes outside the harness; released after the case. */
 
-enum bm_kind { K_MEM, K_MR, K_MW, K_AH, K_QP, K_SRQ, K_CQ, K_CHANNEL,
-	       K_TD, K_PD };
+enum bm_kind {
+	K_MEM,
+	K_MR,
+	K_MW,
+	K_AH,
+	K_QP,
+	K_SRQ,
+	K_CQ,
+	K_CHANNEL,
+	K_TD,
+	K_PD
+};
 
 static struct {
 	enum bm_kind kind;
@@ -109,16 +137,27 @@ static void forget(void *p)
 static int destroy_obj(enum bm_kind kind, void *p)
 {
 	switch (kind) {
-	case K_MEM: free(p); return 0;
-	case K_MR: return ibv_dereg_mr(p);
-	case K_MW: return ibv_dealloc_mw(p);
-	case K_AH: return ibv_destroy_ah(p);
-	case K_QP: return ibv_destroy_qp(p);
-	case K_SRQ: return ibv_destroy_srq(p);
-	case K_CQ: return ibv_destroy_cq(p);
-	case K_CHANNEL: return it_destroy_channel(p);
-	case K_TD: return ibv_dealloc_td(p);
-	case K_PD: return ibv_dealloc_pd(p);
+	case K_MEM:
+		free(p);
+		return 0;
+	case K_MR:
+		return ibv_dereg_mr(p);
+	case K_MW:
+		return ibv_dealloc_mw(p);
+	case K_AH:
+		return ibv_destroy_ah(p);
+	case K_QP:
+		return ibv_destroy_qp(p);
+	case K_SRQ:
+		return ibv_destroy_srq(p);
+	case K_CQ:
+		return ibv_destroy_cq(p);
+	case K_CHANNEL:
+		return it_destroy_channel(p);
+	case K_TD:
+		return ibv_dealloc_td(p);
+	case K_PD:
+		return ibv_dealloc_pd(p);
 	}
 	return EINVAL;
 }
@@ -180,8 +219,10 @@ static bool bm_ok(const struct it_test *t, const struct bm_case *c, int e,
 		return true;
 	if (e != c->alt)
 		return false;
-	fprintf(stderr, "itest: %s: %s gave %s, the kernel's answer (%s "
-		"expected)\n", t->name, what, en(e), en(c->err));
+	fprintf(stderr,
+		"itest: %s: %s gave %s, the kernel's answer (%s "
+		"expected)\n",
+		t->name, what, en(e), en(c->err));
 	return true;
 }
 
@@ -206,9 +247,11 @@ static int expect_obj(struct it_test *t, const struct bm_case *c, void *p,
 		IT_EXPECT(t, bm_ok(t, c, 0, what), "%s succeeded, expected %s",
 			  what, en(c->err));
 	else if (!p)
-		IT_EXPECT(t, e && bm_ok(t, c, e, what), "%s failed with %s, "
-			  "expected %s%s%s", what, e ? en(e) : "errno 0",
-			  en(c->err), c->alt >= 0 ? " or " : "",
+		IT_EXPECT(t, e && bm_ok(t, c, e, what),
+			  "%s failed with %s, "
+			  "expected %s%s%s",
+			  what, e ? en(e) : "errno 0", en(c->err),
+			  c->alt >= 0 ? " or " : "",
 			  c->alt >= 0 ? en(c->alt) : "");
 	return 0;
 }
@@ -256,11 +299,21 @@ static int bm_create_cq(struct it_test *t, const struct bm_case *c)
 	struct ibv_cq *cq;
 
 	switch (c->arg) {
-	case CQ_ZERO: cqe = 0; break;
-	case CQ_NEG: cqe = -1; break;
-	case CQ_ABOVE_MAX: cqe = env->dev.max_cqe + 1; break;
-	case CQ_MAX: cqe = env->dev.max_cqe; break;
-	case CQ_VECTOR: vec = env->ctx->num_comp_vectors; break;
+	case CQ_ZERO:
+		cqe = 0;
+		break;
+	case CQ_NEG:
+		cqe = -1;
+		break;
+	case CQ_ABOVE_MAX:
+		cqe = env->dev.max_cqe + 1;
+		break;
+	case CQ_MAX:
+		cqe = env->dev.max_cqe;
+		break;
+	case CQ_VECTOR:
+		vec = env->ctx->num_comp_vectors;
+		break;
 	case CQ_CHANNEL_CTX2:
 		if (other_ctx(t))
 			return IT_FAIL;
@@ -283,9 +336,17 @@ static int bm_create_cq(struct it_test *t, const struct bm_case *c)
 
 /* create_cq_ex */
 
-enum { CQX_COMP_MASK, CQX_WC_FLAGS, CQX_WC_TIMESTAMP, CQX_FLAGS,
-       CQX_PD_NOT_PARENT, CQX_PARENT_CTX2, CQX_ZERO, CQX_ABOVE_MAX,
-       CQX_SINGLE_THREADED };
+enum {
+	CQX_COMP_MASK,
+	CQX_WC_FLAGS,
+	CQX_WC_TIMESTAMP,
+	CQX_FLAGS,
+	CQX_PD_NOT_PARENT,
+	CQX_PARENT_CTX2,
+	CQX_ZERO,
+	CQX_ABOVE_MAX,
+	CQX_SINGLE_THREADED
+};
 
 static int bm_create_cq_ex(struct it_test *t, const struct bm_case *c)
 {
@@ -297,8 +358,12 @@ static int bm_create_cq_ex(struct it_test *t, const struct bm_case *c)
 	struct ibv_cq_ex *cqx;
 
 	switch (c->arg) {
-	case CQX_COMP_MASK: a.comp_mask = 1u << 7; break;
-	case CQX_WC_FLAGS: a.wc_flags |= 1ull << 40; break;
+	case CQX_COMP_MASK:
+		a.comp_mask = 1u << 7;
+		break;
+	case CQX_WC_FLAGS:
+		a.wc_flags |= 1ull << 40;
+		break;
 	case CQX_WC_TIMESTAMP:
 		a.wc_flags |= IBV_WC_EX_WITH_COMPLETION_TIMESTAMP;
 		break;
@@ -318,14 +383,17 @@ static int bm_create_cq_ex(struct it_test *t, const struct bm_case *c)
 		pa.pd = pd2;
 		a.parent_domain = ibv_alloc_parent_domain(ctx2, &pa);
 		if (!a.parent_domain)
-			return it_skip(t, "no parent domains (%s)",
-				       en(errno));
+			return it_skip(t, "no parent domains (%s)", en(errno));
 		keep(K_PD, a.parent_domain);
 		a.comp_mask = IBV_CQ_INIT_ATTR_MASK_PD;
 		break;
 	}
-	case CQX_ZERO: a.cqe = 0; break;
-	case CQX_ABOVE_MAX: a.cqe = env->dev.max_cqe + 1; break;
+	case CQX_ZERO:
+		a.cqe = 0;
+		break;
+	case CQX_ABOVE_MAX:
+		a.cqe = env->dev.max_cqe + 1;
+		break;
 	case CQX_SINGLE_THREADED:
 		a.comp_mask = IBV_CQ_INIT_ATTR_MASK_FLAGS;
 		a.flags = IBV_CREATE_CQ_ATTR_SINGLE_THREADED;
@@ -359,10 +427,18 @@ static int bm_resize_cq(struct it_test *t, const struct bm_case *c)
 		return IT_FAIL;
 	cqe0 = a.scq->cqe;
 	switch (c->arg) {
-	case RZ_ZERO: cqe = 0; break;
-	case RZ_NEG: cqe = -1; break;
-	case RZ_ABOVE_MAX: cqe = env->dev.max_cqe + 1; break;
-	case RZ_MAX: cqe = env->dev.max_cqe; break;
+	case RZ_ZERO:
+		cqe = 0;
+		break;
+	case RZ_NEG:
+		cqe = -1;
+		break;
+	case RZ_ABOVE_MAX:
+		cqe = env->dev.max_cqe + 1;
+		break;
+	case RZ_MAX:
+		cqe = env->dev.max_cqe;
+		break;
 	case RZ_BELOW_PENDING:
 		/* 8 completions waiting in the CQ: it cannot shrink to 2. */
 		cqe = 2;
@@ -371,15 +447,15 @@ static int bm_resize_cq(struct it_test *t, const struct bm_case *c)
 		if (!lb || !rb)
 			return IT_FAIL;
 		for (i = 0; i < 8; i++) {
-			it_wr(&wr[i], &sge[i], i, IBV_WR_RDMA_WRITE, lb,
-			      64 * i, 64);
+			it_wr(&wr[i], &sge[i], i, IBV_WR_RDMA_WRITE, lb, 64 * i,
+			      64);
 			it_wr_rdma(&wr[i], rb, 64 * i);
 			wr[i].next = i < 7 ? &wr[i + 1] : NULL;
 		}
 		ret = ibv_post_send(a.qp, wr, &bad);
 		IT_EXPECT(t, !ret, "ibv_post_send: %d", ret);
-		if (it_verify_eventually(t, rb->addr, 8 * 64, it_seed(t, 1),
-					 0, "written bytes"))
+		if (it_verify_eventually(t, rb->addr, 8 * 64, it_seed(t, 1), 0,
+					 "written bytes"))
 			return IT_FAIL;
 		nanosleep(&ts, NULL);
 		break;
@@ -388,8 +464,8 @@ static int bm_resize_cq(struct it_test *t, const struct bm_case *c)
 	if (expect_ret(t, c, ret, "ibv_resize_cq"))
 		return IT_FAIL;
 	if (c->err)
-		IT_EXPECT(t, a.scq->cqe == cqe0, "cqe went from %d to %d",
-			  cqe0, a.scq->cqe);
+		IT_EXPECT(t, a.scq->cqe == cqe0, "cqe went from %d to %d", cqe0,
+			  a.scq->cqe);
 	else
 		IT_EXPECT(t, a.scq->cqe >= cqe, "cqe %d after resizing to %d",
 			  a.scq->cqe, cqe);
@@ -398,8 +474,8 @@ static int bm_resize_cq(struct it_test *t, const struct bm_case *c)
 		if (it_poll(t, a.scq, wc, 8, "completions"))
 			return IT_FAIL;
 		for (i = 0; i < 8; i++) {
-			struct it_wc_exp e = it_exp_send(i, IBV_WC_RDMA_WRITE,
-							 a.qp);
+			struct it_wc_exp e =
+				it_exp_send(i, IBV_WC_RDMA_WRITE, a.qp);
 
 			if (it_check_wc(t, &wc[i], &e, "completion"))
 				return IT_FAIL;
@@ -430,11 +506,25 @@ static int bm_req_notify(struct it_test *t, const struct bm_case *c)
 
 /* create_qp */
 
-enum { QP_SWR_ABOVE, QP_RWR_ABOVE, QP_SSGE_ABOVE, QP_RSGE_ABOVE,
-       QP_INLINE_ABOVE, QP_ZERO, QP_SWR_0, QP_RWR_0, QP_MAX_WR, QP_MAX_SGE,
-       QP_TYPE_99, QP_TYPE_RAW,
-       QP_SCQ_NULL, QP_CQ_CTX2, QP_CQ_CTX2_SAME_HANDLE, QP_UC_SRQ,
-       QP_SRQ_CTX2 };
+enum {
+	QP_SWR_ABOVE,
+	QP_RWR_ABOVE,
+	QP_SSGE_ABOVE,
+	QP_RSGE_ABOVE,
+	QP_INLINE_ABOVE,
+	QP_ZERO,
+	QP_SWR_0,
+	QP_RWR_0,
+	QP_MAX_WR,
+	QP_MAX_SGE,
+	QP_TYPE_99,
+	QP_TYPE_RAW,
+	QP_SCQ_NULL,
+	QP_CQ_CTX2,
+	QP_CQ_CTX2_SAME_HANDLE,
+	QP_UC_SRQ,
+	QP_SRQ_CTX2
+};
 
 static int bm_create_qp(struct it_test *t, const struct bm_case *c)
 {
@@ -457,16 +547,30 @@ static int bm_create_qp(struct it_test *t, const struct bm_case *c)
 	ia.cap.max_send_sge = 1;
 	ia.cap.max_recv_sge = 1;
 	switch (c->arg) {
-	case QP_SWR_ABOVE: ia.cap.max_send_wr = env->dev.max_qp_wr + 1; break;
-	case QP_RWR_ABOVE: ia.cap.max_recv_wr = env->dev.max_qp_wr + 1; break;
-	case QP_SSGE_ABOVE: ia.cap.max_send_sge = env->dev.max_sge + 1; break;
-	case QP_RSGE_ABOVE: ia.cap.max_recv_sge = env->dev.max_sge + 1; break;
-	case QP_INLINE_ABOVE: ia.cap.max_inline_data = 1u << 20; break;
+	case QP_SWR_ABOVE:
+		ia.cap.max_send_wr = env->dev.max_qp_wr + 1;
+		break;
+	case QP_RWR_ABOVE:
+		ia.cap.max_recv_wr = env->dev.max_qp_wr + 1;
+		break;
+	case QP_SSGE_ABOVE:
+		ia.cap.max_send_sge = env->dev.max_sge + 1;
+		break;
+	case QP_RSGE_ABOVE:
+		ia.cap.max_recv_sge = env->dev.max_sge + 1;
+		break;
+	case QP_INLINE_ABOVE:
+		ia.cap.max_inline_data = 1u << 20;
+		break;
 	case QP_ZERO:
 		memset(&ia.cap, 0, sizeof(ia.cap));
 		break;
-	case QP_SWR_0: ia.cap.max_send_wr = 0; break;
-	case QP_RWR_0: ia.cap.max_recv_wr = 0; break;
+	case QP_SWR_0:
+		ia.cap.max_send_wr = 0;
+		break;
+	case QP_RWR_0:
+		ia.cap.max_recv_wr = 0;
+		break;
 	case QP_MAX_WR:
 		ia.cap.max_send_wr = env->dev.max_qp_wr;
 		ia.cap.max_recv_wr = env->dev.max_qp_wr;
@@ -475,9 +579,15 @@ static int bm_create_qp(struct it_test *t, const struct bm_case *c)
 		ia.cap.max_send_sge = env->dev.max_sge;
 		ia.cap.max_recv_sge = env->dev.max_sge;
 		break;
-	case QP_TYPE_99: ia.qp_type = (enum ibv_qp_type)99; break;
-	case QP_TYPE_RAW: ia.qp_type = IBV_QPT_RAW_PACKET; break;
-	case QP_SCQ_NULL: ia.send_cq = NULL; break;
+	case QP_TYPE_99:
+		ia.qp_type = (enum ibv_qp_type)99;
+		break;
+	case QP_TYPE_RAW:
+		ia.qp_type = IBV_QPT_RAW_PACKET;
+		break;
+	case QP_SCQ_NULL:
+		ia.send_cq = NULL;
+		break;
 	case QP_CQ_CTX2:
 	case QP_CQ_CTX2_SAME_HANDLE:
 		if (other_ctx(t))
@@ -495,9 +605,9 @@ static int bm_create_qp(struct it_test *t, const struct bm_case *c)
 			IT_EXPECT(t, cq2, "ibv_create_cq(ctx2): %s",
 				  strerror(errno));
 			keep(K_CQ, cq2);
-			if (c->arg == QP_CQ_CTX2_SAME_HANDLE ?
-			    cq2->handle == mine->handle :
-			    cq2->handle > mine->handle + 64)
+			if (c->arg == QP_CQ_CTX2_SAME_HANDLE
+				    ? cq2->handle == mine->handle
+				    : cq2->handle > mine->handle + 64)
 				break;
 		}
 		if (c->arg == QP_CQ_CTX2_SAME_HANDLE &&
@@ -538,11 +648,15 @@ static int bm_create_qp(struct it_test *t, const struct bm_case *c)
 		if (!busy)
 			forget(mine);
 		keep(K_QP, qp);
-		return it_fail(t, "ibv_create_qp with a CQ of another context "
-			       "succeeded%s", busy == EBUSY ?
-			       ": the kernel bound this context's CQ with "
-			       "the same handle (ibv_destroy_cq on it: "
-			       "EBUSY)" : "");
+		return it_fail(
+			t,
+			"ibv_create_qp with a CQ of another context "
+			"succeeded%s",
+			busy == EBUSY
+				? ": the kernel bound this context's CQ with "
+				  "the same handle (ibv_destroy_cq on it: "
+				  "EBUSY)"
+				: "");
 	}
 	if (expect_obj(t, c, qp, K_QP, "ibv_create_qp"))
 		return IT_FAIL;
@@ -552,8 +666,15 @@ static int bm_create_qp(struct it_test *t, const struct bm_case *c)
 
 /* create_qp_ex */
 
-enum { QPX_COMP_MASK, QPX_CREATE_FLAGS, QPX_OPS_UD_WRITE, QPX_OPS_UNKNOWN,
-       QPX_NO_PD, QPX_XRC_SEND, QPX_OPS_RC_ALL };
+enum {
+	QPX_COMP_MASK,
+	QPX_CREATE_FLAGS,
+	QPX_OPS_UD_WRITE,
+	QPX_OPS_UNKNOWN,
+	QPX_NO_PD,
+	QPX_XRC_SEND,
+	QPX_OPS_RC_ALL
+};
 
 static int bm_create_qp_ex(struct it_test *t, const struct bm_case *c)
 {
@@ -576,7 +697,9 @@ static int bm_create_qp_ex(struct it_test *t, const struct bm_case *c)
 	a.pd = env->pd;
 	a.send_ops_flags = IBV_QP_EX_WITH_SEND;
 	switch (c->arg) {
-	case QPX_COMP_MASK: a.comp_mask |= 1u << 20; break;
+	case QPX_COMP_MASK:
+		a.comp_mask |= 1u << 20;
+		break;
 	case QPX_CREATE_FLAGS:
 		a.comp_mask |= IBV_QP_INIT_ATTR_CREATE_FLAGS;
 		a.create_flags = IBV_QP_CREATE_SCATTER_FCS;
@@ -585,14 +708,19 @@ static int bm_create_qp_ex(struct it_test *t, const struct bm_case *c)
 		a.qp_type = IBV_QPT_UD;
 		a.send_ops_flags = IBV_QP_EX_WITH_RDMA_WRITE;
 		break;
-	case QPX_OPS_UNKNOWN: a.send_ops_flags |= 1ull << 40; break;
+	case QPX_OPS_UNKNOWN:
+		a.send_ops_flags |= 1ull << 40;
+		break;
 	case QPX_NO_PD:
 		a.comp_mask = IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
 		a.pd = NULL;
 		break;
-	case QPX_XRC_SEND: a.qp_type = IBV_QPT_XRC_SEND; break;
+	case QPX_XRC_SEND:
+		a.qp_type = IBV_QPT_XRC_SEND;
+		break;
 	case QPX_OPS_RC_ALL:
-		a.send_ops_flags = IBV_QP_EX_WITH_RDMA_WRITE |
+		a.send_ops_flags =
+			IBV_QP_EX_WITH_RDMA_WRITE |
 			IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM |
 			IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM |
 			IBV_QP_EX_WITH_RDMA_READ |
@@ -612,12 +740,26 @@ static int bm_create_qp_ex(struct it_test *t, const struct bm_case *c)
 
 /* modify_qp */
 
-enum { MQ_RTS_TO_RTR, MQ_RESET_TO_RTR, MQ_STATE_99, MQ_MASK_UNKNOWN,
-       MQ_RTS_RNR_RETRY, MQ_CUR_STATE_WRONG, MQ_INIT_PORT_2,
-       MQ_INIT_PKEY_500, MQ_INIT_ACCESS_UNKNOWN, MQ_RTR_MTU_0, MQ_RTR_MTU_6,
-       MQ_RTR_SGID_200, MQ_RTR_NO_AV, MQ_RTR_DQPN_25_BITS,
-       MQ_RTR_DEST_RD_ATOMIC_255, MQ_RTS_RD_ATOMIC_255, MQ_RTS_TIMEOUT_32,
-       MQ_RTS_RETRY_8 };
+enum {
+	MQ_RTS_TO_RTR,
+	MQ_RESET_TO_RTR,
+	MQ_STATE_99,
+	MQ_MASK_UNKNOWN,
+	MQ_RTS_RNR_RETRY,
+	MQ_CUR_STATE_WRONG,
+	MQ_INIT_PORT_2,
+	MQ_INIT_PKEY_500,
+	MQ_INIT_ACCESS_UNKNOWN,
+	MQ_RTR_MTU_0,
+	MQ_RTR_MTU_6,
+	MQ_RTR_SGID_200,
+	MQ_RTR_NO_AV,
+	MQ_RTR_DQPN_25_BITS,
+	MQ_RTR_DEST_RD_ATOMIC_255,
+	MQ_RTS_RD_ATOMIC_255,
+	MQ_RTS_TIMEOUT_32,
+	MQ_RTS_RETRY_8
+};
 
 /* The state the QP is in when each case runs. */
 static enum ibv_qp_state mq_from(int arg)
@@ -702,13 +844,14 @@ static int bm_modify_qp(struct it_test *t, const struct bm_case *c)
 	if (it_ep_new(t, &a, &attr) || it_ep_new(t, &b, &attr) ||
 	    it_ep_bring_up(t, &b, IBV_QPS_RTS, a.qp->qp_num))
 		return IT_FAIL;
-	if (from != IBV_QPS_RESET &&
-	    it_ep_bring_up(t, &a, from, b.qp->qp_num))
+	if (from != IBV_QPS_RESET && it_ep_bring_up(t, &a, from, b.qp->qp_num))
 		return IT_FAIL;
 	if (from == IBV_QPS_RTS)
 		to = IBV_QPS_RTS;
-	ret = ibv_query_qp(a.qp, &before, IBV_QP_STATE | IBV_QP_PATH_MTU |
-			   IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC, &ia);
+	ret = ibv_query_qp(a.qp, &before,
+			   IBV_QP_STATE | IBV_QP_PATH_MTU | IBV_QP_RNR_RETRY |
+				   IBV_QP_MAX_QP_RD_ATOMIC,
+			   &ia);
 	IT_EXPECT(t, !ret, "ibv_query_qp: %s", strerror(ret));
 	mask = mq_valid(t, &qa, to, b.qp->qp_num, a.qp->qp_num);
 	switch (c->arg) {
@@ -724,7 +867,9 @@ static int bm_modify_qp(struct it_test *t, const struct bm_case *c)
 		qa.qp_state = (enum ibv_qp_state)99;
 		mask = IBV_QP_STATE;
 		break;
-	case MQ_MASK_UNKNOWN: mask = IBV_QP_STATE | 1 << 29; break;
+	case MQ_MASK_UNKNOWN:
+		mask = IBV_QP_STATE | 1 << 29;
+		break;
 	case MQ_RTS_RNR_RETRY:
 		qa.rnr_retry = 3;
 		mask = IBV_QP_STATE | IBV_QP_RNR_RETRY;
@@ -733,18 +878,42 @@ static int bm_modify_qp(struct it_test *t, const struct bm_case *c)
 		qa.cur_qp_state = IBV_QPS_INIT;
 		mask = IBV_QP_STATE | IBV_QP_CUR_STATE;
 		break;
-	case MQ_INIT_PORT_2: qa.port_num = 2; break;
-	case MQ_INIT_PKEY_500: qa.pkey_index = 500; break;
-	case MQ_INIT_ACCESS_UNKNOWN: qa.qp_access_flags |= 1u << 25; break;
-	case MQ_RTR_MTU_0: qa.path_mtu = (enum ibv_mtu)0; break;
-	case MQ_RTR_MTU_6: qa.path_mtu = (enum ibv_mtu)6; break;
-	case MQ_RTR_SGID_200: qa.ah_attr.grh.sgid_index = 200; break;
-	case MQ_RTR_NO_AV: mask &= ~IBV_QP_AV; break;
-	case MQ_RTR_DQPN_25_BITS: qa.dest_qp_num |= 1u << 24; break;
-	case MQ_RTR_DEST_RD_ATOMIC_255: qa.max_dest_rd_atomic = 255; break;
-	case MQ_RTS_RD_ATOMIC_255: qa.max_rd_atomic = 255; break;
-	case MQ_RTS_TIMEOUT_32: qa.timeout = 32; break;
-	case MQ_RTS_RETRY_8: qa.retry_cnt = 8; break;
+	case MQ_INIT_PORT_2:
+		qa.port_num = 2;
+		break;
+	case MQ_INIT_PKEY_500:
+		qa.pkey_index = 500;
+		break;
+	case MQ_INIT_ACCESS_UNKNOWN:
+		qa.qp_access_flags |= 1u << 25;
+		break;
+	case MQ_RTR_MTU_0:
+		qa.path_mtu = (enum ibv_mtu)0;
+		break;
+	case MQ_RTR_MTU_6:
+		qa.path_mtu = (enum ibv_mtu)6;
+		break;
+	case MQ_RTR_SGID_200:
+		qa.ah_attr.grh.sgid_index = 200;
+		break;
+	case MQ_RTR_NO_AV:
+		mask &= ~IBV_QP_AV;
+		break;
+	case MQ_RTR_DQPN_25_BITS:
+		qa.dest_qp_num |= 1u << 24;
+		break;
+	case MQ_RTR_DEST_RD_ATOMIC_255:
+		qa.max_dest_rd_atomic = 255;
+		break;
+	case MQ_RTS_RD_ATOMIC_255:
+		qa.max_rd_atomic = 255;
+		break;
+	case MQ_RTS_TIMEOUT_32:
+		qa.timeout = 32;
+		break;
+	case MQ_RTS_RETRY_8:
+		qa.retry_cnt = 8;
+		break;
 	}
 	ret = ibv_modify_qp(a.qp, &qa, mask);
 	if (expect_ret(t, c, ret, "ibv_modify_qp"))
@@ -760,11 +929,13 @@ static int bm_modify_qp(struct it_test *t, const struct bm_case *c)
 			return IT_FAIL;
 		return still_works(t, &a, &b);
 	}
-	ret = ibv_query_qp(a.qp, &after, IBV_QP_STATE | IBV_QP_PATH_MTU |
-			   IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC, &ia);
+	ret = ibv_query_qp(a.qp, &after,
+			   IBV_QP_STATE | IBV_QP_PATH_MTU | IBV_QP_RNR_RETRY |
+				   IBV_QP_MAX_QP_RD_ATOMIC,
+			   &ia);
 	IT_EXPECT(t, !ret, "ibv_query_qp: %s", strerror(ret));
-	IT_EXPECT(t, after.qp_state == from, "state %d, was %d",
-		  after.qp_state, from);
+	IT_EXPECT(t, after.qp_state == from, "state %d, was %d", after.qp_state,
+		  from);
 	IT_EXPECT(t, a.qp->state == from, "ibv_qp.state %d, was %d",
 		  a.qp->state, from);
 	if (from >= IBV_QPS_RTR)
@@ -772,8 +943,9 @@ static int bm_modify_qp(struct it_test *t, const struct bm_case *c)
 			  "path_mtu %d, was %d", after.path_mtu,
 			  before.path_mtu);
 	if (from == IBV_QPS_RTS)
-		IT_EXPECT(t, after.rnr_retry == before.rnr_retry &&
-			  after.max_rd_atomic == before.max_rd_atomic,
+		IT_EXPECT(t,
+			  after.rnr_retry == before.rnr_retry &&
+				  after.max_rd_atomic == before.max_rd_atomic,
 			  "rnr_retry %d max_rd_atomic %d, were %d and %d",
 			  after.rnr_retry, after.max_rd_atomic,
 			  before.rnr_retry, before.max_rd_atomic);
@@ -807,22 +979,33 @@ static int bm_query_qp(struct it_test *t, const struct bm_case *c)
 	it_where(t, "afterwards");
 	ret = ibv_query_qp(a.qp, &full, IBV_QP_STATE | IBV_QP_CAP, &fia);
 	IT_EXPECT(t, !ret, "ibv_query_qp: %s", strerror(ret));
-	IT_EXPECT(t, full.qp_state == IBV_QPS_RTS &&
-		  full.qp_state == before.qp_state &&
-		  fia.cap.max_send_wr == bia.cap.max_send_wr &&
-		  fia.cap.max_recv_wr == bia.cap.max_recv_wr,
+	IT_EXPECT(t,
+		  full.qp_state == IBV_QPS_RTS &&
+			  full.qp_state == before.qp_state &&
+			  fia.cap.max_send_wr == bia.cap.max_send_wr &&
+			  fia.cap.max_recv_wr == bia.cap.max_recv_wr,
 		  "state %d max_send_wr %u max_recv_wr %u after the odd "
-		  "query, %d %u %u before", full.qp_state,
-		  fia.cap.max_send_wr, fia.cap.max_recv_wr, before.qp_state,
-		  bia.cap.max_send_wr, bia.cap.max_recv_wr);
+		  "query, %d %u %u before",
+		  full.qp_state, fia.cap.max_send_wr, fia.cap.max_recv_wr,
+		  before.qp_state, bia.cap.max_send_wr, bia.cap.max_recv_wr);
 	return still_works(t, &a, &b);
 }
 
 /* create_srq, create_srq_ex */
 
-enum { SRQ_WR_0, SRQ_WR_ABOVE, SRQ_SGE_ABOVE, SRQ_SGE_0, SRQ_MAX,
-       SRQ_LIMIT_ABOVE_WR, SRQX_COMP_MASK, SRQX_TYPE_XRC, SRQX_TYPE_TM,
-       SRQX_TYPE_99, SRQX_NO_PD };
+enum {
+	SRQ_WR_0,
+	SRQ_WR_ABOVE,
+	SRQ_SGE_ABOVE,
+	SRQ_SGE_0,
+	SRQ_MAX,
+	SRQ_LIMIT_ABOVE_WR,
+	SRQX_COMP_MASK,
+	SRQX_TYPE_XRC,
+	SRQX_TYPE_TM,
+	SRQX_TYPE_99,
+	SRQX_NO_PD
+};
 
 static int bm_create_srq(struct it_test *t, const struct bm_case *c)
 {
@@ -838,19 +1021,37 @@ static int bm_create_srq(struct it_test *t, const struct bm_case *c)
 	a.pd = env->pd;
 	a.srq_type = IBV_SRQT_BASIC;
 	switch (c->arg) {
-	case SRQ_WR_0: a.attr.max_wr = 0; break;
-	case SRQ_WR_ABOVE: a.attr.max_wr = env->dev.max_srq_wr + 1; break;
-	case SRQ_SGE_ABOVE: a.attr.max_sge = env->dev.max_srq_sge + 1; break;
-	case SRQ_SGE_0: a.attr.max_sge = 0; break;
+	case SRQ_WR_0:
+		a.attr.max_wr = 0;
+		break;
+	case SRQ_WR_ABOVE:
+		a.attr.max_wr = env->dev.max_srq_wr + 1;
+		break;
+	case SRQ_SGE_ABOVE:
+		a.attr.max_sge = env->dev.max_srq_sge + 1;
+		break;
+	case SRQ_SGE_0:
+		a.attr.max_sge = 0;
+		break;
 	case SRQ_MAX:
 		a.attr.max_wr = env->dev.max_srq_wr;
 		a.attr.max_sge = env->dev.max_srq_sge;
 		break;
-	case SRQ_LIMIT_ABOVE_WR: a.attr.srq_limit = 1000; break;
-	case SRQX_COMP_MASK: a.comp_mask |= 1u << 10; break;
-	case SRQX_TYPE_XRC: a.srq_type = IBV_SRQT_XRC; break;
-	case SRQX_TYPE_TM: a.srq_type = IBV_SRQT_TM; break;
-	case SRQX_TYPE_99: a.srq_type = (enum ibv_srq_type)99; break;
+	case SRQ_LIMIT_ABOVE_WR:
+		a.attr.srq_limit = 1000;
+		break;
+	case SRQX_COMP_MASK:
+		a.comp_mask |= 1u << 10;
+		break;
+	case SRQX_TYPE_XRC:
+		a.srq_type = IBV_SRQT_XRC;
+		break;
+	case SRQX_TYPE_TM:
+		a.srq_type = IBV_SRQT_TM;
+		break;
+	case SRQX_TYPE_99:
+		a.srq_type = (enum ibv_srq_type)99;
+		break;
 	case SRQX_NO_PD:
 		a.comp_mask = IBV_SRQ_INIT_ATTR_TYPE;
 		a.pd = NULL;
@@ -873,8 +1074,14 @@ static int bm_create_srq(struct it_test *t, const struct bm_case *c)
 
 /* modify_srq */
 
-enum { MS_LIMIT_ABOVE_WR, MS_WR_ABOVE_MAX, MS_WR_BELOW_POSTED, MS_MASK_UNKNOWN,
-       MS_WR_0, MS_LIMIT_0 };
+enum {
+	MS_LIMIT_ABOVE_WR,
+	MS_WR_ABOVE_MAX,
+	MS_WR_BELOW_POSTED,
+	MS_MASK_UNKNOWN,
+	MS_WR_0,
+	MS_LIMIT_0
+};
 
 static int bm_modify_srq(struct it_test *t, const struct bm_case *c)
 {
@@ -939,8 +1146,9 @@ static int bm_modify_srq(struct it_test *t, const struct bm_case *c)
 	it_where(t, "afterwards");
 	ret = ibv_query_srq(srq, &after);
 	IT_EXPECT(t, !ret, "ibv_query_srq: %s", strerror(ret));
-	IT_EXPECT(t, after.max_wr == before.max_wr &&
-		  after.srq_limit == before.srq_limit,
+	IT_EXPECT(t,
+		  after.max_wr == before.max_wr &&
+			  after.srq_limit == before.srq_limit,
 		  "max_wr %u srq_limit %u, were %u and %u", after.max_wr,
 		  after.srq_limit, before.max_wr, before.srq_limit);
 	/* The 4 receives posted before are still there, in order. */
@@ -970,10 +1178,22 @@ static int bm_modify_srq(struct it_test *t, const struct bm_case *c)
 
 /* post_send */
 
-enum { PS_FLAGS_UNKNOWN, PS_NUM_SGE_NEG, PS_LEN_ABOVE_2G, PS_ATOMIC_LEN_4,
-       PS_INLINE_READ, PS_UD_NULL_AH, PS_UD_AH_OTHER_PD, PS_UD_AH_CTX2,
-       PS_SEND_INV_UD, PS_LOCAL_INV_UC, PS_BIND_MW_NULL, PS_OPCODE_NEG,
-       PS_NUM_SGE_0_SEND, PS_RDMA_READ_INLINE_0 };
+enum {
+	PS_FLAGS_UNKNOWN,
+	PS_NUM_SGE_NEG,
+	PS_LEN_ABOVE_2G,
+	PS_ATOMIC_LEN_4,
+	PS_INLINE_READ,
+	PS_UD_NULL_AH,
+	PS_UD_AH_OTHER_PD,
+	PS_UD_AH_CTX2,
+	PS_SEND_INV_UD,
+	PS_LOCAL_INV_UC,
+	PS_BIND_MW_NULL,
+	PS_OPCODE_NEG,
+	PS_NUM_SGE_0_SEND,
+	PS_RDMA_READ_INLINE_0
+};
 
 static int bm_post_send(struct it_test *t, const struct bm_case *c)
 {
@@ -999,8 +1219,12 @@ static int bm_post_send(struct it_test *t, const struct bm_case *c)
 	it_wr(&wr, &sge[0], 9, IBV_WR_SEND, lb, 0, 64);
 	it_wr_dest(&wr, &a, &b);
 	switch (c->arg) {
-	case PS_FLAGS_UNKNOWN: wr.send_flags |= 1u << 20; break;
-	case PS_NUM_SGE_NEG: wr.num_sge = -1; break;
+	case PS_FLAGS_UNKNOWN:
+		wr.send_flags |= 1u << 20;
+		break;
+	case PS_NUM_SGE_NEG:
+		wr.num_sge = -1;
+		break;
 	case PS_LEN_ABOVE_2G:
 		sge[0].length = 0x80000000u;
 		sge[1] = sge[0];
@@ -1019,13 +1243,16 @@ static int bm_post_send(struct it_test *t, const struct bm_case *c)
 		sge[0].length = 8;
 		it_wr_rdma(&wr, rb, 0);
 		break;
-	case PS_UD_NULL_AH: wr.wr.ud.ah = NULL; break;
+	case PS_UD_NULL_AH:
+		wr.wr.ud.ah = NULL;
+		break;
 	case PS_UD_AH_OTHER_PD:
 	case PS_UD_AH_CTX2: {
 		struct ibv_ah_attr aa = {
 			.is_global = 1,
 			.port_num = env->port,
-			.grh = { .dgid = env->gid, .sgid_index = env->gidx,
+			.grh = { .dgid = env->gid,
+				 .sgid_index = env->gidx,
 				 .hop_limit = 64 },
 		};
 
@@ -1039,8 +1266,7 @@ static int bm_post_send(struct it_test *t, const struct bm_case *c)
 			keep(K_PD, pd);
 		}
 		wr.wr.ud.ah = ibv_create_ah(pd, &aa);
-		IT_EXPECT(t, wr.wr.ud.ah, "ibv_create_ah: %s",
-			  strerror(errno));
+		IT_EXPECT(t, wr.wr.ud.ah, "ibv_create_ah: %s", strerror(errno));
 		keep(K_AH, wr.wr.ud.ah);
 		break;
 	}
@@ -1056,7 +1282,9 @@ static int bm_post_send(struct it_test *t, const struct bm_case *c)
 		wr.opcode = IBV_WR_BIND_MW;
 		wr.bind_mw.mw = NULL;
 		break;
-	case PS_OPCODE_NEG: wr.opcode = (enum ibv_wr_opcode)-1; break;
+	case PS_OPCODE_NEG:
+		wr.opcode = (enum ibv_wr_opcode) - 1;
+		break;
 	case PS_NUM_SGE_0_SEND:
 	case PS_RDMA_READ_INLINE_0:
 		break;
@@ -1070,10 +1298,12 @@ static int bm_post_send(struct it_test *t, const struct bm_case *c)
 
 		while (!n && it_now_ms() < end)
 			n = ibv_poll_cq(a.scq, 1, &wc);
-		return it_fail(t, "ibv_post_send returned success, expected "
-			       "%s; the WR then completed with %s", en(c->err),
-			       n == 1 ? ibv_wc_status_str(wc.status) :
-			       "nothing");
+		return it_fail(t,
+			       "ibv_post_send returned success, expected "
+			       "%s; the WR then completed with %s",
+			       en(c->err),
+			       n == 1 ? ibv_wc_status_str(wc.status)
+				      : "nothing");
 	}
 	if (expect_post(t, c, ret, bad, &wr, "ibv_post_send"))
 		return IT_FAIL;
@@ -1086,8 +1316,15 @@ static int bm_post_send(struct it_test *t, const struct bm_case *c)
 
 /* post_recv, post_srq_recv */
 
-enum { PR_NUM_SGE_NEG, PR_LEN_ABOVE_4G, PR_ON_SRQ_QP, PR_ZERO_SGES,
-       PSR_NUM_SGE_NEG, PSR_LEN_ABOVE_4G, PSR_ZERO_SGES };
+enum {
+	PR_NUM_SGE_NEG,
+	PR_LEN_ABOVE_4G,
+	PR_ON_SRQ_QP,
+	PR_ZERO_SGES,
+	PSR_NUM_SGE_NEG,
+	PSR_LEN_ABOVE_4G,
+	PSR_ZERO_SGES
+};
 
 static int bm_post_recv(struct it_test *t, const struct bm_case *c)
 {
@@ -1151,8 +1388,9 @@ static int bm_post_recv(struct it_test *t, const struct bm_case *c)
 		ret = ibv_post_srq_recv(srq, &wr, &bad);
 	else
 		ret = ibv_post_recv(b.qp, &wr, &bad);
-	if (expect_post(t, c, ret, bad, &wr, srq && c->arg != PR_ON_SRQ_QP ?
-			"ibv_post_srq_recv" : "ibv_post_recv"))
+	if (expect_post(t, c, ret, bad, &wr,
+			srq && c->arg != PR_ON_SRQ_QP ? "ibv_post_srq_recv"
+						      : "ibv_post_recv"))
 		return IT_FAIL;
 	it_where(t, "afterwards");
 	if (zero) {
@@ -1169,8 +1407,8 @@ static int bm_post_recv(struct it_test *t, const struct bm_case *c)
 	}
 	if (srq) {
 		uint64_t poison = it_seed(t, 3);
-		struct it_buf *rb2 = it_buf_new(t, 256, IBV_ACCESS_LOCAL_WRITE,
-						poison);
+		struct it_buf *rb2 =
+			it_buf_new(t, 256, IBV_ACCESS_LOCAL_WRITE, poison);
 
 		if (!rb2 || it_post_srq_recv(t, srq, 177, rb2, 0, 256))
 			return IT_FAIL;
@@ -1194,7 +1432,8 @@ static int bm_create_ah(struct it_test *t, const struct bm_case *c)
 	struct ibv_ah_attr aa = {
 		.is_global = 1,
 		.port_num = env->port,
-		.grh = { .dgid = env->gid, .sgid_index = env->gidx,
+		.grh = { .dgid = env->gid,
+			 .sgid_index = env->gidx,
 			 .hop_limit = 64 },
 	};
 	struct ibv_ah *ah;
@@ -1203,9 +1442,15 @@ static int bm_create_ah(struct it_test *t, const struct bm_case *c)
 	if (pair(t, &a, &b, IBV_QPT_UD))
 		return IT_FAIL;
 	switch (c->arg) {
-	case AH_PORT_0: aa.port_num = 0; break;
-	case AH_PORT_2: aa.port_num = 2; break;
-	case AH_NO_GRH: aa.is_global = 0; break;
+	case AH_PORT_0:
+		aa.port_num = 0;
+		break;
+	case AH_PORT_2:
+		aa.port_num = 2;
+		break;
+	case AH_NO_GRH:
+		aa.is_global = 0;
+		break;
 	case AH_SGID_PAST_TABLE:
 		aa.grh.sgid_index = env->port_attr.gid_tbl_len;
 		break;
@@ -1213,7 +1458,7 @@ static int bm_create_ah(struct it_test *t, const struct bm_case *c)
 		/* The last entry is empty unless it is the only one. */
 		if (env->port_attr.gid_tbl_len < 2)
 			return it_skip(t, "the GID table has one entry, in "
-				       "use: none is empty");
+					  "use: none is empty");
 		aa.grh.sgid_index = env->port_attr.gid_tbl_len - 1;
 		break;
 	}
@@ -1227,8 +1472,15 @@ static int bm_create_ah(struct it_test *t, const struct bm_case *c)
 
 /* reg_mr */
 
-enum { MR_REMOTE_WRITE_ONLY, MR_REMOTE_ATOMIC_ONLY, MR_ACCESS_UNKNOWN,
-       MR_LEN_0, MR_NULL_ADDR, MR_UNMAPPED, MR_ON_DEMAND };
+enum {
+	MR_REMOTE_WRITE_ONLY,
+	MR_REMOTE_ATOMIC_ONLY,
+	MR_ACCESS_UNKNOWN,
+	MR_LEN_0,
+	MR_NULL_ADDR,
+	MR_UNMAPPED,
+	MR_ON_DEMAND
+};
 
 static int bm_reg_mr(struct it_test *t, const struct bm_case *c)
 {
@@ -1243,13 +1495,27 @@ static int bm_reg_mr(struct it_test *t, const struct bm_case *c)
 		return IT_FAIL;
 	addr = b->addr;
 	switch (c->arg) {
-	case MR_REMOTE_WRITE_ONLY: access = IBV_ACCESS_REMOTE_WRITE; break;
-	case MR_REMOTE_ATOMIC_ONLY: access = IBV_ACCESS_REMOTE_ATOMIC; break;
-	case MR_ACCESS_UNKNOWN: access |= 1 << 18; break;
-	case MR_LEN_0: len = 0; break;
-	case MR_NULL_ADDR: addr = NULL; break;
-	case MR_UNMAPPED: addr = (void *)(uintptr_t)0x7ff000000000ull; break;
-	case MR_ON_DEMAND: access |= IBV_ACCESS_ON_DEMAND; break;
+	case MR_REMOTE_WRITE_ONLY:
+		access = IBV_ACCESS_REMOTE_WRITE;
+		break;
+	case MR_REMOTE_ATOMIC_ONLY:
+		access = IBV_ACCESS_REMOTE_ATOMIC;
+		break;
+	case MR_ACCESS_UNKNOWN:
+		access |= 1 << 18;
+		break;
+	case MR_LEN_0:
+		len = 0;
+		break;
+	case MR_NULL_ADDR:
+		addr = NULL;
+		break;
+	case MR_UNMAPPED:
+		addr = (void *)(uintptr_t)0x7ff000000000ull;
+		break;
+	case MR_ON_DEMAND:
+		access |= IBV_ACCESS_ON_DEMAND;
+		break;
 	}
 	errno = 0;
 	mr = ibv_reg_mr(env->pd, addr, len, access);
@@ -1264,8 +1530,16 @@ static int bm_reg_mr(struct it_test *t, const struct bm_case *c)
 
 /* alloc_mw, bind_mw */
 
-enum { MW_TYPE_0, MW_TYPE_3, BM_TYPE_2, BM_MW_CTX2, BM_FLAGS_UNKNOWN,
-       BM_QP_RESET, BM_MR_NULL_WITH_LENGTH, BM_MR_OTHER_PD };
+enum {
+	MW_TYPE_0,
+	MW_TYPE_3,
+	BM_TYPE_2,
+	BM_MW_CTX2,
+	BM_FLAGS_UNKNOWN,
+	BM_QP_RESET,
+	BM_MR_NULL_WITH_LENGTH,
+	BM_MR_OTHER_PD
+};
 
 static int bm_mw(struct it_test *t, const struct bm_case *c)
 {
@@ -1282,8 +1556,9 @@ static int bm_mw(struct it_test *t, const struct bm_case *c)
 
 	if (c->arg <= MW_TYPE_3) {
 		errno = 0;
-		mw = ibv_alloc_mw(env->pd, c->arg == MW_TYPE_0 ?
-				  (enum ibv_mw_type)0 : (enum ibv_mw_type)3);
+		mw = ibv_alloc_mw(env->pd, c->arg == MW_TYPE_0
+						   ? (enum ibv_mw_type)0
+						   : (enum ibv_mw_type)3);
 		if (expect_obj(t, c, mw, K_MW, "ibv_alloc_mw"))
 			return IT_FAIL;
 		it_where(t, "afterwards");
@@ -1301,8 +1576,8 @@ static int bm_mw(struct it_test *t, const struct bm_case *c)
 	b = it_buf_new(t, 4096, IT_ACCESS_ALL | IBV_ACCESS_MW_BIND, 0);
 	if (!b)
 		return IT_FAIL;
-	mw = ibv_alloc_mw(env->pd, c->arg == BM_TYPE_2 ? IBV_MW_TYPE_2 :
-			  IBV_MW_TYPE_1);
+	mw = ibv_alloc_mw(env->pd,
+			  c->arg == BM_TYPE_2 ? IBV_MW_TYPE_2 : IBV_MW_TYPE_1);
 	IT_EXPECT(t, mw, "ibv_alloc_mw: %s", strerror(errno));
 	keep(K_MW, mw);
 	memset(&bind, 0, sizeof(bind));
@@ -1322,14 +1597,16 @@ static int bm_mw(struct it_test *t, const struct bm_case *c)
 		mw = ibv_alloc_mw(pd2, IBV_MW_TYPE_1);
 		IT_EXPECT(t, mw, "ibv_alloc_mw(ctx2): %s", strerror(errno));
 		keep(K_MW, mw);
-		mr2 = ibv_reg_mr(pd2, b->addr, 4096, IT_ACCESS_ALL |
-				 IBV_ACCESS_MW_BIND);
+		mr2 = ibv_reg_mr(pd2, b->addr, 4096,
+				 IT_ACCESS_ALL | IBV_ACCESS_MW_BIND);
 		IT_EXPECT(t, mr2, "ibv_reg_mr(ctx2): %s", strerror(errno));
 		keep(K_MR, mr2);
 		bind.bind_info.mr = mr2;
 		break;
 	}
-	case BM_FLAGS_UNKNOWN: bind.send_flags |= 1u << 20; break;
+	case BM_FLAGS_UNKNOWN:
+		bind.send_flags |= 1u << 20;
+		break;
 	case BM_QP_RESET: {
 		struct it_qp_attr attr = it_qp_defaults(IBV_QPT_RC);
 
@@ -1339,14 +1616,16 @@ static int bm_mw(struct it_test *t, const struct bm_case *c)
 		qp = r.qp;
 		break;
 	}
-	case BM_MR_NULL_WITH_LENGTH: bind.bind_info.mr = NULL; break;
+	case BM_MR_NULL_WITH_LENGTH:
+		bind.bind_info.mr = NULL;
+		break;
 	case BM_MR_OTHER_PD: {
 		struct ibv_pd *pd = ibv_alloc_pd(env->ctx);
 
 		IT_EXPECT(t, pd, "ibv_alloc_pd: %s", strerror(errno));
 		keep(K_PD, pd);
-		mr = ibv_reg_mr(pd, b->addr, 4096, IT_ACCESS_ALL |
-				IBV_ACCESS_MW_BIND);
+		mr = ibv_reg_mr(pd, b->addr, 4096,
+				IT_ACCESS_ALL | IBV_ACCESS_MW_BIND);
 		IT_EXPECT(t, mr, "ibv_reg_mr: %s", strerror(errno));
 		keep(K_MR, mr);
 		bind.bind_info.mr = mr;
@@ -1358,8 +1637,10 @@ static int bm_mw(struct it_test *t, const struct bm_case *c)
 	if (expect_ret(t, c, ret, "ibv_bind_mw"))
 		return IT_FAIL;
 	it_where(t, "afterwards");
-	IT_EXPECT(t, mw->rkey == rkey0, "the MW's rkey changed from 0x%x to "
-		  "0x%x", rkey0, mw->rkey);
+	IT_EXPECT(t, mw->rkey == rkey0,
+		  "the MW's rkey changed from 0x%x to "
+		  "0x%x",
+		  rkey0, mw->rkey);
 	if (it_quiet(t, x.scq, "send CQ (nothing for the refused bind)"))
 		return IT_FAIL;
 	if (c->arg != BM_MW_CTX2 && mw->type == IBV_MW_TYPE_1) {
@@ -1380,8 +1661,14 @@ static int bm_mw(struct it_test *t, const struct bm_case *c)
 
 /* alloc_td, alloc_parent_domain */
 
-enum { TD_COMP_MASK, PAD_COMP_MASK, PAD_PD_NULL, PAD_PD_CTX2, PAD_TD_CTX2,
-       PAD_PD_IS_PARENT };
+enum {
+	TD_COMP_MASK,
+	PAD_COMP_MASK,
+	PAD_PD_NULL,
+	PAD_PD_CTX2,
+	PAD_TD_CTX2,
+	PAD_PD_IS_PARENT
+};
 
 static int bm_domains(struct it_test *t, const struct bm_case *c)
 {
@@ -1410,8 +1697,12 @@ static int bm_domains(struct it_test *t, const struct bm_case *c)
 		IT_EXPECT(t, td, "a good ibv_alloc_td failed: %s",
 			  strerror(errno));
 		return 0;
-	case PAD_COMP_MASK: pa.comp_mask = 1u << 5; break;
-	case PAD_PD_NULL: pa.pd = NULL; break;
+	case PAD_COMP_MASK:
+		pa.comp_mask = 1u << 5;
+		break;
+	case PAD_PD_NULL:
+		pa.pd = NULL;
+		break;
 	case PAD_PD_CTX2:
 		if (other_ctx(t))
 			return IT_FAIL;
@@ -1421,8 +1712,7 @@ static int bm_domains(struct it_test *t, const struct bm_case *c)
 		if (other_ctx(t))
 			return IT_FAIL;
 		pa.td = ibv_alloc_td(ctx2, &ta);
-		IT_EXPECT(t, pa.td, "ibv_alloc_td(ctx2): %s",
-			  strerror(errno));
+		IT_EXPECT(t, pa.td, "ibv_alloc_td(ctx2): %s", strerror(errno));
 		keep(K_TD, pa.td);
 		break;
 	case PAD_PD_IS_PARENT:
@@ -1452,204 +1742,203 @@ static int bm_domains(struct it_test *t, const struct bm_case *c)
 #define BM_CASES(X)                                                            \
 	X(create_cq_cqe_0, bm_create_cq, CQ_ZERO, EINVAL, -1)                  \
 	X(create_cq_cqe_negative, bm_create_cq, CQ_NEG, EINVAL, -1)            \
-	X(create_cq_cqe_above_max_cqe, bm_create_cq,                           \
-	  CQ_ABOVE_MAX, EINVAL, -1)                                            \
+	X(create_cq_cqe_above_max_cqe, bm_create_cq, CQ_ABOVE_MAX, EINVAL, -1) \
 	X(create_cq_cqe_max_cqe, bm_create_cq, CQ_MAX, 0, -1)                  \
-	X(create_cq_comp_vector_out_of_range, bm_create_cq,                    \
-	  CQ_VECTOR, EINVAL, -1)                                               \
-	X(create_cq_channel_of_other_context, bm_create_cq,                    \
-	  CQ_CHANNEL_CTX2, EINVAL, EBADF)                                      \
-	X(create_cq_ex_unknown_comp_mask, bm_create_cq_ex,                     \
-	  CQX_COMP_MASK, EOPNOTSUPP, -1)                                       \
-	X(create_cq_ex_unknown_wc_flags, bm_create_cq_ex,                      \
-	  CQX_WC_FLAGS, EOPNOTSUPP, -1)                                        \
+	X(create_cq_comp_vector_out_of_range, bm_create_cq, CQ_VECTOR, EINVAL, \
+	  -1)                                                                  \
+	X(create_cq_channel_of_other_context, bm_create_cq, CQ_CHANNEL_CTX2,   \
+	  EINVAL, EBADF)                                                       \
+	X(create_cq_ex_unknown_comp_mask, bm_create_cq_ex, CQX_COMP_MASK,      \
+	  EOPNOTSUPP, -1)                                                      \
+	X(create_cq_ex_unknown_wc_flags, bm_create_cq_ex, CQX_WC_FLAGS,        \
+	  EOPNOTSUPP, -1)                                                      \
 	X(create_cq_ex_completion_timestamp, bm_create_cq_ex,                  \
 	  CQX_WC_TIMESTAMP, EOPNOTSUPP, -1)                                    \
-	X(create_cq_ex_unknown_create_flags, bm_create_cq_ex,                  \
-	  CQX_FLAGS, EOPNOTSUPP, -1)                                           \
+	X(create_cq_ex_unknown_create_flags, bm_create_cq_ex, CQX_FLAGS,       \
+	  EOPNOTSUPP, -1)                                                      \
 	X(create_cq_ex_parent_domain_is_plain_pd, bm_create_cq_ex,             \
 	  CQX_PD_NOT_PARENT, EINVAL, -1)                                       \
 	X(create_cq_ex_parent_domain_of_other_context, bm_create_cq_ex,        \
 	  CQX_PARENT_CTX2, EINVAL, -1)                                         \
 	X(create_cq_ex_cqe_0, bm_create_cq_ex, CQX_ZERO, EINVAL, -1)           \
-	X(create_cq_ex_cqe_above_max_cqe, bm_create_cq_ex,                     \
-	  CQX_ABOVE_MAX, EINVAL, -1)                                           \
+	X(create_cq_ex_cqe_above_max_cqe, bm_create_cq_ex, CQX_ABOVE_MAX,      \
+	  EINVAL, -1)                                                          \
 	X(create_cq_ex_single_threaded_flag, bm_create_cq_ex,                  \
 	  CQX_SINGLE_THREADED, 0, -1)                                          \
 	X(resize_cq_to_0, bm_resize_cq, RZ_ZERO, EINVAL, -1)                   \
 	X(resize_cq_to_negative, bm_resize_cq, RZ_NEG, EINVAL, -1)             \
 	X(resize_cq_above_max_cqe, bm_resize_cq, RZ_ABOVE_MAX, EINVAL, -1)     \
-	X(resize_cq_below_pending_completions, bm_resize_cq,                   \
-	  RZ_BELOW_PENDING, EINVAL, -1)                                        \
+	X(resize_cq_below_pending_completions, bm_resize_cq, RZ_BELOW_PENDING, \
+	  EINVAL, -1)                                                          \
 	X(resize_cq_to_max_cqe, bm_resize_cq, RZ_MAX, 0, -1)                   \
 	X(req_notify_cq_without_channel, bm_req_notify, RN_NO_CHANNEL, 0, -1)  \
-	X(req_notify_cq_solicited_only_2, bm_req_notify,                       \
-	  RN_SOLICITED_2, 0, -1)                                               \
-	X(create_qp_max_send_wr_above_max, bm_create_qp,                       \
-	  QP_SWR_ABOVE, EINVAL, -1)                                            \
-	X(create_qp_max_recv_wr_above_max, bm_create_qp,                       \
-	  QP_RWR_ABOVE, EINVAL, -1)                                            \
-	X(create_qp_max_send_sge_above_max, bm_create_qp,                      \
-	  QP_SSGE_ABOVE, EINVAL, -1)                                           \
-	X(create_qp_max_recv_sge_above_max, bm_create_qp,                      \
-	  QP_RSGE_ABOVE, EINVAL, -1)                                           \
-	X(create_qp_max_inline_1MiB, bm_create_qp,                             \
-	  QP_INLINE_ABOVE, EINVAL, -1)                                         \
+	X(req_notify_cq_solicited_only_2, bm_req_notify, RN_SOLICITED_2, 0,    \
+	  -1)                                                                  \
+	X(create_qp_max_send_wr_above_max, bm_create_qp, QP_SWR_ABOVE, EINVAL, \
+	  -1)                                                                  \
+	X(create_qp_max_recv_wr_above_max, bm_create_qp, QP_RWR_ABOVE, EINVAL, \
+	  -1)                                                                  \
+	X(create_qp_max_send_sge_above_max, bm_create_qp, QP_SSGE_ABOVE,       \
+	  EINVAL, -1)                                                          \
+	X(create_qp_max_recv_sge_above_max, bm_create_qp, QP_RSGE_ABOVE,       \
+	  EINVAL, -1)                                                          \
+	X(create_qp_max_inline_1MiB, bm_create_qp, QP_INLINE_ABOVE, EINVAL,    \
+	  -1)                                                                  \
 	X(create_qp_all_caps_0, bm_create_qp, QP_ZERO, 0, -1)                  \
 	X(create_qp_max_send_wr_0, bm_create_qp, QP_SWR_0, 0, -1)              \
 	X(create_qp_max_recv_wr_0, bm_create_qp, QP_RWR_0, 0, -1)              \
 	X(create_qp_wr_at_device_max, bm_create_qp, QP_MAX_WR, 0, -1)          \
 	X(create_qp_sge_at_device_max, bm_create_qp, QP_MAX_SGE, 0, -1)        \
 	X(create_qp_type_99, bm_create_qp, QP_TYPE_99, EINVAL, -1)             \
-	X(create_qp_type_raw_packet, bm_create_qp,                             \
-	  QP_TYPE_RAW, EOPNOTSUPP, -1)                                         \
+	X(create_qp_type_raw_packet, bm_create_qp, QP_TYPE_RAW, EOPNOTSUPP,    \
+	  -1)                                                                  \
 	X(create_qp_send_cq_null, bm_create_qp, QP_SCQ_NULL, EINVAL, -1)       \
-	X(create_qp_cq_of_other_context, bm_create_qp,                         \
-	  QP_CQ_CTX2, EINVAL, ENOENT)                                          \
+	X(create_qp_cq_of_other_context, bm_create_qp, QP_CQ_CTX2, EINVAL,     \
+	  ENOENT)                                                              \
 	X(create_qp_cq_of_other_context_same_handle, bm_create_qp,             \
 	  QP_CQ_CTX2_SAME_HANDLE, EINVAL, ENOENT)                              \
 	X(create_qp_uc_with_srq, bm_create_qp, QP_UC_SRQ, EINVAL, 0)           \
-	X(create_qp_srq_of_other_context, bm_create_qp,                        \
-	  QP_SRQ_CTX2, EINVAL, -1)                                             \
-	X(create_qp_ex_unknown_comp_mask, bm_create_qp_ex,                     \
-	  QPX_COMP_MASK, EOPNOTSUPP, -1)                                       \
-	X(create_qp_ex_create_flags, bm_create_qp_ex,                          \
-	  QPX_CREATE_FLAGS, EOPNOTSUPP, -1)                                    \
+	X(create_qp_srq_of_other_context, bm_create_qp, QP_SRQ_CTX2, EINVAL,   \
+	  -1)                                                                  \
+	X(create_qp_ex_unknown_comp_mask, bm_create_qp_ex, QPX_COMP_MASK,      \
+	  EOPNOTSUPP, -1)                                                      \
+	X(create_qp_ex_create_flags, bm_create_qp_ex, QPX_CREATE_FLAGS,        \
+	  EOPNOTSUPP, -1)                                                      \
 	X(create_qp_ex_rdma_write_ops_on_ud, bm_create_qp_ex,                  \
 	  QPX_OPS_UD_WRITE, EOPNOTSUPP, -1)                                    \
-	X(create_qp_ex_unknown_send_ops, bm_create_qp_ex,                      \
-	  QPX_OPS_UNKNOWN, EOPNOTSUPP, -1)                                     \
+	X(create_qp_ex_unknown_send_ops, bm_create_qp_ex, QPX_OPS_UNKNOWN,     \
+	  EOPNOTSUPP, -1)                                                      \
 	X(create_qp_ex_without_pd, bm_create_qp_ex, QPX_NO_PD, EINVAL, -1)     \
-	X(create_qp_ex_xrc_send, bm_create_qp_ex,                              \
-	  QPX_XRC_SEND, EOPNOTSUPP, -1)                                        \
-	X(create_qp_ex_every_rc_send_op, bm_create_qp_ex,                      \
-	  QPX_OPS_RC_ALL, 0, -1)                                               \
+	X(create_qp_ex_xrc_send, bm_create_qp_ex, QPX_XRC_SEND, EOPNOTSUPP,    \
+	  -1)                                                                  \
+	X(create_qp_ex_every_rc_send_op, bm_create_qp_ex, QPX_OPS_RC_ALL, 0,   \
+	  -1)                                                                  \
 	X(modify_qp_rts_to_rtr, bm_modify_qp, MQ_RTS_TO_RTR, EINVAL, -1)       \
 	X(modify_qp_reset_to_rtr, bm_modify_qp, MQ_RESET_TO_RTR, EINVAL, -1)   \
 	X(modify_qp_state_99, bm_modify_qp, MQ_STATE_99, EINVAL, -1)           \
-	X(modify_qp_unknown_attr_mask_bit, bm_modify_qp,                       \
-	  MQ_MASK_UNKNOWN, EOPNOTSUPP, -1)                                     \
-	X(modify_qp_rts_to_rts_rnr_retry, bm_modify_qp,                        \
-	  MQ_RTS_RNR_RETRY, EINVAL, -1)                                        \
-	X(modify_qp_wrong_cur_state, bm_modify_qp,                             \
-	  MQ_CUR_STATE_WRONG, EINVAL, -1)                                      \
+	X(modify_qp_unknown_attr_mask_bit, bm_modify_qp, MQ_MASK_UNKNOWN,      \
+	  EOPNOTSUPP, -1)                                                      \
+	X(modify_qp_rts_to_rts_rnr_retry, bm_modify_qp, MQ_RTS_RNR_RETRY,      \
+	  EINVAL, -1)                                                          \
+	X(modify_qp_wrong_cur_state, bm_modify_qp, MQ_CUR_STATE_WRONG, EINVAL, \
+	  -1)                                                                  \
 	X(modify_qp_init_port_2, bm_modify_qp, MQ_INIT_PORT_2, EINVAL, -1)     \
-	X(modify_qp_init_pkey_index_500, bm_modify_qp,                         \
-	  MQ_INIT_PKEY_500, EINVAL, 0)                                         \
+	X(modify_qp_init_pkey_index_500, bm_modify_qp, MQ_INIT_PKEY_500,       \
+	  EINVAL, 0)                                                           \
 	X(modify_qp_init_unknown_access_flag, bm_modify_qp,                    \
 	  MQ_INIT_ACCESS_UNKNOWN, EINVAL, 0)                                   \
 	X(modify_qp_rtr_path_mtu_0, bm_modify_qp, MQ_RTR_MTU_0, EINVAL, 0)     \
 	X(modify_qp_rtr_path_mtu_6, bm_modify_qp, MQ_RTR_MTU_6, EINVAL, -1)    \
-	X(modify_qp_rtr_sgid_index_200, bm_modify_qp,                          \
-	  MQ_RTR_SGID_200, EINVAL, ENODATA)                                    \
+	X(modify_qp_rtr_sgid_index_200, bm_modify_qp, MQ_RTR_SGID_200, EINVAL, \
+	  ENODATA)                                                             \
 	X(modify_qp_rtr_without_av, bm_modify_qp, MQ_RTR_NO_AV, EINVAL, -1)    \
 	X(modify_qp_rtr_dest_qpn_above_24_bits, bm_modify_qp,                  \
 	  MQ_RTR_DQPN_25_BITS, EINVAL, 0)                                      \
 	X(modify_qp_rtr_max_dest_rd_atomic_255, bm_modify_qp,                  \
 	  MQ_RTR_DEST_RD_ATOMIC_255, EINVAL, 0)                                \
-	X(modify_qp_rts_max_rd_atomic_255, bm_modify_qp,                       \
-	  MQ_RTS_RD_ATOMIC_255, EINVAL, -1)                                    \
-	X(modify_qp_rts_timeout_32, bm_modify_qp,                              \
-	  MQ_RTS_TIMEOUT_32, EINVAL, -1)                                       \
+	X(modify_qp_rts_max_rd_atomic_255, bm_modify_qp, MQ_RTS_RD_ATOMIC_255, \
+	  EINVAL, -1)                                                          \
+	X(modify_qp_rts_timeout_32, bm_modify_qp, MQ_RTS_TIMEOUT_32, EINVAL,   \
+	  -1)                                                                  \
 	X(modify_qp_rts_retry_cnt_8, bm_modify_qp, MQ_RTS_RETRY_8, EINVAL, 0)  \
 	X(query_qp_attr_mask_0, bm_query_qp, QQ_MASK_0, 0, -1)                 \
-	X(query_qp_unknown_attr_mask_bit, bm_query_qp,                         \
-	  QQ_MASK_UNKNOWN, EOPNOTSUPP, -1)                                     \
+	X(query_qp_unknown_attr_mask_bit, bm_query_qp, QQ_MASK_UNKNOWN,        \
+	  EOPNOTSUPP, -1)                                                      \
 	X(create_srq_max_wr_0, bm_create_srq, SRQ_WR_0, EINVAL, -1)            \
-	X(create_srq_max_wr_above_max, bm_create_srq,                          \
-	  SRQ_WR_ABOVE, EINVAL, -1)                                            \
-	X(create_srq_max_sge_above_max, bm_create_srq,                         \
-	  SRQ_SGE_ABOVE, EINVAL, -1)                                           \
+	X(create_srq_max_wr_above_max, bm_create_srq, SRQ_WR_ABOVE, EINVAL,    \
+	  -1)                                                                  \
+	X(create_srq_max_sge_above_max, bm_create_srq, SRQ_SGE_ABOVE, EINVAL,  \
+	  -1)                                                                  \
 	X(create_srq_max_sge_0, bm_create_srq, SRQ_SGE_0, 0, -1)               \
 	X(create_srq_at_device_max, bm_create_srq, SRQ_MAX, 0, -1)             \
 	X(create_srq_limit_above_max_wr_is_ignored, bm_create_srq,             \
 	  SRQ_LIMIT_ABOVE_WR, 0, -1)                                           \
-	X(create_srq_ex_unknown_comp_mask, bm_create_srq,                      \
-	  SRQX_COMP_MASK, EOPNOTSUPP, -1)                                      \
-	X(create_srq_ex_type_xrc, bm_create_srq,                               \
-	  SRQX_TYPE_XRC, EOPNOTSUPP, -1)                                       \
+	X(create_srq_ex_unknown_comp_mask, bm_create_srq, SRQX_COMP_MASK,      \
+	  EOPNOTSUPP, -1)                                                      \
+	X(create_srq_ex_type_xrc, bm_create_srq, SRQX_TYPE_XRC, EOPNOTSUPP,    \
+	  -1)                                                                  \
 	X(create_srq_ex_type_tm, bm_create_srq, SRQX_TYPE_TM, EOPNOTSUPP, -1)  \
 	X(create_srq_ex_type_99, bm_create_srq, SRQX_TYPE_99, EINVAL, -1)      \
 	X(create_srq_ex_without_pd, bm_create_srq, SRQX_NO_PD, EINVAL, -1)     \
-	X(modify_srq_limit_above_max_wr, bm_modify_srq,                        \
-	  MS_LIMIT_ABOVE_WR, EINVAL, -1)                                       \
-	X(modify_srq_max_wr_above_max, bm_modify_srq,                          \
-	  MS_WR_ABOVE_MAX, EINVAL, -1)                                         \
-	X(modify_srq_max_wr_below_posted, bm_modify_srq,                       \
-	  MS_WR_BELOW_POSTED, EINVAL, -1)                                      \
-	X(modify_srq_unknown_attr_mask_bit, bm_modify_srq,                     \
-	  MS_MASK_UNKNOWN, EINVAL, -1)                                         \
+	X(modify_srq_limit_above_max_wr, bm_modify_srq, MS_LIMIT_ABOVE_WR,     \
+	  EINVAL, -1)                                                          \
+	X(modify_srq_max_wr_above_max, bm_modify_srq, MS_WR_ABOVE_MAX, EINVAL, \
+	  -1)                                                                  \
+	X(modify_srq_max_wr_below_posted, bm_modify_srq, MS_WR_BELOW_POSTED,   \
+	  EINVAL, -1)                                                          \
+	X(modify_srq_unknown_attr_mask_bit, bm_modify_srq, MS_MASK_UNKNOWN,    \
+	  EINVAL, -1)                                                          \
 	X(modify_srq_max_wr_0, bm_modify_srq, MS_WR_0, EINVAL, -1)             \
-	X(post_send_unknown_send_flag, bm_post_send,                           \
-	  PS_FLAGS_UNKNOWN, EINVAL, -1)                                        \
-	X(post_send_num_sge_negative, bm_post_send,                            \
-	  PS_NUM_SGE_NEG, EINVAL, -1)                                          \
-	X(post_send_length_above_2GiB, bm_post_send,                           \
-	  PS_LEN_ABOVE_2G, EINVAL, -1)                                         \
-	X(post_send_atomic_of_4_bytes, bm_post_send,                           \
-	  PS_ATOMIC_LEN_4, EINVAL, -1)                                         \
-	X(post_send_inline_rdma_read, bm_post_send,                            \
-	  PS_INLINE_READ, EINVAL, -1)                                          \
+	X(post_send_unknown_send_flag, bm_post_send, PS_FLAGS_UNKNOWN, EINVAL, \
+	  -1)                                                                  \
+	X(post_send_num_sge_negative, bm_post_send, PS_NUM_SGE_NEG, EINVAL,    \
+	  -1)                                                                  \
+	X(post_send_length_above_2GiB, bm_post_send, PS_LEN_ABOVE_2G, EINVAL,  \
+	  -1)                                                                  \
+	X(post_send_atomic_of_4_bytes, bm_post_send, PS_ATOMIC_LEN_4, EINVAL,  \
+	  -1)                                                                  \
+	X(post_send_inline_rdma_read, bm_post_send, PS_INLINE_READ, EINVAL,    \
+	  -1)                                                                  \
 	X(post_send_opcode_negative, bm_post_send, PS_OPCODE_NEG, EINVAL, -1)  \
 	X(post_send_ud_null_ah, bm_post_send, PS_UD_NULL_AH, EINVAL, -1)       \
-	X(post_send_ud_ah_of_other_pd, bm_post_send,                           \
-	  PS_UD_AH_OTHER_PD, EINVAL, -1)                                       \
-	X(post_send_ud_ah_of_other_context, bm_post_send,                      \
-	  PS_UD_AH_CTX2, EINVAL, -1)                                           \
-	X(post_send_send_with_inv_on_ud, bm_post_send,                         \
-	  PS_SEND_INV_UD, EINVAL, -1)                                          \
-	X(post_send_local_inv_on_uc, bm_post_send,                             \
-	  PS_LOCAL_INV_UC, EINVAL, -1)                                         \
-	X(post_send_bind_mw_null_mw, bm_post_send,                             \
-	  PS_BIND_MW_NULL, EINVAL, -1)                                         \
-	X(post_recv_num_sge_negative, bm_post_recv,                            \
-	  PR_NUM_SGE_NEG, EINVAL, -1)                                          \
-	X(post_recv_length_above_4GiB, bm_post_recv,                           \
-	  PR_LEN_ABOVE_4G, EINVAL, -1)                                         \
+	X(post_send_ud_ah_of_other_pd, bm_post_send, PS_UD_AH_OTHER_PD,        \
+	  EINVAL, -1)                                                          \
+	X(post_send_ud_ah_of_other_context, bm_post_send, PS_UD_AH_CTX2,       \
+	  EINVAL, -1)                                                          \
+	X(post_send_send_with_inv_on_ud, bm_post_send, PS_SEND_INV_UD, EINVAL, \
+	  -1)                                                                  \
+	X(post_send_local_inv_on_uc, bm_post_send, PS_LOCAL_INV_UC, EINVAL,    \
+	  -1)                                                                  \
+	X(post_send_bind_mw_null_mw, bm_post_send, PS_BIND_MW_NULL, EINVAL,    \
+	  -1)                                                                  \
+	X(post_recv_num_sge_negative, bm_post_recv, PR_NUM_SGE_NEG, EINVAL,    \
+	  -1)                                                                  \
+	X(post_recv_length_above_4GiB, bm_post_recv, PR_LEN_ABOVE_4G, EINVAL,  \
+	  -1)                                                                  \
 	X(post_recv_on_qp_with_srq, bm_post_recv, PR_ON_SRQ_QP, EINVAL, -1)    \
 	X(post_recv_zero_sges_takes_zero_byte_send, bm_post_recv,              \
 	  PR_ZERO_SGES, 0, -1)                                                 \
-	X(post_srq_recv_num_sge_negative, bm_post_recv,                        \
-	  PSR_NUM_SGE_NEG, EINVAL, -1)                                         \
-	X(post_srq_recv_length_above_4GiB, bm_post_recv,                       \
-	  PSR_LEN_ABOVE_4G, EINVAL, -1)                                        \
+	X(post_srq_recv_num_sge_negative, bm_post_recv, PSR_NUM_SGE_NEG,       \
+	  EINVAL, -1)                                                          \
+	X(post_srq_recv_length_above_4GiB, bm_post_recv, PSR_LEN_ABOVE_4G,     \
+	  EINVAL, -1)                                                          \
 	X(post_srq_recv_zero_sges_takes_zero_byte_send, bm_post_recv,          \
 	  PSR_ZERO_SGES, 0, -1)                                                \
 	X(create_ah_port_0, bm_create_ah, AH_PORT_0, EINVAL, -1)               \
 	X(create_ah_port_2, bm_create_ah, AH_PORT_2, EINVAL, -1)               \
 	X(create_ah_without_grh_on_roce, bm_create_ah, AH_NO_GRH, EINVAL, -1)  \
-	X(create_ah_sgid_index_past_table, bm_create_ah,                       \
-	  AH_SGID_PAST_TABLE, EINVAL, -1)                                      \
-	X(create_ah_sgid_index_of_empty_entry, bm_create_ah,                   \
-	  AH_SGID_EMPTY, EINVAL, ENODATA)                                      \
+	X(create_ah_sgid_index_past_table, bm_create_ah, AH_SGID_PAST_TABLE,   \
+	  EINVAL, -1)                                                          \
+	X(create_ah_sgid_index_of_empty_entry, bm_create_ah, AH_SGID_EMPTY,    \
+	  EINVAL, ENODATA)                                                     \
 	X(reg_mr_remote_write_without_local_write, bm_reg_mr,                  \
 	  MR_REMOTE_WRITE_ONLY, EINVAL, -1)                                    \
 	X(reg_mr_remote_atomic_without_local_write, bm_reg_mr,                 \
 	  MR_REMOTE_ATOMIC_ONLY, EINVAL, -1)                                   \
-	X(reg_mr_unknown_access_flag, bm_reg_mr,                               \
-	  MR_ACCESS_UNKNOWN, EINVAL, -1)                                       \
+	X(reg_mr_unknown_access_flag, bm_reg_mr, MR_ACCESS_UNKNOWN, EINVAL,    \
+	  -1)                                                                  \
 	X(reg_mr_length_0, bm_reg_mr, MR_LEN_0, EINVAL, -1)                    \
 	X(reg_mr_null_address, bm_reg_mr, MR_NULL_ADDR, EFAULT, -1)            \
 	X(reg_mr_unmapped_address, bm_reg_mr, MR_UNMAPPED, EFAULT, -1)         \
-	X(reg_mr_on_demand_paging, bm_reg_mr,                                  \
-	  MR_ON_DEMAND, EOPNOTSUPP, EINVAL)                                    \
+	X(reg_mr_on_demand_paging, bm_reg_mr, MR_ON_DEMAND, EOPNOTSUPP,        \
+	  EINVAL)                                                              \
 	X(alloc_mw_type_0, bm_mw, MW_TYPE_0, EINVAL, -1)                       \
 	X(alloc_mw_type_3, bm_mw, MW_TYPE_3, EINVAL, -1)                       \
 	X(bind_mw_type_2_window, bm_mw, BM_TYPE_2, EINVAL, -1)                 \
 	X(bind_mw_window_of_other_context, bm_mw, BM_MW_CTX2, EINVAL, -1)      \
 	X(bind_mw_unknown_send_flag, bm_mw, BM_FLAGS_UNKNOWN, EINVAL, -1)      \
 	X(bind_mw_qp_in_reset, bm_mw, BM_QP_RESET, EINVAL, -1)                 \
-	X(bind_mw_null_mr_with_length, bm_mw,                                  \
-	  BM_MR_NULL_WITH_LENGTH, EINVAL, -1)                                  \
+	X(bind_mw_null_mr_with_length, bm_mw, BM_MR_NULL_WITH_LENGTH, EINVAL,  \
+	  -1)                                                                  \
 	X(bind_mw_mr_of_other_pd, bm_mw, BM_MR_OTHER_PD, EPERM, -1)            \
 	X(alloc_td_unknown_comp_mask, bm_domains, TD_COMP_MASK, EINVAL, -1)    \
-	X(alloc_parent_domain_unknown_comp_mask, bm_domains,                   \
-	  PAD_COMP_MASK, EOPNOTSUPP, -1)                                       \
+	X(alloc_parent_domain_unknown_comp_mask, bm_domains, PAD_COMP_MASK,    \
+	  EOPNOTSUPP, -1)                                                      \
 	X(alloc_parent_domain_null_pd, bm_domains, PAD_PD_NULL, EINVAL, -1)    \
-	X(alloc_parent_domain_pd_of_other_context, bm_domains,                 \
-	  PAD_PD_CTX2, EINVAL, -1)                                             \
-	X(alloc_parent_domain_td_of_other_context, bm_domains,                 \
-	  PAD_TD_CTX2, EINVAL, -1)                                             \
+	X(alloc_parent_domain_pd_of_other_context, bm_domains, PAD_PD_CTX2,    \
+	  EINVAL, -1)                                                          \
+	X(alloc_parent_domain_td_of_other_context, bm_domains, PAD_TD_CTX2,    \
+	  EINVAL, -1)                                                          \
 	X(alloc_parent_domain_of_a_parent_domain, bm_domains,                  \
 	  PAD_PD_IS_PARENT, EINVAL, -1)
 
@@ -1670,23 +1959,22 @@ enum {
  * the row named in the reason checks the EOPNOTSUPP that stops it.  Every
  * case not listed expects the same answer from both backends.
  */
-#define BM_NA (-2)
+#define BM_NA	     (-2)
 #define BM_NO_RESIZE "the mlx5 backend cannot resize a CQ (no resize_cq)"
-#define BM_NO_UC "the mlx5 backend has no UC QPs (create_qp_uc_with_srq)"
+#define BM_NO_UC     "the mlx5 backend has no UC QPs (create_qp_uc_with_srq)"
 #define BM_NO_MW                                                               \
-	"the mlx5 backend has no memory windows (alloc_mw answers "           \
+	"the mlx5 backend has no memory windows (alloc_mw answers "            \
 	"EOPNOTSUPP: no UMR WQEs)"
 
 static const struct bm_other {
-	const char *name;	/* without "matrix_" */
+	const char *name; /* without "matrix_" */
 	int err, alt;
 	const char *why;
 } bm_mlx5[] = {
 	{ "resize_cq_to_0", EOPNOTSUPP, -1, BM_NO_RESIZE },
 	{ "resize_cq_to_negative", EOPNOTSUPP, -1, BM_NO_RESIZE },
 	{ "resize_cq_above_max_cqe", EOPNOTSUPP, -1, BM_NO_RESIZE },
-	{ "resize_cq_below_pending_completions", EOPNOTSUPP, -1,
-	  BM_NO_RESIZE },
+	{ "resize_cq_below_pending_completions", EOPNOTSUPP, -1, BM_NO_RESIZE },
 	{ "resize_cq_to_max_cqe", EOPNOTSUPP, -1, BM_NO_RESIZE },
 	{ "create_qp_uc_with_srq", EOPNOTSUPP, -1, BM_NO_UC },
 	{ "create_qp_ex_every_rc_send_op", EOPNOTSUPP, -1,
@@ -1803,8 +2091,10 @@ static int bm_run(struct it_test *t, long i)
 			kill(pid, SIGKILL);
 			waitpid(pid, &st, 0);
 			close(fds[0]);
-			return it_fail(t, "the case hung (killed after %llu "
-				       "ms)", 12ull * t->env->timeout_ms);
+			return it_fail(t,
+				       "the case hung (killed after %llu "
+				       "ms)",
+				       12ull * t->env->timeout_ms);
 		}
 		usleep(2000);
 	}
@@ -1813,9 +2103,12 @@ static int bm_run(struct it_test *t, long i)
 	if (WIFSIGNALED(st))
 		return it_fail(t, "the case crashed: %s",
 			       strsignal(WTERMSIG(st)));
-	IT_EXPECT(t, n == (ssize_t)sizeof(rep) && WIFEXITED(st) &&
-		  !WEXITSTATUS(st), "the case's process ended with status "
-		  "0x%x and no verdict", st);
+	IT_EXPECT(t,
+		  n == (ssize_t)sizeof(rep) && WIFEXITED(st) &&
+			  !WEXITSTATUS(st),
+		  "the case's process ended with status "
+		  "0x%x and no verdict",
+		  st);
 	rep.reason[sizeof(rep.reason) - 1] = 0;
 	if (rep.result == IT_SKIP)
 		return it_skip(t, "%s", rep.reason);
@@ -1826,6 +2119,5 @@ static int bm_run(struct it_test *t, long i)
 
 #define BM_IT(n, f, a, e, alt) { "matrix_" #n, bm_run, BM_I_##n },
 const struct it_case it_cases_bad_matrix[] = {
-	BM_CASES(BM_IT)
-	{ NULL, NULL, 0 },
+	BM_CASES(BM_IT){ NULL, NULL, 0 },
 };

@@ -28,16 +28,20 @@ static int get_event(struct it_test *t, struct ibv_comp_channel *ch,
 	int ret;
 
 	ret = channel_ready(ch, t->env->timeout_ms);
-	IT_EXPECT(t, ret == 1, "%s: no event on the channel after %u ms "
-		  "(poll %d)", what, t->env->timeout_ms, ret);
+	IT_EXPECT(t, ret == 1,
+		  "%s: no event on the channel after %u ms "
+		  "(poll %d)",
+		  what, t->env->timeout_ms, ret);
 	ret = ibv_get_cq_event(ch, &ev_cq, &ev_ctx);
-	IT_EXPECT(t, !ret, "%s: ibv_get_cq_event returned %d (errno %d)",
-		  what, ret, errno);
+	IT_EXPECT(t, !ret, "%s: ibv_get_cq_event returned %d (errno %d)", what,
+		  ret, errno);
 	ibv_ack_cq_events(ev_cq, 1);
 	IT_EXPECT(t, ev_cq == cq, "%s: the event names CQ %p, expected %p",
 		  what, (void *)ev_cq, (void *)cq);
-	IT_EXPECT(t, ev_ctx == cq->cq_context, "%s: event context %p, "
-		  "expected %p", what, ev_ctx, cq->cq_context);
+	IT_EXPECT(t, ev_ctx == cq->cq_context,
+		  "%s: event context %p, "
+		  "expected %p",
+		  what, ev_ctx, cq->cq_context);
 	return 0;
 }
 
@@ -115,7 +119,7 @@ static int channel_pair(struct it_test *t, struct it_ep *a, struct it_ep *b,
  * nothing until armed again.
  */
 static int comp_channel_delivers_one_event_per_req_notify(struct it_test *t,
-							   long arg)
+							  long arg)
 {
 	struct ibv_comp_channel *ch;
 	struct it_buf *sb, *rb;
@@ -156,7 +160,7 @@ static int comp_channel_delivers_one_event_per_req_notify(struct it_test *t,
 
 /* Armed for solicited only: a plain send does not wake, a solicited does. */
 static int comp_channel_solicited_only_wakes_on_solicited(struct it_test *t,
-							   long arg)
+							  long arg)
 {
 	struct ibv_comp_channel *ch;
 	struct it_buf *sb, *rb;
@@ -223,8 +227,8 @@ static int take_in_order(struct it_test *t, struct it_ep *b, struct it_buf *rb,
 	for (i = 0; i < n; i++) {
 		int id = first + i;
 		uint32_t len = 1 + id % RZ_SLOT;
-		struct it_wc_exp e = it_exp_recv(1000 + id, IBV_WC_RECV, b->qp,
-						 len);
+		struct it_wc_exp e =
+			it_exp_recv(1000 + id, IBV_WC_RECV, b->qp, len);
 
 		if (it_check_wc(t, &wc[i], &e, "receive completion") ||
 		    it_verify(t, rb->addr + RZ_SLOT * id, len, it_seed(t, id),
@@ -252,7 +256,7 @@ static int resize_pair(struct it_test *t, struct it_ep *a, struct it_ep *b,
  * come out once each, in order; then it shrinks (empty) and still works.
  */
 static int resize_cq_keeps_pending_completions_in_order(struct it_test *t,
-							 long arg)
+							long arg)
 {
 	struct it_buf *sb, *rb;
 	struct it_ep a, b;
@@ -279,8 +283,7 @@ static int resize_cq_keeps_pending_completions_in_order(struct it_test *t,
 	it_where(t, "shrink to 20 when empty");
 	ret = ibv_resize_cq(b.rcq, 20);
 	IT_EXPECT(t, !ret, "ibv_resize_cq(20) returned %d", ret);
-	IT_EXPECT(t, b.rcq->cqe >= 20, "cqe %d after resize to 20",
-		  b.rcq->cqe);
+	IT_EXPECT(t, b.rcq->cqe >= 20, "cqe %d after resize to 20", b.rcq->cqe);
 	it_where(t, "traffic after shrinking");
 	if (make_pending(t, &a, &b, sb, rb, 70, 20) ||
 	    take_in_order(t, &b, rb, 70, 20) ||
@@ -291,8 +294,9 @@ static int resize_cq_keeps_pending_completions_in_order(struct it_test *t,
 }
 
 /* Shrinking below the pending count fails and loses nothing. */
-static int resize_cq_below_pending_count_fails_and_cq_keeps_working(
-	struct it_test *t, long arg)
+static int
+resize_cq_below_pending_count_fails_and_cq_keeps_working(struct it_test *t,
+							 long arg)
 {
 	struct it_buf *sb, *rb;
 	struct it_ep a, b;
@@ -304,8 +308,10 @@ static int resize_cq_below_pending_count_fails_and_cq_keeps_working(
 	cqe = b.rcq->cqe;
 	ret = ibv_resize_cq(b.rcq, 8);
 	IT_EXPECT(t, ret != 0, "ibv_resize_cq(8) with 40 pending succeeded");
-	IT_EXPECT(t, b.rcq->cqe == cqe, "cqe changed from %d to %d by a "
-		  "failed resize", cqe, b.rcq->cqe);
+	IT_EXPECT(t, b.rcq->cqe == cqe,
+		  "cqe changed from %d to %d by a "
+		  "failed resize",
+		  cqe, b.rcq->cqe);
 	it_where(t, "after the failed resize");
 	if (take_in_order(t, &b, rb, 0, 40) ||
 	    it_quiet(t, b.rcq, "receiver CQ (duplicates?)"))
@@ -322,8 +328,7 @@ static int resize_cq_below_pending_count_fails_and_cq_keeps_working(
  * 200 messages through CQs of 15: the rings wrap a dozen times, polled
  * with batch sizes from 1 to 11 (often more than is there).
  */
-static int poll_cq_keeps_order_across_cq_ring_wrap(struct it_test *t,
-						    long arg)
+static int poll_cq_keeps_order_across_cq_ring_wrap(struct it_test *t, long arg)
 {
 	enum { N = 200, BATCH = 8 };
 	struct it_qp_attr attr = it_qp_defaults(IBV_QPT_RC);
@@ -355,12 +360,13 @@ static int poll_cq_keeps_order_across_cq_ring_wrap(struct it_test *t,
 			n = ibv_poll_cq(b.rcq, want, wc);
 			IT_EXPECT(t, n >= 0 && n <= want && got + n <= BATCH,
 				  "ibv_poll_cq(%d) returned %d with %d of %d "
-				  "taken", want, n, got, BATCH);
+				  "taken",
+				  want, n, got, BATCH);
 			for (i = 0; i < n; i++) {
 				int id = first + got + i;
-				struct it_wc_exp e = it_exp_recv(
-					1000 + id, IBV_WC_RECV, b.qp,
-					1 + id % RZ_SLOT);
+				struct it_wc_exp e =
+					it_exp_recv(1000 + id, IBV_WC_RECV,
+						    b.qp, 1 + id % RZ_SLOT);
 
 				if (it_check_wc(t, &wc[i], &e,
 						"receive completion") ||

@@ -184,8 +184,8 @@ static int rc_send_with_max_sges_on_both_sides(struct it_test *t, long arg)
 		return IT_FAIL;
 	ns = a.cap.max_send_sge;
 	nr = b.cap.max_recv_sge;
-	IT_EXPECT(t, ns >= 1 && nr >= 1, "max_send_sge %u max_recv_sge %u",
-		  ns, nr);
+	IT_EXPECT(t, ns >= 1 && nr >= 1, "max_send_sge %u max_recv_sge %u", ns,
+		  nr);
 	for (i = 0; i < ns; i++)
 		total += 1 + 37 * i;
 	piece = total / nr + 1;
@@ -429,9 +429,10 @@ static int rc_send_before_recv_arrives_after_rnr_retry(struct it_test *t,
 		return IT_FAIL;
 	nanosleep(&ts, NULL);
 	n = ibv_poll_cq(a.scq, 1, &wc);
-	IT_EXPECT(t, n == 0, "the send completed (poll %d, status %s) before "
-		  "any receive was posted", n,
-		  n > 0 ? ibv_wc_status_str(wc.status) : "-");
+	IT_EXPECT(t, n == 0,
+		  "the send completed (poll %d, status %s) before "
+		  "any receive was posted",
+		  n, n > 0 ? ibv_wc_status_str(wc.status) : "-");
 	if (it_post_recv(t, b.qp, 100, rb, 0, rb->len))
 		return IT_FAIL;
 	e = it_exp_recv(100, IBV_WC_RECV, b.qp, 500);
@@ -466,8 +467,7 @@ static int rc_post_recv_in_init_and_rtr_is_kept(struct it_test *t, long arg)
 	for (k = 0; k < 2; k++) {
 		it_where(t, "receive posted in %s", k ? "RTR" : "INIT");
 		if (it_send_check(t, &a, &b, k, 100 + k, sb, rb[k],
-				  1000 + 1000 * k, it_seed(t, 10 + k),
-				  poison))
+				  1000 + 1000 * k, it_seed(t, 10 + k), poison))
 			return IT_FAIL;
 	}
 	it_where(t, "%s", "");
@@ -665,19 +665,20 @@ static void it_wr_atomic(struct ibv_send_wr *wr, const struct it_buf *rb,
 static int check_u64(struct it_test *t, const struct it_buf *b, size_t off,
 		     uint64_t v, uint64_t poison, const char *what)
 {
-	IT_EXPECT(t, load64(b->addr + off) == v, "%s is 0x%llx, expected "
-		  "0x%llx", what, (unsigned long long)load64(b->addr + off),
+	IT_EXPECT(t, load64(b->addr + off) == v,
+		  "%s is 0x%llx, expected "
+		  "0x%llx",
+		  what, (unsigned long long)load64(b->addr + off),
 		  (unsigned long long)v);
 	if (it_verify(t, b->addr, off, poison, 0, what) ||
-	    it_verify(t, b->addr + off + 8, b->len - off - 8, poison,
-		      off + 8, what))
+	    it_verify(t, b->addr + off + 8, b->len - off - 8, poison, off + 8,
+		      what))
 		return IT_FAIL;
 	return 0;
 }
 
 /* A compare-and-swap that matches swaps; one that does not leaves it. */
-static int rc_atomic_cmp_swap_success_and_failure(struct it_test *t,
-						  long arg)
+static int rc_atomic_cmp_swap_success_and_failure(struct it_test *t, long arg)
 {
 	uint64_t rp = it_seed(t, 1), lp = it_seed(t, 2);
 	uint64_t va = it_seed(t, 10), vb = it_seed(t, 11), vc = it_seed(t, 12);
@@ -759,8 +760,8 @@ static int rc_atomic_fetch_add_sequence(struct it_test *t, long arg)
 	if (it_poll(t, a.scq, wc, 6, "fetch-and-add completions"))
 		return IT_FAIL;
 	for (i = 0; i < 6; i++) {
-		struct it_wc_exp e = it_exp_send(10 + i, IBV_WC_FETCH_ADD,
-						 a.qp);
+		struct it_wc_exp e =
+			it_exp_send(10 + i, IBV_WC_FETCH_ADD, a.qp);
 
 		it_where(t, "fetch-and-add %d", i);
 		e.byte_len = 8;
@@ -780,7 +781,7 @@ static int rc_atomic_fetch_add_sequence(struct it_test *t, long arg)
 
 /* Ten sends in one list, ten receives in one list: all in order. */
 static int rc_post_list_of_10_sends_completes_in_order(struct it_test *t,
-							long arg)
+						       long arg)
 {
 	enum { N = 10, SLOT = 2048 };
 	uint64_t poison = it_seed(t, 1);
@@ -832,8 +833,8 @@ static int rc_post_list_of_10_sends_completes_in_order(struct it_test *t,
 		return IT_FAIL;
 	for (i = 0; i < N; i++) {
 		uint32_t len = 1 + 150 * i;
-		struct it_wc_exp e = it_exp_recv(200 + i, IBV_WC_RECV, b.qp,
-						 len);
+		struct it_wc_exp e =
+			it_exp_recv(200 + i, IBV_WC_RECV, b.qp, len);
 
 		it_where(t, "receive %d", i);
 		if (it_check_wc(t, &wc[i], &e, "receive completion") ||
@@ -864,11 +865,11 @@ enum {
 
 /* One list of six different opcodes completes in order, each correctly. */
 static int rc_post_list_of_mixed_opcodes_completes_in_order(struct it_test *t,
-							     long arg)
+							    long arg)
 {
 	static const int sop[6] = {
 		IBV_WC_RDMA_WRITE, IBV_WC_SEND, IBV_WC_RDMA_READ,
-		IBV_WC_FETCH_ADD, IBV_WC_SEND, IBV_WC_RDMA_WRITE,
+		IBV_WC_FETCH_ADD,  IBV_WC_SEND, IBV_WC_RDMA_WRITE,
 	};
 	uint64_t lp = it_seed(t, 1), rp = it_seed(t, 2), np = it_seed(t, 3);
 	uint64_t s[6], v = it_seed(t, 4);
@@ -909,8 +910,7 @@ static int rc_post_list_of_mixed_opcodes_completes_in_order(struct it_test *t,
 	it_wr(&wr[3], &sge[3], 4, IBV_WR_ATOMIC_FETCH_AND_ADD, lb, MX_FAA, 8);
 	it_wr_atomic(&wr[3], rb, MX_FAA, 5, 0);
 	it_wr(&wr[4], &sge[4], 5, IBV_WR_SEND, lb, MX_SEND2, 300);
-	it_wr(&wr[5], &sge[5], 6, IBV_WR_RDMA_WRITE_WITH_IMM, lb, MX_WIMM,
-	      800);
+	it_wr(&wr[5], &sge[5], 6, IBV_WR_RDMA_WRITE_WITH_IMM, lb, MX_WIMM, 800);
 	wr[5].imm_data = imm6;
 	it_wr_rdma(&wr[5], rb, MX_WIMM);
 	for (i = 0; i < 5; i++)
@@ -967,8 +967,8 @@ static int rc_post_list_of_mixed_opcodes_completes_in_order(struct it_test *t,
  * 1000 RDMA writes through a 16-deep SQ, only every 8th signaled, without
  * polling the CQ before the end: slots must come back on their own.
  */
-static int rc_unsignaled_writes_reuse_sq_slots_without_polling(
-	struct it_test *t, long arg)
+static int
+rc_unsignaled_writes_reuse_sq_slots_without_polling(struct it_test *t, long arg)
 {
 	enum { N = 1000, EVERY = 8, NSIG = N / EVERY };
 	struct it_qp_attr attr = it_qp_defaults(IBV_QPT_RC);
@@ -999,9 +999,11 @@ static int rc_unsignaled_writes_reuse_sq_slots_without_polling(
 		while ((ret = ibv_post_send(a.qp, &wr, &bad)) == ENOMEM) {
 			sched_yield();
 			clock_gettime(CLOCK_MONOTONIC, &ts);
-			IT_EXPECT(t, (ts.tv_sec - ts0.tv_sec) * 1000 +
-				  (ts.tv_nsec - ts0.tv_nsec) / 1000000 <
-				  t->env->timeout_ms,
+			IT_EXPECT(t,
+				  (ts.tv_sec - ts0.tv_sec) * 1000 +
+						  (ts.tv_nsec - ts0.tv_nsec) /
+							  1000000 <
+					  t->env->timeout_ms,
 				  "WR %d: the SQ stayed full for %u ms", i,
 				  t->env->timeout_ms);
 		}
@@ -1033,8 +1035,8 @@ const struct it_case it_cases_data_rc[] = {
 	{ "rc_send_delivers_every_byte_4096B", rc_send_size, 4096 },
 	{ "rc_send_delivers_every_byte_64KiB", rc_send_size, 65536 },
 	{ "rc_send_delivers_every_byte_1MiB", rc_send_size, 1 << 20 },
-	{ "rc_send_zero_bytes_completes_with_byte_len_0",
-	  rc_send_zero_bytes, 0 },
+	{ "rc_send_zero_bytes_completes_with_byte_len_0", rc_send_zero_bytes,
+	  0 },
 	{ "rc_send_gathers_3_sges_into_one_recv", rc_send_gathers_3_sges, 0 },
 	{ "rc_send_scatters_into_3_recv_sges",
 	  rc_send_scatters_into_3_recv_sges, 0 },

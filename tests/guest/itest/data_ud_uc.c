@@ -51,8 +51,7 @@ static int uc_send_delivers_every_byte(struct it_test *t, long arg)
 }
 
 /* SEND_WITH_IMM on UC or UD: imm, flag, bytes (after the GRH on UD). */
-static int send_with_imm(struct it_test *t, enum ibv_qp_type type,
-			 uint32_t len)
+static int send_with_imm(struct it_test *t, enum ibv_qp_type type, uint32_t len)
 {
 	uint32_t hdr = type == IBV_QPT_UD ? IT_GRH : 0;
 	uint64_t seed = it_seed(t, 2), poison = it_seed(t, 1);
@@ -85,8 +84,7 @@ static int uc_send_with_imm_delivers_imm(struct it_test *t, long arg)
 	return send_with_imm(t, IBV_QPT_UC, 3000);
 }
 
-static int ud_send_with_imm_delivers_imm_and_src_qp(struct it_test *t,
-						     long arg)
+static int ud_send_with_imm_delivers_imm_and_src_qp(struct it_test *t, long arg)
 {
 	return send_with_imm(t, IBV_QPT_UD, it_mtu_bytes(t->env) / 2 + 1);
 }
@@ -195,18 +193,20 @@ static int check_grh(struct it_test *t, const uint8_t *grh,
 		IT_EXPECT(t, grh[20] >> 4 == 4,
 			  "GRH: byte 20 is 0x%02x, not an IPv4 header",
 			  grh[20]);
-		IT_EXPECT(t, !memcmp(grh + 32, gid->raw + 12, 4) &&
-			  !memcmp(grh + 36, gid->raw + 12, 4),
+		IT_EXPECT(t,
+			  !memcmp(grh + 32, gid->raw + 12, 4) &&
+				  !memcmp(grh + 36, gid->raw + 12, 4),
 			  "GRH: IPv4 source/destination %u.%u.%u.%u/"
-			  "%u.%u.%u.%u are not our address", grh[32], grh[33],
-			  grh[34], grh[35], grh[36], grh[37], grh[38],
-			  grh[39]);
+			  "%u.%u.%u.%u are not our address",
+			  grh[32], grh[33], grh[34], grh[35], grh[36], grh[37],
+			  grh[38], grh[39]);
 		return 0;
 	}
 	IT_EXPECT(t, grh[0] >> 4 == 6, "GRH: IP version %u, expected 6",
 		  grh[0] >> 4);
-	IT_EXPECT(t, !memcmp(grh + 8, gid->raw, 16) &&
-		  !memcmp(grh + 24, gid->raw, 16),
+	IT_EXPECT(t,
+		  !memcmp(grh + 8, gid->raw, 16) &&
+			  !memcmp(grh + 24, gid->raw, 16),
 		  "GRH: SGID/DGID are not our GID");
 	return 0;
 }
@@ -289,7 +289,7 @@ static int ud_send_inline_delivers_every_byte(struct it_test *t, long arg)
 
 /* One UD QP, one list, two destination QPs: each gets only its message. */
 static int ud_send_list_reaches_each_destination_qpn(struct it_test *t,
-						      long arg)
+						     long arg)
 {
 	struct it_qp_attr attr = it_qp_defaults(IBV_QPT_UD);
 	uint64_t poison = it_seed(t, 1);

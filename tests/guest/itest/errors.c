@@ -25,8 +25,8 @@ struct eq {
 	int n;
 	uint64_t id[EQ_MAX];
 	int status[EQ_MAX];
-	int alt[EQ_MAX];		/* another status allowed, or -1 */
-	int opcode[EQ_MAX];		/* checked on success only */
+	int alt[EQ_MAX];    /* another status allowed, or -1 */
+	int opcode[EQ_MAX]; /* checked on success only */
 };
 
 /* WRs whose single completion was checked, for the count at exit. */
@@ -35,8 +35,10 @@ static int eq_atexit_done;
 
 static void eq_report(void)
 {
-	fprintf(stderr, "itest: errors: %lu work requests completed exactly "
-		"once, in order\n", eq_checked);
+	fprintf(stderr,
+		"itest: errors: %lu work requests completed exactly "
+		"once, in order\n",
+		eq_checked);
 }
 
 static void eq_init(struct eq *q, const char *name, struct ibv_cq *cq,
@@ -93,28 +95,35 @@ static int eq_expect(struct it_test *t, struct eq *q)
 	for (i = 0; i < got; i++) {
 		const struct ibv_wc *w = &wc[i];
 
-		IT_EXPECT(t, w->wr_id == q->id[i] &&
-			  ((int)w->status == q->status[i] ||
-			   (int)w->status == q->alt[i]), "%s: completion %d of "
+		IT_EXPECT(t,
+			  w->wr_id == q->id[i] &&
+				  ((int)w->status == q->status[i] ||
+				   (int)w->status == q->alt[i]),
+			  "%s: completion %d of "
 			  "%d is wr_id %llu status %s, expected wr_id %llu "
-			  "status %s%s%s", q->name, i, q->n,
-			  (unsigned long long)w->wr_id, st(w->status),
-			  (unsigned long long)q->id[i], st(q->status[i]),
-			  q->alt[i] >= 0 ? " or " : "",
+			  "status %s%s%s",
+			  q->name, i, q->n, (unsigned long long)w->wr_id,
+			  st(w->status), (unsigned long long)q->id[i],
+			  st(q->status[i]), q->alt[i] >= 0 ? " or " : "",
 			  q->alt[i] >= 0 ? st(q->alt[i]) : "");
-		IT_EXPECT(t, w->qp_num == q->qpn, "%s: wr_id %llu has qp_num "
-			  "0x%x, expected 0x%x", q->name,
-			  (unsigned long long)w->wr_id, w->qp_num, q->qpn);
-		IT_EXPECT(t, w->status != IBV_WC_SUCCESS || q->opcode[i] < 0 ||
-			  (int)w->opcode == q->opcode[i], "%s: wr_id %llu has "
-			  "opcode %d, expected %d", q->name,
-			  (unsigned long long)w->wr_id, w->opcode,
+		IT_EXPECT(t, w->qp_num == q->qpn,
+			  "%s: wr_id %llu has qp_num "
+			  "0x%x, expected 0x%x",
+			  q->name, (unsigned long long)w->wr_id, w->qp_num,
+			  q->qpn);
+		IT_EXPECT(t,
+			  w->status != IBV_WC_SUCCESS || q->opcode[i] < 0 ||
+				  (int)w->opcode == q->opcode[i],
+			  "%s: wr_id %llu has "
+			  "opcode %d, expected %d",
+			  q->name, (unsigned long long)w->wr_id, w->opcode,
 			  q->opcode[i]);
 	}
-	IT_EXPECT(t, got == q->n, "%s: %d of %d completions after %u ms; "
-		  "next expected wr_id %llu status %s", q->name, got, q->n,
-		  t->env->timeout_ms, (unsigned long long)q->id[got],
-		  st(q->status[got]));
+	IT_EXPECT(t, got == q->n,
+		  "%s: %d of %d completions after %u ms; "
+		  "next expected wr_id %llu status %s",
+		  q->name, got, q->n, t->env->timeout_ms,
+		  (unsigned long long)q->id[got], st(q->status[got]));
 	if (it_quiet(t, q->cq, q->name))
 		return IT_FAIL;
 	eq_checked += q->n;
@@ -131,7 +140,10 @@ struct rc_opts {
 };
 
 static const struct rc_opts rc_default = {
-	.min_rnr_timer = 1, .rnr_retry = 7, .retry_cnt = 7, .timeout = 14,
+	.min_rnr_timer = 1,
+	.rnr_retry = 7,
+	.retry_cnt = 7,
+	.timeout = 14,
 };
 
 static int rc_up(struct it_test *t, struct it_ep *ep, uint32_t dqpn,
@@ -155,10 +167,11 @@ static int rc_up(struct it_test *t, struct it_ep *ep, uint32_t dqpn,
 	qa.ah_attr.grh.hop_limit = 64;
 	qa.max_dest_rd_atomic = 1;
 	qa.min_rnr_timer = o->min_rnr_timer;
-	ret = ibv_modify_qp(ep->qp, &qa, IBV_QP_STATE | IBV_QP_AV |
-			    IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
-			    IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC |
-			    IBV_QP_MIN_RNR_TIMER);
+	ret = ibv_modify_qp(ep->qp, &qa,
+			    IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
+				    IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
+				    IBV_QP_MAX_DEST_RD_ATOMIC |
+				    IBV_QP_MIN_RNR_TIMER);
 	IT_EXPECT(t, !ret, "ibv_modify_qp(-> RTR): %s", strerror(ret));
 	memset(&qa, 0, sizeof(qa));
 	qa.qp_state = IBV_QPS_RTS;
@@ -167,9 +180,10 @@ static int rc_up(struct it_test *t, struct it_ep *ep, uint32_t dqpn,
 	qa.retry_cnt = o->retry_cnt;
 	qa.rnr_retry = o->rnr_retry;
 	qa.max_rd_atomic = 1;
-	ret = ibv_modify_qp(ep->qp, &qa, IBV_QP_STATE | IBV_QP_SQ_PSN |
-			    IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
-			    IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC);
+	ret = ibv_modify_qp(ep->qp, &qa,
+			    IBV_QP_STATE | IBV_QP_SQ_PSN | IBV_QP_TIMEOUT |
+				    IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
+				    IBV_QP_MAX_QP_RD_ATOMIC);
 	IT_EXPECT(t, !ret, "ibv_modify_qp(-> RTS): %s", strerror(ret));
 	return 0;
 }
@@ -186,8 +200,7 @@ static int rc_pair_opts(struct it_test *t, struct it_ep *a, struct it_ep *b,
 	return 0;
 }
 
-static int qp_state(struct it_test *t, struct ibv_qp *qp,
-		    enum ibv_qp_state *s)
+static int qp_state(struct it_test *t, struct ibv_qp *qp, enum ibv_qp_state *s)
 {
 	struct ibv_qp_attr qa;
 	struct ibv_qp_init_attr ia;
@@ -206,8 +219,10 @@ static int expect_state(struct it_test *t, struct ibv_qp *qp,
 
 	if (qp_state(t, qp, &s))
 		return IT_FAIL;
-	IT_EXPECT(t, s == want, "ibv_query_qp(%s) reports state %d, expected "
-		  "%d", who, s, want);
+	IT_EXPECT(t, s == want,
+		  "ibv_query_qp(%s) reports state %d, expected "
+		  "%d",
+		  who, s, want);
 	return 0;
 }
 
@@ -245,8 +260,8 @@ static int post_list(struct it_test *t, struct ibv_qp *qp,
 
 	chain(wr, n);
 	ret = ibv_post_send(qp, wr, &bad);
-	IT_EXPECT(t, !ret, "ibv_post_send(%d WRs) returned %d (*bad_wr %s)",
-		  n, ret, bad ? "set" : "NULL");
+	IT_EXPECT(t, !ret, "ibv_post_send(%d WRs) returned %d (*bad_wr %s)", n,
+		  ret, bad ? "set" : "NULL");
 	return 0;
 }
 
@@ -296,12 +311,14 @@ static int eq_consume(struct it_test *t, struct eq *q, const struct ibv_wc *wc,
 	int i;
 
 	for (i = 0; i < n; i++)
-		IT_EXPECT(t, wc[i].wr_id == q->id[i] &&
-			  (int)wc[i].status == q->status[i],
+		IT_EXPECT(t,
+			  wc[i].wr_id == q->id[i] &&
+				  (int)wc[i].status == q->status[i],
 			  "%s: completion %d is wr_id %llu status %s, expected "
-			  "wr_id %llu status %s", q->name, i,
-			  (unsigned long long)wc[i].wr_id, st(wc[i].status),
-			  (unsigned long long)q->id[i], st(q->status[i]));
+			  "wr_id %llu status %s",
+			  q->name, i, (unsigned long long)wc[i].wr_id,
+			  st(wc[i].status), (unsigned long long)q->id[i],
+			  st(q->status[i]));
 	q->n -= n;
 	memmove(q->id, q->id + n, q->n * sizeof(q->id[0]));
 	memmove(q->status, q->status + n, q->n * sizeof(q->status[0]));
@@ -345,12 +362,10 @@ static int after_error(struct it_test *t, struct it_ep *ep, const char *who,
 
 	eq_init(&qs, "sends posted after the error", ep->scq, ep->qp);
 	mk_wr(&wr[0], &sge[0], base + 0, IBV_WR_SEND, b, 0, 64, NULL, 0);
-	mk_wr(&wr[1], &sge[1], base + 1, IBV_WR_RDMA_WRITE, b, 64, 64, b,
-	      1024);
-	mk_wr(&wr[2], &sge[2], base + 2, IBV_WR_RDMA_READ, b, 128, 64, b,
-	      2048);
-	mk_wr(&wr[3], &sge[3], base + 3, IBV_WR_SEND_WITH_IMM, b, 192, 8,
-	      NULL, 0);
+	mk_wr(&wr[1], &sge[1], base + 1, IBV_WR_RDMA_WRITE, b, 64, 64, b, 1024);
+	mk_wr(&wr[2], &sge[2], base + 2, IBV_WR_RDMA_READ, b, 128, 64, b, 2048);
+	mk_wr(&wr[3], &sge[3], base + 3, IBV_WR_SEND_WITH_IMM, b, 192, 8, NULL,
+	      0);
 	for (n = 0; n < 4; n++)
 		eq_add(&qs, base + n, IBV_WC_WR_FLUSH_ERR, -1);
 	if (post_list(t, ep->qp, wr, 2) || post_list(t, ep->qp, wr + 2, 2) ||
@@ -360,7 +375,8 @@ static int after_error(struct it_test *t, struct it_ep *ep, const char *who,
 	n = wait_some(ep->rcq, wc, 3, verbose ? 2000 : t->env->quiet_ms);
 	IT_EXPECT(t, n >= 0, "ibv_poll_cq returned %d", n);
 	if (verbose)
-		fprintf(stderr, "itest: errors: %s: %s: %d of 3 receives posted "
+		fprintf(stderr,
+			"itest: errors: %s: %s: %d of 3 receives posted "
 			"after the error flushed before modify_qp(ERR)\n",
 			t->name, who, n);
 	if (eq_consume(t, &qr, wc, n))
@@ -382,8 +398,7 @@ static int after_error(struct it_test *t, struct it_ep *ep, const char *who,
  * WR after it and every receive of a with FLUSH_ERR; nothing of the
  * flushed WRs reaches b.
  */
-static int rc_remote_access_error_flushes_rest_once(struct it_test *t,
-						    long arg)
+static int rc_remote_access_error_flushes_rest_once(struct it_test *t, long arg)
 {
 	uint64_t seed = it_seed(t, 1), poison = it_seed(t, 2);
 	struct ibv_send_wr wr[8];
@@ -421,10 +436,9 @@ static int rc_remote_access_error_flushes_rest_once(struct it_test *t,
 	mk_wr(&wr[3], &sge[3], 3, IBV_WR_SEND, lb, 768, 100, NULL, 0);
 	mk_wr(&wr[4], &sge[4], 4, IBV_WR_RDMA_WRITE, lb, 1024, 256, rb, 1024);
 	mk_wr(&wr[5], &sge[5], 5, IBV_WR_RDMA_READ, lb, 1280, 256, rb, 1280);
-	mk_wr(&wr[6], &sge[6], 6, IBV_WR_SEND_WITH_IMM, lb, 1536, 100, NULL,
-	      0);
-	mk_wr(&wr[7], &sge[7], 7, IBV_WR_ATOMIC_FETCH_AND_ADD, lb, 1792, 8,
-	      rb, 1792);
+	mk_wr(&wr[6], &sge[6], 6, IBV_WR_SEND_WITH_IMM, lb, 1536, 100, NULL, 0);
+	mk_wr(&wr[7], &sge[7], 7, IBV_WR_ATOMIC_FETCH_AND_ADD, lb, 1792, 8, rb,
+	      1792);
 	eq_add(&qs, 0, IBV_WC_SUCCESS, IBV_WC_RDMA_WRITE);
 	eq_add(&qs, 1, IBV_WC_SUCCESS, IBV_WC_SEND);
 	eq_add(&qs, 2, IBV_WC_REM_ACCESS_ERR, -1);
@@ -470,8 +484,7 @@ static int rc_remote_access_error_flushes_rest_once(struct it_test *t,
  * after the WRITE before it succeeded; the WRs after it and a's receives
  * flush; b (which only sent RNR NAKs) stays in RTS and completes nothing.
  */
-static int rc_rnr_retry_exceeded_flushes_rest_once(struct it_test *t,
-						   long arg)
+static int rc_rnr_retry_exceeded_flushes_rest_once(struct it_test *t, long arg)
 {
 	struct rc_opts oa = rc_default;
 	uint64_t seed = it_seed(t, 1), poison = it_seed(t, 2);
@@ -503,8 +516,7 @@ static int rc_rnr_retry_exceeded_flushes_rest_once(struct it_test *t,
 	eq_add(&qs, 1, IBV_WC_RNR_RETRY_EXC_ERR, -1);
 	for (int i = 2; i < 6; i++)
 		eq_add(&qs, i, IBV_WC_WR_FLUSH_ERR, -1);
-	if (post_list(t, a.qp, wr, 6) || eq_expect(t, &qs) ||
-	    eq_expect(t, &qr))
+	if (post_list(t, a.qp, wr, 6) || eq_expect(t, &qs) || eq_expect(t, &qr))
 		return IT_FAIL;
 	it_where(t, "b");
 	if (it_quiet(t, b.rcq, "b's receive queue") ||
@@ -529,8 +541,7 @@ static int rc_rnr_retry_exceeded_flushes_rest_once(struct it_test *t,
  * shows the same); both pairs are accepted.  Nothing is written past the
  * 16 bytes.
  */
-static int rc_local_length_error_flushes_rest_once(struct it_test *t,
-						   long arg)
+static int rc_local_length_error_flushes_rest_once(struct it_test *t, long arg)
 {
 	uint64_t seed = it_seed(t, 1), poison = it_seed(t, 2);
 	struct ibv_send_wr wr[5];
@@ -594,8 +605,7 @@ static int rc_local_length_error_flushes_rest_once(struct it_test *t,
  * modify_qp(ERR) by the application: every receive posted and every send
  * still queued behind an RNR wait flush once, in order.
  */
-static int rc_modify_to_err_flushes_everything_once(struct it_test *t,
-						    long arg)
+static int rc_modify_to_err_flushes_everything_once(struct it_test *t, long arg)
 {
 	struct rc_opts ob = rc_default;
 	struct ibv_qp_attr qa = { .qp_state = IBV_QPS_ERR };
@@ -641,7 +651,9 @@ static int rc_destroy_with_unflushed_receives(struct it_test *t, long arg)
 	struct ibv_qp_attr qa = { .qp_state = IBV_QPS_ERR };
 	struct ibv_qp_init_attr ia = {
 		.qp_type = IBV_QPT_RC,
-		.cap = { .max_send_wr = 4, .max_recv_wr = 8, .max_send_sge = 1,
+		.cap = { .max_send_wr = 4,
+			 .max_recv_wr = 8,
+			 .max_send_sge = 1,
 			 .max_recv_sge = 1 },
 	};
 	struct it_buf *b = it_buf_new(t, 8 * 64, IBV_ACCESS_LOCAL_WRITE, 0);
@@ -658,8 +670,9 @@ static int rc_destroy_with_unflushed_receives(struct it_test *t, long arg)
 	qp = ibv_create_qp(t->env->pd, &ia);
 	IT_EXPECT(t, qp, "ibv_create_qp: %s", strerror(errno));
 	{
-		struct it_ep ep = { .qp = qp, .scq = cq, .rcq = cq,
-				    .type = IBV_QPT_RC };
+		struct it_ep ep = {
+			.qp = qp, .scq = cq, .rcq = cq, .type = IBV_QPT_RC
+		};
 
 		if (it_ep_modify(t, &ep, IBV_QPS_INIT, 0)) {
 			ibv_destroy_qp(qp);
@@ -731,7 +744,7 @@ static int guards_intact(const struct wc_guarded *g)
  * and everything else are destroyed normally.
  */
 static int cq_overrun_raises_cq_err_and_corrupts_nothing(struct it_test *t,
-							  long arg)
+							 long arg)
 {
 	enum { N = 24 };
 	struct it_qp_attr attr = it_qp_defaults(IBV_QPT_RC);
@@ -777,12 +790,13 @@ static int cq_overrun_raises_cq_err_and_corrupts_nothing(struct it_test *t,
 		else if (r == 1)
 			other++;
 	}
-	IT_EXPECT(t, cq_err, "no IBV_EVENT_CQ_ERR for the overrun CQ after "
-		  "%u ms (%d other events)", t->env->timeout_ms, other);
+	IT_EXPECT(t, cq_err,
+		  "no IBV_EVENT_CQ_ERR for the overrun CQ after "
+		  "%u ms (%d other events)",
+		  t->env->timeout_ms, other);
 	/* Further CQ_ERR events (one per lost CQE) are read and acked. */
 	while ((r = async_next(t->env->ctx, &ev, t->env->quiet_ms)) == 1) {
-		if (ev.event_type == IBV_EVENT_CQ_ERR &&
-		    ev.element.cq == a.scq)
+		if (ev.event_type == IBV_EVENT_CQ_ERR && ev.element.cq == a.scq)
 			cq_err++;
 		else
 			other++;
@@ -791,8 +805,10 @@ static int cq_overrun_raises_cq_err_and_corrupts_nothing(struct it_test *t,
 	it_where(t, "polling the overrun CQ");
 	for (;;) {
 		r = ibv_poll_cq(a.scq, EQ_MAX, g->wc);
-		IT_EXPECT(t, guards_intact(g), "ibv_poll_cq(%d) wrote outside "
-			  "the array (returned %d)", EQ_MAX, r);
+		IT_EXPECT(t, guards_intact(g),
+			  "ibv_poll_cq(%d) wrote outside "
+			  "the array (returned %d)",
+			  EQ_MAX, r);
 		if (r <= 0)
 			break;
 		for (i = 0; i < r; i++) {
@@ -800,17 +816,20 @@ static int cq_overrun_raises_cq_err_and_corrupts_nothing(struct it_test *t,
 
 			IT_EXPECT(t, id >= 0x5000 && id < 0x5000 + N,
 				  "completion with wr_id 0x%llx, not one we "
-				  "posted", (unsigned long long)id);
-			IT_EXPECT(t, !seen[id - 0x5000], "wr_id 0x%llx "
-				  "completed twice", (unsigned long long)id);
+				  "posted",
+				  (unsigned long long)id);
+			IT_EXPECT(t, !seen[id - 0x5000],
+				  "wr_id 0x%llx "
+				  "completed twice",
+				  (unsigned long long)id);
 			IT_EXPECT(t, g->wc[i].qp_num == a.qp->qp_num,
 				  "wr_id 0x%llx: qp_num 0x%x",
 				  (unsigned long long)id, g->wc[i].qp_num);
 			seen[id - 0x5000] = 1;
 		}
 		got += r;
-		IT_EXPECT(t, got <= a.scq->cqe, "%d completions from a CQ of %d",
-			  got, a.scq->cqe);
+		IT_EXPECT(t, got <= a.scq->cqe,
+			  "%d completions from a CQ of %d", got, a.scq->cqe);
 	}
 	IT_EXPECT(t, r == 0, "ibv_poll_cq returned %d", r);
 	IT_EXPECT(t, got > 0, "the overrun CQ holds no completion");
@@ -820,28 +839,32 @@ static int cq_overrun_raises_cq_err_and_corrupts_nothing(struct it_test *t,
 		enum ibv_qp_state qs = IBV_QPS_UNKNOWN;
 		int n;
 
-		mk_wr(&wr[0], &sge[0], 0x6000, IBV_WR_RDMA_WRITE, lb, 0, 64,
-		      rb, 4096);
+		mk_wr(&wr[0], &sge[0], 0x6000, IBV_WR_RDMA_WRITE, lb, 0, 64, rb,
+		      4096);
 		if (post_list(t, a.qp, wr, 1))
 			return IT_FAIL;
 		n = wait_some(a.scq, &wc, 1, t->env->timeout_ms);
 		qp_state(t, a.qp, &qs);
-		fprintf(stderr, "itest: errors: overrun: cqe %d, %d of %d "
+		fprintf(stderr,
+			"itest: errors: overrun: cqe %d, %d of %d "
 			"completions kept, %d CQ_ERR events, %d others; a "
-			"write afterwards: %s; QP state %d\n", a.scq->cqe, got,
-			N, cq_err, other, n == 1 ?
-			ibv_wc_status_str(wc.status) : "no completion", qs);
+			"write afterwards: %s; QP state %d\n",
+			a.scq->cqe, got, N, cq_err, other,
+			n == 1 ? ibv_wc_status_str(wc.status) : "no completion",
+			qs);
 	}
 	it_where(t, "memory");
-	IT_EXPECT(t, guards_intact(g), "guard entries around the wc array "
+	IT_EXPECT(t, guards_intact(g),
+		  "guard entries around the wc array "
 		  "changed");
 	/* Every write was executed (the CQE, not the data, is lost). */
 	if (it_verify_eventually(t, rb->addr + 4096, N * 64, seed, 0,
 				 "written bytes") ||
-	    it_verify(t, rb->addr, 4096, poison, 0, "memory before the "
+	    it_verify(t, rb->addr, 4096, poison, 0,
+		      "memory before the "
 		      "target") ||
-	    it_verify(t, rb->addr + 4096 + N * 64, 4096, poison,
-		      4096 + N * 64, "memory after the target"))
+	    it_verify(t, rb->addr + 4096 + N * 64, 4096, poison, 4096 + N * 64,
+		      "memory after the target"))
 		return IT_FAIL;
 	it_where(t, "%s", "");
 	return 0;

@@ -74,7 +74,7 @@ static void it_vrecord(struct it_test *t, int result, const char *fmt,
 	size_t n = 0;
 
 	if (t->result != IT_PASS)
-		return;		/* the first reason is the one kept */
+		return; /* the first reason is the one kept */
 	t->result = result;
 	if (t->where[0])
 		n = snprintf(t->reason, sizeof(t->reason), "[%s] ", t->where);
@@ -247,8 +247,8 @@ struct ibv_cq *it_cq_new(struct it_test *t, int cqe,
 	return cq;
 }
 
-struct ibv_srq *it_srq_new(struct it_test *t, uint32_t max_wr,
-			   uint32_t max_sge, struct ibv_srq_attr *got)
+struct ibv_srq *it_srq_new(struct it_test *t, uint32_t max_wr, uint32_t max_sge,
+			   struct ibv_srq_attr *got)
 {
 	struct ibv_srq_init_attr ia = {
 		.attr = { .max_wr = max_wr, .max_sge = max_sge },
@@ -256,8 +256,8 @@ struct ibv_srq *it_srq_new(struct it_test *t, uint32_t max_wr,
 	struct ibv_srq *srq = ibv_create_srq(t->env->pd, &ia);
 
 	if (!srq) {
-		it_fail(t, "ibv_create_srq(%u wr, %u sge): %s", max_wr,
-			max_sge, strerror(errno));
+		it_fail(t, "ibv_create_srq(%u wr, %u sge): %s", max_wr, max_sge,
+			strerror(errno));
 		return NULL;
 	}
 	it_track(t, IT_RES_SRQ, srq);
@@ -346,9 +346,10 @@ int it_verify(struct it_test *t, const void *buf, size_t len, uint64_t seed,
 	}
 	if (!nbad)
 		return 0;
-	return it_fail(t, "%s: byte %zu of %zu is 0x%02x, expected 0x%02x "
-		       "(%zu bytes differ)", what, first, len, p[first], want,
-		       nbad);
+	return it_fail(t,
+		       "%s: byte %zu of %zu is 0x%02x, expected 0x%02x "
+		       "(%zu bytes differ)",
+		       what, first, len, p[first], want, nbad);
 }
 
 int it_verify_eventually(struct it_test *t, const void *buf, size_t len,
@@ -439,10 +440,12 @@ int it_ep_new(struct it_test *t, struct it_ep *ep, const struct it_qp_attr *a)
 	ia.recv_cq = ep->rcq;
 	ep->qp = ibv_create_qp(env->pd, &ia);
 	if (!ep->qp)
-		return it_fail(t, "ibv_create_qp(%s, %u/%u wr, %u/%u sge, %u "
-			       "inline): %s", it_qpt_name(a->type), a->send_wr,
-			       a->recv_wr, a->send_sge, a->recv_sge,
-			       a->inline_data, strerror(errno));
+		return it_fail(t,
+			       "ibv_create_qp(%s, %u/%u wr, %u/%u sge, %u "
+			       "inline): %s",
+			       it_qpt_name(a->type), a->send_wr, a->recv_wr,
+			       a->send_sge, a->recv_sge, a->inline_data,
+			       strerror(errno));
 	it_track(t, IT_RES_QP, ep->qp);
 	ep->cap = ia.cap;
 	if (a->type == IBV_QPT_UD) {
@@ -563,7 +566,9 @@ int it_ep_bring_up(struct it_test *t, struct it_ep *ep, enum ibv_qp_state to,
 		   uint32_t dqpn)
 {
 	static const enum ibv_qp_state steps[] = {
-		IBV_QPS_INIT, IBV_QPS_RTR, IBV_QPS_RTS,
+		IBV_QPS_INIT,
+		IBV_QPS_RTR,
+		IBV_QPS_RTS,
 	};
 	size_t i;
 
@@ -626,9 +631,11 @@ int it_post_send(struct it_test *t, struct ibv_qp *qp, struct ibv_send_wr *wr)
 	int ret = ibv_post_send(qp, wr, &bad);
 
 	if (ret)
-		return it_fail(t, "ibv_post_send(wr_id %llu, opcode %d) "
-			       "returned %d", (unsigned long long)wr->wr_id,
-			       (int)wr->opcode, ret);
+		return it_fail(t,
+			       "ibv_post_send(wr_id %llu, opcode %d) "
+			       "returned %d",
+			       (unsigned long long)wr->wr_id, (int)wr->opcode,
+			       ret);
 	return 0;
 }
 
@@ -706,15 +713,18 @@ int it_poll(struct it_test *t, struct ibv_cq *cq, struct ibv_wc *wc, int n,
 			return it_fail(t, "%s: ibv_poll_cq returned %d", what,
 				       r);
 		if (r > n - got)
-			return it_fail(t, "%s: ibv_poll_cq returned %d for "
-				       "%d entries", what, r, n - got);
+			return it_fail(t,
+				       "%s: ibv_poll_cq returned %d for "
+				       "%d entries",
+				       what, r, n - got);
 		got += r;
 		if (got == n)
 			return 0;
 		if (it_now_ms() > deadline)
-			return it_fail(t, "%s: %d of %d completions after %u "
-				       "ms", what, got, n,
-				       t->env->timeout_ms);
+			return it_fail(t,
+				       "%s: %d of %d completions after %u "
+				       "ms",
+				       what, got, n, t->env->timeout_ms);
 		if (!r)
 			it_pause();
 	}
@@ -732,7 +742,8 @@ int it_quiet(struct it_test *t, struct ibv_cq *cq, const char *what)
 			return it_fail(t, "%s: ibv_poll_cq returned %d", what,
 				       r);
 		if (r)
-			return it_fail(t, "%s: unexpected completion wr_id "
+			return it_fail(t,
+				       "%s: unexpected completion wr_id "
 				       "%llu status %s opcode %d byte_len %u",
 				       what, (unsigned long long)wc.wr_id,
 				       ibv_wc_status_str(wc.status),
@@ -780,8 +791,10 @@ int it_check_wc(struct it_test *t, const struct ibv_wc *wc,
 	unsigned int allowed = IBV_WC_GRH | IBV_WC_WITH_IMM;
 
 	if (wc->status != IBV_WC_SUCCESS)
-		return it_fail(t, "%s: wr_id %llu status %s (%d) vendor_err "
-			       "0x%x", what, (unsigned long long)wc->wr_id,
+		return it_fail(t,
+			       "%s: wr_id %llu status %s (%d) vendor_err "
+			       "0x%x",
+			       what, (unsigned long long)wc->wr_id,
 			       ibv_wc_status_str(wc->status), wc->status,
 			       wc->vendor_err);
 	if (wc->wr_id != e->wr_id)
@@ -799,15 +812,20 @@ int it_check_wc(struct it_test *t, const struct ibv_wc *wc,
 			       wc->byte_len, (long long)e->byte_len);
 	if (e->imm == 1) {
 		if (!(wc->wc_flags & IBV_WC_WITH_IMM))
-			return it_fail(t, "%s: IBV_WC_WITH_IMM not set "
-				       "(wc_flags 0x%x)", what, wc->wc_flags);
+			return it_fail(t,
+				       "%s: IBV_WC_WITH_IMM not set "
+				       "(wc_flags 0x%x)",
+				       what, wc->wc_flags);
 		if (wc->imm_data != e->imm_data)
-			return it_fail(t, "%s: imm_data 0x%08x, expected "
-				       "0x%08x", what, wc->imm_data,
-				       e->imm_data);
+			return it_fail(t,
+				       "%s: imm_data 0x%08x, expected "
+				       "0x%08x",
+				       what, wc->imm_data, e->imm_data);
 	} else if (e->imm == 0 && (wc->wc_flags & IBV_WC_WITH_IMM)) {
-		return it_fail(t, "%s: IBV_WC_WITH_IMM set without immediate "
-			       "(wc_flags 0x%x)", what, wc->wc_flags);
+		return it_fail(t,
+			       "%s: IBV_WC_WITH_IMM set without immediate "
+			       "(wc_flags 0x%x)",
+			       what, wc->wc_flags);
 	}
 	if (e->imm >= 0 && (wc->wc_flags & ~allowed))
 		return it_fail(t, "%s: unexpected wc_flags 0x%x", what,
@@ -864,8 +882,8 @@ int it_send_check(struct it_test *t, struct it_ep *a, struct it_ep *b,
 		  uint64_t poison)
 {
 	uint32_t hdr = b->type == IBV_QPT_UD ? IT_GRH : 0;
-	struct it_wc_exp er = it_exp_recv(rwr_id, IBV_WC_RECV, b->qp,
-					  hdr + len);
+	struct it_wc_exp er =
+		it_exp_recv(rwr_id, IBV_WC_RECV, b->qp, hdr + len);
 	struct ibv_send_wr wr;
 	struct ibv_sge sge;
 
@@ -889,8 +907,8 @@ int it_pair_still_works(struct it_test *t, struct it_ep *a, struct it_ep *b,
 		return IT_FAIL;
 	if (it_post_recv(t, b->qp, rwr_id, rb, 0, rb->len))
 		return IT_FAIL;
-	if (it_send_check(t, a, b, wr_id, rwr_id, sb, rb, 200,
-			  it_seed(t, salt), poison))
+	if (it_send_check(t, a, b, wr_id, rwr_id, sb, rb, 200, it_seed(t, salt),
+			  poison))
 		return IT_FAIL;
 	if (it_quiet(t, a->scq, "sender CQ") ||
 	    it_quiet(t, b->rcq, "receiver CQ"))

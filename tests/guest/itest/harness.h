@@ -33,8 +33,8 @@ struct it_env {
 	union ibv_gid gid;
 	uint8_t port;
 	int gidx;
-	unsigned int timeout_ms;	/* deadline of every wait */
-	unsigned int quiet_ms;		/* wait for "nothing more" */
+	unsigned int timeout_ms; /* deadline of every wait */
+	unsigned int quiet_ms;	 /* wait for "nothing more" */
 };
 
 struct it_res;
@@ -43,10 +43,10 @@ struct it_res;
 struct it_test {
 	const struct it_env *env;
 	const char *name;
-	int result;			/* IT_FAIL or IT_SKIP once decided */
+	int result; /* IT_FAIL or IT_SKIP once decided */
 	char reason[512];
-	char where[96];			/* context of a failure */
-	struct it_res *res;		/* resources, destroyed in reverse */
+	char where[96];	    /* context of a failure */
+	struct it_res *res; /* resources, destroyed in reverse */
 	size_t nres, capres;
 };
 
@@ -147,8 +147,8 @@ void *it_alloc(struct it_test *t, size_t len);
 
 struct ibv_cq *it_cq_new(struct it_test *t, int cqe,
 			 struct ibv_comp_channel *ch);
-struct ibv_srq *it_srq_new(struct it_test *t, uint32_t max_wr,
-			   uint32_t max_sge, struct ibv_srq_attr *got);
+struct ibv_srq *it_srq_new(struct it_test *t, uint32_t max_wr, uint32_t max_sge,
+			   struct ibv_srq_attr *got);
 struct ibv_comp_channel *it_channel_new(struct it_test *t);
 
 /* QPs */
@@ -159,18 +159,18 @@ struct it_qp_attr {
 	uint32_t send_sge, recv_sge;
 	uint32_t inline_data;
 	int sig_all;
-	int cqe;			/* of each of the two CQs */
+	int cqe; /* of each of the two CQs */
 	struct ibv_srq *srq;
-	struct ibv_comp_channel *channel;	/* for the receive CQ */
+	struct ibv_comp_channel *channel; /* for the receive CQ */
 };
 
 /* A QP with its own send and receive CQs (and its AH for UD). */
 struct it_ep {
 	struct ibv_qp *qp;
 	struct ibv_cq *scq, *rcq;
-	struct ibv_qp_cap cap;		/* as returned by create */
+	struct ibv_qp_cap cap; /* as returned by create */
 	enum ibv_qp_type type;
-	struct ibv_ah *ah;		/* UD: to our own GID */
+	struct ibv_ah *ah; /* UD: to our own GID */
 };
 
 /* Defaults: depth 64, 4 SGEs, signal all, CQs of 256. */
@@ -226,12 +226,12 @@ int it_quiet(struct it_test *t, struct ibv_cq *cq, const char *what);
 /* What a completion must say; fields < 0 are not checked. */
 struct it_wc_exp {
 	uint64_t wr_id;
-	int opcode;			/* enum ibv_wc_opcode */
+	int opcode; /* enum ibv_wc_opcode */
 	int64_t byte_len;
 	uint32_t qp_num;
-	int imm;			/* recv: 1 WITH_IMM, 0 none */
-	uint32_t imm_data;		/* as posted (network order) */
-	int grh;			/* recv: IBV_WC_GRH must be 1 / 0 */
+	int imm;	   /* recv: 1 WITH_IMM, 0 none */
+	uint32_t imm_data; /* as posted (network order) */
+	int grh;	   /* recv: IBV_WC_GRH must be 1 / 0 */
 	int64_t src_qp;
 };
 

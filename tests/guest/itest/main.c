@@ -20,15 +20,9 @@
 #include "harness.h"
 
 static const struct it_case *const it_tables[] = {
-	it_cases_device,
-	it_cases_data_rc,
-	it_cases_data_ud_uc,
-	it_cases_srq,
-	it_cases_cq,
-	it_cases_bad_input,
-	it_cases_threads,
-	it_cases_errors,
-	it_cases_bad_matrix,
+	it_cases_device,  it_cases_data_rc, it_cases_data_ud_uc,
+	it_cases_srq,	  it_cases_cq,	    it_cases_bad_input,
+	it_cases_threads, it_cases_errors,  it_cases_bad_matrix,
 };
 
 #define IT_NTABLES (sizeof(it_tables) / sizeof(it_tables[0]))
@@ -50,10 +44,12 @@ static void it_watchdog_arm(const char *name, unsigned int secs)
 {
 	int n = snprintf(it_watchdog_msg, sizeof(it_watchdog_msg),
 			 "FAIL %s: watchdog: still running after %u s (a verb "
-			 "hung?)\n", name, secs);
+			 "hung?)\n",
+			 name, secs);
 
-	it_watchdog_len = n < (int)sizeof(it_watchdog_msg) ?
-			  (size_t)n : sizeof(it_watchdog_msg) - 1;
+	it_watchdog_len = n < (int)sizeof(it_watchdog_msg)
+				  ? (size_t)n
+				  : sizeof(it_watchdog_msg) - 1;
 	alarm(secs);
 }
 
@@ -109,7 +105,7 @@ static int it_run(const struct it_env *env, const struct it_case *c)
 	if (r != IT_PASS && t.result == IT_PASS)
 		it_fail(&t, "test returned %d without a reason", r);
 	if (r == IT_PASS && t.result != IT_PASS)
-		r = t.result;	/* a helper failed but the test went on */
+		r = t.result; /* a helper failed but the test went on */
 	if (it_cleanup(&t) && r == IT_PASS)
 		r = IT_FAIL;
 	if (r == IT_PASS)

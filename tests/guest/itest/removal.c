@@ -45,9 +45,9 @@
 
 enum {
 	MSG = 256,
-	WINDOW = 8,		/* sends in flight */
-	NRECV = 16,		/* receives posted at b */
-	STALL_MS = 5000,	/* no progress for this long: stalled */
+	WINDOW = 8,	 /* sends in flight */
+	NRECV = 16,	 /* receives posted at b */
+	STALL_MS = 5000, /* no progress for this long: stalled */
 };
 
 struct app {
@@ -67,7 +67,7 @@ struct app {
 
 	/* traffic */
 	uint64_t sent, send_done, recv_posted, recv_done;
-	unsigned int send_err, recv_err;	/* error completions */
+	unsigned int send_err, recv_err; /* error completions */
 	char traffic_fail[256];
 	bool stop_posting;
 
@@ -83,7 +83,8 @@ static char watchdog_msg[] = "FAIL device_removal_app_destroys_everything_"
 
 static void watchdog(int sig)
 {
-	ssize_t n = write(STDOUT_FILENO, watchdog_msg, sizeof(watchdog_msg) - 1);
+	ssize_t n =
+		write(STDOUT_FILENO, watchdog_msg, sizeof(watchdog_msg) - 1);
 
 	(void)sig;
 	(void)n;
@@ -161,8 +162,10 @@ static int connect_qp(struct app *p, struct ibv_qp *qp, uint32_t dqpn)
 		.qp_access_flags = IBV_ACCESS_REMOTE_WRITE,
 	};
 
-	if (modify(qp, &qa, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
-		   IBV_QP_ACCESS_FLAGS, "INIT"))
+	if (modify(qp, &qa,
+		   IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
+			   IBV_QP_ACCESS_FLAGS,
+		   "INIT"))
 		return -1;
 	memset(&qa, 0, sizeof(qa));
 	qa.qp_state = IBV_QPS_RTR;
@@ -176,9 +179,11 @@ static int connect_qp(struct app *p, struct ibv_qp *qp, uint32_t dqpn)
 	qa.ah_attr.grh.dgid = p->gid;
 	qa.ah_attr.grh.sgid_index = p->gidx;
 	qa.ah_attr.grh.hop_limit = 64;
-	if (modify(qp, &qa, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
-		   IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-		   IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER, "RTR"))
+	if (modify(qp, &qa,
+		   IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
+			   IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
+			   IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER,
+		   "RTR"))
 		return -1;
 	memset(&qa, 0, sizeof(qa));
 	qa.qp_state = IBV_QPS_RTS;
@@ -187,9 +192,11 @@ static int connect_qp(struct app *p, struct ibv_qp *qp, uint32_t dqpn)
 	qa.retry_cnt = 7;
 	qa.rnr_retry = 7;
 	qa.max_rd_atomic = 1;
-	return modify(qp, &qa, IBV_QP_STATE | IBV_QP_SQ_PSN | IBV_QP_TIMEOUT |
-		      IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
-		      IBV_QP_MAX_QP_RD_ATOMIC, "RTS");
+	return modify(qp, &qa,
+		      IBV_QP_STATE | IBV_QP_SQ_PSN | IBV_QP_TIMEOUT |
+			      IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
+			      IBV_QP_MAX_QP_RD_ATOMIC,
+		      "RTS");
 }
 
 static int open_dev(struct app *p)
@@ -221,8 +228,10 @@ static struct ibv_qp *make_qp(struct app *p, struct ibv_cq *scq,
 	struct ibv_qp_init_attr ia = {
 		.send_cq = scq,
 		.recv_cq = rcq,
-		.cap = { .max_send_wr = 2 * WINDOW, .max_recv_wr = NRECV,
-			 .max_send_sge = 1, .max_recv_sge = 1 },
+		.cap = { .max_send_wr = 2 * WINDOW,
+			 .max_recv_wr = NRECV,
+			 .max_send_sge = 1,
+			 .max_recv_sge = 1 },
 		.qp_type = IBV_QPT_RC,
 		.sq_sig_all = 1,
 	};
@@ -276,7 +285,8 @@ static int setup(struct app *p)
 		return -1;
 	p->smr = ibv_reg_mr(p->pd, p->sbuf, WINDOW * MSG, 0);
 	p->rmr = p->smr ? ibv_reg_mr(p->pd, p->rbuf, NRECV * MSG,
-				     IBV_ACCESS_LOCAL_WRITE) : NULL;
+				     IBV_ACCESS_LOCAL_WRITE)
+			: NULL;
 	if (!p->rmr) {
 		perror("removal: ibv_reg_mr");
 		return -1;
@@ -306,7 +316,8 @@ static int post_recv(struct app *p, uint64_t k)
 	if (ret) {
 		p->post_fail++;
 		if (!removal_seen(p))
-			traffic_fail(p, "ibv_post_recv(%llu) returned %d "
+			traffic_fail(p,
+				     "ibv_post_recv(%llu) returned %d "
 				     "before any sign of removal",
 				     (unsigned long long)k, ret);
 		p->stop_posting = true;
@@ -321,11 +332,16 @@ static int post_send(struct app *p)
 	uint64_t seq = p->sent;
 	uint8_t *m = p->sbuf + (seq % WINDOW) * MSG;
 	struct ibv_sge sge = {
-		.addr = (uintptr_t)m, .length = MSG, .lkey = p->smr->lkey,
+		.addr = (uintptr_t)m,
+		.length = MSG,
+		.lkey = p->smr->lkey,
 	};
 	struct ibv_send_wr wr = {
-		.wr_id = seq, .sg_list = &sge, .num_sge = 1,
-		.opcode = IBV_WR_SEND, .send_flags = IBV_SEND_SIGNALED,
+		.wr_id = seq,
+		.sg_list = &sge,
+		.num_sge = 1,
+		.opcode = IBV_WR_SEND,
+		.send_flags = IBV_SEND_SIGNALED,
 	};
 	struct ibv_send_wr *bad;
 	int ret;
@@ -335,7 +351,8 @@ static int post_send(struct app *p)
 	if (ret) {
 		p->post_fail++;
 		if (!removal_seen(p))
-			traffic_fail(p, "ibv_post_send(%llu) returned %d "
+			traffic_fail(p,
+				     "ibv_post_send(%llu) returned %d "
 				     "before any sign of removal",
 				     (unsigned long long)seq, ret);
 		p->stop_posting = true;
@@ -361,7 +378,8 @@ static int reap_sends(struct app *p)
 	}
 	for (i = 0; i < n; i++) {
 		if (wc[i].wr_id != p->send_done) {
-			traffic_fail(p, "send completion for %llu, expected "
+			traffic_fail(p,
+				     "send completion for %llu, expected "
 				     "%llu (lost or duplicated)",
 				     (unsigned long long)wc[i].wr_id,
 				     (unsigned long long)p->send_done);
@@ -372,7 +390,8 @@ static int reap_sends(struct app *p)
 			p->send_err++;
 			p->stop_posting = true;
 			if (!removal_seen(p))
-				traffic_fail(p, "send %llu: %s before any "
+				traffic_fail(p,
+					     "send %llu: %s before any "
 					     "sign of removal",
 					     (unsigned long long)wc[i].wr_id,
 					     ibv_wc_status_str(wc[i].status));
@@ -399,7 +418,8 @@ static int reap_recvs(struct app *p, bool repost)
 		uint64_t k = wc[i].wr_id;
 
 		if (k != p->recv_done) {
-			traffic_fail(p, "receive completion %llu, expected "
+			traffic_fail(p,
+				     "receive completion %llu, expected "
 				     "%llu (lost or duplicated)",
 				     (unsigned long long)k,
 				     (unsigned long long)p->recv_done);
@@ -418,9 +438,10 @@ static int reap_recvs(struct app *p, bool repost)
 		}
 		if (wc[i].byte_len != MSG ||
 		    check_msg(p->rbuf + (k % NRECV) * MSG, k)) {
-			traffic_fail(p, "message %llu: %u bytes, or not the "
-				     "bytes sent", (unsigned long long)k,
-				     wc[i].byte_len);
+			traffic_fail(p,
+				     "message %llu: %u bytes, or not the "
+				     "bytes sent",
+				     (unsigned long long)k, wc[i].byte_len);
 			return n;
 		}
 		if (repost && !p->stop_posting)
@@ -535,7 +556,8 @@ static void traffic(struct app *p)
 			break;
 		if (now - last_progress > STALL_MS) {
 			if (!removal_seen(p))
-				traffic_fail(p, "no completion for %d ms "
+				traffic_fail(p,
+					     "no completion for %d ms "
 					     "(%llu sent, %llu send "
 					     "completions, %llu received)",
 					     STALL_MS,
@@ -578,15 +600,17 @@ static void drain(struct app *p)
 		if (!reap_recvs(p, false))
 			usleep(1000);
 	if (p->recv_done < p->recv_posted && !p->t_fatal)
-		traffic_fail(p, "%llu of %llu receives never completed (not "
-			     "flushed by modify_qp(ERR))",
-			     (unsigned long long)(p->recv_posted -
-						  p->recv_done),
-			     (unsigned long long)p->recv_posted);
+		traffic_fail(
+			p,
+			"%llu of %llu receives never completed (not "
+			"flushed by modify_qp(ERR))",
+			(unsigned long long)(p->recv_posted - p->recv_done),
+			(unsigned long long)p->recv_posted);
 	usleep(100 * 1000);
 	if (ibv_poll_cq(p->rcq_b, 1, &wc) > 0 ||
 	    ibv_poll_cq(p->cq_a, 1, &wc) > 0)
-		traffic_fail(p, "a completion after all were accounted for: "
+		traffic_fail(p,
+			     "a completion after all were accounted for: "
 			     "wr_id %llu status %s",
 			     (unsigned long long)wc.wr_id,
 			     ibv_wc_status_str(wc.status));
@@ -626,13 +650,16 @@ static int teardown(struct app *p, char *why, size_t len)
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: doorbell-removal [-d DEV] [-g GIDX] [-t SECS] "
-		"[-w GRACE_MS]\n");
+		   "[-w GRACE_MS]\n");
 }
 
 int main(int argc, char **argv)
 {
 	struct app p = {
-		.dev = "rxe0", .gidx = 1, .secs = 30, .grace_ms = 3000,
+		.dev = "rxe0",
+		.gidx = 1,
+		.secs = 30,
+		.grace_ms = 3000,
 	};
 	char why[512] = "";
 	int opt, nfail = 0;
@@ -670,11 +697,11 @@ int main(int argc, char **argv)
 	printf("removal: %llu messages sent, %llu send completions (%u "
 	       "errors), %llu receive completions (%u errors); device left "
 	       "the list %s%lld ms after start; async events: %s; failed "
-	       "posts %d, polls %d\n", (unsigned long long)p.sent,
-	       (unsigned long long)p.send_done, p.send_err,
-	       (unsigned long long)p.recv_done, p.recv_err,
-	       p.t_gone ? "" : "never (", p.t_gone ?
-	       (long long)(p.t_gone - p.t_start) : -1LL,
+	       "posts %d, polls %d\n",
+	       (unsigned long long)p.sent, (unsigned long long)p.send_done,
+	       p.send_err, (unsigned long long)p.recv_done, p.recv_err,
+	       p.t_gone ? "" : "never (",
+	       p.t_gone ? (long long)(p.t_gone - p.t_start) : -1LL,
 	       p.events[0] ? p.events : "none", p.post_fail, p.poll_fail);
 
 	if (p.traffic_fail[0]) {
@@ -689,7 +716,8 @@ int main(int argc, char **argv)
 	} else {
 		printf("FAIL device_removal_noticed_by_app: neither "
 		       "DEVICE_FATAL nor the device leaving the list in %u "
-		       "s\n", p.secs);
+		       "s\n",
+		       p.secs);
 		nfail++;
 	}
 	if (p.fatal_events)
@@ -699,15 +727,16 @@ int main(int argc, char **argv)
 		       "ms after %s left the device list (events: %s). "
 		       "Linux 6.1 rxe has no disassociate_ucontext: "
 		       "unregistration waits for every open context to "
-		       "close and sends no event\n", p.grace_ms, p.dev,
-		       p.events[0] ? p.events : "none");
+		       "close and sends no event\n",
+		       p.grace_ms, p.dev, p.events[0] ? p.events : "none");
 	else
 		printf("FAIL device_removal_delivers_device_fatal: no event "
 		       "and the device never left the list\n");
 	fflush(stdout);
 	if (teardown(&p, why, sizeof(why))) {
 		printf("FAIL device_removal_app_destroys_everything_and_closes"
-		       ": %s\n", why);
+		       ": %s\n",
+		       why);
 		nfail++;
 	} else {
 		printf("PASS device_removal_app_destroys_everything_and_"

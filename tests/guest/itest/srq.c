@@ -39,8 +39,7 @@ static int post_srq_list(struct it_test *t, struct ibv_srq *srq,
  * One QP on an SRQ, a list of 2-SGE receives posted at once: messages use
  * them in posting order and scatter across both pieces.
  */
-static int srq_post_recv_list_is_consumed_in_order(struct it_test *t,
-						   long arg)
+static int srq_post_recv_list_is_consumed_in_order(struct it_test *t, long arg)
 {
 	enum { N = 12 };
 	struct it_qp_attr attr = it_qp_defaults(IBV_QPT_RC);
@@ -145,8 +144,10 @@ static int srq_shared_by_two_qps_delivers_each_message_once(struct it_test *t,
 	for (i = 0; i < PER; i++) {
 		for (k = 0; k < 2; k++) {
 			ret = ibv_post_send(a[k].qp, &wr[2 * i + k], &bad);
-			IT_EXPECT(t, !ret, "ibv_post_send of message %d "
-				  "returned %d", 2 * i + k, ret);
+			IT_EXPECT(t, !ret,
+				  "ibv_post_send of message %d "
+				  "returned %d",
+				  2 * i + k, ret);
 		}
 	}
 	for (k = 0; k < 2; k++) {
@@ -154,9 +155,8 @@ static int srq_shared_by_two_qps_delivers_each_message_once(struct it_test *t,
 		if (it_poll(t, a[k].scq, wc, PER, "send completions"))
 			return IT_FAIL;
 		for (i = 0; i < PER; i++) {
-			struct it_wc_exp e = it_exp_send(2 * i + k,
-							 IBV_WC_SEND,
-							 a[k].qp);
+			struct it_wc_exp e =
+				it_exp_send(2 * i + k, IBV_WC_SEND, a[k].qp);
 
 			if (it_check_wc(t, &wc[i], &e, "send completion"))
 				return IT_FAIL;
@@ -169,10 +169,12 @@ static int srq_shared_by_two_qps_delivers_each_message_once(struct it_test *t,
 			uint64_t j = wc[i].wr_id - 700;
 			struct it_wc_exp e;
 
-			IT_EXPECT(t, m >= 0 && m < N && m % 2 == k &&
-				  wc[i].byte_len == 100u + 97 * m,
+			IT_EXPECT(t,
+				  m >= 0 && m < N && m % 2 == k &&
+					  wc[i].byte_len == 100u + 97 * m,
 				  "receive of %u bytes matches no message "
-				  "sent to this QP", wc[i].byte_len);
+				  "sent to this QP",
+				  wc[i].byte_len);
 			e = it_exp_recv(wc[i].wr_id, IBV_WC_RECV, b[k].qp,
 					100 + 97 * m);
 			if (it_check_wc(t, &wc[i], &e, "receive completion"))
@@ -182,8 +184,7 @@ static int srq_shared_by_two_qps_delivers_each_message_once(struct it_test *t,
 				  (unsigned long long)wc[i].wr_id);
 			seen[j] = true;
 			if (it_verify(t, rb->addr + SRQ_SLOT * j, 100 + 97 * m,
-				      it_seed(t, 10 + m), 0,
-				      "received bytes"))
+				      it_seed(t, 10 + m), 0, "received bytes"))
 				return IT_FAIL;
 		}
 		if (it_quiet(t, b[k].rcq, "receive CQ") ||

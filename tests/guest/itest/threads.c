@@ -30,7 +30,7 @@
 /* Objects the harness does not track, destroyed in reverse. */
 
 enum th_kind {
-	TH_PD,				/* a PD or a parent domain */
+	TH_PD, /* a PD or a parent domain */
 	TH_TD,
 	TH_CQ,
 	TH_SRQ,
@@ -42,7 +42,7 @@ enum { TH_MAX_OBJS = 16 };
 struct th_objs {
 	struct {
 		enum th_kind kind;
-		void *p;		/* NULL once destroyed by the test */
+		void *p; /* NULL once destroyed by the test */
 	} o[TH_MAX_OBJS];
 	int n;
 };
@@ -191,8 +191,8 @@ static int th_take(atomic_int *c, int want)
 
 /* Verbs objects outside the harness */
 
-static struct ibv_cq_ex *th_cq_ex(struct it_test *t, struct th_objs *s,
-				  int cqe, uint32_t comp_mask, uint32_t flags,
+static struct ibv_cq_ex *th_cq_ex(struct it_test *t, struct th_objs *s, int cqe,
+				  uint32_t comp_mask, uint32_t flags,
 				  struct ibv_pd *parent)
 {
 	struct ibv_cq_init_attr_ex a = {
@@ -205,8 +205,10 @@ static struct ibv_cq_ex *th_cq_ex(struct it_test *t, struct th_objs *s,
 	struct ibv_cq_ex *cq = ibv_create_cq_ex(t->env->ctx, &a);
 
 	if (!cq) {
-		it_fail(t, "ibv_create_cq_ex(%d, comp_mask 0x%x, flags 0x%x): "
-			"%s", cqe, comp_mask, flags, strerror(errno));
+		it_fail(t,
+			"ibv_create_cq_ex(%d, comp_mask 0x%x, flags 0x%x): "
+			"%s",
+			cqe, comp_mask, flags, strerror(errno));
 		return NULL;
 	}
 	th_keep(s, TH_CQ, ibv_cq_ex_to_cq(cq));
@@ -242,8 +244,9 @@ static int th_qp(struct it_test *t, struct th_objs *s, struct it_ep *ep,
 			       srq ? ", SRQ" : "", strerror(errno));
 	th_keep(s, TH_QP, ep->qp);
 	ep->cap = ia.cap;
-	IT_EXPECT(t, ia.cap.max_send_wr >= depth &&
-		  (srq || ia.cap.max_recv_wr >= depth),
+	IT_EXPECT(t,
+		  ia.cap.max_send_wr >= depth &&
+			  (srq || ia.cap.max_recv_wr >= depth),
 		  "QP depth %u/%u below the requested %u", ia.cap.max_send_wr,
 		  ia.cap.max_recv_wr, depth);
 	return 0;
@@ -286,20 +289,20 @@ static int th_td_supported(struct it_test *t)
 
 enum {
 	TD_THREADS = 3,
-	TD_MSGS = 500,			/* per thread */
-	TD_MAXLEN = 4096,		/* longest message, send slot */
-	TD_RSLOT = TD_MAXLEN + 64,	/* receive slot: the rest stays poison */
-	TD_WIN = 16,			/* messages in flight per thread */
-	TD_DEPTH = 32,			/* SQ, RQ and SRQ depth */
-	TD_RECV_ID = 1 << 20,		/* receive i has wr_id TD_RECV_ID + i */
+	TD_MSGS = 500,		   /* per thread */
+	TD_MAXLEN = 4096,	   /* longest message, send slot */
+	TD_RSLOT = TD_MAXLEN + 64, /* receive slot: the rest stays poison */
+	TD_WIN = 16,		   /* messages in flight per thread */
+	TD_DEPTH = 32,		   /* SQ, RQ and SRQ depth */
+	TD_RECV_ID = 1 << 20,	   /* receive i has wr_id TD_RECV_ID + i */
 };
 
 struct td_worker {
-	struct it_test t;		/* this thread's result */
+	struct it_test t; /* this thread's result */
 	int k;
 	atomic_bool *stop;
 	struct th_objs objs;
-	struct it_buf *sb, *rb;		/* TD_WIN slots each */
+	struct it_buf *sb, *rb; /* TD_WIN slots each */
 	uint64_t seed, poison;
 	pthread_t id;
 };
@@ -318,10 +321,9 @@ static int td_post_recv(struct td_worker *w, struct it_ep *b,
 
 	it_fill(w->rb->addr + off, TD_RSLOT, w->poison, 0);
 	if (srq)
-		return it_post_srq_recv(&w->t, srq, TD_RECV_ID + i, w->rb,
-					off, TD_RSLOT);
-	return it_post_recv(&w->t, b->qp, TD_RECV_ID + i, w->rb, off,
-			    TD_RSLOT);
+		return it_post_srq_recv(&w->t, srq, TD_RECV_ID + i, w->rb, off,
+					TD_RSLOT);
+	return it_post_recv(&w->t, b->qp, TD_RECV_ID + i, w->rb, off, TD_RSLOT);
 }
 
 static int td_post_send(struct td_worker *w, struct it_ep *a, unsigned int i)
@@ -335,8 +337,10 @@ static int td_post_send(struct td_worker *w, struct it_ep *a, unsigned int i)
 	it_fill(w->sb->addr + off, len, w->seed, (size_t)i * TD_MAXLEN);
 	it_wr(&wr, &sge, i, IBV_WR_SEND, w->sb, off, len);
 	ret = ibv_post_send(a->qp, &wr, &bad);
-	IT_EXPECT(&w->t, !ret, "ibv_post_send of message %u (%u bytes) "
-		  "returned %d", i, len, ret);
+	IT_EXPECT(&w->t, !ret,
+		  "ibv_post_send of message %u (%u bytes) "
+		  "returned %d",
+		  i, len, ret);
 	return 0;
 }
 
@@ -349,8 +353,10 @@ static int td_check_recv(struct td_worker *w, struct ibv_cq_ex *cq,
 	const uint8_t *slot = w->rb->addr + (size_t)TD_RSLOT * (i % TD_WIN);
 
 	it_where(t, "receive %u (%u bytes)", i, len);
-	IT_EXPECT(t, cq->status == IBV_WC_SUCCESS, "status %s (%d) "
-		  "vendor_err 0x%x", ibv_wc_status_str(cq->status), cq->status,
+	IT_EXPECT(t, cq->status == IBV_WC_SUCCESS,
+		  "status %s (%d) "
+		  "vendor_err 0x%x",
+		  ibv_wc_status_str(cq->status), cq->status,
 		  ibv_wc_read_vendor_err(cq));
 	IT_EXPECT(t, cq->wr_id == TD_RECV_ID + i, "wr_id %llu, expected %llu",
 		  (unsigned long long)cq->wr_id,
@@ -405,8 +411,8 @@ static int td_traffic(struct td_worker *w, struct it_ep *a, struct it_ep *b,
 		n = ibv_poll_cq(ibv_cq_ex_to_cq(scq), 16, wc);
 		IT_EXPECT(t, n >= 0, "send CQ: ibv_poll_cq returned %d", n);
 		for (i = 0; i < n; i++, sdone++) {
-			struct it_wc_exp e = it_exp_send(sdone, IBV_WC_SEND,
-							 a->qp);
+			struct it_wc_exp e =
+				it_exp_send(sdone, IBV_WC_SEND, a->qp);
 
 			if (it_check_wc(t, &wc[i], &e, "send completion"))
 				return IT_FAIL;
@@ -424,15 +430,19 @@ static int td_traffic(struct td_worker *w, struct it_ep *a, struct it_ep *b,
 			ibv_end_poll(rcq);
 			progress = true;
 		}
-		IT_EXPECT(t, ret == ENOENT, "receive CQ: ibv_start_poll or "
-			  "ibv_next_poll returned %d", ret);
+		IT_EXPECT(t, ret == ENOENT,
+			  "receive CQ: ibv_start_poll or "
+			  "ibv_next_poll returned %d",
+			  ret);
 		if (progress) {
 			deadline = it_now_ms() + t->env->timeout_ms;
 		} else if (it_now_ms() > deadline) {
-			return it_fail(t, "nothing for %u ms: %u sends posted, "
+			return it_fail(t,
+				       "nothing for %u ms: %u sends posted, "
 				       "%u completed; %u receives posted, %u "
-				       "completed", t->env->timeout_ms, nsend,
-				       sdone, nrecv, rdone);
+				       "completed",
+				       t->env->timeout_ms, nsend, sdone, nrecv,
+				       rdone);
 		} else {
 			it_pause();
 		}
@@ -562,7 +572,7 @@ static int threads_on_separate_td_qps_each_deliver_all_bytes(struct it_test *t,
 	for (k = 0; k < n; k++)
 		th_collect(t, &w[k].t, "thread", IT_SKIP);
 	if (stuck)
-		return IT_FAIL;	/* their objects stay: they may be in use */
+		return IT_FAIL; /* their objects stay: they may be in use */
 	for (k = TD_THREADS - 1; k >= 0; k--)
 		th_release(t, &w[k].objs);
 	return t->result;
@@ -580,12 +590,12 @@ static int threads_on_separate_td_qps_each_deliver_all_bytes(struct it_test *t,
 
 enum {
 	SQ_SENDERS = 2,
-	SQ_MSGS = 1000,			/* per sender */
-	SQ_MAXLEN = 2048,		/* longest message, send slot */
-	SQ_SLOTS = 24,			/* send slots per sender */
+	SQ_MSGS = 1000,	  /* per sender */
+	SQ_MAXLEN = 2048, /* longest message, send slot */
+	SQ_SLOTS = 24,	  /* send slots per sender */
 	SQ_RSLOT = SQ_MAXLEN + 64,
-	SQ_RSLOTS = 48,			/* receives posted ahead */
-	SQ_DEPTH = 32,			/* less than the senders' slots */
+	SQ_RSLOTS = 48, /* receives posted ahead */
+	SQ_DEPTH = 32,	/* less than the senders' slots */
 };
 
 struct sq_shared {
@@ -593,16 +603,16 @@ struct sq_shared {
 	struct it_ep a, b;
 	struct it_buf *sb[SQ_SENDERS], *rb;
 	uint64_t seed[SQ_SENDERS], poison;
-	atomic_int sq_credits;		/* free SQ slots */
-	atomic_int rq_credits;		/* receives no send has claimed */
-	atomic_uint sdone[SQ_SENDERS];	/* completed sends of each sender */
+	atomic_int sq_credits;	       /* free SQ slots */
+	atomic_int rq_credits;	       /* receives no send has claimed */
+	atomic_uint sdone[SQ_SENDERS]; /* completed sends of each sender */
 };
 
 struct sq_thread {
 	struct it_test t;
 	struct sq_shared *s;
-	int k;				/* a sender, or SQ_SENDERS: the poller */
-	unsigned int posted;		/* a sender's messages posted */
+	int k;		     /* a sender, or SQ_SENDERS: the poller */
+	unsigned int posted; /* a sender's messages posted */
 	pthread_t id;
 };
 
@@ -662,10 +672,11 @@ static int sq_send_run(struct sq_thread *me)
 			atomic_fetch_add(&s->sq_credits, n - m);
 		if (!m) {
 			if (it_now_ms() > deadline)
-				return it_fail(t, "no room for message %u for "
+				return it_fail(t,
+					       "no room for message %u for "
 					       "%u ms (%u of this sender's "
-					       "sends completed)", j,
-					       t->env->timeout_ms, done);
+					       "sends completed)",
+					       j, t->env->timeout_ms, done);
 			it_pause();
 			continue;
 		}
@@ -679,21 +690,25 @@ static int sq_send_run(struct sq_thread *me)
 			ret = ibv_post_send(s->a.qp, first, &bad);
 			if (!ret)
 				break;
-			IT_EXPECT(t, ret == ENOMEM, "ibv_post_send of "
-				  "messages %u..%u returned %d", j, j + m - 1,
-				  ret);
+			IT_EXPECT(t, ret == ENOMEM,
+				  "ibv_post_send of "
+				  "messages %u..%u returned %d",
+				  j, j + m - 1, ret);
 			for (i = first - wr; i < m && bad != &wr[i]; i++)
 				;
-			IT_EXPECT(t, i < m, "ENOMEM with *bad_wr %p outside "
-				  "the list posted", (void *)bad);
+			IT_EXPECT(t, i < m,
+				  "ENOMEM with *bad_wr %p outside "
+				  "the list posted",
+				  (void *)bad);
 			/* Those before *bad_wr are in; retry the rest. */
 			first = bad;
 			if (th_stopped(&s->stop))
 				return TH_STOPPED;
 			if (it_now_ms() > deadline)
-				return it_fail(t, "ENOMEM for %u ms posting "
-					       "message %u", t->env->timeout_ms,
-					       j + i);
+				return it_fail(t,
+					       "ENOMEM for %u ms posting "
+					       "message %u",
+					       t->env->timeout_ms, j + i);
 			it_pause();
 		}
 		j += m;
@@ -726,11 +741,14 @@ static int sq_check_send(struct sq_thread *me, const struct ibv_wc *wc,
 
 	if (it_check_wc(t, wc, &e, "send completion"))
 		return IT_FAIL;
-	IT_EXPECT(t, k < SQ_SENDERS && j < SQ_MSGS, "send completion of "
-		  "unknown wr_id 0x%llx", (unsigned long long)wc->wr_id);
-	IT_EXPECT(t, j == next[k], "send completion of sender %u message %u, "
-		  "expected message %u (lost, repeated or reordered)", k, j,
-		  next[k]);
+	IT_EXPECT(t, k < SQ_SENDERS && j < SQ_MSGS,
+		  "send completion of "
+		  "unknown wr_id 0x%llx",
+		  (unsigned long long)wc->wr_id);
+	IT_EXPECT(t, j == next[k],
+		  "send completion of sender %u message %u, "
+		  "expected message %u (lost, repeated or reordered)",
+		  k, j, next[k]);
 	next[k]++;
 	atomic_store(&s->sdone[k], next[k]);
 	atomic_fetch_add(&s->sq_credits, 1);
@@ -750,19 +768,24 @@ static int sq_check_recv(struct sq_thread *me, const struct ibv_wc *wc,
 	uint64_t id;
 
 	it_where(t, "receive %u", i);
-	IT_EXPECT(t, wc->status == IBV_WC_SUCCESS, "status %s (%d) vendor_err "
-		  "0x%x", ibv_wc_status_str(wc->status), wc->status,
-		  wc->vendor_err);
+	IT_EXPECT(t, wc->status == IBV_WC_SUCCESS,
+		  "status %s (%d) vendor_err "
+		  "0x%x",
+		  ibv_wc_status_str(wc->status), wc->status, wc->vendor_err);
 	IT_EXPECT(t, wc->wr_id == i, "wr_id %llu, expected %u",
 		  (unsigned long long)wc->wr_id, i);
 	IT_EXPECT(t, wc->byte_len >= 8, "byte_len %u", wc->byte_len);
 	memcpy(&id, slot, sizeof(id));
 	k = (id >> 32) - 1;
 	j = (uint32_t)id;
-	IT_EXPECT(t, k < SQ_SENDERS && j < SQ_MSGS, "payload names unknown "
-		  "wr_id 0x%llx", (unsigned long long)id);
-	IT_EXPECT(t, j == next[k], "holds sender %u message %u, expected "
-		  "message %u (lost, repeated or reordered)", k, j, next[k]);
+	IT_EXPECT(t, k < SQ_SENDERS && j < SQ_MSGS,
+		  "payload names unknown "
+		  "wr_id 0x%llx",
+		  (unsigned long long)id);
+	IT_EXPECT(t, j == next[k],
+		  "holds sender %u message %u, expected "
+		  "message %u (lost, repeated or reordered)",
+		  k, j, next[k]);
 	len = sq_len(k, j);
 	e = it_exp_recv(i, IBV_WC_RECV, s->b.qp, len);
 	it_where(t, "receive %u: sender %u message %u (%u bytes)", i, k, j,
@@ -816,7 +839,8 @@ static int sq_poll_run(struct sq_thread *me)
 		if (n)
 			deadline = it_now_ms() + t->env->timeout_ms;
 		if (it_now_ms() > deadline)
-			return it_fail(t, "nothing for %u ms: %u of %u sends "
+			return it_fail(t,
+				       "nothing for %u ms: %u of %u sends "
 				       "and %u of %u receives completed",
 				       t->env->timeout_ms, sdone, total, rdone,
 				       total);
@@ -835,8 +859,9 @@ static void *sq_thread_main(void *arg)
 	return NULL;
 }
 
-static int threads_sharing_one_qp_post_without_loss_or_duplicates(
-	struct it_test *t, long arg)
+static int
+threads_sharing_one_qp_post_without_loss_or_duplicates(struct it_test *t,
+						       long arg)
 {
 	struct it_qp_attr attr = it_qp_defaults(IBV_QPT_RC);
 	struct sq_thread th[SQ_SENDERS + 1];
@@ -896,8 +921,10 @@ static int threads_sharing_one_qp_post_without_loss_or_duplicates(
 	if (stuck || t->result != IT_PASS)
 		return IT_FAIL;
 	for (k = 0; k < SQ_SENDERS; k++)
-		IT_EXPECT(t, th[k].posted == SQ_MSGS, "sender %d posted %u of "
-			  "%u", k, th[k].posted, (unsigned int)SQ_MSGS);
+		IT_EXPECT(t, th[k].posted == SQ_MSGS,
+			  "sender %d posted %u of "
+			  "%u",
+			  k, th[k].posted, (unsigned int)SQ_MSGS);
 	if (it_quiet(t, s->a.scq, "send CQ") ||
 	    it_quiet(t, s->b.rcq, "receive CQ") ||
 	    it_quiet(t, s->a.rcq, "sender's receive CQ") ||
@@ -916,12 +943,12 @@ static int threads_sharing_one_qp_post_without_loss_or_duplicates(
 
 enum {
 	CQ_PAIRS = 2,
-	CQ_MSGS = 300,			/* per pair */
+	CQ_MSGS = 300, /* per pair */
 	CQ_MAXLEN = 1024,
 	CQ_RSLOT = CQ_MAXLEN + 64,
 	CQ_DEPTH = 32,
 	CQ_POLLERS = 2,
-	CQ_SEND_TAG = 1,		/* wr_id: tag << 24 | pair << 16 | n */
+	CQ_SEND_TAG = 1, /* wr_id: tag << 24 | pair << 16 | n */
 	CQ_RECV_TAG = 2,
 };
 
@@ -929,17 +956,17 @@ struct cq_shared {
 	atomic_bool stop;
 	struct ibv_cq_ex *scq, *rcq;
 	struct it_ep a[CQ_PAIRS], b[CQ_PAIRS];
-	struct it_buf *sb, *rb;		/* one slot per message */
+	struct it_buf *sb, *rb; /* one slot per message */
 	uint64_t seed[CQ_PAIRS], poison;
 	atomic_uint sdone[CQ_PAIRS], rdone[CQ_PAIRS];
-	atomic_uint nseen;		/* completions seen, both CQs */
-	atomic_uchar seen[2][CQ_PAIRS][CQ_MSGS];	/* send, receive */
+	atomic_uint nseen; /* completions seen, both CQs */
+	atomic_uchar seen[2][CQ_PAIRS][CQ_MSGS]; /* send, receive */
 };
 
 struct cq_poller {
 	struct it_test t;
 	struct cq_shared *s;
-	int k;				/* 0: ibv_poll_cq, 1: start_poll */
+	int k; /* 0: ibv_poll_cq, 1: start_poll */
 	pthread_t id;
 };
 
@@ -971,21 +998,20 @@ static int cq_seen(struct cq_poller *me, uint64_t wr_id,
 	const struct it_ep *ep;
 
 	IT_EXPECT(t, status == IBV_WC_SUCCESS, "wr_id 0x%llx status %s (%d)",
-		  (unsigned long long)wr_id, ibv_wc_status_str(status),
-		  status);
-	IT_EXPECT(t, (tag == CQ_SEND_TAG || recv) && q < CQ_PAIRS &&
-		  n < CQ_MSGS && wr_id == cq_id(tag, q, n),
+		  (unsigned long long)wr_id, ibv_wc_status_str(status), status);
+	IT_EXPECT(t,
+		  (tag == CQ_SEND_TAG || recv) && q < CQ_PAIRS && n < CQ_MSGS &&
+			  wr_id == cq_id(tag, q, n),
 		  "completion of unknown wr_id 0x%llx",
 		  (unsigned long long)wr_id);
 	it_where(t, "%s %u of pair %u", recv ? "receive" : "send", n, q);
 	ep = recv ? &s->b[q] : &s->a[q];
-	IT_EXPECT(t, opcode == (recv ? IBV_WC_RECV : IBV_WC_SEND),
-		  "opcode %d", (int)opcode);
+	IT_EXPECT(t, opcode == (recv ? IBV_WC_RECV : IBV_WC_SEND), "opcode %d",
+		  (int)opcode);
 	IT_EXPECT(t, qp_num == ep->qp->qp_num, "qp_num 0x%x, expected 0x%x",
 		  qp_num, ep->qp->qp_num);
 	if (recv) {
-		const uint8_t *slot = s->rb->addr +
-				      CQ_RSLOT * cq_slot(q, n);
+		const uint8_t *slot = s->rb->addr + CQ_RSLOT * cq_slot(q, n);
 		uint32_t len = cq_len(q, n);
 
 		IT_EXPECT(t, !(flags & IBV_WC_WITH_IMM), "wc_flags 0x%x",
@@ -1021,9 +1047,9 @@ static int cq_poll_some(struct cq_poller *me, struct ibv_cq_ex *cq, int max)
 			return -1;
 		}
 		for (i = 0; i < n; i++)
-			if (cq_seen(me, wc[i].wr_id, wc[i].status,
-				    wc[i].opcode, wc[i].qp_num,
-				    wc[i].byte_len, wc[i].wc_flags))
+			if (cq_seen(me, wc[i].wr_id, wc[i].status, wc[i].opcode,
+				    wc[i].qp_num, wc[i].byte_len,
+				    wc[i].wc_flags))
 				return -1;
 		return n;
 	}
@@ -1074,9 +1100,10 @@ static int cq_poll_run(struct cq_poller *me)
 			last = seen;
 			deadline = it_now_ms() + t->env->timeout_ms;
 		} else if (it_now_ms() > deadline) {
-			return it_fail(t, "nothing for %u ms: %u of %u "
-				       "completions seen", t->env->timeout_ms,
-				       seen, total);
+			return it_fail(t,
+				       "nothing for %u ms: %u of %u "
+				       "completions seen",
+				       t->env->timeout_ms, seen, total);
 		}
 		if (!a && !b)
 			it_pause();
@@ -1111,25 +1138,27 @@ static int cq_post_all(struct it_test *t, struct cq_shared *s)
 			int burst;
 
 			for (burst = 0; burst < 4 && rposted[q] < CQ_MSGS &&
-			     rposted[q] - rd < CQ_DEPTH; burst++) {
+					rposted[q] - rd < CQ_DEPTH;
+			     burst++) {
 				unsigned int n = rposted[q]++;
 
-				if (it_post_recv(t, s->b[q].qp,
-						 cq_id(CQ_RECV_TAG, q, n), s->rb,
-						 CQ_RSLOT * cq_slot(q, n),
-						 CQ_RSLOT))
+				if (it_post_recv(
+					    t, s->b[q].qp,
+					    cq_id(CQ_RECV_TAG, q, n), s->rb,
+					    CQ_RSLOT * cq_slot(q, n), CQ_RSLOT))
 					return IT_FAIL;
 				progress = true;
 			}
 			for (burst = 0; burst < 4 && sposted[q] < rposted[q] &&
-			     sposted[q] - sd < CQ_DEPTH; burst++) {
+					sposted[q] - sd < CQ_DEPTH;
+			     burst++) {
 				unsigned int n = sposted[q]++;
 				struct ibv_send_wr wr;
 				struct ibv_sge sge;
 
-				it_wr(&wr, &sge, cq_id(CQ_SEND_TAG, q, n), IBV_WR_SEND,
-				      s->sb, CQ_MAXLEN * cq_slot(q, n),
-				      cq_len(q, n));
+				it_wr(&wr, &sge, cq_id(CQ_SEND_TAG, q, n),
+				      IBV_WR_SEND, s->sb,
+				      CQ_MAXLEN * cq_slot(q, n), cq_len(q, n));
 				if (it_post_send(t, s->a[q].qp, &wr))
 					return IT_FAIL;
 				progress = true;
@@ -1140,9 +1169,11 @@ static int cq_post_all(struct it_test *t, struct cq_shared *s)
 		if (progress) {
 			deadline = it_now_ms() + t->env->timeout_ms;
 		} else if (it_now_ms() > deadline) {
-			return it_fail(t, "no room to post for %u ms: pair 0 "
+			return it_fail(t,
+				       "no room to post for %u ms: pair 0 "
 				       "%u/%u sends/receives posted, pair 1 "
-				       "%u/%u", t->env->timeout_ms, sposted[0],
+				       "%u/%u",
+				       t->env->timeout_ms, sposted[0],
 				       rposted[0], sposted[1], rposted[1]);
 		} else {
 			it_pause();
@@ -1151,8 +1182,7 @@ static int cq_post_all(struct it_test *t, struct cq_shared *s)
 	return 0;
 }
 
-static int cq_run(struct it_test *t, struct cq_shared *s,
-		  struct th_objs *objs)
+static int cq_run(struct it_test *t, struct cq_shared *s, struct th_objs *objs)
 {
 	struct cq_poller p[CQ_POLLERS];
 	uint64_t deadline;
@@ -1174,7 +1204,8 @@ static int cq_run(struct it_test *t, struct cq_shared *s,
 		s->seed[q] = it_seed(t, 100 + q);
 		for (i = 0; i < CQ_MSGS; i++)
 			it_fill(s->sb->addr + CQ_MAXLEN * cq_slot(q, i),
-				cq_len(q, i), s->seed[q], (size_t)i * CQ_MAXLEN);
+				cq_len(q, i), s->seed[q],
+				(size_t)i * CQ_MAXLEN);
 	}
 	memset(p, 0, sizeof(p));
 	for (n = 0; n < CQ_POLLERS; n++) {
@@ -1205,8 +1236,9 @@ static int cq_run(struct it_test *t, struct cq_shared *s,
 	for (k = 0; k < 2; k++)
 		for (q = 0; q < CQ_PAIRS; q++)
 			for (i = 0; i < CQ_MSGS; i++)
-				IT_EXPECT(t, atomic_load(&s->seen[k][q][i]) ==
-					  1, "%s %d of pair %d seen %d times",
+				IT_EXPECT(t,
+					  atomic_load(&s->seen[k][q][i]) == 1,
+					  "%s %d of pair %d seen %d times",
 					  k ? "receive" : "send", i, q,
 					  atomic_load(&s->seen[k][q][i]));
 	if (it_quiet(t, ibv_cq_ex_to_cq(s->scq), "send CQ") ||
@@ -1240,7 +1272,7 @@ static int threads_sharing_one_cq_poll_each_completion_once(struct it_test *t,
 		return IT_FAIL;
 	ret = cq_run(t, s, &objs);
 	if (ret < 0)
-		return IT_FAIL;	/* a poller may still use the objects */
+		return IT_FAIL; /* a poller may still use the objects */
 	th_release(t, &objs);
 	return t->result;
 }
@@ -1272,8 +1304,10 @@ static int td_life_cycle_steps(struct it_test *t, struct th_objs *objs,
 	err = errno;
 	if (td2)
 		th_keep(objs, TH_TD, td2);
-	IT_EXPECT(t, !td2 && err == EINVAL, "returned %p, errno %d (%s), "
-		  "expected NULL and EINVAL", (void *)td2, err, strerror(err));
+	IT_EXPECT(t, !td2 && err == EINVAL,
+		  "returned %p, errno %d (%s), "
+		  "expected NULL and EINVAL",
+		  (void *)td2, err, strerror(err));
 
 	it_where(t, "setup");
 	pd = ibv_alloc_pd(ctx);
@@ -1289,13 +1323,17 @@ static int td_life_cycle_steps(struct it_test *t, struct th_objs *objs,
 	ret = ibv_dealloc_td(td);
 	if (!ret)
 		th_forget(objs, td);
-	IT_EXPECT(t, ret == EBUSY, "ibv_dealloc_td returned %d, expected "
-		  "EBUSY", ret);
+	IT_EXPECT(t, ret == EBUSY,
+		  "ibv_dealloc_td returned %d, expected "
+		  "EBUSY",
+		  ret);
 	ret = ibv_dealloc_pd(pd);
 	if (!ret)
 		th_forget(objs, pd);
-	IT_EXPECT(t, ret == EBUSY, "ibv_dealloc_pd of the wrapped PD "
-		  "returned %d, expected EBUSY", ret);
+	IT_EXPECT(t, ret == EBUSY,
+		  "ibv_dealloc_pd of the wrapped PD "
+		  "returned %d, expected EBUSY",
+		  ret);
 
 	it_where(t, "ibv_alloc_parent_domain with a NULL pd");
 	pda.pd = NULL;
@@ -1304,8 +1342,10 @@ static int td_life_cycle_steps(struct it_test *t, struct th_objs *objs,
 	err = errno;
 	if (bad)
 		th_keep(objs, TH_PD, bad);
-	IT_EXPECT(t, !bad && err == EINVAL, "returned %p, errno %d (%s), "
-		  "expected NULL and EINVAL", (void *)bad, err, strerror(err));
+	IT_EXPECT(t, !bad && err == EINVAL,
+		  "returned %p, errno %d (%s), "
+		  "expected NULL and EINVAL",
+		  (void *)bad, err, strerror(err));
 
 	it_where(t, "ibv_create_cq_ex with a plain PD as parent domain");
 	ca.parent_domain = pd;
@@ -1314,8 +1354,10 @@ static int td_life_cycle_steps(struct it_test *t, struct th_objs *objs,
 	err = errno;
 	if (cq)
 		th_keep(objs, TH_CQ, ibv_cq_ex_to_cq(cq));
-	IT_EXPECT(t, !cq && err == EINVAL, "returned %p, errno %d (%s), "
-		  "expected NULL and EINVAL", (void *)cq, err, strerror(err));
+	IT_EXPECT(t, !cq && err == EINVAL,
+		  "returned %p, errno %d (%s), "
+		  "expected NULL and EINVAL",
+		  (void *)cq, err, strerror(err));
 
 	/* Objects in the parent domain, then everything in order. */
 	it_where(t, "a CQ and a QP in the parent domain");
@@ -1323,8 +1365,8 @@ static int td_life_cycle_steps(struct it_test *t, struct th_objs *objs,
 	cq = ibv_create_cq_ex(ctx, &ca);
 	IT_EXPECT(t, cq, "ibv_create_cq_ex: %s", strerror(errno));
 	th_keep(objs, TH_CQ, ibv_cq_ex_to_cq(cq));
-	if (th_qp(t, objs, &ep, pad, ibv_cq_ex_to_cq(cq),
-		  ibv_cq_ex_to_cq(cq), NULL, 8) ||
+	if (th_qp(t, objs, &ep, pad, ibv_cq_ex_to_cq(cq), ibv_cq_ex_to_cq(cq),
+		  NULL, 8) ||
 	    it_ep_bring_up(t, &ep, IBV_QPS_INIT, 0))
 		return IT_FAIL;
 
@@ -1377,7 +1419,7 @@ const struct it_case it_cases_threads[] = {
 	  threads_sharing_one_qp_post_without_loss_or_duplicates, 0 },
 	{ "threads_sharing_one_cq_poll_each_completion_once",
 	  threads_sharing_one_cq_poll_each_completion_once, 0 },
-	{ "td_and_parent_domain_life_cycle",
-	  td_and_parent_domain_life_cycle, 0 },
+	{ "td_and_parent_domain_life_cycle", td_and_parent_domain_life_cycle,
+	  0 },
 	{ NULL, NULL, 0 },
 };

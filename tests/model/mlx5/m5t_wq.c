@@ -120,8 +120,8 @@ static bool m5t_sq_refs(struct m5t_sq *s, struct m5t_rings *r,
  * the slots of the WRs that may still be posted (max_post less those
  * outstanding), each a max_post-th of the ring.
  */
-static void m5t_sq_free_part(const struct m5_qp *qp, uint8_t *want,
-			     size_t len, uint16_t pi)
+static void m5t_sq_free_part(const struct m5_qp *qp, uint8_t *want, size_t len,
+			     uint16_t pi)
 {
 	uint32_t out = qp->sq.head - atomic_load(&qp->sq.tail);
 	size_t off = (size_t)(pi & (qp->sq.wqe_cnt - 1)) * MLX5_SEND_WQE_BB;

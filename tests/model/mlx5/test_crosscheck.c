@@ -1601,8 +1601,7 @@ static void xc_bad_wr_list(xc_spoil_fn spoil, int err)
 #define XC_BAD_WRS(X)                                                          \
 	X(local_inv, einval, EINVAL, w->opcode = IBV_WR_LOCAL_INV)             \
 	X(send_with_inv, einval, EINVAL, w->opcode = IBV_WR_SEND_WITH_INV)     \
-	X(unknown_opcode, einval, EINVAL,                                      \
-	  w->opcode = (enum ibv_wr_opcode)99)                                  \
+	X(unknown_opcode, einval, EINVAL, w->opcode = (enum ibv_wr_opcode)99)  \
 	X(more_sges_than_max_send_sge, enomem, ENOMEM, w->num_sge = 5)         \
 	X(send_flag_libibverbs_does_not_define, einval, EINVAL,                \
 	  w->send_flags |= 1u << 20)                                           \
@@ -1747,8 +1746,7 @@ static void atomics_are_refused_without_host_endian_atomics(void)
 	o.no_atomic = true;
 	CHECK_EQ(xc_open(&x, &o), 0);
 	sg = (struct ibv_sge){ (uintptr_t)x.abuf + A_ATOMIC, 8, x.amr->lkey };
-	wr = xc_wr(&x, IBV_WR_ATOMIC_CMP_AND_SWP, 1, &sg, 1,
-		   IBV_SEND_SIGNALED);
+	wr = xc_wr(&x, IBV_WR_ATOMIC_CMP_AND_SWP, 1, &sg, 1, IBV_SEND_SIGNALED);
 	xc_post(&x, &wr, EOPNOTSUPP, 0);
 	xc_close(&x);
 }
@@ -2109,31 +2107,32 @@ static const struct check_test tests[] = {
 	CHECK_TEST(ud_receives_over_ib_scatter_the_grh_then_the_payload),
 	CHECK_TEST(ud_wqes_over_roce_v2_match_mlx5dv),
 	CHECK_TEST(ud_wqes_over_roce_v1_match_mlx5dv),
-#define X(name, err, ERR, spoil) CHECK_TEST(rc_list_stops_with_##err##_at_##name),
+#define X(name, err, ERR, spoil)                                               \
+	CHECK_TEST(rc_list_stops_with_##err##_at_##name),
 	XC_BAD_WRS(X)
 #undef X
-	CHECK_TEST(a_full_sq_refuses_the_next_wr_with_enomem),
+		CHECK_TEST(a_full_sq_refuses_the_next_wr_with_enomem),
 	CHECK_TEST(a_qp_in_reset_refuses_a_send_with_enomem),
 #define X(name, spoil) CHECK_TEST(ud_list_stops_with_einval_at_##name),
 	XC_UD_BAD_WRS(X)
 #undef X
-	CHECK_TEST(atomics_are_refused_without_host_endian_atomics),
+		CHECK_TEST(atomics_are_refused_without_host_endian_atomics),
 	CHECK_TEST(every_cqe_the_model_writes_parses_across_cq_wraps),
 #define X(name, synd)                                                          \
 	CHECK_TEST(requester_error_cqe_##name##_maps_like_mlx5dv),             \
 		CHECK_TEST(responder_error_cqe_##name##_maps_like_mlx5dv),
 	XC_ERROR_SYNDROMES(X)
 #undef X
-	CHECK_TEST(a_cqe_of_the_wrong_parity_is_not_polled),
+		CHECK_TEST(a_cqe_of_the_wrong_parity_is_not_polled),
 	CHECK_TEST(an_invalid_cqe_is_not_polled),
 	CHECK_TEST(a_cqe_of_format_1_completes_in_error),
 #define X(name, op, i) CHECK_TEST(responder_cqe_##name##_fields_are_read),
 	XC_RESP_CQES(X)
 #undef X
 #define X(name, op) CHECK_TEST(requester_cqe_naming_##name##_completes_the_wr),
-	XC_REQ_OPCODES(X)
+		XC_REQ_OPCODES(X)
 #undef X
-	CHECK_TEST(the_cq_arm_doorbell_matches_mlx5dv),
+			CHECK_TEST(the_cq_arm_doorbell_matches_mlx5dv),
 };
 
 int main(int argc, char **argv)

@@ -18,7 +18,6 @@
 #include "m5t_verbs.h"
 #include "mlx5/mlx5.h"
 
-
 /* A model device, a context, a PD and a CQ; optionally the old kernel. */
 struct rig {
 	struct m5m_dev *dev;

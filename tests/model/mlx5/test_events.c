@@ -226,7 +226,7 @@ static void arm_msg_event(struct env *e)
 #define OPEN(e, cfg, svec, rvec)                                               \
 	do {                                                                   \
 		CHECK_EQ(env_open(e, cfg, svec, rvec), 0);                     \
-		if (check_failed)                                                \
+		if (check_failed)                                              \
 			goto out;                                              \
 	} while (0)
 

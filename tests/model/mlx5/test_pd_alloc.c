@@ -20,7 +20,6 @@
 #include "m5t_verbs.h"
 #include "mlx5/mlx5.h"
 
-
 enum pa_mode { PA_GIVE, PA_USE_DEFAULT, PA_FAIL };
 
 #define PA_MAX 16

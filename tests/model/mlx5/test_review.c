@@ -21,7 +21,6 @@
 #include "check.h"
 #include "m5t_verbs.h"
 
-
 _Static_assert(M5_VENDOR_SYND_ODP_PFAULT == MLX5_CQE_VENDOR_SYNDROME_ODP_PFAULT,
 	       "ODP page-fault vendor syndrome");
 _Static_assert((int)M5_SYND_REMOTE_ABORTED_ERR ==

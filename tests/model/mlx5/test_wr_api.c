@@ -22,7 +22,6 @@
 #include "m5t_wq.h"
 #include "m5t_wr.h"
 
-
 #define BUF	(64 * 1024)
 #define QKEY	0x11112222u
 #define MAX_QPS 2

@@ -203,7 +203,7 @@ static void ud_inline_wraps_and_goes_by_blueflame(void)
 	/* Start in the last WQEBB: the datagram segment ends at qend. */
 	r->qp.sq.cur_post = 3;
 	r->qp.sq.head = 7;
-	r->qp.sq.tail = 7;	/* _Atomic: clang refuses a chained assignment */
+	r->qp.sq.tail = 7; /* _Atomic: clang refuses a chained assignment */
 	wr.send_flags |= IBV_SEND_INLINE;
 	wr.wr.ud.ah = &r->ah.ibv_ah;
 	wr.wr.ud.remote_qpn = 0x55;

@@ -122,8 +122,8 @@ void m5m_cqe_resp_err(struct m5m_qp *qp, uint16_t counter, uint8_t synd)
 	m5m_cqe_resp_err_vendor(qp, counter, synd, 0);
 }
 
-void m5m_cqe_resp_err_vendor(struct m5m_qp *qp, uint16_t counter,
-			     uint8_t synd, uint8_t vendor)
+void m5m_cqe_resp_err_vendor(struct m5m_qp *qp, uint16_t counter, uint8_t synd,
+			     uint8_t vendor)
 {
 	struct m5_err_cqe e = { 0 };
 

@@ -234,13 +234,13 @@ struct m5m_qp {
 	uint32_t rq_cnt;
 	uint32_t rq_shift;
 	uint32_t uidx;
-	uint32_t bfregn;      /* kernel numbering */
-	uint32_t bfreg_index; /* uar * 4 + k, as returned */
+	uint32_t bfregn;       /* kernel numbering */
+	uint32_t bfreg_index;  /* uar * 4 + k, as returned */
 	struct m5m_uobj *uobj; /* dynamic UARs: the UAR it was created on */
 	uint32_t uar_page;     /* ... and that UAR's page id */
-	uint16_t sq_hw;	      /* next WQEBB the device reads */
-	uint16_t db_pi;	      /* SND dbrec at the last doorbell */
-	uint16_t snd_seen;    /* SND dbrec at the last store */
+	uint16_t sq_hw;	       /* next WQEBB the device reads */
+	uint16_t db_pi;	       /* SND dbrec at the last doorbell */
+	uint16_t snd_seen;     /* SND dbrec at the last store */
 	bool in_sq_run;
 	uint16_t rq_hw;	  /* next receive WQE */
 	uint16_t rq_seen; /* RCV dbrec at the last store */
@@ -391,8 +391,8 @@ void m5m_step_locked(struct m5m_dev *dev);
 void m5m_step_all(void);
 
 /* m5m_uar.c: address decoding (*uobj NULL: a static page) */
-struct m5m_ctx *m5m_uar_owner(const void *addr, unsigned int *page,
-			      size_t *off, struct m5m_uobj **uobj);
+struct m5m_ctx *m5m_uar_owner(const void *addr, unsigned int *page, size_t *off,
+			      struct m5m_uobj **uobj);
 void m5m_dbrec_register(__be32 *rec, int kind, void *obj);
 void m5m_dbrec_unregister(__be32 *rec);
 /* The device goes away: the calling thread's protocol state forgets it. */
@@ -424,8 +424,8 @@ void m5m_sq_run(struct m5m_qp *qp);
 struct m5m_db {
 	struct m5m_ctx *c;
 	struct m5m_qp *qp;
-	unsigned int uar; /* UAR index in the context; dynamic: page id */
-	unsigned int reg; /* offset in that UAR */
+	unsigned int uar;      /* UAR index in the context; dynamic: page id */
+	unsigned int reg;      /* offset in that UAR */
 	struct m5m_uobj *uobj; /* dynamic UARs: the object written */
 	unsigned int sub;      /* ... and the 4 KB UAR in it */
 	const uint8_t *bytes;
@@ -480,8 +480,8 @@ void m5m_cqe_resp(struct m5m_qp *qp, uint16_t counter,
 		  const struct m5m_resp *r);
 void m5m_cqe_resp_err(struct m5m_qp *qp, uint16_t counter, uint8_t synd);
 /* The same with a vendor syndrome (0 in m5m_cqe_resp_err). */
-void m5m_cqe_resp_err_vendor(struct m5m_qp *qp, uint16_t counter,
-			     uint8_t synd, uint8_t vendor);
+void m5m_cqe_resp_err_vendor(struct m5m_qp *qp, uint16_t counter, uint8_t synd,
+			     uint8_t vendor);
 void m5m_cq_write(struct m5m_cq *cq, const struct m5_cqe64 *cqe, bool sol);
 void m5m_cq_arm(struct m5m_cq *cq, uint32_t val);
 void m5m_cq_try_fire(struct m5m_cq *cq);

@@ -24,7 +24,7 @@
  */
 #define M5M_MMAP_CMD_ENTRY 9
 #define M5M_UAR_PAGE_BASE  0x400 /* device UAR page ids the model hands out */
-#define M5M_MAX_WR	     (1u << 15)
+#define M5M_MAX_WR	   (1u << 15)
 
 static size_t m5m_psz(void)
 {
@@ -315,8 +315,8 @@ int m5k_destroy_uar(struct m5_context *ctx, uint32_t handle)
 		return EINVAL;
 	}
 	m5m_check(c->dev, !u->users,
-		  "UAR page 0x%x destroyed while %u QPs/CQs use it",
-		  u->page_id, u->users);
+		  "UAR page 0x%x destroyed while %u QPs/CQs use it", u->page_id,
+		  u->users);
 	u->destroyed = true;
 	m5m_uobj_reap(c);
 	m5m_ctx_maybe_closed(c);

@@ -119,7 +119,6 @@ static int m5m_mr_add(struct m5m_pd *p, struct m5m_mr *mr, struct verbs_mr *vmr,
 	return 0;
 }
 
-
 /* Every page of [addr, addr + len) is mapped (msync fails with ENOMEM). */
 static bool m5m_mapped(const void *addr, size_t len)
 {

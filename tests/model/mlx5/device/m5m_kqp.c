@@ -343,8 +343,7 @@ static int m5m_qp_req_check(struct m5m_ctx *c,
 	if (req->flags & MLX5_QP_FLAG_BFREG_INDEX)
 		return EOPNOTSUPP;
 	if ((req->flags & ~MLX5_QP_FLAG_UAR_PAGE_INDEX) ||
-	    (req->bfreg_index &&
-	     !(req->flags & MLX5_QP_FLAG_UAR_PAGE_INDEX)) ||
+	    (req->bfreg_index && !(req->flags & MLX5_QP_FLAG_UAR_PAGE_INDEX)) ||
 	    req->sq_buf_addr || req->ece_options || req->reserved)
 		return EINVAL;
 	if (!m5m_pow2_or_0(req->sq_wqe_count) ||

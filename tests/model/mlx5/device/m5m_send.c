@@ -397,8 +397,8 @@ static void m5m_db_checks(const struct m5m_db *db, uint16_t idx,
 	} else {
 		m5m_check(dev,
 			  !db->uobj &&
-				  db->uar == qp->bfreg_index /
-						     M5_BFREGS_PER_UAR &&
+				  db->uar ==
+					  qp->bfreg_index / M5_BFREGS_PER_UAR &&
 				  (!c->bf_reg_size ||
 				   k == qp->bfreg_index % M5_BFREGS_PER_UAR),
 			  "QP 0x%x rang UAR %u register %u; it was given "

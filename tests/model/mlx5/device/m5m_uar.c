@@ -340,8 +340,8 @@ static void m5m_cq_doorbell(struct m5m_ctx *c, const struct m5m_db *db,
 			  cq->cqn, uar, cq->uar_page);
 	else
 		m5m_check(dev, !db->uobj && uar == 0,
-			  "CQ 0x%x armed through UAR %u; its UAR is 0",
-			  cq->cqn, uar);
+			  "CQ 0x%x armed through UAR %u; its UAR is 0", cq->cqn,
+			  uar);
 	m5m_check(dev, m5m_seq == SEQ_ARM_WCS && m5m_seq_obj == cq,
 		  "CQ 0x%x arm doorbell without the ARM dbrec store and a "
 		  "WC_START barrier before it",
@@ -461,8 +461,8 @@ void m5_seam_bf_copy(void *reg, const void *wqe, unsigned int len,
 	if (!db.c)
 		goto out;
 	if (!m5m_check(db.c->dev,
-		       m5m_is_bfreg(db.c, db.reg) && db.c->bf_reg_size &&
-			       len && !(len % M5_SEND_WQE_BB) &&
+		       m5m_is_bfreg(db.c, db.reg) && db.c->bf_reg_size && len &&
+			       !(len % M5_SEND_WQE_BB) &&
 			       len <= db.c->bf_reg_size / 2,
 		       "BlueFlame copy of %u bytes at UAR %u offset 0x%x", len,
 		       db.uar, db.reg))
