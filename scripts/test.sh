@@ -21,7 +21,7 @@ cd "$top" || exit
 
 # name|what it runs: the stages, in order.
 stage_table=(
-	"lint|clang-format, shellcheck, a clang -Werror build, aarch64 and ppc64le cross-compiles (scripts/lint.sh)"
+	"lint|clang-format, shellcheck, a clang -Werror build, cross-compiles for aarch64, ppc64le, riscv64, s390x and i686 (scripts/lint.sh)"
 	"build|the gcc build, warning-free (scripts/build.sh)"
 	"unit|ctest: unit tests and the software ConnectX tests, no device"
 	"demo|scripts/demo.sh from a clean clone; checks both perftest results"

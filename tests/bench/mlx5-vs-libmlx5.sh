@@ -25,7 +25,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:?usage: mlx5-vs-libmlx5.sh BUILD_DIR [-t] [--ours FIGURES] [--check]}
 shift
-td=() variant=default ours= check=0
+td=() variant=default ours='' check=0
 while (($#)); do
 	case $1 in
 	-t) td=(-t) variant=td ;;
