@@ -141,6 +141,7 @@ struct pre {
 
 static struct {
 	struct m5_context ctx;
+	struct ibv_pd pd; /* of every QP and of the UD AH */
 	uint8_t *uar;
 } g;
 
@@ -1347,6 +1348,7 @@ static void setup_qp(struct st *s, unsigned int qi, struct fz *in, bool lock)
 				   f->recv_main ? s->cq : s->other,
 				   f->srq ? s->srq : NULL, f->dbrec, &fz_bf),
 		  "no user index");
+	qp->vqp.qp.pd = &g.pd;
 	qp->sq_signal_bits = (cfg & 16) ? M5_WQE_CTRL_CQ_UPDATE : 0;
 	f->uidx = qp->rsc.uidx;
 }
@@ -1395,6 +1397,7 @@ static void setup(struct st *s, struct fz *in)
 		memset(s->srq_free, 1, cnt);
 	}
 	s->ah.ibv_ah.context = &g.ctx.core.vctx.context;
+	s->ah.ibv_ah.pd = &g.pd;
 	memset(&s->ah.av, 0x5a, sizeof(s->ah.av));
 	s->nqp = 1 + fz_u8(in) % FZ_MAX_QPS;
 	fz_bf = (struct m5_bf){ .reg = g.uar + M5_BF_OFFSET };

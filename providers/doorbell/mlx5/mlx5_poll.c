@@ -498,9 +498,9 @@ int m5_poll_cq(struct ibv_cq *ibcq, int nwc, struct ibv_wc *wc)
 {
 	struct m5_cq *cq = to_m5cq(ibcq);
 	const struct m5_cqe64 *ring, *cqe;
+	struct ibv_wc *w = wc, *end;
 	uint32_t ncqe, ci;
 	uint8_t op_own;
-	int n;
 
 	db_lock(&cq->lock);
 	/*
@@ -510,14 +510,19 @@ int m5_poll_cq(struct ibv_cq *ibcq, int nwc, struct ibv_wc *wc)
 	ring = cq->buf;
 	ncqe = cq->ncqe;
 	ci = cq->cons_index;
-	for (n = 0; n < nwc; ci++) {
+	/*
+	 * A pointer to the next wc and its end, not an index: &wc[n] cost
+	 * a multiply by 48 and a reload of wc for every CQE.
+	 */
+	end = wc + (nwc > 0 ? nwc : 0);
+	for (; w < end; ci++) {
 		cqe = ring + (ci & (ncqe - 1));
 		if (!m5_cqe_sw_owned(cqe, ncqe, ci, &op_own))
 			break;
 		/* Orders: the owner byte read before the CQE body reads. */
 		udma_from_device_barrier();
 		/* A CQE that is no completion is consumed but fills no wc. */
-		n += m5_parse_cqe(cq, cqe, op_own, &wc[n]);
+		w += m5_parse_cqe(cq, cqe, op_own, w);
 	}
 	/* Once per call, and only when something was consumed. */
 	if (ci != cq->cons_index) {
@@ -525,7 +530,7 @@ int m5_poll_cq(struct ibv_cq *ibcq, int nwc, struct ibv_wc *wc)
 		m5_update_ci(cq);
 	}
 	db_unlock(&cq->lock);
-	return n;
+	return w - wc;
 }
 
 /*

@@ -116,6 +116,9 @@ static inline bool m5_sge_lens_ok(const struct ibv_sge *sg, int n)
 	uint32_t all = 0;
 	int i;
 
+	/* One SGE, the common WR: one test, no loop. */
+	if (__builtin_expect(n == 1, 1))
+		return !(sg[0].length & M5_INLINE_SEG);
 	for (i = 0; i < n; i++)
 		all |= sg[i].length;
 	return !(all & M5_INLINE_SEG);
