@@ -80,7 +80,7 @@ static int m5_size_sq(const struct m5_context *ctx, struct m5_qp *qp,
 {
 	const struct ibv_qp_cap *cap = &attr->cap;
 	uint32_t limit = ctx->max_sq_desc_sz;
-	uint32_t over, size, wqe_size;
+	uint32_t over, size, wqe_size, room;
 	uint64_t wq_size;
 
 	if (!cap->max_send_wr)
@@ -114,8 +114,15 @@ static int m5_size_sq(const struct m5_context *ctx, struct m5_qp *qp,
 	qp->sq.wqe_shift = M5_SEND_WQE_SHIFT;
 	qp->sq.max_gs = cap->max_send_sge;
 	qp->sq.max_post = wq_size / wqe_size;
-	qp->max_inline_data = (wqe_size < limit ? wqe_size : limit) - over -
-			      sizeof(struct m5_inline_seg);
+	/*
+	 * max_post counts WRs: no WQE may be larger than wqe_size.  A slot
+	 * the header fills (UD without SGEs: 64 bytes) has no room for an
+	 * inline segment, so no inline data; wqe_size - over - 4 would wrap.
+	 */
+	room = (wqe_size < limit ? wqe_size : limit) - over;
+	qp->max_inline_data = room > sizeof(struct m5_inline_seg)
+				      ? room - sizeof(struct m5_inline_seg)
+				      : 0;
 	return 0;
 }
 

@@ -806,6 +806,68 @@ out:
 }
 
 /*
+ * A UD QP without SGEs or inline data: its 64-byte WQE slot is all
+ * control and datagram segments, so there is no room for inline data
+ * (max_inline_data 0, not 0 - 4 wrapped).  Inline data is refused by
+ * wr_complete (EINVAL) and by ibv_post_send (ENOMEM: its SGE is one too
+ * many), with nothing rung, rather than built as
+ * a 2-WQEBB WQE in the 1-WQEBB SQ; a WR without data is taken, and a
+ * second one in the same batch finds the SQ full.
+ */
+static void no_inline_room_refuses_inline_data(void)
+{
+	struct wt_opts o = {
+		.type = IBV_QPT_UD,
+		.ops = UD_OPS,
+		.cap = { .max_send_wr = 1,
+			 .max_recv_wr = 16,
+			 .max_send_sge = 0,
+			 .max_recv_sge = 1,
+			 .max_inline_data = 0 },
+	};
+	struct ibv_send_wr wr[2], *bad;
+	struct ibv_qp_ex *qpx;
+	struct wt_seen before;
+	struct ibv_sge sg[4];
+	uint64_t id = 2;
+	struct wt t;
+
+	CHECK_EQ(wt_open(&t, &o, 1), 0);
+	if (check_failed)
+		goto out;
+	CHECK_EQ(t.cap.max_send_wr, 1);
+	CHECK_EQ(t.cap.max_inline_data, 0);
+	CHECK_EQ(to_m5qp(t.a[0])->sq.wqe_cnt, 1);
+	if (check_failed)
+		goto out;
+	wt_recvs(&t, 0, 4);
+	qpx = ibv_qp_to_qp_ex(t.a[0]);
+	/* One inline buffer of 57 bytes. */
+	wt_wr(&t, &wr[0], sg, IBV_WR_SEND, 3, 1);
+	wt_seen(&t, 0, &before);
+	ibv_wr_start(qpx);
+	CHECK(m5t_wr_one(qpx, &wr[0]));
+	CHECK_EQ(ibv_wr_complete(qpx), EINVAL);
+	wt_nothing_seen(&t, 0, &before);
+	/* Its one SGE is more than max_send_sge 0: ENOMEM, as libmlx5. */
+	CHECK_EQ(ibv_post_send(t.a[0], &wr[0], &bad), ENOMEM);
+	CHECK(bad == &wr[0]);
+	wt_nothing_seen(&t, 0, &before);
+	/* Two WRs without data: the second finds the SQ full. */
+	wt_wr(&t, &wr[0], sg, IBV_WR_SEND, 0, 2);
+	wt_wr(&t, &wr[1], sg, IBV_WR_SEND_WITH_IMM, 0, 3);
+	wr[0].next = &wr[1];
+	CHECK(m5t_sq_post_with(&t.sq[0], m5t_wr_post, wr, ENOMEM, 0, &t.bytes));
+	wt_nothing_seen(&t, 0, &before);
+	/* One is taken and completes. */
+	wr[0].next = NULL;
+	CHECK(m5t_sq_post_with(&t.sq[0], m5t_wr_post, wr, 0, 1, &t.bytes));
+	wt_wcs(&t, &id, 1);
+out:
+	wt_close(&t);
+}
+
+/*
  * Before the first RTS the batch is refused with ENOMEM, as ibv_post_send
  * refuses (libmlx5's gate: no SGE fits until the QP has been in RTS).
  */
@@ -857,6 +919,7 @@ static const struct check_test tests[] = {
 	CHECK_TEST(unknown_wr_flags_discard_batch),
 	CHECK_TEST(short_atomic_sge_discards_batch),
 	CHECK_TEST(sq_full_enomem_discards_batch),
+	CHECK_TEST(no_inline_room_refuses_inline_data),
 	CHECK_TEST(batch_before_first_rts_refused_enomem),
 };
 
