@@ -273,6 +273,23 @@ static inline struct m5_srq *m5_rsc_srq(struct m5_rsc *rsc)
 	return container_of(rsc, struct m5_srq, rsc);
 }
 
+/*
+ * The SQ-full test of ibv_post_send and of the ibv_wr_* API (libmlx5's
+ * mlx5_wq_overflow): nreq WRs built since the last ring, is there room
+ * for one more?  *tail is reloaded only when the SQ looks full.  max_post
+ * counts WRs, each at most wqe_size (mlx5_qp.c), not WQEBBs.
+ */
+static inline bool m5_sq_full(struct m5_wq *sq, uint32_t *tail,
+			      unsigned int nreq)
+{
+	if (__builtin_expect(sq->head - *tail + nreq >= sq->max_post, 0)) {
+		/* Acquire: pairs with the poller's release of the retired. */
+		*tail = atomic_load_explicit(&sq->tail, memory_order_acquire);
+		return sq->head - *tail + nreq >= sq->max_post;
+	}
+	return false;
+}
+
 extern const struct db_backend db_mlx5_backend;
 
 /* mlx5_context.c: open and close, ops table */

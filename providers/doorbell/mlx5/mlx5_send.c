@@ -458,14 +458,9 @@ int m5_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 		err = m5_check_send_wr(qp, wr, &inl);
 		if (__builtin_expect(err, 0))
 			break;
-		if (__builtin_expect(sq->head - tail + nreq >= sq->max_post,
-				     0)) {
-			tail = atomic_load_explicit(&sq->tail,
-						    memory_order_acquire);
-			if (sq->head - tail + nreq >= sq->max_post) {
-				err = ENOMEM;
-				break;
-			}
+		if (m5_sq_full(sq, &tail, nreq)) {
+			err = ENOMEM;
+			break;
 		}
 		ctrl = m5_sq_wqe(sq, sq->cur_post & (sq->wqe_cnt - 1));
 		ds = m5_build_wqe(qp, wr, inl, nreq, ctrl);

@@ -92,13 +92,9 @@ static void m5_wr_build(struct m5_qp *qp, struct m5_wr *w)
 		m5_wr_fail(w, EINVAL);
 		return;
 	}
-	if (sq->head - w->tail + w->nreq >= sq->max_post) {
-		/* Acquire: pairs with the poller's release (mlx5_poll.c). */
-		w->tail = atomic_load_explicit(&sq->tail, memory_order_acquire);
-		if (sq->head - w->tail + w->nreq >= sq->max_post) {
-			m5_wr_fail(w, ENOMEM);
-			return;
-		}
+	if (m5_sq_full(sq, &w->tail, w->nreq)) {
+		m5_wr_fail(w, ENOMEM);
+		return;
 	}
 	w->ds = m5_sq_build(qp, wr, w->inl, w->nreq, &w->ctrl);
 	w->nreq++;
