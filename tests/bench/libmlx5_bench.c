@@ -113,16 +113,27 @@ static void die(const char *what, int i)
 	exit(1);
 }
 
+/* Every block zmem gave, freed by zmem_free_all at the end of the run. */
+static void *zmem_blocks[32];
+static unsigned int zmem_n;
+
 static void *zmem(size_t align, size_t size)
 {
 	void *p = aligned_alloc(align, (size + align - 1) / align * align);
 
-	if (!p) {
-		perror("libmlx5-bench");
+	if (!p || zmem_n == sizeof(zmem_blocks) / sizeof(zmem_blocks[0])) {
+		fprintf(stderr, "libmlx5-bench: out of memory\n");
 		exit(2);
 	}
 	memset(p, 0, size);
+	zmem_blocks[zmem_n++] = p;
 	return p;
+}
+
+static void zmem_free_all(void)
+{
+	while (zmem_n)
+		free(zmem_blocks[--zmem_n]);
 }
 
 /* The GNU build-id of the loaded object, as lowercase hex. */
@@ -524,5 +535,6 @@ int main(int argc, char **argv)
 	printf("libmlx5-bench: %s, prefer_bf %d; every WQE and completion "
 	       "checked\n",
 	       td ? "locks elided" : "default locks", prefer_bf);
+	zmem_free_all();
 	return 0;
 }
