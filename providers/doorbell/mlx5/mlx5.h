@@ -194,6 +194,18 @@ struct m5_wq {
  */
 #define M5_NOT_A_WQE_START 0x80000000u
 
+/* Opcode sets, as masks of 1 << IBV_WR_<op>. */
+#define M5_OP(op) (1u << IBV_WR_##op)
+/* Opcodes with a remote address segment; atomics add an atomic segment. */
+#define M5_OPS_RDMA                                                            \
+	(M5_OP(RDMA_WRITE) | M5_OP(RDMA_WRITE_WITH_IMM) | M5_OP(RDMA_READ))
+#define M5_OPS_ATOMIC (M5_OP(ATOMIC_CMP_AND_SWP) | M5_OP(ATOMIC_FETCH_AND_ADD))
+#define M5_OPS_IMM    (M5_OP(RDMA_WRITE_WITH_IMM) | M5_OP(SEND_WITH_IMM))
+/* Opcodes whose payload may be inline: the ones that carry data out. */
+#define M5_OPS_INLINE                                                          \
+	(M5_OP(RDMA_WRITE) | M5_OP(RDMA_WRITE_WITH_IMM) | M5_OP(SEND) |        \
+	 M5_OP(SEND_WITH_IMM))
+
 /*
  * The send flags libibverbs v44 defines.  IBV_SEND_IP_CSUM means nothing
  * on RC and UD and is ignored, as libmlx5 ignores it; a bit libibverbs

@@ -10,11 +10,6 @@
 #include "core/attr.h"
 #include "mlx5/mlx5.h"
 
-#define M5_OP(op) (1u << IBV_WR_##op)
-#define M5_OPS_RDMA                                                            \
-	(M5_OP(RDMA_WRITE) | M5_OP(RDMA_WRITE_WITH_IMM) | M5_OP(RDMA_READ))
-#define M5_OPS_ATOMIC (M5_OP(ATOMIC_CMP_AND_SWP) | M5_OP(ATOMIC_FETCH_AND_ADD))
-
 static uint32_t m5_ilog2(uint32_t v)
 {
 	return 31 - __builtin_clz(v);

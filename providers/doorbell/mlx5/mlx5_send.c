@@ -10,17 +10,6 @@
 #include "core/attr.h"
 #include "mlx5/mlx5.h"
 
-#define M5_OP(op) (1u << IBV_WR_##op)
-/* Opcodes with a remote address segment; atomics add an atomic segment. */
-#define M5_OPS_RDMA                                                            \
-	(M5_OP(RDMA_WRITE) | M5_OP(RDMA_WRITE_WITH_IMM) | M5_OP(RDMA_READ))
-#define M5_OPS_ATOMIC (M5_OP(ATOMIC_CMP_AND_SWP) | M5_OP(ATOMIC_FETCH_AND_ADD))
-#define M5_OPS_IMM    (M5_OP(RDMA_WRITE_WITH_IMM) | M5_OP(SEND_WITH_IMM))
-/* Opcodes whose payload may be inline: the ones that carry data out. */
-#define M5_OPS_INLINE                                                          \
-	(M5_OP(RDMA_WRITE) | M5_OP(RDMA_WRITE_WITH_IMM) | M5_OP(SEND) |        \
-	 M5_OP(SEND_WITH_IMM))
-
 /* fm_ce_se is looked up from send_flags (m5_fm_ce_se), without branches. */
 _Static_assert((IBV_SEND_SIGNALED << 2) == M5_WQE_CTRL_CQ_UPDATE &&
 		       (IBV_SEND_SOLICITED >> 1) == M5_WQE_CTRL_SOLICITED &&

@@ -22,13 +22,6 @@
 
 #include "mlx5/mlx5.h"
 
-#define M5_OP(op)     (1u << IBV_WR_##op)
-#define M5_OPS_ATOMIC (M5_OP(ATOMIC_CMP_AND_SWP) | M5_OP(ATOMIC_FETCH_AND_ADD))
-/* Opcodes whose payload may be inline: the ones that carry data out. */
-#define M5_OPS_INLINE                                                          \
-	(M5_OP(RDMA_WRITE) | M5_OP(RDMA_WRITE_WITH_IMM) | M5_OP(SEND) |        \
-	 M5_OP(SEND_WITH_IMM))
-/* wr_flags taken; IBV_SEND_INLINE is ignored (the data setter decides). */
 /* send_ops_flags: IBV_QP_EX_WITH_<op> is bit IBV_WR_<op> for ours. */
 #define M5_WITH_IS_OP(op)                                                      \
 	_Static_assert(IBV_QP_EX_WITH_##op == 1u << IBV_WR_##op,               \
@@ -117,6 +110,7 @@ static struct ibv_send_wr *m5_wr_new(struct ibv_qp_ex *qpx,
 	memset(&w->wr, 0, sizeof(w->wr));
 	w->wr.wr_id = qpx->wr_id;
 	w->wr.opcode = op;
+	/* IBV_SEND_INLINE is ignored: the data setter called decides. */
 	w->wr.send_flags = qpx->wr_flags & ~IBV_SEND_INLINE;
 	w->wr.sg_list = w->sge;
 	w->inl = 0;
