@@ -63,31 +63,29 @@ static void op_names_are_sorted_and_each_layout_is_their_rank(void)
 }
 
 /* Our struct verbs_context_ops: each member at the built epoch's slot. */
-#define OPS44(X)                                                                                                     \
-	X(advise_mr)                                                                                                 \
-	X(alloc_dm)                                                                                                  \
-	X(alloc_mw) X(alloc_null_mr) X(alloc_parent_domain) X(alloc_pd) X(alloc_td) X(async_event) X(                \
-		attach_counters_point_flow) X(attach_mcast) X(bind_mw) X(close_xrcd) X(cq_event) X(create_ah)        \
-		X(create_counters) X(create_cq) X(create_cq_ex) X(create_flow) X(create_flow_action_esp) X(          \
-			create_qp) X(create_qp_ex) X(create_rwq_ind_table) X(create_srq) X(create_srq_ex)            \
-			X(create_wq) X(dealloc_mw) X(dealloc_pd) X(dealloc_td) X(dereg_mr) X(                        \
-				destroy_ah) X(destroy_counters) X(destroy_cq) X(destroy_flow) X(destroy_flow_action) \
-				X(destroy_qp) X(destroy_rwq_ind_table) X(destroy_srq) X(destroy_wq) X(               \
-					detach_mcast) X(free_context) X(free_dm) X(get_srq_num)                      \
-					X(import_dm) X(import_mr) X(import_pd) X(modify_cq) X(                       \
-						modify_flow_action_esp) X(modify_qp) X(modify_qp_rate_limit)         \
-						X(modify_srq) X(modify_wq) X(open_qp) X(open_xrcd) X(                \
-							poll_cq) X(post_recv) X(post_send) X(post_srq_ops)           \
-							X(post_srq_recv) X(query_device_ex) X(query_ece) X(          \
-								query_port) X(query_qp) X(query_qp_data_in_order)    \
-								X(query_rt_values) X(query_srq) X(                   \
-									read_counters) X(reg_dm_mr) X(reg_dmabuf_mr) \
-									X(reg_mr) X(req_notify_cq) X(                \
-										rereg_mr) X(resize_cq)               \
-										X(set_ece) X(                        \
-											unimport_dm)                 \
-											X(unimport_mr)               \
-												X(unimport_pd)
+/* clang-format off */
+#define OPS44(X) \
+	X(advise_mr) X(alloc_dm) X(alloc_mw) X(alloc_null_mr) \
+	X(alloc_parent_domain) X(alloc_pd) X(alloc_td) X(async_event) \
+	X(attach_counters_point_flow) X(attach_mcast) X(bind_mw) \
+	X(close_xrcd) X(cq_event) X(create_ah) X(create_counters) \
+	X(create_cq) X(create_cq_ex) X(create_flow) \
+	X(create_flow_action_esp) X(create_qp) X(create_qp_ex) \
+	X(create_rwq_ind_table) X(create_srq) X(create_srq_ex) X(create_wq) \
+	X(dealloc_mw) X(dealloc_pd) X(dealloc_td) X(dereg_mr) X(destroy_ah) \
+	X(destroy_counters) X(destroy_cq) X(destroy_flow) \
+	X(destroy_flow_action) X(destroy_qp) X(destroy_rwq_ind_table) \
+	X(destroy_srq) X(destroy_wq) X(detach_mcast) X(free_context) \
+	X(free_dm) X(get_srq_num) X(import_dm) X(import_mr) X(import_pd) \
+	X(modify_cq) X(modify_flow_action_esp) X(modify_qp) \
+	X(modify_qp_rate_limit) X(modify_srq) X(modify_wq) X(open_qp) \
+	X(open_xrcd) X(poll_cq) X(post_recv) X(post_send) X(post_srq_ops) \
+	X(post_srq_recv) X(query_device_ex) X(query_ece) X(query_port) \
+	X(query_qp) X(query_qp_data_in_order) X(query_rt_values) \
+	X(query_srq) X(read_counters) X(reg_dm_mr) X(reg_dmabuf_mr) \
+	X(reg_mr) X(req_notify_cq) X(rereg_mr) X(resize_cq) X(set_ece) \
+	X(unimport_dm) X(unimport_mr) X(unimport_pd)
+/* clang-format on */
 
 static void the_built_epoch_is_the_layout_of_our_header(void)
 {
