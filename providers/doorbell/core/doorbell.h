@@ -172,13 +172,12 @@ void db_refuse(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * at load, fills db_lib (core/pabi.h) and returns 0, or says why not in one
  * line and returns -1.
  */
-int db_libibverbs_version(const char *real_path, int v[4]);
+int db_libibverbs_version(const char *real_path, long v[4]);
 int db_libibverbs_major(const char *real_path);
 int db_check_libibverbs(void);
 /* Is name@node defined in the libibverbs arg stands for? */
 typedef bool db_sym_probe_fn(void *arg, const char *name, const char *node);
 struct db_libver {
-	int v[4];		      /* libibverbs.so.<v0>.<v1>.<v2>.<v3> */
 	int major;		      /* rdma-core release, -1 if unknown */
 	int minor;		      /* libibverbs' minor */
 	const struct db_epoch *epoch; /* NULL: refused */

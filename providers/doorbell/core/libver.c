@@ -23,12 +23,14 @@
 #include "core/doorbell.h"
 #include "core/pabi.h"
 
-/* The four numbers of libibverbs.so.A.B.C.D; 0, or -1 if it is not one. */
-int db_libibverbs_version(const char *real_path, int v[4])
+/*
+ * The four numbers of libibverbs.so.A.B.C.D; 0, or -1 if it is not one.  A
+ * number too large for a long reads as LONG_MAX.
+ */
+int db_libibverbs_version(const char *real_path, long v[4])
 {
 	const char *base, *p;
 	char *end;
-	long f;
 	int i;
 
 	if (!real_path)
@@ -41,12 +43,9 @@ int db_libibverbs_version(const char *real_path, int v[4])
 	for (i = 0; i < 4; i++) {
 		if (*p < '0' || *p > '9')
 			return -1;
-		f = strtol(p, &end, 10);
+		v[i] = strtol(p, &end, 10);
 		if ((i < 3 && *end != '.') || (i == 3 && *end != '\0'))
 			return -1;
-		if (f > INT_MAX)
-			return -1;
-		v[i] = (int)f;
 		p = end + 1;
 	}
 	return 0;
@@ -55,9 +54,11 @@ int db_libibverbs_version(const char *real_path, int v[4])
 /* The rdma-core major of a libibverbs path, or -1 if it has none. */
 int db_libibverbs_major(const char *real_path)
 {
-	int v[4];
+	long v[4];
 
-	return db_libibverbs_version(real_path, v) ? -1 : v[2];
+	if (db_libibverbs_version(real_path, v) || v[2] > INT_MAX)
+		return -1;
+	return (int)v[2];
 }
 
 /*
@@ -98,34 +99,37 @@ int db_libver_decide(const char *real_path, db_sym_probe_fn *probe, void *arg,
 	char sym[64], priv[64];
 	unsigned int i;
 	bool has;
-	int *v = out->v;
+	long v[4];
+	int major, minor;
 
 	memset(out, 0, sizeof(*out));
 	out->major = -1;
 	base = real_path ? strrchr(real_path, '/') : NULL;
 	base = base ? base + 1 : real_path ? real_path : "(none)";
-	if (db_libibverbs_version(real_path, v) || v[0] != 1) {
+	if (db_libibverbs_version(real_path, v) || v[0] != 1 ||
+	    v[1] > INT_MAX || v[2] > INT_MAX) {
 		snprintf(out->why, sizeof(out->why),
 			 "not loaded: cannot tell the rdma-core release of "
 			 "libibverbs from its file name %s",
 			 base);
 		return -1;
 	}
-	out->major = v[2];
-	ep = db_epoch_of(v[2]);
+	out->major = major = (int)v[2];
+	minor = (int)v[1];
+	ep = db_epoch_of(major);
 	if (!ep) {
 		snprintf(out->why, sizeof(out->why),
 			 "not loaded: %s is rdma-core %d; this build serves "
 			 "rdma-core %d to %d",
-			 base, v[2], db_epochs[0].first,
+			 base, major, db_epochs[0].first,
 			 db_epochs[db_num_epochs - 1].last);
 		return -1;
 	}
-	if (v[1] != ep->ibverbs_minor) {
+	if (minor != ep->ibverbs_minor) {
 		snprintf(out->why, sizeof(out->why),
 			 "not loaded: %s: rdma-core %d names its libibverbs "
 			 "libibverbs.so.1.%d.%d.x, not 1.%d",
-			 base, v[2], ep->ibverbs_minor, v[2], v[1]);
+			 base, major, ep->ibverbs_minor, major, minor);
 		return -1;
 	}
 	/* Exactly the release's private node registers drivers. */
@@ -141,7 +145,7 @@ int db_libver_decide(const char *real_path, db_sym_probe_fn *probe, void *arg,
 			snprintf(out->why, sizeof(out->why),
 				 "not loaded: %s is rdma-core %d (PABI %d) but "
 				 "%s %s@%s",
-				 base, v[2], ep->pabi,
+				 base, major, ep->pabi,
 				 has ? "exports" : "lacks", sym, priv);
 			return -1;
 		}
@@ -150,16 +154,16 @@ int db_libver_decide(const char *real_path, db_sym_probe_fn *probe, void *arg,
 	for (i = 0; i < sizeof(db_markers) / sizeof(db_markers[0]); i++) {
 		node = db_markers[i].node ? db_markers[i].node : priv;
 		has = probe(arg, db_markers[i].name, node);
-		if (has != (v[2] >= db_markers[i].since)) {
+		if (has != (major >= db_markers[i].since)) {
 			snprintf(out->why, sizeof(out->why),
 				 "not loaded: %s is rdma-core %d but %s %s@%s "
 				 "(added in %d)",
-				 base, v[2], has ? "exports" : "lacks",
+				 base, major, has ? "exports" : "lacks",
 				 db_markers[i].name, node, db_markers[i].since);
 			return -1;
 		}
 	}
-	out->minor = v[1];
+	out->minor = minor;
 	out->epoch = ep;
 	return 0;
 }

@@ -5,6 +5,7 @@
  * registers; none of this is on the fast path.
  */
 #include <stdint.h>
+#include <string.h>
 
 #include "core/pabi.h"
 
@@ -27,9 +28,11 @@ _Static_assert(sizeof(struct verbs_context_ops) % sizeof(db_op) == 0,
 void db_set_ops(struct verbs_context *vctx, const struct verbs_context_ops *ops)
 {
 	const struct db_epoch *run = db_lib.epoch, *ours = db_built_epoch();
-	union db_ops in = { .v44 = *ops }, out = {};
+	union db_ops in = { .v44 = *ops }, out;
 	int v;
 
+	/* All slots: the epoch's may be more than the members of v44. */
+	memset(&out, 0, sizeof(out));
 	for (v = 0; v < DB_VOP_NUM; v++)
 		if (ours->slot[v] >= 0 && run->slot[v] >= 0)
 			out.slot[run->slot[v]] = in.slot[ours->slot[v]];
