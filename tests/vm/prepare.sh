@@ -19,7 +19,7 @@
 #                mmdebstrap (rdma-core, perftest, pyverbs, compilers, ...)
 #                holding the suite's own kernel; cached under
 #                $DOORBELL_VM_CACHE/roots/SUITE-KEY (KEY: hash of the package
-#                list), built when absent (~1-2 min, ~160 MiB download).
+#                list), built when absent (~4 min, ~160 MiB download).
 #
 # The kernel booted is the uncompressed vmlinux (PVH entry, extracted once;
 # DOORBELL_VM_PVH=0 boots the bzImage through the firmware instead).
@@ -44,14 +44,15 @@ initramfs_format=1
 
 packages=(qemu-system-x86 busybox-static kmod iproute2 rdma-core ibverbs-utils
 	perftest ibverbs-providers python3-pyverbs rdmacm-utils util-linux
-	coreutils gzip xz-utils zstd)
+	coreutils gzip xz-utils zstd binutils)
 
 # Modules loaded by the initramfs, in this order; dependencies are added from
 # the kernel's modules.dep. crc32_generic must be there before rdma_rxe on
 # 6.1: the rxe ICRC needs crypto "crc32" at device creation (else "failed to
 # add"). A leading "?" marks a module that may be absent (built in, or gone:
-# 7.x has no crc32_generic and rxe computes its ICRC with the crc32 library).
-modules=('?crc32_generic' virtio_pci 9pnet_virtio 9p overlay dummy
+# 7.x has no crc32_generic and rxe computes its ICRC with the crc32 library;
+# virtio_pci is built in, and sid's packages lack modules.builtin to say so).
+modules=('?crc32_generic' '?virtio_pci' 9pnet_virtio 9p overlay dummy
 	ib_uverbs rdma_rxe rdma_ucm)
 # shellcheck disable=SC2206
 modules+=(${DOORBELL_VM_MODULES:-})
@@ -206,10 +207,13 @@ get_kernel() {
 # Uncompressed vmlinux next to the bzImage: QEMU boots it directly through
 # its PVH entry point (CONFIG_PVH), skipping firmware and the in-guest XZ
 # decompression (about 4 s under TCG). Prints the kernel image to boot.
-# Arguments: bzImage, kernel config, where to put the vmlinux.
+# Arguments: bzImage, kernel config (may be absent: sid's linux-binary ships
+# none; then the vmlinux must carry the PVH entry note, Xen type 0x12),
+# where to put the vmlinux.
 kernel_image() {
 	local z=$1 config=$2 out=$3 off tmp
-	if [[ ${DOORBELL_VM_PVH:-1} != 1 ]] || ! grep -q '^CONFIG_PVH=y' "$config"; then
+	if [[ ${DOORBELL_VM_PVH:-1} != 1 ]] ||
+		{ [[ -f $config ]] && ! grep -q '^CONFIG_PVH=y' "$config"; }; then
 		echo "$z"
 		return
 	fi
@@ -219,22 +223,25 @@ kernel_image() {
 		local magic unz
 		for magic in xz zstd gzip; do
 			case $magic in
-			zstd) off=$(LC_ALL=C grep -abo $'\x28\xb5\x2f\xfd' "$z" | cut -d: -f1) unz="zstd -qdc" ;;
 			xz) off=$(LC_ALL=C grep -abo $'\xfd7zXZ\x00' "$z" | cut -d: -f1) unz="xz -dc --single-stream" ;;
+			zstd) off=$(LC_ALL=C grep -abo $'\x28\xb5\x2f\xfd' "$z" | cut -d: -f1) unz="zstd -qdc" ;;
 			gzip) off=$(LC_ALL=C grep -abo $'\x1f\x8b\x08' "$z" | cut -d: -f1) unz="gzip -dc" ;;
 			esac
 			for off in $off; do
 				# shellcheck disable=SC2086
 				tail -c +$((off + 1)) "$z" | $unz >"$tmp" 2>/dev/null || true
 				if [[ $(head -c 4 "$tmp" | od -An -c | tr -d ' ') == '177ELF' ]]; then
-					mv "$tmp" "$out"
+					if [[ -f $config ]] || readelf -n "$tmp" 2>/dev/null |
+						grep -q '^ *Xen .*(0x00000012)'; then
+						mv "$tmp" "$out"
+					fi
 					break 2
 				fi
 			done
 		done
 		rm -f "$tmp"
 		if [[ ! -s $out ]]; then
-			log "cannot extract vmlinux from $z; booting the bzImage"
+			log "cannot extract a PVH vmlinux from $z; booting the bzImage"
 			echo "$z"
 			return
 		fi
@@ -275,7 +282,7 @@ build_initramfs() {
 	local kdir=$1 kver=$2 odir=${3:-$1} mods hash out stage busybox m
 	busybox=$(command -v busybox) || die "busybox not found"
 	if ldd "$busybox" >/dev/null 2>&1; then die "$busybox is not static (install busybox-static)"; fi
-	mods=$(module_list "$kdir" "$kver")
+	mods=$(module_list "$kdir" "$kver") || exit 1
 	hash=$({
 		echo "format $initramfs_format $kver $(basename "$kdir")"
 		echo "$mods"
@@ -317,9 +324,10 @@ build_initramfs() {
 
 # Packages of the trixie/sid roots (their kernel is added by kernel_hook).
 # Changing this list (or root_format) rebuilds the cached roots.
+# (mount: not pulled in by anything else in sid, and guest-init.sh needs it.)
 root_packages=(rdma-core ibverbs-utils ibverbs-providers libibverbs-dev perftest
 	python3-pyverbs rdmacm-utils iproute2 kmod busybox gcc cmake make pkg-config
-	valgrind python3)
+	valgrind python3 mount)
 root_format=1
 
 # mmdebstrap --customize-hook (run as "prepare.sh --kernel-hook ROOT" on the
@@ -379,7 +387,7 @@ get_root() {
 		packages=(mmdebstrap)
 		install_packages
 	fi
-	say "building the $suite root with mmdebstrap into $dir (1-2 min)"
+	say "building the $suite root with mmdebstrap into $dir (a few minutes)"
 	t0=$SECONDS
 	tmp=$(mktemp -d "$cache/.tmp.XXXXXX")
 	inc=$(IFS=,; echo "${root_packages[*]}")
@@ -428,7 +436,9 @@ install_packages
 
 mkdir -p "$cache/kernels" 2>/dev/null || as_root mkdir -p "$cache/kernels"
 [[ -w $cache ]] || die "$cache is not writable (set DOORBELL_VM_CACHE)"
-exec 9>"$cache/.lock"
+# One lock per distribution: building a root (minutes) does not hold up
+# the bookworm guests.
+if [[ $distro == bookworm ]]; then exec 9>"$cache/.lock"; else exec 9>"$cache/.lock-$distro"; fi
 flock 9
 
 if [[ $distro == bookworm ]]; then
@@ -447,11 +457,10 @@ else
 	root=$rdir/root
 	# The guest finds these modules at their usual place in its root.
 	moddir=
-	config=$root/boot/config-$kver
-	[[ -f $config ]] || config=$root/usr/lib/modules/$kver/config
+	config=$root/boot/config-$kver # none in sid's linux-binary
 	z=$root/boot/vmlinuz-$kver
 	[[ -f $z ]] || z=$root/usr/lib/modules/$kver/vmlinuz
-	[[ -f $z && -f $config ]] || die "no vmlinuz/config for $kver in $root"
+	[[ -f $z ]] || die "no vmlinuz for $kver in $root"
 	initrd=$(build_initramfs "$root" "$kver" "$rdir")
 	kernel=$(kernel_image "$z" "$config" "$rdir/vmlinux-$kver")
 fi

@@ -341,7 +341,7 @@ since() { # file: seconds from QEMU launch to the file's mtime
 }
 
 if [[ $verbose == 1 ]]; then
-	read -r ready_up gid <"$ctl/ready" 2>/dev/null || true
+	read -r ready_up gid 2>/dev/null <"$ctl/ready" || true
 	say "timings: prepare $(awk -v a="$t_start" -v b="$t_prepared" 'BEGIN { printf "%.1f", b - a }')s," \
 		"guest init started $(since "$ctl/booted")s, rxe ready $(since "$ctl/ready")s" \
 		"(guest uptime ${ready_up:-?}s, gid index ${gid:-?}), done $(since "$ctl/done")s," \
