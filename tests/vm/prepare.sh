@@ -387,6 +387,8 @@ get_root() {
 		packages=(mmdebstrap)
 		install_packages
 	fi
+	# Leftovers of interrupted builds (a build takes minutes, not hours).
+	find "$cache" -mindepth 1 -maxdepth 1 -name '.tmp.*' -mmin +720 -exec rm -rf {} + || true
 	say "building the $suite root with mmdebstrap into $dir (a few minutes)"
 	t0=$SECONDS
 	tmp=$(mktemp -d "$cache/.tmp.XXXXXX")
