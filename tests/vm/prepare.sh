@@ -380,6 +380,7 @@ get_root() {
 	} | sha256sum | cut -c1-12)
 	dir=$cache/roots/$suite-$key
 	if [[ -e $dir/.complete ]]; then
+		touch "$dir/.used"
 		echo "$dir"
 		return
 	fi
@@ -403,9 +404,11 @@ get_root() {
 	mv "$tmp" "$dir"
 	chmod 0755 "$dir"
 	say "$suite root built in $((SECONDS - t0))s: $(du -sh "$dir" | cut -f1), kernel $(cat "$dir/kver")"
-	# Older roots of this suite (another package list) are not used any more.
-	find "$cache/roots" -mindepth 1 -maxdepth 1 -name "$suite-*" ! -name "$suite-$key" \
-		-exec rm -rf {} +
+	touch "$dir/.used"
+	# Roots of this suite with another package list (another branch may
+	# still use one: remove only those unused for a week).
+	find "$cache/roots" -mindepth 2 -maxdepth 2 -path "$cache/roots/$suite-*/.used" \
+		! -path "$dir/.used" -mtime +7 -printf '%h\n' | xargs -r rm -rf
 	echo "$dir"
 }
 

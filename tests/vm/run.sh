@@ -317,9 +317,23 @@ if [[ $verbose == 1 ]]; then
 	tail_pids+=($!)
 fi
 
+# A kernel that hangs at boot (seen once with 7.2 on a loaded host: nothing
+# after the SMP bring-up) would cost the whole --timeout: give up when the
+# guest init has not started after DOORBELL_VM_BOOT_TIMEOUT seconds.
+boot_to=${DOORBELL_VM_BOOT_TIMEOUT:-300}
+(
+	sleep "$boot_to"
+	if [[ ! -e $ctl/booted ]]; then
+		: >"$ctl/boot-timeout"
+		kill -TERM "$qemu_pid" 2>/dev/null
+	fi
+) &
+watchdog=$!
 qrc=0
 wait "$qemu_pid" || qrc=$?
 qemu_pid=
+kill "$watchdog" 2>/dev/null || true
+wait "$watchdog" 2>/dev/null || true
 t_end=$(date +%s.%N)
 for p in "${tail_pids[@]}"; do wait "$p" 2>/dev/null || true; done
 tail_pids=()
@@ -350,6 +364,11 @@ if [[ $verbose == 1 ]]; then
 		"total $(awk -v a="$t_start" -v b="$t_end" 'BEGIN { printf "%.1f", b - a }')s"
 fi
 
+if [[ -e $ctl/boot-timeout ]]; then
+	say "guest init did not start within ${boot_to}s (kernel hung at boot?)"
+	show_diag
+	exit 125
+fi
 if ((qrc == 124 || qrc == 137)) && [[ ! -e $ctl/status ]]; then
 	say "TIMEOUT: guest killed after ${timeout_s}s (command: $*)"
 	show_diag
