@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
 # PID 1 of the doorbell test VM, run from the host root (9p + tmpfs overlay)
-# after the initramfs switch_root. Sets up the guest (mounts, shares, dummy
+# after the initramfs switch_root; for another distribution (run.sh
+# --distro), the root is that distribution's tree and this script runs from
+# the read-only checkout the initramfs mounted at /.dbvm-src. Sets up the guest (mounts, shares, dummy
 # netdev d0, Soft-RoCE device rxe0), runs the command described in the control
 # share written by run.sh, stores its exit status there and powers off.
 # Its own stdout/stderr go to the kernel console (console.log on the host).
@@ -68,6 +70,26 @@ for l in fd:/proc/self/fd stdin:/proc/self/fd/0 stdout:/proc/self/fd/1 \
 	[[ -e /dev/${l%%:*} ]] || ln -s "${l#*:}" "/dev/${l%%:*}"
 done
 echo doorbell-vm >/proc/sys/kernel/hostname
+
+# Distribution guests: the checkout and other host directories the command
+# needs, read-only 9p shares at their host paths under tmpfs overlays (writes
+# vanish, as with the host root). Parents come first (run.sh sorts them).
+ovl() { # lower target name
+	local w=/run/doorbell-vm-ovl/$3
+	mkdir -p "$w/upper" "$w/work" "$2" &&
+		mount -t overlay -o "lowerdir=$1,upperdir=$w/upper,workdir=$w/work" "dbvm-$3" "$2"
+}
+if [[ -n ${dbvm_src:-} ]]; then
+	ovl /.dbvm-src "$dbvm_src" src || die "cannot mount the checkout at $dbvm_src"
+fi
+for ((i = 0; i < ${#dbvm_ro_shares[@]}; i++)); do
+	d=${dbvm_ro_shares[i]}
+	mkdir -p "/run/doorbell-vm-ro/$i" || die "mkdir /run/doorbell-vm-ro/$i"
+	if ! m9p "dbvmro$i" "/run/doorbell-vm-ro/$i" ro,cache=loose ||
+		! ovl "/run/doorbell-vm-ro/$i" "$d" "ro$i"; then
+		die "cannot mount read-only share $d"
+	fi
+done
 
 # Writable host directories, at the same path as on the host.
 for ((i = 0; i < ${#dbvm_shares[@]}; i++)); do
@@ -140,7 +162,8 @@ cmd_env=("${dbvm_env[@]}"
 	DOORBELL_VM_IPV4="$dbvm_ipv4"
 	DOORBELL_VM_GID_INDEX="$gid_index"
 	DOORBELL_VM_OUT="$dbvm_out"
-	DOORBELL_VM_KVER="$kver")
+	DOORBELL_VM_KVER="$kver"
+	DOORBELL_VM_DISTRO="$dbvm_distro")
 
 cd "$dbvm_cwd" || die "cannot cd to $dbvm_cwd"
 setsid -w env -i "${cmd_env[@]}" "${dbvm_cmd[@]}" \

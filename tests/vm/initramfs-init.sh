@@ -6,7 +6,9 @@
 # host from the kernel's modules.dep), mounts the host root (9p, read-only)
 # under a tmpfs-backed overlay and switch_roots into the guest init given on
 # the kernel command line as dbvm.init=/abs/path (tests/vm/guest-init.sh of
-# the host checkout).
+# the host checkout). The root share is the host's / or, for another
+# distribution, its root tree; with dbvm.src=/dir the share "dbvmsrc" (the
+# checkout, read-only) is mounted there too, before switch_root.
 
 /bin/busybox mkdir -p /proc /sys /dev /usr/bin /usr/sbin /sbin
 /bin/busybox --install -s
@@ -31,12 +33,14 @@ while read -r mod; do
 done </modules.list
 
 ginit=
+src=
 cache=loose
 # shellcheck disable=SC2013 # words are wanted
 for arg in $(cat /proc/cmdline); do
 	case "$arg" in
 	dbvm.init=*) ginit=${arg#dbvm.init=} ;;
 	dbvm.9pcache=*) cache=${arg#dbvm.9pcache=} ;;
+	dbvm.src=*) src=${arg#dbvm.src=} ;;
 	esac
 done
 [ -n "$ginit" ] || fail "no dbvm.init= on the kernel command line"
@@ -48,6 +52,11 @@ mount -t tmpfs -o mode=0755 dbvm-rw /mnt/rw || fail "cannot mount tmpfs"
 mkdir -p /mnt/rw/upper /mnt/rw/work
 mount -t overlay -o lowerdir=/mnt/lower,upperdir=/mnt/rw/upper,workdir=/mnt/rw/work \
 	dbvm-root /newroot || fail "cannot mount the overlay root"
+if [ -n "$src" ]; then
+	mkdir -p "/newroot$src" || fail "cannot create $src"
+	mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=512000,cache="$cache" \
+		dbvmsrc "/newroot$src" || fail "cannot mount the checkout (9p dbvmsrc)"
+fi
 [ -x "/newroot$ginit" ] || fail "guest init $ginit not found/executable in the host root"
 
 for d in dev proc sys; do

@@ -9,9 +9,17 @@
 #   * builds a busybox initramfs holding the modules needed before the 9p
 #     root is mounted (rebuilt only when its inputs change).
 #
-# Usage: prepare.sh [-v|--verbose] [--print-env]
+# Usage: prepare.sh [-v|--verbose] [--print-env] [--distro bookworm|trixie|sid]
 #   --print-env  print shell assignments (vm_kver, vm_kernel, vm_initrd,
-#                vm_moddir, vm_kpkg) describing the prepared VM on stdout.
+#                vm_moddir, vm_kpkg, vm_distro, vm_root) describing the
+#                prepared VM on stdout.
+#   --distro D   bookworm (default, $DOORBELL_VM_DISTRO): the host's own
+#                Debian 12 root and its 6.1 kernel, as described above.
+#                trixie or sid: a root tree of that suite built with
+#                mmdebstrap (rdma-core, perftest, pyverbs, compilers, ...)
+#                holding the suite's own kernel; cached under
+#                $DOORBELL_VM_CACHE/roots/SUITE-KEY (KEY: hash of the package
+#                list), built when absent (~4 min, ~160 MiB download).
 #
 # The kernel booted is the uncompressed vmlinux (PVH entry, extracted once;
 # DOORBELL_VM_PVH=0 boots the bzImage through the firmware instead).
@@ -29,37 +37,25 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 cache=${DOORBELL_VM_CACHE:-/var/cache/doorbell-vm}
 verbose=${DOORBELL_VM_VERBOSE:-0}
 print_env=0
+distro=${DOORBELL_VM_DISTRO:-bookworm}
 
 # Bump when the initramfs layout produced below changes.
 initramfs_format=1
 
 packages=(qemu-system-x86 busybox-static kmod iproute2 rdma-core ibverbs-utils
 	perftest ibverbs-providers python3-pyverbs rdmacm-utils util-linux
-	coreutils gzip xz-utils)
+	coreutils gzip xz-utils zstd binutils)
 
 # Modules loaded by the initramfs, in this order; dependencies are added from
-# the kernel's modules.dep. crc32_generic must be there before rdma_rxe: the
-# rxe ICRC needs crypto "crc32" at device creation (else "failed to add").
-modules=(crc32_generic virtio_pci 9pnet_virtio 9p overlay dummy
+# the kernel's modules.dep. crc32_generic must be there before rdma_rxe on
+# 6.1: the rxe ICRC needs crypto "crc32" at device creation (else "failed to
+# add"). A leading "?" marks a module that may be absent (built in, or gone:
+# 7.x has no crc32_generic and rxe computes its ICRC with the crc32 library;
+# virtio_pci is built in, and sid's packages lack modules.builtin to say so).
+modules=('?crc32_generic' '?virtio_pci' 9pnet_virtio 9p overlay dummy
 	ib_uverbs rdma_rxe rdma_ucm)
 # shellcheck disable=SC2206
 modules+=(${DOORBELL_VM_MODULES:-})
-
-while (($#)); do
-	case "$1" in
-	-v | --verbose) verbose=1 ;;
-	--print-env) print_env=1 ;;
-	-h | --help)
-		sed -n '3,/^$/s/^# \{0,1\}//p' "$0"
-		exit 0
-		;;
-	*)
-		echo "prepare.sh: unknown argument '$1'" >&2
-		exit 2
-		;;
-	esac
-	shift
-done
 
 say() { echo "doorbell-vm: $*" >&2; }
 log() { if [[ $verbose == 1 ]]; then say "$@"; fi; }
@@ -211,33 +207,41 @@ get_kernel() {
 # Uncompressed vmlinux next to the bzImage: QEMU boots it directly through
 # its PVH entry point (CONFIG_PVH), skipping firmware and the in-guest XZ
 # decompression (about 4 s under TCG). Prints the kernel image to boot.
+# Arguments: bzImage, kernel config (may be absent: sid's linux-binary ships
+# none; then the vmlinux must carry the PVH entry note, Xen type 0x12),
+# where to put the vmlinux.
 kernel_image() {
-	local kdir=$1 kver=$2 z=$1/boot/vmlinuz-$2 out=$1/boot/vmlinux-$2 off tmp
-	if [[ ${DOORBELL_VM_PVH:-1} != 1 ]] || ! grep -q '^CONFIG_PVH=y' "$kdir/boot/config-$kver"; then
+	local z=$1 config=$2 out=$3 off tmp
+	if [[ ${DOORBELL_VM_PVH:-1} != 1 ]] ||
+		{ [[ -f $config ]] && ! grep -q '^CONFIG_PVH=y' "$config"; }; then
 		echo "$z"
 		return
 	fi
 	if [[ ! -s $out ]]; then
 		tmp=$out.tmp.$$
-		# First XZ (or gzip) stream in the bzImage that yields an ELF file.
+		# First XZ (zstd, gzip) stream in the bzImage that yields an ELF file.
 		local magic unz
-		for magic in xz gzip; do
+		for magic in xz zstd gzip; do
 			case $magic in
 			xz) off=$(LC_ALL=C grep -abo $'\xfd7zXZ\x00' "$z" | cut -d: -f1) unz="xz -dc --single-stream" ;;
+			zstd) off=$(LC_ALL=C grep -abo $'\x28\xb5\x2f\xfd' "$z" | cut -d: -f1) unz="zstd -qdc" ;;
 			gzip) off=$(LC_ALL=C grep -abo $'\x1f\x8b\x08' "$z" | cut -d: -f1) unz="gzip -dc" ;;
 			esac
 			for off in $off; do
 				# shellcheck disable=SC2086
 				tail -c +$((off + 1)) "$z" | $unz >"$tmp" 2>/dev/null || true
 				if [[ $(head -c 4 "$tmp" | od -An -c | tr -d ' ') == '177ELF' ]]; then
-					mv "$tmp" "$out"
+					if [[ -f $config ]] || readelf -n "$tmp" 2>/dev/null |
+						grep -q '^ *Xen .*(0x00000012)'; then
+						mv "$tmp" "$out"
+					fi
 					break 2
 				fi
 			done
 		done
 		rm -f "$tmp"
 		if [[ ! -s $out ]]; then
-			log "cannot extract vmlinux from $z; booting the bzImage"
+			log "cannot extract a PVH vmlinux from $z; booting the bzImage"
 			echo "$z"
 			return
 		fi
@@ -250,8 +254,12 @@ module_list() {
 	local kdir=$1 kver=$2 m line path
 	local -A seen=()
 	for m in "${modules[@]}"; do
-		modprobe -C /dev/null -d "$kdir" -S "$kver" --show-depends "$m" 2>/dev/null |
-			grep -q . || die "module $m not found for $kver"
+		if ! modprobe -C /dev/null -d "$kdir" -S "$kver" --show-depends "${m#\?}" \
+			2>/dev/null | grep -q .; then
+			[[ $m == \?* ]] && continue
+			die "module $m not found for $kver"
+		fi
+		m=${m#\?}
 		while read -r line; do
 			case "$line" in
 			insmod\ *)
@@ -268,17 +276,19 @@ module_list() {
 	done
 }
 
+# Arguments: the tree holding lib/modules/KVER, KVER, and where to put the
+# image (default: the tree).
 build_initramfs() {
-	local kdir=$1 kver=$2 mods hash out stage busybox m
+	local kdir=$1 kver=$2 odir=${3:-$1} mods hash out stage busybox m
 	busybox=$(command -v busybox) || die "busybox not found"
 	if ldd "$busybox" >/dev/null 2>&1; then die "$busybox is not static (install busybox-static)"; fi
-	mods=$(module_list "$kdir" "$kver")
+	mods=$(module_list "$kdir" "$kver") || exit 1
 	hash=$({
 		echo "format $initramfs_format $kver $(basename "$kdir")"
 		echo "$mods"
 		sha256sum "$here/initramfs-init.sh" "$busybox" | cut -d' ' -f1
 	} | sha256sum | cut -c1-16)
-	out=$kdir/initramfs-$hash.cpio.gz
+	out=$odir/initramfs-$hash.cpio.gz
 	if [[ ! -e $out ]]; then
 		log "building initramfs $out"
 		stage=$(mktemp -d "$cache/.tmp.XXXXXX")
@@ -288,7 +298,14 @@ build_initramfs() {
 		install -m 0755 "$here/initramfs-init.sh" "$stage/init"
 		while read -r m; do
 			mkdir -p "$stage/lib/modules/$kver/$(dirname "$m")"
-			cp "$kdir/lib/modules/$kver/$m" "$stage/lib/modules/$kver/$m"
+			# busybox insmod takes plain .ko files only.
+			case "$m" in
+			*.ko.xz) xz -dc "$kdir/lib/modules/$kver/$m" >"$stage/lib/modules/$kver/${m%.xz}" ;;
+			*.ko.gz) gzip -dc "$kdir/lib/modules/$kver/$m" >"$stage/lib/modules/$kver/${m%.gz}" ;;
+			*.ko.zst) zstd -qdc "$kdir/lib/modules/$kver/$m" >"$stage/lib/modules/$kver/${m%.zst}" ;;
+			*) cp "$kdir/lib/modules/$kver/$m" "$stage/lib/modules/$kver/$m" ;;
+			esac || die "cannot copy module $m"
+			m=${m%.xz} m=${m%.gz} m=${m%.zst}
 			echo "$kver/$m"
 		done <<<"$mods" >"$stage/modules.list"
 		(cd "$stage" && find . -mindepth 1 | LC_ALL=C sort |
@@ -297,29 +314,164 @@ build_initramfs() {
 		mv "$stage.cpio.gz" "$out"
 		rm -rf "$stage"
 		# Keep the three newest initramfs images of this kernel.
-		find "$kdir" -maxdepth 1 -name 'initramfs-*.cpio.gz' -printf '%T@ %p\n' |
+		find "$odir" -maxdepth 1 -name 'initramfs-*.cpio.gz' -printf '%T@ %p\n' |
 			sort -rn | tail -n +4 | cut -d' ' -f2- | xargs -r rm -f
 	fi
 	echo "$out"
 }
 
+# --- other distributions: a root tree built with mmdebstrap ------------------
+
+# Packages of the trixie/sid roots (their kernel is added by kernel_hook).
+# Changing this list (or root_format) rebuilds the cached roots.
+# (mount: not pulled in by anything else in sid, and guest-init.sh needs it.)
+root_packages=(rdma-core ibverbs-utils ibverbs-providers libibverbs-dev perftest
+	python3-pyverbs rdmacm-utils iproute2 kmod busybox gcc cmake make pkg-config
+	valgrind python3 mount)
+root_format=1
+
+# mmdebstrap --customize-hook (run as "prepare.sh --kernel-hook ROOT" on the
+# host while the root's apt lists are there): unpacks the suite's newest
+# amd64 kernel into ROOT without its maintainer scripts (which would want an
+# initramfs generator) and runs the root's depmod. trixie: the package
+# linux-image-VER-amd64-unsigned; sid (7.x): linux-binary-VER (vmlinuz under
+# /usr/lib/modules/VER) and linux-modules-VER. The choice is recorded in
+# ROOT/etc/doorbell-vm-kernel.
+kernel_hook() {
+	local root=$1 meta ver pkgs=() p
+	# A root's own tools, chrooted (nothing of the root runs on the host).
+	c() { chroot "$root" "$@"; }
+	meta=$(c apt-cache depends linux-image-amd64 |
+		sed -n 's/^ *Depends: *linux-image-\([0-9][^ ]*-amd64\)$/\1/p' | sort -V | tail -n 1)
+	[[ -n $meta ]] || { echo "kernel-hook: linux-image-amd64 names no kernel" >&2; return 1; }
+	ver=$meta
+	if c apt-cache show "linux-binary-$ver" >/dev/null 2>&1; then
+		pkgs=("linux-binary-$ver" "linux-modules-$ver")
+	elif c apt-cache show "linux-image-$ver-unsigned" >/dev/null 2>&1; then
+		pkgs=("linux-image-$ver-unsigned")
+	else
+		echo "kernel-hook: neither linux-binary-$ver nor linux-image-$ver-unsigned exists" >&2
+		return 1
+	fi
+	mkdir -p "$root/tmp/dbvm-kernel"
+	c sh -c 'cd /tmp/dbvm-kernel && apt-get download -qq -o APT::Sandbox::User=root "$@"' \
+		sh "${pkgs[@]}" || return 1
+	for p in "$root"/tmp/dbvm-kernel/*.deb; do
+		c dpkg-deb -x "/tmp/dbvm-kernel/${p##*/}" / || return 1
+		# shellcheck disable=SC2016 # dpkg-deb's own ${...} fields
+		c dpkg-deb --show --showformat='${Package} ${Version}\n' "/tmp/dbvm-kernel/${p##*/}"
+	done >"$root/etc/doorbell-vm-kernel"
+	rm -rf "$root/tmp/dbvm-kernel"
+	ver=$(ls "$root/usr/lib/modules")
+	[[ -n $ver && $ver != *$'\n'* ]] || { echo "kernel-hook: modules: $ver" >&2; return 1; }
+	c depmod -a "$ver"
+}
+
+# The cached root of suite $1 (built when absent): prints its directory,
+# which holds root/ (the tree), kver, and later the vmlinux and initramfs.
+get_root() {
+	local suite=$1 key dir tmp t0 opts=() inc
+	case "$suite" in
+	sid) opts=(--aptopt='Acquire::Check-Valid-Until "false"') ;;
+	esac
+	key=$({
+		echo "format $root_format $suite"
+		printf '%s\n' "${root_packages[@]}" "${opts[@]}"
+	} | sha256sum | cut -c1-12)
+	dir=$cache/roots/$suite-$key
+	if [[ -e $dir/.complete ]]; then
+		echo "$dir"
+		return
+	fi
+	if ! command -v mmdebstrap >/dev/null; then
+		packages=(mmdebstrap)
+		install_packages
+	fi
+	say "building the $suite root with mmdebstrap into $dir (a few minutes)"
+	t0=$SECONDS
+	tmp=$(mktemp -d "$cache/.tmp.XXXXXX")
+	inc=$(IFS=,; echo "${root_packages[*]}")
+	quiet mmdebstrap --variant=apt --include="$inc" "${opts[@]}" \
+		--customize-hook="\"$here/prepare.sh\" --kernel-hook \"\$1\"" \
+		"$suite" "$tmp/root" || { rm -rf "$tmp"; die "mmdebstrap $suite failed"; }
+	ls "$tmp/root/usr/lib/modules" >"$tmp/kver"
+	cp "$tmp/root/etc/doorbell-vm-kernel" "$tmp/kpkg"
+	touch "$tmp/.complete"
+	mkdir -p "$cache/roots"
+	mv "$tmp" "$dir"
+	chmod 0755 "$dir"
+	say "$suite root built in $((SECONDS - t0))s: $(du -sh "$dir" | cut -f1), kernel $(cat "$dir/kver")"
+	# Older roots of this suite (another package list) are not used any more.
+	find "$cache/roots" -mindepth 1 -maxdepth 1 -name "$suite-*" ! -name "$suite-$key" \
+		-exec rm -rf {} +
+	echo "$dir"
+}
+
+while (($#)); do
+	case "$1" in
+	-v | --verbose) verbose=1 ;;
+	--print-env) print_env=1 ;;
+	--distro) distro=${2:?--distro needs bookworm, trixie or sid}; shift ;;
+	--distro=*) distro=${1#*=} ;;
+	--kernel-hook) kernel_hook "${2:?}"; exit ;;
+	-h | --help)
+		sed -n '3,/^$/s/^# \{0,1\}//p' "$0"
+		exit 0
+		;;
+	*)
+		echo "prepare.sh: unknown argument '$1'" >&2
+		exit 2
+		;;
+	esac
+	shift
+done
+
+
+case "$distro" in
+bookworm | trixie | sid) ;;
+*) die "unknown --distro '$distro' (bookworm, trixie or sid)" ;;
+esac
+
 install_packages
 
 mkdir -p "$cache/kernels" 2>/dev/null || as_root mkdir -p "$cache/kernels"
 [[ -w $cache ]] || die "$cache is not writable (set DOORBELL_VM_CACHE)"
-exec 9>"$cache/.lock"
+# One lock per distribution: building a root (minutes) does not hold up
+# the bookworm guests.
+if [[ $distro == bookworm ]]; then exec 9>"$cache/.lock"; else exec 9>"$cache/.lock-$distro"; fi
 flock 9
 
-kdir=$(get_kernel)
-kver=$(cat "$kdir/.kver")
-initrd=$(build_initramfs "$kdir" "$kver")
-kernel=$(kernel_image "$kdir" "$kver")
-log "kernel $kver ($(basename "$kdir")), initramfs $initrd"
+if [[ $distro == bookworm ]]; then
+	kdir=$(get_kernel)
+	kver=$(cat "$kdir/.kver")
+	kpkg=$(cat "$kdir/.pkg")
+	root=
+	moddir=$kdir/lib/modules/$kver
+	initrd=$(build_initramfs "$kdir" "$kver")
+	kernel=$(kernel_image "$kdir/boot/vmlinuz-$kver" "$kdir/boot/config-$kver" \
+		"$kdir/boot/vmlinux-$kver")
+else
+	rdir=$(get_root "$distro")
+	kver=$(cat "$rdir/kver")
+	kpkg=$(cut -d' ' -f1 "$rdir/kpkg" | paste -sd' ')
+	root=$rdir/root
+	# The guest finds these modules at their usual place in its root.
+	moddir=
+	config=$root/boot/config-$kver # none in sid's linux-binary
+	z=$root/boot/vmlinuz-$kver
+	[[ -f $z ]] || z=$root/usr/lib/modules/$kver/vmlinuz
+	[[ -f $z ]] || die "no vmlinuz for $kver in $root"
+	initrd=$(build_initramfs "$root" "$kver" "$rdir")
+	kernel=$(kernel_image "$z" "$config" "$rdir/vmlinux-$kver")
+fi
+log "$distro: kernel $kver ($kpkg), initramfs $initrd"
 
 if ((print_env)); then
-	printf 'vm_kpkg=%q\n' "$(cat "$kdir/.pkg")"
+	printf 'vm_distro=%q\n' "$distro"
+	printf 'vm_root=%q\n' "$root"
+	printf 'vm_kpkg=%q\n' "$kpkg"
 	printf 'vm_kver=%q\n' "$kver"
 	printf 'vm_kernel=%q\n' "$kernel"
 	printf 'vm_initrd=%q\n' "$initrd"
-	printf 'vm_moddir=%q\n' "$kdir/lib/modules/$kver"
+	printf 'vm_moddir=%q\n' "$moddir"
 fi

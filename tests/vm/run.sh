@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
 # Run a command inside a throw-away QEMU (TCG) guest booting Debian 12's 6.1
-# kernel with a Soft-RoCE device rxe0 on a dummy netdev d0, exit with its status.
+# kernel (or Debian 13's / sid's own, --distro) with a Soft-RoCE device rxe0
+# on a dummy netdev d0, exit with its status.
 #
 # Usage: tests/vm/run.sh [options] -- COMMAND [ARGS...]
 #   --out DIR        writable host directory, mounted at the same path in the
@@ -11,6 +12,12 @@
 #   --share DIR      one more writable host directory (repeatable)
 #   --env NAME=VALUE set a variable for COMMAND (repeatable)
 #   --keep-stock     keep /etc/libibverbs.d/rxe.driver (stock provider) visible
+#   --distro D       bookworm (default, $DOORBELL_VM_DISTRO): the host root
+#                    and Debian 12's 6.1 kernel; trixie or sid: that suite's
+#                    root tree (prepare.sh builds and caches it) and kernel,
+#                    plus the checkout and the host directories COMMAND names
+#                    (cwd, COMMAND's dir, absolute paths in its arguments and
+#                    --env values) read-only at their host paths
 #   --timeout SECS   kill the guest after SECS seconds (default 900), exit 124
 #   --mem SIZE       guest memory (default 2G)
 #   --smp N          guest CPUs (default 2)
@@ -18,11 +25,11 @@
 #   -v, --verbose    print progress, timings and the kernel console on stderr
 #   -h, --help       this text
 #
-# The guest sees the host root read-only (9p) under a tmpfs overlay, so
-# installed tools and the checkout are at the same paths; writes outside the
-# shares are lost. COMMAND runs as root in the caller's cwd with PATH, LANG,
+# The guest sees the host root (or the distribution's) read-only (9p) under a
+# tmpfs overlay, so installed tools and the checkout are at the same paths;
+# writes outside the shares are lost. COMMAND runs as root in the caller's cwd with PATH, LANG,
 # the caller's DOORBELL_*, RDMAV_*, IBV_* and VERBS_* variables, the --env ones,
-# and DOORBELL_VM_{IBDEV,NETDEV,IPV4,GID_INDEX,OUT,KVER}. Its stdout/stderr are
+# and DOORBELL_VM_{IBDEV,NETDEV,IPV4,GID_INDEX,OUT,KVER,DISTRO}. Its stdout/stderr are
 # streamed to ours; the kernel console is kept apart.
 # Exit status: COMMAND's; 124 on timeout; 125 if the guest failed to set up
 # or died without reporting a status.
@@ -32,11 +39,13 @@ set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib.sh"
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+top=$(cd "$here/../.." && pwd -P)
 
 out=${DOORBELL_VM_OUT_DIR:-}
 shares=()
 extra_env=()
 keep_stock=${DOORBELL_VM_KEEP_STOCK:-0}
+distro=${DOORBELL_VM_DISTRO:-bookworm}
 timeout_s=${DOORBELL_VM_TIMEOUT:-900}
 mem=${DOORBELL_VM_MEM:-2G}
 smp=${DOORBELL_VM_SMP:-2}
@@ -60,6 +69,8 @@ while (($#)); do
 	--env) extra_env+=("${2:?--env needs NAME=VALUE}"); shift ;;
 	--env=*) extra_env+=("${1#*=}") ;;
 	--keep-stock) keep_stock=1 ;;
+	--distro) distro=${2:?--distro needs bookworm, trixie or sid}; shift ;;
+	--distro=*) distro=${1#*=} ;;
 	--timeout) timeout_s=${2:?--timeout needs seconds}; shift ;;
 	--timeout=*) timeout_s=${1#*=} ;;
 	--mem) mem=${2:?}; shift ;;
@@ -84,11 +95,16 @@ done
 t_start=$(date +%s.%N)
 
 # --- kernel, initramfs, host packages ----------------------------------------
-prep_args=(--print-env)
+case "$distro" in
+bookworm | trixie | sid) ;;
+*) say "unknown --distro '$distro' (bookworm, trixie or sid)"; exit 2 ;;
+esac
+prep_args=(--print-env --distro "$distro")
 [[ $verbose == 1 ]] && prep_args+=(-v)
 vm_env=$("$here/prepare.sh" "${prep_args[@]}") || die "prepare.sh failed"
-vm_kernel='' vm_initrd='' vm_moddir='' vm_kver=''
+vm_kernel='' vm_initrd='' vm_moddir='' vm_kver='' vm_root=''
 eval "$vm_env"
+[[ $distro == bookworm || -d $vm_root ]] || die "prepare.sh gave no $distro root"
 [[ -f $vm_kernel && -f $vm_initrd ]] || die "prepare.sh gave no kernel/initramfs"
 t_prepared=$(date +%s.%N)
 
@@ -157,6 +173,61 @@ for d in "$cwd" "$(dirname "$(realpath -m "$1")")"; do
 	fi
 done
 
+# Host directories named by absolute paths in COMMAND's arguments and in the
+# --env/passed variables (a build dir, RDMAV_DRIVERS=...): the directory, or
+# the parent of a file or of a path prefix. Not the system ones.
+named_dirs() {
+	local a v p
+	for a in "$@"; do
+		v=${a#*=} # NAME=/path too
+		for p in "$a" "$v"; do
+			[[ $p == /* ]] || continue
+			if [[ -d $p ]]; then
+				realpath "$p"
+			elif [[ -d ${p%/*} && ${p%/*} != "" ]]; then
+				realpath "${p%/*}"
+			fi
+		done
+	done | sort -u
+}
+system_dir() {
+	case "$1" in
+	/ | /usr | /usr/* | /etc | /etc/* | /bin | /bin/* | /sbin | /sbin/* | /lib | /lib/* | \
+		/lib32* | /lib64* | /libx32* | /proc | /proc/* | /sys | /sys/* | /dev | /dev/* | \
+		/boot | /boot/* | /var | /var/lib | /var/lib/* | /var/cache | /var/cache/* | \
+		/tmp | /run | /var/tmp | /root | /home) return 0 ;;
+	esac
+	return 1
+}
+passed_env=()
+for e in "${extra_env[@]}"; do passed_env+=("$e"); done
+while IFS= read -r name; do
+	passed_env+=("$name=${!name}")
+done < <(compgen -e | grep -E '^(DOORBELL_|RDMAV_|IBV_|VERBS_)' || true)
+while IFS= read -r d; do
+	if [[ -z $d ]] || ! hidden "$d" || system_dir "$d" || covered "$d"; then continue; fi
+	log "sharing $d writable (named by COMMAND; hidden by a guest tmpfs otherwise)"
+	all_shares+=("$d")
+done < <(named_dirs "$@" "${passed_env[@]}")
+
+# Other distributions: the checkout, and the cwd and named host directories
+# outside it, read-only under tmpfs overlays (parents first).
+ro_shares=()
+if [[ $distro != bookworm ]]; then
+	[[ $top != *[[:space:]]* ]] || die "the checkout path must not contain white space ($top)"
+	while IFS= read -r d; do
+		if [[ -z $d ]] || system_dir "$d" || covered "$d"; then continue; fi
+		[[ $d == "$top" || $d == "$top"/* ]] && continue
+		for s in "${ro_shares[@]}"; do [[ $d == "$s"/* ]] && continue 2; done
+		log "sharing $d read-only"
+		ro_shares+=("$d")
+	done < <({
+		echo "$cwd"
+		if [[ $1 == */* ]]; then dirname "$(realpath -m "$1")"; fi
+		named_dirs "$@" "${passed_env[@]}"
+	} | awk '{ print length($0) " " $0 }' | sort -n | cut -d' ' -f2-)
+fi
+
 # --- guest configuration ---------------------------------------------------------
 cmd_env=("PATH=$PATH" "LANG=${LANG:-C.UTF-8}" "HOME=/root")
 while IFS= read -r name; do
@@ -176,6 +247,9 @@ arr() { # name values...: a bash array assignment
 	printf 'dbvm_out=%q\n' "$out"
 	printf 'dbvm_moddir=%q\n' "$vm_moddir"
 	printf 'dbvm_keep_stock=%q\n' "$keep_stock"
+	printf 'dbvm_distro=%q\n' "$distro"
+	if [[ $distro != bookworm ]]; then printf 'dbvm_src=%q\n' "$top"; fi
+	arr dbvm_ro_shares "${ro_shares[@]}"
 	printf 'dbvm_ibdev=rxe0\n'
 	printf 'dbvm_netdev=d0\n'
 	printf 'dbvm_ipv4=10.77.0.1\n'
@@ -193,9 +267,17 @@ arr() { # name values...: a bash array assignment
 # --- QEMU --------------------------------------------------------------------------
 ginit=$here/guest-init.sh
 [[ $ginit != *[[:space:]]* ]] || die "the checkout path must not contain white space ($ginit)"
+rootdir=/
+if [[ $distro != bookworm ]]; then
+	# The initramfs mounts the checkout at /.dbvm-src; guest-init.sh
+	# mounts it again at its host path (which may be under the guest's /tmp).
+	ginit="/.dbvm-src${here#"$top"}/guest-init.sh"
+	rootdir=$vm_root
+fi
 # oops=panic: a kernel oops (e.g. rxe fed a bad WQE) ends the run at once
 # (exit 125, oops shown) instead of leaving a dead process behind.
 kappend="console=ttyS0 panic=-1 oops=panic dbvm.init=$ginit"
+[[ $distro == bookworm ]] || kappend+=" dbvm.src=/.dbvm-src"
 [[ $verbose == 1 ]] || kappend+=" quiet"
 kappend+=" ${DOORBELL_VM_APPEND:-}"
 
@@ -205,15 +287,21 @@ qemu=(qemu-system-x86_64 -nodefaults -no-user-config -display none -no-reboot
 	-machine q35 -accel tcg -cpu max -smp "$smp" -m "$mem"
 	-kernel "$vm_kernel" -initrd "$vm_initrd" -append "$kappend"
 	-serial "file:$ctl/console.log"
-	-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap
+	-virtfs "local,path=$(qopt "$rootdir"),mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap"
 	-virtfs "local,path=$(qopt "$ctl"),mount_tag=dbvmctl,security_model=none")
+if [[ $distro != bookworm ]]; then
+	qemu+=(-virtfs "local,path=$(qopt "$top"),mount_tag=dbvmsrc,security_model=none,readonly=on,multidevs=remap")
+fi
+for i in "${!ro_shares[@]}"; do
+	qemu+=(-virtfs "local,path=$(qopt "${ro_shares[i]}"),mount_tag=dbvmro$i,security_model=none,readonly=on,multidevs=remap")
+done
 for i in "${!all_shares[@]}"; do
 	qemu+=(-virtfs "local,path=$(qopt "${all_shares[i]}"),mount_tag=dbvm$i,security_model=none,multidevs=remap")
 done
 # shellcheck disable=SC2206
 qemu+=(${DOORBELL_VM_QEMU_ARGS:-})
 
-log "booting $vm_kver (timeout ${timeout_s}s): $*"
+log "booting $distro $vm_kver (timeout ${timeout_s}s): $*"
 t_launch=$(date +%s.%N)
 timeout -k 5 "$timeout_s" "${qemu[@]}" </dev/null >"$ctl/qemu.log" 2>&1 &
 qemu_pid=$!
@@ -253,7 +341,7 @@ since() { # file: seconds from QEMU launch to the file's mtime
 }
 
 if [[ $verbose == 1 ]]; then
-	read -r ready_up gid <"$ctl/ready" 2>/dev/null || true
+	read -r ready_up gid 2>/dev/null <"$ctl/ready" || true
 	say "timings: prepare $(awk -v a="$t_start" -v b="$t_prepared" 'BEGIN { printf "%.1f", b - a }')s," \
 		"guest init started $(since "$ctl/booted")s, rxe ready $(since "$ctl/ready")s" \
 		"(guest uptime ${ready_up:-?}s, gid index ${gid:-?}), done $(since "$ctl/done")s," \
