@@ -57,7 +57,7 @@ mkdir -p "$work/include"
 cp -r /usr/include/infiniband /usr/include/rdma "$work/include/"
 
 src=$top/providers/doorbell
-mapfile -t core < <(cd "$src" && ls core/*.c)
+mapfile -t core < <(cd "$src" && ls abi/*.c core/*.c)
 mapfile -t rxe < <(cd "$src" && ls rxe/*.c)
 # mlx5_absent.c stands in for the backend where it is not built.
 mlx5=()

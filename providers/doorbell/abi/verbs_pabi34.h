@@ -1,17 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * libibverbs' private provider interface, IBVERBS_PRIVATE_34, as laid out by
- * rdma-core 44 (Debian 12).  libibverbs-dev does not install this interface,
- * so doorbell declares the part it uses here, written from rdma-core v44
- * libibverbs/driver.h (the device, context and object structs, struct
- * verbs_context_ops, the ibv_cmd_* prototypes), libibverbs/libibverbs.map.in
- * (the IBVERBS_PRIVATE_34 symbols) and libibverbs/init.c, try_driver (how
- * the match table, match_device and the ABI range are used).
+ * libibverbs' private provider interface as rdma-core 44 (Debian 12) lays it
+ * out: the compile-time layout of doorbell.  libibverbs-dev does not install
+ * this interface, so doorbell declares the part it uses here, written from
+ * rdma-core v44 libibverbs/driver.h (the device, context and object structs,
+ * struct verbs_context_ops, the ibv_cmd_* prototypes),
+ * libibverbs/libibverbs.map.in (the IBVERBS_PRIVATE_34 symbols) and
+ * libibverbs/init.c, try_driver (how the match table, match_device and the
+ * ABI range are used).
  *
- * PABI 34 covers rdma-core 34 to 56 but the layouts drift inside it: the ops
- * table has 73, 75 or 76 members and struct ibv_qp_ex grew in 44 and 45.
- * Every size and offset we rely on is asserted below for the 44 layout, and
- * core/libver.c refuses to register against any other libibverbs.
+ * One build serves rdma-core 34 to 65 (PABI 34, 57, 59, 64 and 65), whose
+ * layouts drift even inside one PABI: the ops table has 73 to 93 members,
+ * verbs_context gains members at its front in 59, 62 and 64, ibv_qp_ex grew
+ * in 44 and 45, verbs_sysfs_dev in 35, and four ibv_cmd_* prototypes gained
+ * a parameter.  Everything here is asserted below for the 44 layout; what
+ * differs at run time is in abi/epochs.h, which core/libver.c picks from
+ * when libibverbs loads us, and core/pabi.c applies (docs/abi.md).
  */
 #ifndef DOORBELL_VERBS_PABI34_H
 #define DOORBELL_VERBS_PABI34_H
@@ -54,7 +58,10 @@ struct verbs_match_ent {
 	uint8_t kind;
 };
 
-/* A device libibverbs found in sysfs; layout of rdma-core 35 to 56. */
+/*
+ * A device libibverbs found in sysfs; layout of rdma-core 35 to 65 (34 has no
+ * num_ports, so abi_ver is 4 bytes earlier: read it with db_sysfs_abi_ver()).
+ */
 struct verbs_sysfs_dev {
 	struct db_list_node entry;
 	void *provider_data;
@@ -124,13 +131,18 @@ enum {
 	VERBS_QP_EX = 1 << 1,
 };
 
+/*
+ * comp_mask and xrcd sit after ibv_qp_ex, which grew in 44 and 45: these
+ * two offsets hold on rdma-core 44 only.  Use db_vqp_comp_mask() (core/pabi.h)
+ * and reserve DB_VQP_ROOM bytes (DB_VERBS_QP).
+ */
 struct verbs_qp {
 	union {
 		struct ibv_qp qp;
 		struct ibv_qp_ex qp_ex;
 	};
-	uint32_t comp_mask;
-	struct verbs_xrcd *xrcd;
+	uint32_t comp_mask_v44;
+	struct verbs_xrcd *xrcd_v44;
 };
 
 struct verbs_cq {
@@ -149,8 +161,10 @@ struct verbs_srq {
 };
 
 /*
- * The provider's operations, in rdma-core 36-56 order (sorted by name).  Slots
- * doorbell never fills are still declared so that the layout is exact.
+ * The provider's operations, in rdma-core 36-58 order (sorted by name).  Slots
+ * doorbell never fills are still declared so that the layout is exact.  The
+ * table handed to libibverbs is rebuilt in the running release's layout
+ * (db_set_ops, core/pabi.c).
  */
 struct verbs_context_ops {
 	int (*advise_mr)(struct ibv_pd *pd, enum ibv_advise_mr_advice advice,
@@ -318,103 +332,181 @@ DB_CMD_EX(ibv_create_cq_ex, ib_uverbs_ex_create_cq);
 DB_CMD_EX(ibv_create_qp_ex, ib_uverbs_ex_create_qp);
 DB_CMD_EX(ibv_modify_cq, ib_uverbs_ex_modify_cq);
 
-/* Registration and context life cycle. */
-void verbs_register_driver_34(const struct verbs_device_ops *ops);
-void *_verbs_init_and_alloc_context(struct ibv_device *device, int cmd_fd,
-				    size_t alloc_size,
-				    struct verbs_context *context_offset,
-				    uint32_t driver_id);
-void verbs_uninit_context(struct verbs_context *context);
-void verbs_set_ops(struct verbs_context *vctx,
-		   const struct verbs_context_ops *ops);
+/*
+ * The private functions doorbell calls, as function types, not declarations:
+ * nothing may reference IBVERBS_PRIVATE_<n> at link time (a version need
+ * the dynamic linker cannot meet makes dlopen fail on rdma-core 57 and
+ * later before any of our code runs).  core/libver.c resolves each one with
+ * dlvsym() in the running libibverbs' private node, into db_lib
+ * (core/pabi.h); the code calls them through core/pabi.c's db_* wrappers.
+ * These are the rdma-core 44 prototypes; the four that grew later have a
+ * second type with the added parameter (docs/abi.md).
+ */
+typedef void db_fn_verbs_register_driver(const struct verbs_device_ops *ops);
+typedef void *db_fn__verbs_init_and_alloc_context(
+	struct ibv_device *device, int cmd_fd, size_t alloc_size,
+	struct verbs_context *context_offset, uint32_t driver_id);
+typedef void db_fn_verbs_uninit_context(struct verbs_context *context);
+typedef void db_fn_verbs_set_ops(struct verbs_context *vctx,
+				 const struct verbs_context_ops *ops);
+
+/* Parameters added after rdma-core 44; doorbell passes NULL for each. */
+struct ibv_fd_arr;		  /* ibv_cmd_get_context, from 57 */
+struct verbs_create_cq_prov_attr; /* ibv_cmd_create_cq_ex, from 59 */
+struct ibv_command_buffer;	  /* reg_dmabuf_mr (54), create_qp_ex2 (64) */
+
+typedef int db_fn_ibv_cmd_get_context(struct verbs_context *context,
+				      struct ibv_get_context *cmd,
+				      size_t cmd_size,
+				      struct ib_uverbs_get_context_resp *resp,
+				      size_t resp_size);
+typedef int db_fn_ibv_cmd_get_context_6(struct verbs_context *context,
+					struct ibv_get_context *cmd,
+					size_t cmd_size,
+					struct ibv_fd_arr *fd_arr,
+					struct ib_uverbs_get_context_resp *resp,
+					size_t resp_size);
+typedef int db_fn_ibv_cmd_query_device_any(
+	struct ibv_context *context,
+	const struct ibv_query_device_ex_input *input,
+	struct ibv_device_attr_ex *attr, size_t attr_size,
+	struct ib_uverbs_ex_query_device_resp *resp, size_t *resp_size);
+typedef int db_fn_ibv_cmd_query_port(struct ibv_context *context,
+				     uint8_t port_num,
+				     struct ibv_port_attr *port_attr,
+				     struct ibv_query_port *cmd,
+				     size_t cmd_size);
+typedef int db_fn_ibv_cmd_alloc_pd(struct ibv_context *context,
+				   struct ibv_pd *pd, struct ibv_alloc_pd *cmd,
+				   size_t cmd_size,
+				   struct ib_uverbs_alloc_pd_resp *resp,
+				   size_t resp_size);
+typedef int db_fn_ibv_cmd_dealloc_pd(struct ibv_pd *pd);
+typedef int db_fn_ibv_cmd_reg_mr(struct ibv_pd *pd, void *addr, size_t length,
+				 uint64_t hca_va, int access,
+				 struct verbs_mr *vmr, struct ibv_reg_mr *cmd,
+				 size_t cmd_size,
+				 struct ib_uverbs_reg_mr_resp *resp,
+				 size_t resp_size);
+typedef int db_fn_ibv_cmd_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset,
+					size_t length, uint64_t iova, int fd,
+					int access, struct verbs_mr *vmr);
+typedef int db_fn_ibv_cmd_reg_dmabuf_mr_8(struct ibv_pd *pd, uint64_t offset,
+					  size_t length, uint64_t iova, int fd,
+					  int access, struct verbs_mr *vmr,
+					  struct ibv_command_buffer *driver);
+typedef int db_fn_ibv_cmd_dereg_mr(struct verbs_mr *vmr);
+typedef int db_fn_ibv_cmd_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type,
+				   struct ibv_mw *mw, struct ibv_alloc_mw *cmd,
+				   size_t cmd_size,
+				   struct ib_uverbs_alloc_mw_resp *resp,
+				   size_t resp_size);
+typedef int db_fn_ibv_cmd_dealloc_mw(struct ibv_mw *mw);
+typedef int db_fn_ibv_cmd_create_cq_ex(
+	struct ibv_context *context, const struct ibv_cq_init_attr_ex *cq_attr,
+	struct verbs_cq *cq, struct ibv_create_cq_ex *cmd, size_t cmd_size,
+	struct ib_uverbs_ex_create_cq_resp *resp, size_t resp_size,
+	uint32_t cmd_flags);
+typedef int db_fn_ibv_cmd_create_cq_ex_9(
+	struct ibv_context *context, const struct ibv_cq_init_attr_ex *cq_attr,
+	struct verbs_create_cq_prov_attr *prov_attr, struct verbs_cq *cq,
+	struct ibv_create_cq_ex *cmd, size_t cmd_size,
+	struct ib_uverbs_ex_create_cq_resp *resp, size_t resp_size,
+	uint32_t cmd_flags);
+typedef int db_fn_ibv_cmd_req_notify_cq(struct ibv_cq *cq, int solicited_only);
+typedef int db_fn_ibv_cmd_resize_cq(struct ibv_cq *cq, int cqe,
+				    struct ibv_resize_cq *cmd, size_t cmd_size,
+				    struct ib_uverbs_resize_cq_resp *resp,
+				    size_t resp_size);
+typedef int db_fn_ibv_cmd_modify_cq(struct ibv_cq *cq,
+				    struct ibv_modify_cq_attr *attr,
+				    struct ibv_modify_cq *cmd, size_t cmd_size);
+typedef int db_fn_ibv_cmd_destroy_cq(struct ibv_cq *cq);
+typedef int db_fn_ibv_cmd_create_srq_ex(struct ibv_context *context,
+					struct verbs_srq *srq,
+					struct ibv_srq_init_attr_ex *attr_ex,
+					struct ibv_create_xsrq *cmd,
+					size_t cmd_size,
+					struct ib_uverbs_create_srq_resp *resp,
+					size_t resp_size);
+typedef int db_fn_ibv_cmd_modify_srq(struct ibv_srq *srq,
+				     struct ibv_srq_attr *srq_attr,
+				     int srq_attr_mask,
+				     struct ibv_modify_srq *cmd,
+				     size_t cmd_size);
+typedef int db_fn_ibv_cmd_query_srq(struct ibv_srq *srq,
+				    struct ibv_srq_attr *srq_attr,
+				    struct ibv_query_srq *cmd, size_t cmd_size);
+typedef int db_fn_ibv_cmd_destroy_srq(struct ibv_srq *srq);
+typedef int
+db_fn_ibv_cmd_create_qp_ex2(struct ibv_context *context, struct verbs_qp *qp,
+			    struct ibv_qp_init_attr_ex *attr,
+			    struct ibv_create_qp_ex *cmd, size_t cmd_size,
+			    struct ib_uverbs_ex_create_qp_resp *resp,
+			    size_t resp_size);
+typedef int db_fn_ibv_cmd_create_qp_ex2_8(
+	struct ibv_context *context, struct verbs_qp *qp,
+	struct ibv_qp_init_attr_ex *attr, struct ibv_create_qp_ex *cmd,
+	size_t cmd_size, struct ib_uverbs_ex_create_qp_resp *resp,
+	size_t resp_size, struct ibv_command_buffer *driver);
+typedef int db_fn_ibv_cmd_query_qp(struct ibv_qp *qp,
+				   struct ibv_qp_attr *qp_attr, int attr_mask,
+				   struct ibv_qp_init_attr *qp_init_attr,
+				   struct ibv_query_qp *cmd, size_t cmd_size);
+typedef int db_fn_ibv_cmd_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr,
+				    int attr_mask, struct ibv_modify_qp *cmd,
+				    size_t cmd_size);
+typedef int db_fn_ibv_cmd_destroy_qp(struct ibv_qp *qp);
+typedef int db_fn_ibv_cmd_create_ah(struct ibv_pd *pd, struct ibv_ah *ah,
+				    struct ibv_ah_attr *attr,
+				    struct ib_uverbs_create_ah_resp *resp,
+				    size_t resp_size);
+typedef int db_fn_ibv_cmd_destroy_ah(struct ibv_ah *ah);
+typedef int db_fn_ibv_cmd_attach_mcast(struct ibv_qp *qp,
+				       const union ibv_gid *gid, uint16_t lid);
+typedef int db_fn_ibv_cmd_detach_mcast(struct ibv_qp *qp,
+				       const union ibv_gid *gid, uint16_t lid);
 
 /*
  * Keep memory the device DMAs to out of a forked child when the application
- * called ibv_fork_init(); no-ops otherwise (driver.h, IBVERBS_1.1).
+ * called ibv_fork_init(); no-ops otherwise.  Public (IBVERBS_1.1), so linked
+ * normally; driver.h declares them, libibverbs-dev's verbs.h does not.
  */
 int ibv_dontfork_range(void *base, size_t size);
 int ibv_dofork_range(void *base, size_t size);
 
-/* The ibv_cmd_* helpers doorbell calls, with their rdma-core 44 prototypes. */
-int ibv_cmd_get_context(struct verbs_context *context,
-			struct ibv_get_context *cmd, size_t cmd_size,
-			struct ib_uverbs_get_context_resp *resp,
-			size_t resp_size);
-int ibv_cmd_query_device_any(struct ibv_context *context,
-			     const struct ibv_query_device_ex_input *input,
-			     struct ibv_device_attr_ex *attr, size_t attr_size,
-			     struct ib_uverbs_ex_query_device_resp *resp,
-			     size_t *resp_size);
-int ibv_cmd_query_port(struct ibv_context *context, uint8_t port_num,
-		       struct ibv_port_attr *port_attr,
-		       struct ibv_query_port *cmd, size_t cmd_size);
-int ibv_cmd_alloc_pd(struct ibv_context *context, struct ibv_pd *pd,
-		     struct ibv_alloc_pd *cmd, size_t cmd_size,
-		     struct ib_uverbs_alloc_pd_resp *resp, size_t resp_size);
-int ibv_cmd_dealloc_pd(struct ibv_pd *pd);
-int ibv_cmd_reg_mr(struct ibv_pd *pd, void *addr, size_t length,
-		   uint64_t hca_va, int access, struct verbs_mr *vmr,
-		   struct ibv_reg_mr *cmd, size_t cmd_size,
-		   struct ib_uverbs_reg_mr_resp *resp, size_t resp_size);
-int ibv_cmd_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset, size_t length,
-			  uint64_t iova, int fd, int access,
-			  struct verbs_mr *vmr);
-int ibv_cmd_dereg_mr(struct verbs_mr *vmr);
-int ibv_cmd_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type,
-		     struct ibv_mw *mw, struct ibv_alloc_mw *cmd,
-		     size_t cmd_size, struct ib_uverbs_alloc_mw_resp *resp,
-		     size_t resp_size);
-int ibv_cmd_dealloc_mw(struct ibv_mw *mw);
-int ibv_cmd_create_cq_ex(struct ibv_context *context,
-			 const struct ibv_cq_init_attr_ex *cq_attr,
-			 struct verbs_cq *cq, struct ibv_create_cq_ex *cmd,
-			 size_t cmd_size,
-			 struct ib_uverbs_ex_create_cq_resp *resp,
-			 size_t resp_size, uint32_t cmd_flags);
-int ibv_cmd_req_notify_cq(struct ibv_cq *cq, int solicited_only);
-int ibv_cmd_resize_cq(struct ibv_cq *cq, int cqe, struct ibv_resize_cq *cmd,
-		      size_t cmd_size, struct ib_uverbs_resize_cq_resp *resp,
-		      size_t resp_size);
-int ibv_cmd_modify_cq(struct ibv_cq *cq, struct ibv_modify_cq_attr *attr,
-		      struct ibv_modify_cq *cmd, size_t cmd_size);
-int ibv_cmd_destroy_cq(struct ibv_cq *cq);
-int ibv_cmd_create_srq_ex(struct ibv_context *context, struct verbs_srq *srq,
-			  struct ibv_srq_init_attr_ex *attr_ex,
-			  struct ibv_create_xsrq *cmd, size_t cmd_size,
-			  struct ib_uverbs_create_srq_resp *resp,
-			  size_t resp_size);
-int ibv_cmd_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr,
-		       int srq_attr_mask, struct ibv_modify_srq *cmd,
-		       size_t cmd_size);
-int ibv_cmd_query_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr,
-		      struct ibv_query_srq *cmd, size_t cmd_size);
-int ibv_cmd_destroy_srq(struct ibv_srq *srq);
-int ibv_cmd_create_qp_ex2(struct ibv_context *context, struct verbs_qp *qp,
-			  struct ibv_qp_init_attr_ex *attr,
-			  struct ibv_create_qp_ex *cmd, size_t cmd_size,
-			  struct ib_uverbs_ex_create_qp_resp *resp,
-			  size_t resp_size);
-int ibv_cmd_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *qp_attr,
-		     int attr_mask, struct ibv_qp_init_attr *qp_init_attr,
-		     struct ibv_query_qp *cmd, size_t cmd_size);
-int ibv_cmd_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr,
-		      int attr_mask, struct ibv_modify_qp *cmd,
-		      size_t cmd_size);
-int ibv_cmd_destroy_qp(struct ibv_qp *qp);
-int ibv_cmd_create_ah(struct ibv_pd *pd, struct ibv_ah *ah,
-		      struct ibv_ah_attr *attr,
-		      struct ib_uverbs_create_ah_resp *resp, size_t resp_size);
-int ibv_cmd_destroy_ah(struct ibv_ah *ah);
-int ibv_cmd_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid,
-			 uint16_t lid);
-int ibv_cmd_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid,
-			 uint16_t lid);
+/*
+ * ibv_cmd_query_port fills libibverbs' own struct ibv_port_attr, 52 bytes in
+ * 44 and 56 from 49 (active_speed_ex): a port query of our own must give it
+ * room for the largest.
+ */
+union db_port_attr {
+	struct ibv_port_attr attr;
+	unsigned char room[64];
+};
+
+/*
+ * Room for the largest layout of each object that grew after rdma-core 44.
+ * verbs_qp: 376 bytes from rdma-core 45 (ibv_qp_ex gained wr_atomic_write in
+ * 44 and wr_flush in 45, moving comp_mask and xrcd).  verbs_context: its
+ * members are prepended, 648 bytes up to 58 and 696 from 64, so a context
+ * reserves the difference in front of it (core/doorbell.h, struct
+ * db_context).  LP64 sizes (abi/epochs.h); 32-bit builds refuse to load.
+ */
+#define DB_VQP_ROOM	   376
+#define DB_VCTX_FRONT_ROOM 48
+/* A backend QP's libibverbs part, with the room for any release's layout. */
+#define DB_VERBS_QP(name)                                                      \
+	union {                                                                \
+		struct verbs_qp name;                                          \
+		unsigned char name##_room[DB_VQP_ROOM];                        \
+	}
 
 /*
  * Layout checks: x86_64 sizes and offsets of rdma-core v44's own structs
  * (libibverbs/driver.h, verbs.h), as gcc lays them out.
  * A change in any of these means this header no longer describes the
- * libibverbs it is compiled against.
+ * libibverbs-dev headers it is compiled against (Debian 12's, rdma-core 44).
  */
 #if defined(__x86_64__)
 _Static_assert(sizeof(struct verbs_match_ent) == 24, "verbs_match_ent");
@@ -431,7 +523,7 @@ _Static_assert(sizeof(struct verbs_device) == 712, "verbs_device");
 _Static_assert(offsetof(struct verbs_sysfs_dev, abi_ver) == 968,
 	       "verbs_sysfs_dev.abi_ver");
 _Static_assert(sizeof(struct verbs_context_ops) == 76 * sizeof(void *),
-	       "verbs_context_ops has 76 members in rdma-core 36-56");
+	       "verbs_context_ops has 76 members in rdma-core 36-58");
 _Static_assert(offsetof(struct verbs_context_ops, poll_cq) == 53 * 8,
 	       "verbs_context_ops.poll_cq");
 _Static_assert(offsetof(struct verbs_context_ops, post_send) == 55 * 8,
@@ -444,10 +536,15 @@ _Static_assert(offsetof(struct verbs_context_ops, unimport_pd) == 75 * 8,
 _Static_assert(sizeof(struct verbs_context) == 648, "verbs_context");
 _Static_assert(sizeof(struct ibv_qp_ex) == 352,
 	       "ibv_qp_ex of rdma-core 44 (344 before, 360 after)");
-_Static_assert(offsetof(struct verbs_qp, comp_mask) == 352,
+_Static_assert(offsetof(struct verbs_qp, comp_mask_v44) == 352,
 	       "verbs_qp.comp_mask");
-_Static_assert(offsetof(struct verbs_qp, xrcd) == 360, "verbs_qp.xrcd");
+_Static_assert(offsetof(struct verbs_qp, xrcd_v44) == 360, "verbs_qp.xrcd");
 _Static_assert(sizeof(struct verbs_qp) == 368, "verbs_qp");
+_Static_assert(offsetof(struct ibv_qp_ex, wr_atomic_write) == 344,
+	       "ibv_qp_ex.wr_atomic_write, verbs_qp.comp_mask before 44");
+_Static_assert(sizeof(struct verbs_qp) <= DB_VQP_ROOM, "verbs_qp room");
+_Static_assert(sizeof(struct ibv_port_attr) == 52,
+	       "ibv_port_attr of rdma-core 44 (56 from 49)");
 _Static_assert(sizeof(struct verbs_cq) == 288, "verbs_cq");
 _Static_assert(offsetof(struct verbs_srq, srq_num) == 152, "verbs_srq.srq_num");
 _Static_assert(sizeof(struct verbs_srq) == 160, "verbs_srq");

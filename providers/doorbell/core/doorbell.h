@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "abi/verbs_pabi34.h"
+#include "core/pabi.h"
 
 #define DB_NAME "doorbell"
 
@@ -73,8 +74,15 @@ struct db_device {
 	const struct db_backend *backend;
 };
 
-/* Every backend context starts with this. */
+/*
+ * Every backend context starts with this.  vctx has the rdma-core 44 layout;
+ * libibverbs' own verbs_context ends where it ends (both end in .context)
+ * and starts up to DB_VCTX_FRONT_ROOM bytes earlier (rdma-core 59 and
+ * later prepend members): register.c places it so.  Pass &ctx->vctx to the
+ * db_* wrappers of core/pabi.h, which hand libibverbs its own pointer.
+ */
 struct db_context {
+	unsigned char vctx_front[DB_VCTX_FRONT_ROOM];
 	struct verbs_context vctx;
 	const struct db_backend *backend;
 };
@@ -159,8 +167,24 @@ bool db_env_flag(const char *name);
 void db_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void db_refuse(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* libver.c: accept only the libibverbs whose layouts we were built for. */
+/*
+ * libver.c: which libibverbs loaded us.  db_check_libibverbs() decides once,
+ * at load, fills db_lib (core/pabi.h) and returns 0, or says why not in one
+ * line and returns -1.
+ */
+int db_libibverbs_version(const char *real_path, long v[4]);
 int db_libibverbs_major(const char *real_path);
 int db_check_libibverbs(void);
+/* Is name@node defined in the libibverbs arg stands for? */
+typedef bool db_sym_probe_fn(void *arg, const char *name, const char *node);
+struct db_libver {
+	int major;		      /* rdma-core release, -1 if unknown */
+	int minor;		      /* libibverbs' minor */
+	const struct db_epoch *epoch; /* NULL: refused */
+	char why[256];		      /* the refusal, one line */
+};
+/* The decision on a real file name and its exports: 0 accept, -1 refuse. */
+int db_libver_decide(const char *real_path, db_sym_probe_fn *probe, void *arg,
+		     struct db_libver *out);
 
 #endif /* DOORBELL_CORE_H */

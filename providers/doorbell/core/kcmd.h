@@ -13,7 +13,7 @@
 #ifndef DOORBELL_CORE_KCMD_H
 #define DOORBELL_CORE_KCMD_H
 
-#include "abi/verbs_pabi34.h"
+#include "core/pabi.h"
 
 /* The most driver data a backend may ask ALLOC_PD's response to carry. */
 #define DB_K_PD_DRV_RESP_MAX 32

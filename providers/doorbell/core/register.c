@@ -42,6 +42,7 @@ static void db_refuse_once(const struct db_backend *be)
 static bool db_match_device(struct verbs_sysfs_dev *sysfs)
 {
 	const struct db_backend *be = db_backend_of(sysfs->match);
+	uint32_t abi_ver;
 
 	if (!be)
 		return false;
@@ -54,10 +55,12 @@ static bool db_match_device(struct verbs_sysfs_dev *sysfs)
 		db_refuse_once(be);
 		return false;
 	}
-	if (sysfs->abi_ver < be->kabi_min || sysfs->abi_ver > be->kabi_max) {
+	/* abi_ver moved in rdma-core 35: read it where this release has it. */
+	abi_ver = db_sysfs_abi_ver(sysfs);
+	if (abi_ver < be->kabi_min || abi_ver > be->kabi_max) {
 		db_refuse("%s: not claimed: kernel ABI %u, %s knows %u to %u",
-			  sysfs->ibdev_name, sysfs->abi_ver, be->name,
-			  be->kabi_min, be->kabi_max);
+			  sysfs->ibdev_name, abi_ver, be->name, be->kabi_min,
+			  be->kabi_max);
 		return false;
 	}
 	return true;
@@ -82,6 +85,35 @@ static void db_uninit_device(struct verbs_device *vdev)
 	free(container_of(vdev, struct db_device, vdev));
 }
 
+/* Our ops that the running libibverbs has no slot for: said once. */
+static void db_say_dropped(const struct verbs_context_ops *ops)
+{
+	static atomic_bool said;
+	const char *names[8];
+	size_t i, n;
+
+	if (!db_config()->debug || atomic_exchange(&said, true))
+		return;
+	n = db_ops_dropped(ops, names, 8);
+	for (i = 0; i < n && i < 8; i++)
+		db_debug("rdma-core %d has no %s op: not offered", db_lib.major,
+			 names[i]);
+}
+
+/* A context whose verbs_context libibverbs sized as its release does. */
+static bool db_vctx_size_ok(struct db_context *ctx)
+{
+	static atomic_bool said;
+
+	if (ctx->vctx.sz == db_lib.epoch->vctx_size)
+		return true;
+	if (!atomic_exchange(&said, true))
+		db_refuse("no context: libibverbs from rdma-core %d made a "
+			  "%zu-byte verbs_context, expected %u",
+			  db_lib.major, ctx->vctx.sz, db_lib.epoch->vctx_size);
+	return false;
+}
+
 static struct verbs_context *db_alloc_context(struct ibv_device *ibdev,
 					      int cmd_fd, void *private_data)
 {
@@ -90,25 +122,33 @@ static struct verbs_context *db_alloc_context(struct ibv_device *ibdev,
 	int ret;
 
 	(void)private_data;
-	ctx = _verbs_init_and_alloc_context(ibdev, cmd_fd, be->context_size,
-					    &((struct db_context *)NULL)->vctx,
-					    be->driver_id);
+	ctx = db_init_and_alloc_context(
+		ibdev, cmd_fd, be->context_size,
+		offsetof(struct db_context, vctx.context), be->driver_id);
 	if (!ctx)
 		return NULL;
 	ctx->backend = be;
-	/* The backend's table goes over the common one: it wins where both. */
-	verbs_set_ops(&ctx->vctx, &db_common_ops);
-	verbs_set_ops(&ctx->vctx, be->ops);
-	ret = be->init_context(ctx);
-	if (ret) {
-		verbs_uninit_context(&ctx->vctx);
-		free(ctx);
-		errno = ret;
-		return NULL;
+	if (!db_vctx_size_ok(ctx)) {
+		ret = EPROTO;
+		goto err;
 	}
+	/* The backend's table goes over the common one: it wins where both. */
+	db_set_ops(&ctx->vctx, &db_common_ops);
+	db_set_ops(&ctx->vctx, be->ops);
+	db_say_dropped(be->ops);
+	ret = be->init_context(ctx);
+	if (ret)
+		goto err;
 	db_debug("%s: serving the device with the %s backend", ibdev->name,
 		 be->name);
-	return &ctx->vctx;
+	/* libibverbs' pointer: it may start before ours (core/pabi.h). */
+	return db_lib_vctx(&ctx->vctx);
+
+err:
+	db_uninit_context(&ctx->vctx);
+	free(ctx);
+	errno = ret;
+	return NULL;
 }
 
 void db_free_context(struct ibv_context *ibctx)
@@ -118,7 +158,7 @@ void db_free_context(struct ibv_context *ibctx)
 	db_debug("%s: closing context", ibctx->device->name);
 	if (ctx->backend->uninit_context)
 		ctx->backend->uninit_context(ctx);
-	verbs_uninit_context(&ctx->vctx);
+	db_uninit_context(&ctx->vctx);
 	free(ctx);
 }
 
@@ -166,7 +206,8 @@ static void __attribute__((constructor)) db_register(void)
 		db_refuse("not loaded: out of memory for the match table");
 		return;
 	}
-	verbs_register_driver_34(&db_device_ops);
-	db_debug("registered with libibverbs (rdma-core %d)",
-		 DB_RDMA_CORE_MAJOR);
+	db_lib.verbs_register_driver(&db_device_ops);
+	db_debug("registered with libibverbs (rdma-core %d, "
+		 "IBVERBS_PRIVATE_%d)",
+		 db_lib.major, db_lib.epoch->pabi);
 }

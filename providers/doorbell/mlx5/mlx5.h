@@ -217,7 +217,8 @@ struct m5_wq {
 	 IBV_SEND_INLINE | IBV_SEND_IP_CSUM)
 
 struct m5_qp {
-	struct verbs_qp vqp;
+	/* libibverbs' part, with room for every release's layout */
+	DB_VERBS_QP(vqp);
 	struct m5_rsc rsc;
 	void *buf; /* RQ at 0, SQ after it */
 	size_t buf_len;

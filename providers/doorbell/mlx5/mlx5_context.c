@@ -36,7 +36,7 @@ static void m5_cache_caps(struct m5_context *ctx)
 {
 	struct ibv_context *ibctx = &ctx->core.vctx.context;
 	struct ibv_device_attr_ex attr = {};
-	struct ibv_port_attr pattr;
+	union db_port_attr pattr; /* 56 bytes from rdma-core 49 */
 	unsigned int p;
 
 	if (!db_k_query_device_ex(ibctx, NULL, &attr, sizeof(attr), NULL)) {
@@ -44,11 +44,11 @@ static void m5_cache_caps(struct m5_context *ctx)
 		ctx->max_sge = attr.orig_attr.max_sge;
 	}
 	for (p = 1; p <= ctx->num_ports && p <= 2; p++) {
-		pattr = (struct ibv_port_attr){};
-		if (db_k_query_port(ibctx, p, &pattr))
+		pattr = (union db_port_attr){};
+		if (db_k_query_port(ibctx, p, &pattr.attr))
 			continue;
-		ctx->link_layer[p - 1] = pattr.link_layer;
-		ctx->port_flags[p - 1] = pattr.flags;
+		ctx->link_layer[p - 1] = pattr.attr.link_layer;
+		ctx->port_flags[p - 1] = pattr.attr.flags;
 	}
 }
 

@@ -288,8 +288,11 @@ struct ibv_qp *m5_create_qp_ex(struct ibv_context *ibctx,
 		ret = m5_qp_kernel_create(ctx, qp, attr);
 	if (ret)
 		goto err_free;
-	if (qp->wr)
+	if (qp->wr) {
 		m5_qp_set_wr_ops(qp);
+		/* After the create command, which cleared comp_mask. */
+		db_vqp_set_ex(&qp->vqp);
+	}
 	need_lock = db_need_lock(attr->pd);
 	db_lock_init(&qp->sq.lock, need_lock);
 	db_lock_init(&qp->rq.lock, need_lock);

@@ -369,6 +369,11 @@ void m5_qp_set_wr_ops(struct m5_qp *qp)
 {
 	struct ibv_qp_ex *qpx = &qp->vqp.qp_ex;
 
+	/*
+	 * No wr_atomic_write (ibv_qp_ex offset 344, rdma-core 44+) or wr_flush
+	 * (352, 45+): not offered, and before 44 and 45 those bytes are
+	 * verbs_qp.comp_mask and .xrcd.  Every member set here is older.
+	 */
 	qpx->wr_start = m5_wr_start;
 	qpx->wr_complete = m5_wr_complete;
 	qpx->wr_abort = m5_wr_abort;
@@ -385,6 +390,4 @@ void m5_qp_set_wr_ops(struct m5_qp *qp)
 	qpx->wr_set_inline_data_list = m5_wr_set_inline_data_list;
 	if (qp->vqp.qp.qp_type == IBV_QPT_UD)
 		qpx->wr_set_ud_addr = m5_wr_set_ud_addr;
-	/* After the create command, which cleared comp_mask. */
-	qp->vqp.comp_mask |= VERBS_QP_EX;
 }

@@ -68,7 +68,8 @@ static inline bool rxe_wq_claim(struct rxe_wq *wq)
 }
 
 struct rxe_qp {
-	struct verbs_qp vqp;
+	/* libibverbs' part, with room for every release's layout */
+	DB_VERBS_QP(vqp);
 	struct rxe_wq sq;
 	struct rxe_wq rq;     /* unused when the QP has an SRQ */
 	uint32_t opcode_mask; /* IBV_WR_* allowed on this QP type */

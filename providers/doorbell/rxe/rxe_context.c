@@ -10,8 +10,8 @@ static int rxe_init_context(struct db_context *ctx)
 	struct ib_uverbs_get_context_resp resp = {};
 
 	/* rxe sends no driver data with GET_CONTEXT. */
-	return ibv_cmd_get_context(&ctx->vctx, &cmd, sizeof(cmd), &resp,
-				   sizeof(resp));
+	return db_cmd_get_context(&ctx->vctx, &cmd, sizeof(cmd), &resp,
+				  sizeof(resp));
 }
 
 static const struct verbs_context_ops rxe_ops = {
@@ -34,7 +34,7 @@ static const struct verbs_context_ops rxe_ops = {
 	.query_qp_data_in_order = rxe_query_qp_data_in_order,
 	.query_srq = rxe_query_srq,
 	/* rdma_rxe arms its CQs itself: the plain kernel command. */
-	.req_notify_cq = ibv_cmd_req_notify_cq,
+	.req_notify_cq = db_cmd_req_notify_cq,
 	.resize_cq = rxe_resize_cq,
 };
 

@@ -107,8 +107,8 @@ struct ibv_qp *rxe_create_qp_ex(struct ibv_context *ibctx,
 		ret = ENOMEM;
 		goto err;
 	}
-	ret = ibv_cmd_create_qp_ex2(ibctx, &qp->vqp, attr, &cmd, sizeof(cmd),
-				    &resp.ibv, sizeof(resp));
+	ret = db_cmd_create_qp_ex2(ibctx, &qp->vqp, attr, &cmd, sizeof(cmd),
+				   &resp.ibv, sizeof(resp));
 	if (ret)
 		goto err_free;
 	ret = rxe_qp_map(qp, ibctx->cmd_fd, &resp, attr);
@@ -123,12 +123,12 @@ struct ibv_qp *rxe_create_qp_ex(struct ibv_context *ibctx,
 	if (attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) {
 		rxe_qp_set_wr_ops(qp);
 		/* After the command: libibverbs cleared comp_mask in it. */
-		qp->vqp.comp_mask |= VERBS_QP_EX;
+		db_vqp_set_ex(&qp->vqp);
 	}
 	return &qp->vqp.qp;
 
 err_destroy:
-	ibv_cmd_destroy_qp(&qp->vqp.qp);
+	db_cmd_destroy_qp(&qp->vqp.qp);
 err_free:
 	free(qp);
 err:
@@ -140,7 +140,7 @@ int rxe_modify_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr, int mask)
 {
 	struct ibv_modify_qp cmd = {};
 
-	return ibv_cmd_modify_qp(ibqp, attr, mask, &cmd, sizeof(cmd));
+	return db_cmd_modify_qp(ibqp, attr, mask, &cmd, sizeof(cmd));
 }
 
 int rxe_query_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr, int mask,
@@ -148,7 +148,7 @@ int rxe_query_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr, int mask,
 {
 	struct ibv_query_qp cmd = {};
 
-	return ibv_cmd_query_qp(ibqp, attr, mask, init_attr, &cmd, sizeof(cmd));
+	return db_cmd_query_qp(ibqp, attr, mask, init_attr, &cmd, sizeof(cmd));
 }
 
 /*
@@ -168,7 +168,7 @@ int rxe_destroy_qp(struct ibv_qp *ibqp)
 	struct rxe_qp *qp = to_rqp(ibqp);
 	int ret;
 
-	ret = ibv_cmd_destroy_qp(ibqp);
+	ret = db_cmd_destroy_qp(ibqp);
 	if (ret)
 		return ret;
 	rxe_ring_unmap(&qp->sq.ring);

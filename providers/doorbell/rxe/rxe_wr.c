@@ -327,6 +327,11 @@ void rxe_qp_set_wr_ops(struct rxe_qp *qp)
 {
 	struct ibv_qp_ex *qpx = &qp->vqp.qp_ex;
 
+	/*
+	 * No wr_atomic_write (ibv_qp_ex offset 344, rdma-core 44+) or wr_flush
+	 * (352, 45+): not offered, and before 44 and 45 those bytes are
+	 * verbs_qp.comp_mask and .xrcd.  Every member set here is older.
+	 */
 	qpx->wr_start = rxe_wr_start;
 	qpx->wr_complete = rxe_wr_complete;
 	qpx->wr_abort = rxe_wr_abort;

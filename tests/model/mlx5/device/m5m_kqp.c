@@ -429,7 +429,7 @@ static void m5m_qp_fill(struct verbs_qp *vqp, struct ibv_context *ctx,
 	pthread_cond_init(&qp->cond, NULL);
 	qp->handle = qpn;
 	qp->qp_num = qpn;
-	vqp->comp_mask = 0;
+	*db_vqp_comp_mask(vqp) = 0;
 }
 
 int m5k_create_qp(struct ibv_context *ctx, struct verbs_qp *qp,

@@ -67,6 +67,7 @@ struct ibv_context *m5m_open(struct m5m_dev *dev)
 	vctx = db_device_ops.alloc_context(&d->db.vdev.device, -1, NULL);
 	if (!vctx)
 		return NULL;
-	vctx->create_cq_ex = m5m_lib_create_cq_ex;
+	/* Through our view of it: libibverbs' may start earlier. */
+	to_db_ctx(&vctx->context)->vctx.create_cq_ex = m5m_lib_create_cq_ex;
 	return &vctx->context;
 }

@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * The running libibverbs, as core/libver.c found it when libibverbs loaded
+ * us: its layout epoch (abi/epochs.h) and its private functions, resolved
+ * with dlvsym() in its IBVERBS_PRIVATE_<pabi> node.  Nothing here is
+ * consulted on the fast path: post_send, poll_cq and the ibv_wr_* builders
+ * are installed per object when it is created, and never look here.
+ *
+ * The code calls libibverbs' private functions through the db_* wrappers
+ * below, which take the rdma-core 44 argument lists (abi/verbs_pabi34.h)
+ * and call the running release's form with correctly typed pointers.
+ */
+#ifndef DOORBELL_CORE_PABI_H
+#define DOORBELL_CORE_PABI_H
+
+#include <string.h>
+
+#include "abi/epochs.h"
+#include "abi/verbs_pabi34.h"
+
+/* The private functions doorbell calls: one X(name) per symbol. */
+#define DB_LIB_FNS(X)                                                          \
+	X(_verbs_init_and_alloc_context)                                       \
+	X(verbs_uninit_context)                                                \
+	X(verbs_set_ops)                                                       \
+	X(ibv_cmd_query_device_any)                                            \
+	X(ibv_cmd_query_port)                                                  \
+	X(ibv_cmd_alloc_pd)                                                    \
+	X(ibv_cmd_dealloc_pd)                                                  \
+	X(ibv_cmd_reg_mr)                                                      \
+	X(ibv_cmd_dereg_mr)                                                    \
+	X(ibv_cmd_alloc_mw)                                                    \
+	X(ibv_cmd_dealloc_mw)                                                  \
+	X(ibv_cmd_req_notify_cq)                                               \
+	X(ibv_cmd_resize_cq)                                                   \
+	X(ibv_cmd_modify_cq)                                                   \
+	X(ibv_cmd_destroy_cq)                                                  \
+	X(ibv_cmd_create_srq_ex)                                               \
+	X(ibv_cmd_modify_srq)                                                  \
+	X(ibv_cmd_query_srq)                                                   \
+	X(ibv_cmd_destroy_srq)                                                 \
+	X(ibv_cmd_query_qp)                                                    \
+	X(ibv_cmd_modify_qp)                                                   \
+	X(ibv_cmd_destroy_qp)                                                  \
+	X(ibv_cmd_create_ah)                                                   \
+	X(ibv_cmd_destroy_ah)                                                  \
+	X(ibv_cmd_attach_mcast)                                                \
+	X(ibv_cmd_detach_mcast)
+/* The ones whose prototype gained a parameter: X(name, type of the new form) */
+#define DB_LIB_GROWN_FNS(X)                                                    \
+	X(ibv_cmd_get_context, ibv_cmd_get_context_6)                          \
+	X(ibv_cmd_reg_dmabuf_mr, ibv_cmd_reg_dmabuf_mr_8)                      \
+	X(ibv_cmd_create_cq_ex, ibv_cmd_create_cq_ex_9)                        \
+	X(ibv_cmd_create_qp_ex2, ibv_cmd_create_qp_ex2_8)
+
+#define DB_LIB_FN_FIELD(name) db_fn_##name *name;
+#define DB_LIB_GROWN_FIELD(name, grown)                                        \
+	union {                                                                \
+		db_fn_##name *v44;                                             \
+		db_fn_##grown *grown;                                          \
+	} name;
+
+struct db_libibverbs {
+	const struct db_epoch *epoch; /* NULL until core/libver.c accepted */
+	int major;		      /* rdma-core release */
+	db_fn_verbs_register_driver *verbs_register_driver; /* _<pabi> */
+	DB_LIB_FNS(DB_LIB_FN_FIELD)
+	DB_LIB_GROWN_FNS(DB_LIB_GROWN_FIELD)
+};
+#undef DB_LIB_FN_FIELD
+#undef DB_LIB_GROWN_FIELD
+
+extern struct db_libibverbs db_lib;
+
+/* The epoch of the headers doorbell is compiled with (rdma-core 44). */
+const struct db_epoch *db_built_epoch(void);
+
+/*
+ * libibverbs' verbs_context of a context: ours (struct db_context) has the
+ * 44 layout, libibverbs' ends at the same place and may start earlier; both
+ * end in .context, and the other members keep their distance to it.
+ */
+static inline struct verbs_context *db_lib_vctx(struct verbs_context *vctx)
+{
+	return (struct verbs_context *)((char *)&vctx->context -
+					db_lib.epoch->vctx_context_off);
+}
+
+/* verbs_qp.comp_mask where the running libibverbs has it. */
+static inline uint32_t *db_vqp_comp_mask(struct verbs_qp *vqp)
+{
+	return (uint32_t *)((char *)vqp + db_lib.epoch->vqp_comp_mask_off);
+}
+
+/* After ibv_cmd_create_qp_ex2: ibv_qp_to_qp_ex() now returns the QP. */
+static inline void db_vqp_set_ex(struct verbs_qp *vqp)
+{
+	*db_vqp_comp_mask(vqp) |= VERBS_QP_EX;
+}
+
+static inline uint32_t db_sysfs_abi_ver(const struct verbs_sysfs_dev *sysfs)
+{
+	uint32_t v;
+
+	memcpy(&v, (const char *)sysfs + db_lib.epoch->sysfs_abi_ver_off,
+	       sizeof(v));
+	return v;
+}
+
+/* verbs_set_ops with a table in our layout, rebuilt in the running one. */
+void db_set_ops(struct verbs_context *vctx,
+		const struct verbs_context_ops *ops);
+/* The ops of ours that the running release has no slot for. */
+size_t db_ops_dropped(const struct verbs_context_ops *ops, const char **names,
+		      size_t max);
+
+/* The private functions, rdma-core 44 argument lists, our verbs_context. */
+void *db_init_and_alloc_context(struct ibv_device *device, int cmd_fd,
+				size_t alloc_size, size_t vctx_context_off,
+				uint32_t driver_id);
+void db_uninit_context(struct verbs_context *vctx);
+
+int db_cmd_get_context(struct verbs_context *vctx, struct ibv_get_context *cmd,
+		       size_t cmd_size, struct ib_uverbs_get_context_resp *resp,
+		       size_t resp_size);
+int db_cmd_query_device_any(struct ibv_context *context,
+			    const struct ibv_query_device_ex_input *input,
+			    struct ibv_device_attr_ex *attr, size_t attr_size,
+			    struct ib_uverbs_ex_query_device_resp *resp,
+			    size_t *resp_size);
+int db_cmd_query_port(struct ibv_context *context, uint8_t port_num,
+		      struct ibv_port_attr *port_attr,
+		      struct ibv_query_port *cmd, size_t cmd_size);
+int db_cmd_alloc_pd(struct ibv_context *context, struct ibv_pd *pd,
+		    struct ibv_alloc_pd *cmd, size_t cmd_size,
+		    struct ib_uverbs_alloc_pd_resp *resp, size_t resp_size);
+int db_cmd_dealloc_pd(struct ibv_pd *pd);
+int db_cmd_reg_mr(struct ibv_pd *pd, void *addr, size_t length, uint64_t hca_va,
+		  int access, struct verbs_mr *vmr, struct ibv_reg_mr *cmd,
+		  size_t cmd_size, struct ib_uverbs_reg_mr_resp *resp,
+		  size_t resp_size);
+int db_cmd_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset, size_t length,
+			 uint64_t iova, int fd, int access,
+			 struct verbs_mr *vmr);
+int db_cmd_dereg_mr(struct verbs_mr *vmr);
+int db_cmd_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type, struct ibv_mw *mw,
+		    struct ibv_alloc_mw *cmd, size_t cmd_size,
+		    struct ib_uverbs_alloc_mw_resp *resp, size_t resp_size);
+int db_cmd_dealloc_mw(struct ibv_mw *mw);
+int db_cmd_create_cq_ex(struct ibv_context *context,
+			const struct ibv_cq_init_attr_ex *cq_attr,
+			struct verbs_cq *cq, struct ibv_create_cq_ex *cmd,
+			size_t cmd_size,
+			struct ib_uverbs_ex_create_cq_resp *resp,
+			size_t resp_size, uint32_t cmd_flags);
+int db_cmd_req_notify_cq(struct ibv_cq *cq, int solicited_only);
+int db_cmd_resize_cq(struct ibv_cq *cq, int cqe, struct ibv_resize_cq *cmd,
+		     size_t cmd_size, struct ib_uverbs_resize_cq_resp *resp,
+		     size_t resp_size);
+int db_cmd_modify_cq(struct ibv_cq *cq, struct ibv_modify_cq_attr *attr,
+		     struct ibv_modify_cq *cmd, size_t cmd_size);
+int db_cmd_destroy_cq(struct ibv_cq *cq);
+int db_cmd_create_srq_ex(struct ibv_context *context, struct verbs_srq *srq,
+			 struct ibv_srq_init_attr_ex *attr_ex,
+			 struct ibv_create_xsrq *cmd, size_t cmd_size,
+			 struct ib_uverbs_create_srq_resp *resp,
+			 size_t resp_size);
+int db_cmd_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr,
+		      int srq_attr_mask, struct ibv_modify_srq *cmd,
+		      size_t cmd_size);
+int db_cmd_query_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr,
+		     struct ibv_query_srq *cmd, size_t cmd_size);
+int db_cmd_destroy_srq(struct ibv_srq *srq);
+int db_cmd_create_qp_ex2(struct ibv_context *context, struct verbs_qp *qp,
+			 struct ibv_qp_init_attr_ex *attr,
+			 struct ibv_create_qp_ex *cmd, size_t cmd_size,
+			 struct ib_uverbs_ex_create_qp_resp *resp,
+			 size_t resp_size);
+int db_cmd_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *qp_attr,
+		    int attr_mask, struct ibv_qp_init_attr *qp_init_attr,
+		    struct ibv_query_qp *cmd, size_t cmd_size);
+int db_cmd_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask,
+		     struct ibv_modify_qp *cmd, size_t cmd_size);
+int db_cmd_destroy_qp(struct ibv_qp *qp);
+int db_cmd_create_ah(struct ibv_pd *pd, struct ibv_ah *ah,
+		     struct ibv_ah_attr *attr,
+		     struct ib_uverbs_create_ah_resp *resp, size_t resp_size);
+int db_cmd_destroy_ah(struct ibv_ah *ah);
+int db_cmd_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid,
+			uint16_t lid);
+int db_cmd_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid,
+			uint16_t lid);
+
+#endif /* DOORBELL_CORE_PABI_H */

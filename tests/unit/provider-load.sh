@@ -1,0 +1,81 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# The built provider against libibverbs copies that claim other releases:
+# the host's libibverbs file copied into a scratch directory under another
+# real name (libibverbs.so.1.<minor>.<major>.<n>, with the libibverbs.so.1
+# link), loaded first, then the provider (tests/unit/load_provider.c).
+#   - the host's own file: it registers (DOORBELL_DEBUG=1 says so);
+#   - rdma-core 66 and 33, outside 34 to 65: exactly one stderr line, naming
+#     doorbell and the release, and no registration;
+#   - a name whose release disagrees with the exports (the host's 44 exports
+#     renamed 1.14.56.0, 1.15.59.0 and 1.13.44.0): refused the same way.
+# Usage: provider-load.sh LOAD_PROVIDER_EXE PROVIDER_SO
+# Prints PASS/FAIL/SKIP per case; exit 1 on a FAIL.
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib.sh"
+exe=${1:?usage: provider-load.sh LOAD_PROVIDER_EXE PROVIDER_SO}
+prov=${2:?usage: provider-load.sh LOAD_PROVIDER_EXE PROVIDER_SO}
+host=$(realpath "$(ldconfig -p | awk '$1 == "libibverbs.so.1" && /x86-64|64bit/ { print $NF; exit }')" 2>/dev/null || true)
+if [[ -z $host || ! -f $host ]]; then
+	echo "SKIP provider_load: no 64-bit libibverbs.so.1 in ldconfig's cache"
+	exit 0
+fi
+hostname=${host##*/}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failed=0
+
+# run NAME: load the provider over a copy of the host file named NAME;
+# sets out (stdout), err (stderr) and n (stderr lines).
+run() {
+	local dir=$work/$1
+	mkdir -p "$dir"
+	cp "$host" "$dir/$1"
+	ln -sf "$1" "$dir/libibverbs.so.1"
+	out=$(LD_LIBRARY_PATH=$dir DOORBELL_DEBUG=${dbg:-0} \
+		"$exe" "$prov" 2>"$dir/err") || true
+	err=$(cat "$dir/err")
+	n=$(grep -c . "$dir/err" || true)
+}
+
+check() { # check NAME CONDITION-RESULT WHY
+	if [[ $2 == yes ]]; then
+		echo "PASS $1"
+	else
+		echo "FAIL $1: $3"
+		failed=1
+	fi
+}
+
+major=$(echo "$hostname" | cut -d. -f5)
+dbg=1 run "$hostname"
+ok=no
+[[ $out == loaded && $err == *"doorbell: registered with libibverbs (rdma-core $major,"* ]] && ok=yes
+check provider_registers_on_the_host_libibverbs $ok \
+	"${hostname}: stdout '$out', stderr '$err'"
+
+refuse() { # refuse TESTNAME FILENAME RELEASE
+	dbg=1 run "$2"
+	local ok=no
+	if [[ $out == loaded && $n == 1 && $err == doorbell:* &&
+	      $err == *"rdma-core $3"* && $err != *registered* ]]; then
+		ok=yes
+	fi
+	check "$1" $ok "$2: stdout '$out', $n stderr lines: '$err'"
+}
+refuse provider_refuses_rdma_core_66 libibverbs.so.1.14.66.0 66
+refuse provider_refuses_rdma_core_33 libibverbs.so.1.12.33.0 33
+if [[ $major == 44 ]]; then
+	# The host's exports under names of releases they do not match.
+	refuse provider_refuses_exports_older_than_the_name \
+		libibverbs.so.1.14.56.0 56
+	refuse provider_refuses_a_pabi_the_exports_lack \
+		libibverbs.so.1.15.59.0 59
+	refuse provider_refuses_a_minor_of_another_release \
+		libibverbs.so.1.13.44.0 44
+else
+	echo "SKIP provider_refuses_exports_older_than_the_name: host libibverbs is $hostname, not rdma-core 44"
+fi
+exit $failed
