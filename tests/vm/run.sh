@@ -218,7 +218,7 @@ if [[ $distro != bookworm ]]; then
 	while IFS= read -r d; do
 		if [[ -z $d ]] || system_dir "$d" || covered "$d"; then continue; fi
 		[[ $d == "$top" || $d == "$top"/* ]] && continue
-		for s in "${ro_shares[@]}"; do [[ $d == "$s"/* ]] && continue 2; done
+		for s in "${ro_shares[@]}"; do [[ $d == "$s" || $d == "$s"/* ]] && continue 2; done
 		log "sharing $d read-only"
 		ro_shares+=("$d")
 	done < <({
