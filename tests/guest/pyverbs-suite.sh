@@ -19,16 +19,27 @@ if PYVERBS_TESTS_PROVIDER=libdoorbell timeout "$(scaled 900)" /usr/bin/python3 \
 else
 	rc=$?
 fi
-# One line per test: "test_x (module.Class.test_x) ... ok|FAIL|ERROR|skipped".
-# (Python 3.11 and later print the full id in the parentheses; 3.10 and
-# earlier only "module.Class": the test's name is added then.)
-sed -nE 's/^(test_[A-Za-z0-9_]+) \(([A-Za-z0-9_.]+)\)( .*)? \.\.\. (.*)$/\1 \2 \4/p' "$log" |
-	awk -v p="$prefix" '{ t = $1; name = $2; $1 = ""; $2 = "";
-	       if (name !~ ("\\." t "$")) name = name "." t;
-	       sub(/^ +/, " ");
-	       if ($0 ~ /^ ok$|expected failure/) print "PASS " p "pyverbs_" name;
-	       else if ($0 ~ /^ skipped/) print "SKIP " p "pyverbs_" name ":" $0;
-	       else print "FAIL " p "pyverbs_" name ":" $0 }'
+# One line per test: "test_x (module.Class.test_x) ... ok|FAIL|ERROR|skipped",
+# or, for a test with a docstring, "test_x (module.Class.test_x)" and then
+# "First line of the docstring ... ok".  (Python 3.11 and later print the
+# full id in the parentheses; 3.10 and earlier only "module.Class".)
+awk -v p="$prefix" '
+function report(t, id, r) {
+	if (id !~ ("\\." t "$")) id = id "." t
+	if (r ~ /^ok$|expected failure/) print "PASS " p "pyverbs_" id
+	else if (r ~ /^skipped/) print "SKIP " p "pyverbs_" id ": " r
+	else print "FAIL " p "pyverbs_" id ": " r
+}
+match($0, /^test_[A-Za-z0-9_]+ \([A-Za-z0-9_.]+\)/) {
+	t = $1; id = $2; gsub(/[()]/, "", id)
+	rest = substr($0, RLENGTH + 1)
+	if (rest == "") { pt = t; pid = id; next }
+	pt = ""
+	if (sub(/^.* \.\.\. /, "", rest)) report(t, id, rest)
+	next
+}
+pt != "" && / \.\.\. / { r = $0; sub(/^.* \.\.\. /, "", r); report(pt, pid, r); pt = "" }
+' "$log"
 tail -3 "$log" | sed 's/^/    /'
 if ((rc != 0)); then
 	echo "FAIL ${prefix}pyverbs_tests_exit_status: $rc"
