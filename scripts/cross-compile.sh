@@ -11,9 +11,13 @@
 # stage of scripts/test.sh runs it through scripts/lint.sh).
 # Installs the gcc-<triplet> and libc6-dev-<arch>-cross packages it needs
 # with apt (as root).
-# libibverbs' headers are the host's: a directory holding only
-# /usr/include/infiniband and /usr/include/rdma is put on the include path,
-# so that the cross compiler's own libc and kernel headers are used.
+# The kernel uAPI <rdma/...> headers are the tree's kernel-headers/, first
+# on the include path as in the CMake build; libibverbs' headers are the
+# host's: a directory holding only /usr/include/infiniband comes next, so
+# that the cross compiler's own libc and <linux/...> headers are used.  The
+# compiler's dependency lists must name no <rdma/...> header from outside
+# kernel-headers/ (the cross compiler's own /usr/<triplet>/include/rdma
+# included).
 # On i686 the mlx5 backend is left out, as the build leaves it out
 # (core/mmio.h DB_HAVE_MMIO); the script checks that it is, and compiles
 # the core there (rxe's static layout checks hold on 64-bit hosts only).
@@ -54,7 +58,7 @@ install_missing cross-compile.sh "${pkgs[@]}"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/include"
-cp -r /usr/include/infiniband /usr/include/rdma "$work/include/"
+cp -r /usr/include/infiniband "$work/include/"
 
 src=$top/providers/doorbell
 mapfile -t core < <(cd "$src" && ls abi/*.c core/*.c)
@@ -66,7 +70,7 @@ for f in "$src"/mlx5/*.c; do
 done
 flags=(-std=gnu11 -O2 -fPIC -Wall -Wextra -Werror -Wmissing-prototypes
 	-Wstrict-prototypes -Wshadow -Wformat=2 -Wno-unused-parameter
-	-I"$src" -I"$work/include")
+	-I"$src" -I"$top/kernel-headers" -I"$work/include")
 fail=0
 for a in "${archs[@]}"; do
 	cc=${triplet[$a]}-gcc
@@ -83,8 +87,14 @@ for a in "${archs[@]}"; do
 	fi
 	n=0 fail_before=$fail
 	for f in "${files[@]}"; do
-		if ! "$cc" "${flags[@]}" -c "$src/$f" -o "$work/$a.o"; then
+		if ! "$cc" "${flags[@]}" -MD -MF "$work/$a.d" -c "$src/$f" \
+			-o "$work/$a.o"; then
 			echo "cross-compile.sh: $a: $f FAILED" >&2
+			fail=1
+		elif stray=$(tr -s ' \\\t' '\n' <"$work/$a.d" |
+			grep -E '(^|/)rdma/[^/]+\.h$' |
+			grep -v "^$top/kernel-headers/rdma/"); then
+			echo "cross-compile.sh: $a: $f includes $(echo "$stray" | head -n1), not kernel-headers/" >&2
 			fail=1
 		fi
 		n=$((n + 1))

@@ -6,7 +6,9 @@
 #              on every tracked *.c and *.h;
 #   shell      shellcheck on every tracked shell script (*.sh, and files whose first line
 #              is a sh or bash shebang);
-#   clang      the whole tree built with clang and -Werror;
+#   clang      the whole tree built with clang and -Werror, and no object
+#              of it compiled against an <rdma/...> header from outside
+#              kernel-headers/ (scripts/kernel-headers-check.sh);
 #   cross      the provider's sources compiled (no link) for each of
 #              cross_archs with Debian's cross compilers
 #              (scripts/cross-compile.sh).
@@ -89,6 +91,10 @@ check_clang() {
 		-DDOORBELL_WERROR=ON &&
 	     cmake --build "$dir" -j "$(nproc)"; } >"$log" 2>&1; then
 		pass lint_clang_build_is_warning_free
+		# Every <rdma/...> header came from kernel-headers/.
+		scripts/kernel-headers-check.sh "$dir" \
+			lint_clang_build_uses_only_tree_kernel_headers ||
+			failed=1
 		return
 	fi
 	grep -E 'error|warning' "$log" >"$log.e"

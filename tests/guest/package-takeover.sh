@@ -21,6 +21,17 @@
 # ibverbs-providers the pair is ibv_rc_pingpong instead: perftest links
 # ibverbs-providers' libmlx5 and libefa and cannot start.
 #
+# Distribution-neutral: nothing assumes one rdma-core release.  The private
+# ABI version (PABI) of the installed libibverbs is read at run time from
+# the file names of the distribution's own providers
+# (<libdir>/libibverbs/lib*-rdmav<PABI>.so of ibverbs-providers, all one
+# PABI), and the provider file checked is the one that libibverbs loads,
+# libdoorbell-rdmav<PABI>.so.  "No doorbell file remains" after dpkg -r and
+# dpkg -P means: no path of the .deb (dpkg-deb -c, the same list as dpkg -L
+# once installed) that did not exist before the install exists any more.
+# Runs in the Debian 12 guest (rdma-core 44, PABI 34) and in guests of other
+# Debian releases with their own rdma-core, ibverbs-providers and perftest.
+#
 # Usage (cwd: the checkout):
 #   tests/vm/run.sh --keep-stock -- tests/guest/package-takeover.sh DEB [RPM]
 # or tests/package/run-takeover.sh, which builds both and runs this.
@@ -47,7 +58,22 @@ conf=/etc/libibverbs.d
 stock=$conf/rxe.driver
 diverted=/usr/share/doorbell/rxe.driver.stock
 ours=$conf/doorbell.driver
-lib=/usr/lib/$multiarch/libibverbs/libdoorbell-rdmav34.so
+provdir=/usr/lib/$multiarch/libibverbs
+# pabi_of_stock_providers: the one PABI in the names of the installed
+# lib*-rdmav<N>.so providers other than doorbell's (empty if none or mixed).
+pabi_of_stock_providers() {
+	local f n pabis=()
+	for f in "$provdir"/lib*-rdmav*.so; do
+		[[ -e $f && $f != */libdoorbell-* ]] || continue
+		n=${f##*-rdmav}
+		n=${n%.so}
+		[[ $n =~ ^[0-9]+$ ]] && pabis+=("$n")
+	done
+	((${#pabis[@]})) || return 0
+	printf '%s\n' "${pabis[@]}" | sort -u | paste -sd' '
+}
+pabi=$(pabi_of_stock_providers)
+lib=$provdir/libdoorbell-rdmav${pabi:-UNKNOWN}.so
 served="doorbell: $dev: serving the device with the rxe backend"
 bw='^[[:space:]]+[0-9]+[[:space:]]+[0-9]+[[:space:]]+[0-9.]+[[:space:]]+[0-9.]+[[:space:]]+[0-9.]+'
 logs=$(mktemp -d)
@@ -164,7 +190,27 @@ state_diverted() {
 	[[ $(dpkg-divert --truename "$stock") == "$diverted" ]] ||
 		echo "diverted to '$(dpkg-divert --truename "$stock")', not $diverted"
 	[[ -f $ours ]] && grep -qx 'driver doorbell' "$ours" || echo "$ours missing"
-	[[ -f $lib ]] || echo "$lib missing"
+	# The file libibverbs loads for its PABI: doorbell's module.
+	if [[ ! -f $lib ]]; then
+		echo "$lib missing"
+	elif [[ $(dpkg-query -S "$lib" 2>/dev/null) != "doorbell"*": $lib" ]]; then
+		echo "$lib is not doorbell's ($(dpkg-query -S "$lib" 2>&1 | head -n1))"
+	fi
+	# dpkg -L knows every path of the .deb.
+	local listed
+	listed=$(dpkg -L doorbell 2>/dev/null)
+	for p in "${deb_paths[@]}"; do
+		grep -qxF "$p" <<<"$listed" || echo "dpkg -L doorbell lacks $p"
+	done
+}
+
+# leftovers: the .deb's paths that did not exist before the first install
+# and exist now (a file, a link or a directory doorbell brought).
+leftovers() {
+	local p
+	for p in "${new_paths[@]}"; do
+		[[ -e $p || -L $p ]] && echo "$p is left over"
+	done
 }
 
 # state_stock: the files as after dpkg -r/-P; prints what is wrong.
@@ -175,6 +221,7 @@ state_stock() {
 	[[ ! -e /usr/share/doorbell ]] || echo "/usr/share/doorbell is left over"
 	[[ ! -e $ours ]] || echo "$ours is left in $conf"
 	[[ ! -e $lib ]] || echo "$lib is left over"
+	leftovers
 }
 
 # check NAME "what is wrong" LOG: PASS if nothing is wrong.
@@ -197,10 +244,27 @@ pre=""
 [[ -f $stock ]] || pre+="$stock missing (run.sh without --keep-stock?)"$'\n'
 [[ -z $(status_of doorbell) || $(status_of doorbell) == un ]] ||
 	pre+="doorbell is already installed ($(status_of doorbell))"$'\n'
+[[ $pabi =~ ^[0-9]+$ ]] ||
+	pre+="no single PABI in the names of $provdir/lib*-rdmav*.so: '${pabi}'"$'\n'
 check guest_has_stock_provider "$pre"
 if [[ -n $pre ]]; then
 	rm -rf "$logs"
 	exit 1
+fi
+echo "    libibverbs $(basename "$(realpath "/usr/lib/$multiarch/libibverbs.so.1")"), PABI $pabi: libibverbs loads $(basename "$lib")"
+
+# The .deb's paths (as dpkg -L will list them) and those of them that do not
+# exist yet: after dpkg -r / -P none of these may remain.
+mapfile -t deb_paths < <(dpkg-deb -c "$deb" |
+	awk '{ print $6 }' | sed 's|^\./|/|; s|/$||' | grep -v '^/\{0,1\}$')
+new_paths=()
+for p in "${deb_paths[@]}"; do
+	[[ -e $p || -L $p ]] || new_paths+=("$p")
+done
+if printf '%s\n' "${deb_paths[@]}" | grep -qxF "$lib"; then
+	pass deb_ships_provider_for_running_pabi
+else
+	fail deb_ships_provider_for_running_pabi "$(basename "$deb") has no $lib"
 fi
 expect_served stock_provider_serves_rxe0_before_install stock &&
 	pass stock_provider_serves_rxe0_before_install
@@ -361,6 +425,7 @@ rpm_state_stock() {
 	[[ ! -e /usr/share/doorbell ]] || echo "/usr/share/doorbell is left over"
 	[[ ! -e $ours ]] || echo "$ours is left in $conf"
 	[[ ! -e $lib ]] || echo "$lib is left over"
+	leftovers
 }
 rpm_step() { # rpm_step NAME LOG ARGS...: rpm ARGS, FAIL NAME if it fails
 	local name=$1 log=$2

@@ -105,6 +105,22 @@ static void the_built_epoch_is_the_layout_of_our_header(void)
 	CHECK_EQ(n, e->nslots);
 	CHECK_EQ(sizeof(struct verbs_context_ops) / sizeof(void *),
 		 (size_t)e->nslots);
+	CHECK_EQ(offsetof(struct verbs_sysfs_dev, abi_ver),
+		 (size_t)e->sysfs_abi_ver_off);
+}
+
+/*
+ * The public structs come from the libibverbs-dev headers the build uses,
+ * of release DB_HEADERS_RDMA_CORE (tests/unit/CMakeLists.txt): they must
+ * have that release's epoch layout.
+ */
+static void the_build_headers_have_their_epochs_layout(void)
+{
+	const struct db_epoch *e = db_epoch_of(DB_HEADERS_RDMA_CORE);
+
+	CHECK(e != NULL);
+	if (!e)
+		return;
 	CHECK_EQ(sizeof(struct verbs_context), (size_t)e->vctx_size);
 	CHECK_EQ(offsetof(struct verbs_context, context),
 		 (size_t)e->vctx_context_off);
@@ -113,8 +129,6 @@ static void the_built_epoch_is_the_layout_of_our_header(void)
 		 (size_t)e->vqp_comp_mask_off);
 	CHECK_EQ(offsetof(struct verbs_qp, xrcd_v44), (size_t)e->vqp_xrcd_off);
 	CHECK_EQ(sizeof(struct verbs_qp), (size_t)e->vqp_size);
-	CHECK_EQ(offsetof(struct verbs_sysfs_dev, abi_ver),
-		 (size_t)e->sysfs_abi_ver_off);
 }
 
 /* What the reserves in our objects must hold, in every epoch. */
@@ -431,6 +445,7 @@ static const struct check_test tests[] = {
 	CHECK_TEST(every_release_34_to_65_has_one_epoch_in_order),
 	CHECK_TEST(op_names_are_sorted_and_each_layout_is_their_rank),
 	CHECK_TEST(the_built_epoch_is_the_layout_of_our_header),
+	CHECK_TEST(the_build_headers_have_their_epochs_layout),
 	CHECK_TEST(every_epoch_fits_the_reserved_room),
 	CHECK_TEST(ops_go_to_each_epochs_slots_by_name),
 	CHECK_TEST(libibverbs_context_coincides_with_ours_at_context),

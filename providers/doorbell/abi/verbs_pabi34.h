@@ -31,7 +31,11 @@
 #include <rdma/ib_user_verbs.h>
 #include <rdma/ib_user_ioctl_verbs.h>
 
-/* The rdma-core release whose layouts this header describes. */
+/*
+ * The rdma-core release whose layouts the private structs declared here
+ * (verbs_context_ops, verbs_sysfs_dev, ...) copy; the public ones come from
+ * the libibverbs-dev headers of the build, rdma-core 44 or later.
+ */
 #define DB_RDMA_CORE_MAJOR 44
 
 /* ccan-style doubly linked list node that libibverbs embeds. */
@@ -533,18 +537,32 @@ _Static_assert(offsetof(struct verbs_context_ops, query_qp_data_in_order) ==
 	       "verbs_context_ops.query_qp_data_in_order");
 _Static_assert(offsetof(struct verbs_context_ops, unimport_pd) == 75 * 8,
 	       "verbs_context_ops.unimport_pd");
-_Static_assert(sizeof(struct verbs_context) == 648, "verbs_context");
-_Static_assert(sizeof(struct ibv_qp_ex) == 352,
-	       "ibv_qp_ex of rdma-core 44 (344 before, 360 after)");
-_Static_assert(offsetof(struct verbs_qp, comp_mask_v44) == 352,
-	       "verbs_qp.comp_mask");
-_Static_assert(offsetof(struct verbs_qp, xrcd_v44) == 360, "verbs_qp.xrcd");
-_Static_assert(sizeof(struct verbs_qp) == 368, "verbs_qp");
-_Static_assert(offsetof(struct ibv_qp_ex, wr_atomic_write) == 344,
-	       "ibv_qp_ex.wr_atomic_write, verbs_qp.comp_mask before 44");
+/*
+ * The public structs below come from the libibverbs-dev the build uses
+ * (rdma-core 44 or later): their layout is that release's, and the run-time
+ * layout is the epoch's (abi/epochs.c).  What must hold for any of them:
+ * verbs_context keeps 328 bytes from .context to its end and grows only in
+ * front, which DB_VCTX_FRONT_ROOM covers; ibv_qp_ex is one of its three
+ * sizes and verbs_qp fits DB_VQP_ROOM; ibv_port_attr fits its room.
+ */
+_Static_assert(sizeof(struct verbs_context) -
+			       offsetof(struct verbs_context, context) ==
+		       328,
+	       "verbs_context: 328 bytes from .context to the end");
+_Static_assert(DB_VCTX_FRONT_ROOM + offsetof(struct verbs_context, context) >=
+		       368,
+	       "verbs_context: room in front for rdma-core 64's layout");
+_Static_assert(sizeof(struct ibv_qp_ex) == 344 ||
+		       sizeof(struct ibv_qp_ex) == 352 ||
+		       sizeof(struct ibv_qp_ex) == 360,
+	       "ibv_qp_ex: 344 (34-43), 352 (44) or 360 (45-65) bytes");
+_Static_assert(offsetof(struct verbs_qp, comp_mask_v44) ==
+		       sizeof(struct ibv_qp_ex),
+	       "verbs_qp.comp_mask follows ibv_qp_ex");
 _Static_assert(sizeof(struct verbs_qp) <= DB_VQP_ROOM, "verbs_qp room");
-_Static_assert(sizeof(struct ibv_port_attr) == 52,
-	       "ibv_port_attr of rdma-core 44 (56 from 49)");
+_Static_assert(sizeof(struct ibv_port_attr) <= sizeof(union db_port_attr) &&
+		       sizeof(struct ibv_port_attr) >= 52,
+	       "ibv_port_attr: 52 (34-48) or 56 (49-65) bytes");
 _Static_assert(sizeof(struct verbs_cq) == 288, "verbs_cq");
 _Static_assert(offsetof(struct verbs_srq, srq_num) == 152, "verbs_srq.srq_num");
 _Static_assert(sizeof(struct verbs_srq) == 160, "verbs_srq");
