@@ -7,7 +7,7 @@ set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib.sh"
 # shellcheck source=tests/guest/pair-lib.sh
-. "$(dirname "${BASH_SOURCE[0]}")/pair-lib.sh"	# perftest_gave_up
+. "$(dirname "${BASH_SOURCE[0]}")/pair-lib.sh"	# perftest_gave_up, wait_port
 dev=${1:-${DOORBELL_VM_IBDEV:-rxe0}}
 gid=${2:-${DOORBELL_VM_GID_INDEX:-1}}
 addr=${DOORBELL_VM_IPV4:-127.0.0.1}
@@ -17,14 +17,15 @@ addr=${DOORBELL_VM_IPV4:-127.0.0.1}
 # zeros ("Correlation coefficient r^2 < 0.9"): run the pair again, up to
 # three times.
 show_pair() {
-	local out srv rc
+	local out srv rc t
 	out=$(mktemp)
+	t=$(scaled 120)
 	for try in 1 2 3; do
-		timeout 120 "$@" >/dev/null 2>&1 &
+		timeout "$t" "$@" >/dev/null 2>&1 &
 		srv=$!
-		sleep 1
+		wait_port "$(pair_port "$@")" "$srv" "$(scaled 30)" || true
 		rc=0
-		timeout 120 "$@" "$addr" >"$out" 2>&1 || rc=$?
+		timeout "$t" "$@" "$addr" >"$out" 2>&1 || rc=$?
 		if perftest_gave_up "$out" && ((try < 3)); then
 			kill "$srv" 2>/dev/null || true
 			wait "$srv" 2>/dev/null || true

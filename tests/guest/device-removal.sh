@@ -41,6 +41,8 @@ bound=90		# seconds any one process may take
 bw=(-d "$dev" -x "$gid" -F -D 10)
 nfail=0
 export DOORBELL_DEBUG=1
+# shellcheck source=tests/guest/pair-lib.sh
+. "$top/tests/guest/pair-lib.sh"	# wait_port, pair_port, scaled
 served='doorbell: .*serving the device with the rxe backend'
 
 say() { echo "$*"; }
@@ -106,8 +108,9 @@ round() {
 	# measuring; the client retries while the server is not listening yet.
 	timeout $bound stdbuf -oL ib_send_bw "${bw[@]}" >"$L/srv" 2>&1 &
 	srv_pid=$!
+	wait_port "$(pair_port "${bw[@]}")" "$srv_pid" "$(scaled 30)"
 	for ((try = 1; try <= 10; try++)); do
-		sleep 1
+		((try == 1)) || sleep 1
 		timeout $bound stdbuf -oL ib_send_bw "${bw[@]}" "$addr" >"$L/cli" 2>&1 &
 		cli_pid=$!
 		end=$((SECONDS + 5))

@@ -73,23 +73,23 @@ mc_pair() {
 	shift 3
 	for _ in 1 2 3; do
 		if [[ $side == server ]]; then
-			timeout 600 "${vg[@]}" --xml-file="$x" "$@" >"$srv" 2>&1 &
+			timeout "$(scaled 600)" "${vg[@]}" --xml-file="$x" "$@" >"$srv" 2>&1 &
 			local spid=$!
-			# memcheck starts slowly under TCG: retry the connect.
-			for _ in $(seq 60); do
-				sleep 2
-				timeout 600 "$@" "$addr" >"$cli" 2>&1
+			# memcheck starts slowly under TCG: wait for the port.
+			rc_c=1
+			: >"$cli"
+			if wait_port "$(pair_port "$@")" "$spid" "$(scaled 120)"; then
+				timeout "$(scaled 600)" "$@" "$addr" >"$cli" 2>&1
 				rc_c=$?
-				grep -q "Couldn't connect\|Connection refused" \
-					"$cli" || break
-			done
+			fi
+			((rc_c == 0)) || kill "$spid" 2>/dev/null
 			wait "$spid"
 			rc_s=$?
 		else
-			timeout 600 "$@" >"$srv" 2>&1 &
+			timeout "$(scaled 600)" "$@" >"$srv" 2>&1 &
 			local spid=$!
-			sleep 2
-			timeout 600 "${vg[@]}" --xml-file="$x" "$@" "$addr" \
+			wait_port "$(pair_port "$@")" "$spid" "$(scaled 30)"
+			timeout "$(scaled 600)" "${vg[@]}" --xml-file="$x" "$@" "$addr" \
 				>"$cli" 2>&1
 			rc_c=$?
 			wait "$spid"

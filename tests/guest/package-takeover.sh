@@ -78,6 +78,8 @@ served="doorbell: $dev: serving the device with the rxe backend"
 bw='^[[:space:]]+[0-9]+[[:space:]]+[0-9]+[[:space:]]+[0-9.]+[[:space:]]+[0-9.]+[[:space:]]+[0-9.]+'
 logs=$(mktemp -d)
 failed=0
+# shellcheck source=tests/guest/pair-lib.sh
+. "$here/pair-lib.sh"	# wait_port, scaled
 
 # Only the packages may select the provider.
 unset RDMAV_DRIVERS IBV_DRIVERS LD_PRELOAD
@@ -122,13 +124,14 @@ pair() {
 	fi
 	why="" who=""
 	for attempt in 1 2; do
-		timeout 120 "$tool" "${args[@]}" >"$srv" 2>&1 &
+		timeout "$(scaled 120)" "$tool" "${args[@]}" >"$srv" 2>&1 &
 		spid=$!
-		for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do
-			sleep 1
-			timeout 120 "$tool" "${args[@]}" "$addr" >"$cli" 2>&1
+		for _ in 1 2 3; do
+			wait_port 18515 "$spid" "$(scaled 30)"
+			timeout "$(scaled 120)" "$tool" "${args[@]}" "$addr" >"$cli" 2>&1
 			rc_c=$?
 			grep -q "Couldn't connect\|Connection refused" "$cli" || break
+			sleep 0.5
 		done
 		((rc_c == 0)) || kill "$spid" 2>/dev/null
 		wait "$spid"

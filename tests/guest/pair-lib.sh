@@ -2,23 +2,88 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Sourced: run a perftest/pingpong-style server and client pair on loopback.
 # Needs $addr (the server address for the client).
+#
+# The client starts as soon as the server's TCP port listens (perftest and
+# the ibverbs pingpongs exchange their QP numbers over TCP, default port
+# 18515, "-p N" to change it), not after a fixed sleep.
+# DOORBELL_TIMEOUT_SCALE (an integer, default 1) multiplies every timeout:
+# a slow guest kernel (Linux 6.12's rxe under emulation) sets it.
+
+# scaled SECS: SECS times DOORBELL_TIMEOUT_SCALE.
+scaled() {
+	local f=${DOORBELL_TIMEOUT_SCALE:-1}
+	[[ $f =~ ^[1-9][0-9]*$ ]] || f=1
+	echo $(($1 * f))
+}
+
+# pair_port ARGS...: the TCP port the server of ARGS listens on.
+pair_port() {
+	local port=18515
+	while (($#)); do
+		case $1 in
+		-p | --port) port=${2:-$port}; shift ;;
+		--port=*) port=${1#*=} ;;
+		esac
+		shift
+	done
+	echo "$port"
+}
+
+# port_listens PORT: some socket listens on TCP PORT (IPv4 or IPv6).
+# Reads /proc/net/tcp{,6} with builtins: every exec is slow under TCG.
+port_listens() {
+	local hex f _sl local_addr _rem st _rest
+	printf -v hex ':%04X' "$1"
+	for f in /proc/net/tcp /proc/net/tcp6; do
+		[[ -r $f ]] || continue
+		while read -r _sl local_addr _rem st _rest; do
+			[[ $st == 0A && $local_addr == *"$hex" ]] && return 0
+		done <"$f"
+	done
+	return 1
+}
+
+# wait_port PORT PID SECS: wait until PORT listens; fails if PID ends
+# first or SECS pass.
+wait_port() {
+	local port=$1 pid=$2 end=$((SECONDS + $3))
+	while ((SECONDS < end)); do
+		port_listens "$port" && return 0
+		kill -0 "$pid" 2>/dev/null || return 1
+		sleep 0.05
+	done
+	return 1
+}
 
 # run_pair SRV_LOG CLI_LOG ARGS...: server, then client; sets rc_s, rc_c.
 run_pair() {
-	local srv=$1 cli=$2 spid
+	local srv=$1 cli=$2 spid port t
 	shift 2
 	: "${addr:?pair-lib.sh: run_pair needs \$addr, the server address}"
-	timeout 120 "$@" >"$srv" 2>&1 &
+	t=$(scaled 120)
+	port=$(pair_port "$@")
+	timeout "$t" "$@" >"$srv" 2>&1 &
 	spid=$!
-	for _ in 1 2 3 4 5 6 7 8 9 10; do
-		sleep 1
-		timeout 120 "$@" "$addr" >"$cli" 2>&1
+	for _ in 1 2 3; do
+		if ! wait_port "$port" "$spid" "$(scaled 30)"; then
+			echo "pair-lib: the server did not listen on port $port" >"$cli"
+			rc_c=1
+			break
+		fi
+		timeout "$t" "$@" "$addr" >"$cli" 2>&1
 		rc_c=$?
+		# Listening, yet refused: the server was not accepting yet.
 		grep -q "Couldn't connect\|Connection refused" "$cli" || break
+		sleep 0.2
 	done
 	# perftest gives up on noisy clocks (emulation); the server then waits.
-	if ((rc_c != 0)) && perftest_gave_up "$cli"; then
-		kill "$spid" 2>/dev/null
+	# A server that never listened, or whose client failed to connect,
+	# would wait for its timeout.
+	if ((rc_c != 0)); then
+		if perftest_gave_up "$cli" ||
+			grep -q "Couldn't connect\|Connection refused\|did not listen" "$cli"; then
+			kill "$spid" 2>/dev/null
+		fi
 	fi
 	wait "$spid"
 	# shellcheck disable=SC2034 # rc_s is the caller's result

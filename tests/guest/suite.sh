@@ -35,22 +35,7 @@ echo "== instruction counts (callgrind) against tests/bench/insn-baseline.txt"
 "$here/insn-guard.sh" "$build"
 
 echo "== tests/guest/pyverbs (the project's own Python tests)"
-log=$(mktemp)
-if PYVERBS_TESTS_PROVIDER=libdoorbell timeout 900 /usr/bin/python3 -m unittest \
-	discover -s "$here/pyverbs" -v >"$log" 2>&1; then
-	rc=0
-else
-	rc=$?
-fi
-# One line per test: "test_x (module.Class.test_x) ... ok|FAIL|ERROR|skipped".
-sed -nE 's/^(test_[A-Za-z0-9_]+) \(([A-Za-z0-9_.]+)\)( .*)? \.\.\. (.*)$/\2 \4/p' "$log" |
-	awk '{ name = $1; $1 = "";
-	       if ($0 ~ /^ ok$|expected failure/) print "PASS pyverbs_" name;
-	       else if ($0 ~ /^ skipped/) print "SKIP pyverbs_" name ":" $0;
-	       else print "FAIL pyverbs_" name ":" $0 }'
-tail -3 "$log" | sed 's/^/    /'
-((rc == 0)) || { echo "FAIL pyverbs_tests_exit_status: $rc"; grep -A15 "^FAIL:\|^ERROR:" "$log" | head -60 | sed 's/^/    /'; }
-rm -f "$log"
+"$here/pyverbs-suite.sh"
 
 # Last: it deletes rxe0 (and adds it back at the end).
 echo "== device removal under traffic"

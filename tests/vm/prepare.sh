@@ -324,10 +324,12 @@ build_initramfs() {
 
 # Packages of the trixie/sid roots (their kernel is added by kernel_hook).
 # Changing this list (or root_format) rebuilds the cached roots.
-# (mount: not pulled in by anything else in sid, and guest-init.sh needs it.)
+# (mount: not pulled in by anything else in sid, and guest-init.sh needs it;
+# libc6-dev: gcc only recommends it, and the native build of
+# tests/guest/distro-suite.sh links programs.)
 root_packages=(rdma-core ibverbs-utils ibverbs-providers libibverbs-dev perftest
-	python3-pyverbs rdmacm-utils iproute2 kmod busybox gcc cmake make pkg-config
-	valgrind python3 mount)
+	python3-pyverbs rdmacm-utils iproute2 kmod busybox gcc libc6-dev cmake make
+	pkg-config valgrind python3 mount)
 root_format=1
 
 # mmdebstrap --customize-hook (run as "prepare.sh --kernel-hook ROOT" on the

@@ -1,0 +1,198 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# doorbell on another distribution's rdma-core and kernel (Debian 13,
+# sid), inside tests/vm/run.sh --distro D --keep-stock.  Two builds are
+# tested, each with doorbell alone serving rxe0:
+#   prebuilt  BUILD_DIR, built on the host (Debian 12, rdma-core 44);
+#   native    a build made here, from the read-only checkout, against the
+#             guest's own libibverbs-dev (provider and doorbell-itest only).
+# For each: the perftest/pingpong set (tests/guest/apps.sh), rdma-core's
+# own suite as the distribution ships it (one process per module),
+# tests/guest/pyverbs, and the bad-input matrix (doorbell-itest -k matrix_).
+# The stock provider runs first, once, with rxe.driver visible: its apps
+# failures and its suite counts are the baseline (same boot, same kernel).
+#   apps      a pair that fails for doorbell and passed for stock is a
+#             FAIL, one that failed for stock too a SKIP; then one line:
+#             doorbell's failures are at most stock's.
+#   suite     0 failures, 0 errors, passes >= stock's (rdma-core-suite.sh).
+# Every line is prefixed DISTRO_BUILD_ (e.g. PASS trixie_prebuilt_perftest_
+# ib_send_bw_rc); the guest's facts come first (libibverbs' real file and
+# version, the kernel), with a check that doorbell served rxe0 through it.
+#
+# Usage: tests/guest/distro-suite.sh BUILD_DIR   (cwd: the checkout)
+# Environment: DOORBELL_VM_DISTRO (set by run.sh --distro; else from
+# /etc/os-release), DOORBELL_TIMEOUT_SCALE (timeouts; pair-lib.sh),
+# DOORBELL_DISTRO_BUILDS (default "prebuilt native"),
+# DOORBELL_DISTRO_PARTS (default "apps suite pyverbs matrix").
+set -u
+build=${1:?usage: distro-suite.sh BUILD_DIR}
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+top=$(cd "$here/../.." && pwd)
+dev=${DOORBELL_VM_IBDEV:-rxe0}
+gid=${DOORBELL_VM_GID_INDEX:-1}
+conf=/etc/libibverbs.d
+builds=${DOORBELL_DISTRO_BUILDS:-prebuilt native}
+parts=" ${DOORBELL_DISTRO_PARTS:-apps suite pyverbs matrix} "
+# shellcheck source=tests/guest/pair-lib.sh
+. "$here/pair-lib.sh"	# scaled
+
+distro=${DOORBELL_VM_DISTRO:-}
+if [[ -z $distro ]]; then
+	distro=$(. /etc/os-release && echo "${VERSION_CODENAME:-unknown}")
+fi
+if [[ ${DOORBELL_VM:-} != 1 ]]; then
+	echo "FAIL ${distro}_distro_suite_runs_in_guest: not in the test guest; run it through tests/vm/run.sh --keep-stock"
+	exit 2
+fi
+work=$(mktemp -d)
+stock_driver=$work/rxe.driver
+# shellcheck disable=SC2317 # the EXIT trap calls it
+restore_stock() {
+	[[ -f $stock_driver && ! -e $conf/rxe.driver ]] && cp "$stock_driver" "$conf/rxe.driver"
+	rm -rf "$work"
+}
+trap restore_stock EXIT
+if [[ ! -f $conf/rxe.driver ]]; then
+	echo "FAIL ${distro}_stock_provider_visible: no $conf/rxe.driver (run.sh without --keep-stock?)"
+	exit 1
+fi
+cp "$conf/rxe.driver" "$stock_driver"
+hide_stock() { rm -f "$conf/rxe.driver"; }
+show_stock() { [[ -e $conf/rxe.driver ]] || cp "$stock_driver" "$conf/rxe.driver"; }
+stamp() { echo "    ($1: $(($(date +%s) - t0)) s)"; }
+
+# --- the guest ------------------------------------------------------------------
+echo "== $distro: the guest"
+multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || echo x86_64-linux-gnu)
+libv=$(readlink -f "/usr/lib/$multiarch/libibverbs.so.1")
+libv_pkg=$(dpkg-query -W -f '${Version}' libibverbs1 2>/dev/null)
+pabi=$(sed -nE 's/.*VERBS_PRIVATE_([0-9]+).*/\1/p' \
+	< <(objdump -T "$libv" 2>/dev/null || strings "$libv") | sort -un | tail -n1)
+echo "    $(. /etc/os-release && echo "$PRETTY_NAME"), kernel $(uname -r)"
+echo "    libibverbs: ${libv##*/} (libibverbs1 $libv_pkg), private ABI ${pabi:-?}"
+echo "    rdma-core $(dpkg-query -W -f '${Version}' rdma-core 2>/dev/null)," \
+	"perftest $(dpkg-query -W -f '${Version}' perftest 2>/dev/null)," \
+	"python3 $(/usr/bin/python3 -c 'import platform; print(platform.python_version())')"
+want=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
+if [[ -n ${DOORBELL_VM_DISTRO:-} && $want != "$distro" && ! ($distro == sid && -n $want) ]]; then
+	echo "FAIL ${distro}_guest_is_$distro: /etc/os-release says '$want'"
+fi
+
+# --- the native build -------------------------------------------------------------
+native=/tmp/doorbell-native
+if [[ " $builds " == *" native "* ]]; then
+	echo "== $distro: native build (provider and doorbell-itest) from $top"
+	t0=$(date +%s)
+	log=$work/native.log
+	if cmake -S "$top" -B "$native" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+		>"$log" 2>&1 &&
+		nice cmake --build "$native" -j "$(nproc)" \
+			--target doorbell-rdmav34 doorbell-itest >>"$log" 2>&1; then
+		echo "PASS ${distro}_native_build"
+	else
+		echo "FAIL ${distro}_native_build: see the log's tail"
+		tail -n 25 "$log" | sed 's/^/    build| /'
+		builds=${builds/native/}
+	fi
+	grep -c 'warning:' "$log" | sed 's/^/    compiler warnings: /'
+	stamp "native build"
+fi
+
+# --- the stock baseline -----------------------------------------------------------
+# pairs_failed FILE: the names of the FAIL lines of an apps.sh output.
+pairs_failed() { sed -n 's/^FAIL \([^:]*\):.*/\1/p' "$1" | paste -sd' '; }
+stock_apps=$work/stock.apps
+stock_suite=$work/stock.suite
+show_stock
+if [[ $parts == *" apps "* ]]; then
+	echo "== $distro: stock provider: apps (baseline)"
+	t0=$(date +%s)
+	(unset RDMAV_DRIVERS; DOORBELL_EXPECT_BACKEND=stock "$here/apps.sh") >"$stock_apps" 2>&1
+	sed 's/^\(PASS\|FAIL\|SKIP\) /    stock: \1 /' "$stock_apps" | grep -v '^    [a-z]*| '
+	echo "    stock apps: $(grep -c '^PASS ' "$stock_apps") passed, $(grep -c '^FAIL ' "$stock_apps") failed"
+	if grep -q '^PASS ' "$stock_apps"; then
+		echo "PASS ${distro}_stock_apps_baseline_measured"
+	else
+		echo "FAIL ${distro}_stock_apps_baseline_measured: no pair passed with the stock provider"
+	fi
+	stamp "stock apps"
+fi
+if [[ $parts == *" suite "* ]]; then
+	echo "== $distro: stock provider: rdma-core suite, one process per module (baseline)"
+	t0=$(date +%s)
+	(unset RDMAV_DRIVERS; "$here/rdma-core-suite.sh" --per-module --measure --save "$stock_suite" \
+		--name "${distro}_stock_rdma_core_suite_baseline_measured")
+	stamp "stock suite"
+fi
+
+# --- each build, doorbell alone ---------------------------------------------------
+hide_stock
+for b in $builds; do
+	case $b in
+	prebuilt) dir=$build ;;
+	native) dir=$native ;;
+	*) echo "FAIL ${distro}_build_$b: unknown build (prebuilt or native)"; continue ;;
+	esac
+	p=${distro}_${b}_
+	export RDMAV_DRIVERS=$dir/lib/libdoorbell
+	echo "== $distro, $b build ($dir): doorbell alone serves $dev"
+	out=$work/$b.devinfo
+	DOORBELL_DEBUG=1 timeout "$(scaled 60)" ibv_devinfo -d "$dev" >"$out" 2>&1
+	if grep -q "^doorbell: $dev: serving the device" "$out" &&
+		grep -q 'PORT_ACTIVE' "$out"; then
+		echo "PASS ${p}doorbell_serves_$dev"
+		grep "^doorbell: $dev: serving" "$out" | head -n1 | sed 's/^/    /'
+	else
+		echo "FAIL ${p}doorbell_serves_$dev: ibv_devinfo with only doorbell did not show doorbell serving an active $dev"
+		sed 's/^/    ibv_devinfo| /' "$out" | tail -n 8
+		echo "    (the remaining tests of this build are not run)"
+		continue
+	fi
+	if [[ $parts == *" apps "* ]]; then
+		echo "== $distro, $b: apps"
+		t0=$(date +%s)
+		out=$work/$b.apps
+		DOORBELL_NAME_PREFIX=$p \
+			DOORBELL_APPS_STOCK_FAILED="$(pairs_failed "$stock_apps")" \
+			"$here/apps.sh" | tee "$out"
+		nd=$(($(grep -c '^FAIL ' "$out") + $(grep -c '^SKIP ' "$out")))
+		ns=$(grep -c '^FAIL ' "$stock_apps")
+		if ((nd <= ns)); then
+			echo "PASS ${p}apps_fail_no_more_than_stock: $nd failed, $ns with the stock provider"
+		else
+			echo "FAIL ${p}apps_fail_no_more_than_stock: $nd failed, $ns with the stock provider"
+		fi
+		stamp "$b apps"
+	fi
+	if [[ $parts == *" suite "* ]]; then
+		echo "== $distro, $b: rdma-core suite, one process per module"
+		t0=$(date +%s)
+		"$here/rdma-core-suite.sh" --per-module --baseline "$stock_suite" \
+			--name "${p}rdma_core_suite_no_failures_no_errors_passes_at_least_stock"
+		stamp "$b suite"
+	fi
+	if [[ $parts == *" pyverbs "* ]]; then
+		echo "== $distro, $b: tests/guest/pyverbs"
+		t0=$(date +%s)
+		"$here/pyverbs-suite.sh" "$p"
+		stamp "$b pyverbs"
+	fi
+	if [[ $parts == *" matrix "* ]]; then
+		echo "== $distro, $b: the bad-input matrix (doorbell-itest -k matrix_)"
+		t0=$(date +%s)
+		itest=$dir/tests/guest/itest/doorbell-itest
+		if [[ -x $itest ]]; then
+			timeout "$(scaled 900)" "$itest" -d "$dev" -g "$gid" -k matrix_ 2>&1 |
+				sed -E "s/^(PASS|FAIL|SKIP) /\1 $p/"
+			rc=${PIPESTATUS[0]}
+			((rc == 0)) || echo "FAIL ${p}bad_input_matrix_exit_status: $rc"
+		else
+			echo "FAIL ${p}bad_input_matrix_built: no $itest"
+		fi
+		stamp "$b matrix"
+	fi
+	unset RDMAV_DRIVERS
+done
+show_stock
+exit 0
