@@ -24,7 +24,23 @@ from types import SimpleNamespace
 
 # Some names are imported here for the tests to take from helpers.
 import pyverbs.device as d
-import pyverbs.enums as e
+try:
+    import pyverbs.enums as e
+except ImportError:
+    # rdma-core 65 replaced pyverbs.enums by pyverbs.libibverbs_enums, whose
+    # constants are members of one enum class each: the tests keep using
+    # e.IBV_*, from a namespace of every member of every class.
+    import enum
+    import pyverbs.libibverbs_enums as _enums
+
+    e = SimpleNamespace()
+    for _cls in vars(_enums).values():
+        if isinstance(_cls, type) and issubclass(_cls, enum.Enum):
+            for _name, _member in _cls.__members__.items():
+                setattr(e, _name, _member)
+    for _name, _value in vars(_enums).items():
+        if _name.isupper() and isinstance(_value, int):
+            setattr(e, _name, _value)
 from pyverbs.addr import AH, AHAttr, GlobalRoute
 from pyverbs.base import inc_rkey
 from pyverbs.cq import CQ, CQEX, CqInitAttrEx, PollCqAttr
