@@ -32,7 +32,7 @@ stage_table=(
 	"trixie|Debian 13 guest (rdma-core 56, Linux 6.12): this build and a native one, apps, rdma-core suite, pyverbs, bad-input matrix, against the stock provider; the .deb take-over (tests/guest/distro-suite.sh)"
 	"sid|the same on Debian sid (rdma-core 65, Linux 7.x)"
 	"sanitize|ASan+UBSan and TSan builds, unit tests then the guest (scripts/sanitize.sh)"
-	"fuzz|the libFuzzer targets of tests/fuzz, 60 s each (scripts/fuzz.sh)"
+	"fuzz|the libFuzzer targets of tests/fuzz, 30 s each (scripts/fuzz.sh)"
 )
 stages=()
 for s in "${stage_table[@]}"; do stages+=("${s%%|*}"); done
@@ -247,7 +247,7 @@ stage_sanitize() {
 }
 
 stage_fuzz() {
-	scripts/fuzz.sh 60 --jobs 2 | record
+	scripts/fuzz.sh 30 --jobs 2 | record
 }
 
 # --- the run ----------------------------------------------------------------
