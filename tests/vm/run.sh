@@ -321,8 +321,13 @@ fi
 # after the SMP bring-up) would cost the whole --timeout: give up when the
 # guest init has not started after DOORBELL_VM_BOOT_TIMEOUT seconds.
 boot_to=${DOORBELL_VM_BOOT_TIMEOUT:-300}
+# Its output goes nowhere: a sleep holding our stdout would keep every
+# "run.sh | ..." pipeline open for boot_to seconds after the guest is done.
 (
-	sleep "$boot_to"
+	exec >/dev/null 2>&1 </dev/null
+	sleep "$boot_to" &
+	trap 'kill $! 2>/dev/null; exit 0' TERM
+	wait $!
 	if [[ ! -e $ctl/booted ]]; then
 		: >"$ctl/boot-timeout"
 		kill -TERM "$qemu_pid" 2>/dev/null
