@@ -15,6 +15,7 @@ static int rxe_init_context(struct db_context *ctx)
 }
 
 static const struct verbs_context_ops rxe_ops = {
+	.advise_mr = rxe_advise_mr,
 	.bind_mw = rxe_bind_mw,
 	.create_ah = rxe_create_ah,
 	.create_cq_ex = rxe_create_cq_ex,
