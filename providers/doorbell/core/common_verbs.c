@@ -35,7 +35,7 @@ static int db_query_device_ex(struct ibv_context *ctx,
 
 /*
  * Does the device page on demand?  The kernel refuses IBV_ACCESS_ON_DEMAND
- * without it, but with EINVAL (Linux 6.1, 6.12 rxe), which says the request
+ * without it, but with EINVAL (Linux 6.1 rxe), which says the request
  * was wrong rather than that the device lacks the feature.
  */
 static bool db_has_odp(struct ibv_context *ctx)

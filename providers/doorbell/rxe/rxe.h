@@ -177,10 +177,6 @@ int rxe_modify_srq(struct ibv_srq *ibsrq, struct ibv_srq_attr *attr, int mask);
 int rxe_query_srq(struct ibv_srq *ibsrq, struct ibv_srq_attr *attr);
 int rxe_destroy_srq(struct ibv_srq *ibsrq);
 
-/* rxe_mr.c */
-int rxe_advise_mr(struct ibv_pd *pd, enum ibv_advise_mr_advice advice,
-		  uint32_t flags, struct ibv_sge *sg_list, uint32_t num_sge);
-
 /* rxe_ah.c */
 struct ibv_ah *rxe_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr);
 int rxe_destroy_ah(struct ibv_ah *ibah);
