@@ -14,6 +14,7 @@
 #   noloss        no qdisc
 #   loss1         loss 1%
 #   loss5         loss 5%
+#   loss10        loss 10% (not in the default list; Linux 6.12's profile)
 #   reorder_dup   delay 2ms reorder 15% 50% duplicate 2%
 #   corrupt       corrupt 1% (the ICRC must turn corruption into loss)
 # NAME_mixed runs NAME with every RC opcode on every QP (rdma_xfer -M mixed),
@@ -42,6 +43,7 @@ scenario() {
 	noloss) spec='' label=noloss expect=none ;;
 	loss1) spec='loss 1%' label=1pct_loss ;;
 	loss5) spec='loss 5%' label=5pct_loss ;;
+	loss10) spec='loss 10%' label=10pct_loss ;;
 	reorder_dup) spec='delay 2ms reorder 15% 50% duplicate 2%' label=reorder_dup dups=(-D) expect=dup ;;
 	corrupt) spec='corrupt 1%' label=1pct_corrupt expect=dup ;;
 	*) return 1 ;;
