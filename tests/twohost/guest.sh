@@ -24,7 +24,10 @@
 # Environment: TWOHOST_XFER_ARGS extra rdma_xfer options for every scenario
 #   (e.g. "-n 24 -m 1048576"), TWOHOST_PHASE_S bound of each phase (240),
 #   TWOHOST_VERBOSE=1 progress lines, TWOHOST_PROVIDER=stock when the stock
-#   provider serves rxe0 (no doorbell check).
+#   provider serves rxe0 (no doorbell check), TWOHOST_NETEM_LIMIT=N netem's
+#   queue limit in packets (netem's default is 1000; a 4 MiB message is 4096
+#   packets, and what does not fit is dropped before the wire, which rxe
+#   counts as send_err).
 # Prints rdma_xfer's PASS/FAIL lines and summary, plus per scenario:
 #   PASS|FAIL twohost_served_by_doorbell_LABEL  (DOORBELL_DEBUG line seen)
 #   PASS|FAIL twohost_netem_injected_LABEL      (netem drops seen, or for
@@ -95,6 +98,9 @@ for scen in "$@"; do
 	fi
 	echo "== scenario $label: netem '${spec:-none}' on $nic egress of both hosts"
 	tc qdisc del dev "$nic" root 2>/dev/null
+	if [[ -n $spec && -n ${TWOHOST_NETEM_LIMIT:-} ]]; then
+		spec+=" limit $TWOHOST_NETEM_LIMIT"
+	fi
 	if [[ -n $spec ]]; then
 		# shellcheck disable=SC2086 # the spec is words
 		if ! tc qdisc add dev "$nic" root netem $spec; then

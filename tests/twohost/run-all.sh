@@ -26,6 +26,7 @@
 #                      Test names become twohost_D_* (not for bookworm), and
 #                      the default bounds are scaled by 3 (6.12 and 7.x rxe
 #                      are 3-5 times slower than 6.1's under TCG)
+#   --netem-limit N    netem's queue limit in packets (default: netem's, 1000)
 #   --stock            run the stock provider (librxe) instead of doorbell, to
 #                      tell kernel failures from provider ones; test names
 #                      become twohost_stock_* (twohost_D_stock_*)
@@ -45,6 +46,7 @@ phase=
 timeout_s=
 distro=bookworm
 stock=0
+netem_limit=
 log=
 verbose=0
 usage() { sed -n '3,/^$/s/^# \{0,1\}//p' "$0"; }
@@ -57,6 +59,7 @@ while (($#)); do
 	--timeout) timeout_s=${2:?}; shift ;;
 	--distro) distro=${2:?}; shift ;;
 	--stock) stock=1 ;;
+	--netem-limit) netem_limit=${2:?}; shift ;;
 	--log) log=${2:?}; shift ;;
 	-v | --verbose) verbose=1 ;;
 	-h | --help) usage; exit 0 ;;
@@ -96,6 +99,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 run2=("$top/tests/vm/run2.sh" --distro "$distro" --timeout "$timeout_s" --grace 30
 	--env "TWOHOST_PHASE_S=$phase" --env "TWOHOST_XFER_ARGS=$xfer_args")
+[[ -n $netem_limit ]] && run2+=(--env "TWOHOST_NETEM_LIMIT=$netem_limit")
 if ((stock)); then
 	run2+=(--keep-stock --env TWOHOST_PROVIDER=stock)
 	prefix=twohost_${kname}stock_
