@@ -257,7 +257,7 @@ stage_twohost_trixie() {
 	fi
 	tests/twohost/run-all.sh --build "$build" --distro trixie \
 		--scenarios "$twohost_612_scenarios" --xfer-args "$twohost_612_xfer" \
-		--phase 120 --timeout 420 | record
+		--phase 150 --timeout 420 --netem-limit 20000 | record
 }
 
 stage_sanitize() {
