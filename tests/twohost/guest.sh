@@ -14,6 +14,7 @@
 #   noloss        no qdisc
 #   loss1         loss 1%
 #   loss5         loss 5%
+#   loss10        loss 10% (not in the default list; Linux 6.12's profile)
 #   reorder_dup   delay 2ms reorder 15% 50% duplicate 2%
 #   corrupt       corrupt 1% (the ICRC must turn corruption into loss)
 # NAME_mixed runs NAME with every RC opcode on every QP (rdma_xfer -M mixed),
@@ -23,7 +24,10 @@
 # Environment: TWOHOST_XFER_ARGS extra rdma_xfer options for every scenario
 #   (e.g. "-n 24 -m 1048576"), TWOHOST_PHASE_S bound of each phase (240),
 #   TWOHOST_VERBOSE=1 progress lines, TWOHOST_PROVIDER=stock when the stock
-#   provider serves rxe0 (no doorbell check).
+#   provider serves rxe0 (no doorbell check), TWOHOST_NETEM_LIMIT=N netem's
+#   queue limit in packets (netem's default is 1000; a 4 MiB message is 4096
+#   packets, and what does not fit is dropped before the wire, which rxe
+#   counts as send_err).
 # Prints rdma_xfer's PASS/FAIL lines and summary, plus per scenario:
 #   PASS|FAIL twohost_served_by_doorbell_LABEL  (DOORBELL_DEBUG line seen)
 #   PASS|FAIL twohost_netem_injected_LABEL      (netem drops seen, or for
@@ -42,6 +46,7 @@ scenario() {
 	noloss) spec='' label=noloss expect=none ;;
 	loss1) spec='loss 1%' label=1pct_loss ;;
 	loss5) spec='loss 5%' label=5pct_loss ;;
+	loss10) spec='loss 10%' label=10pct_loss ;;
 	reorder_dup) spec='delay 2ms reorder 15% 50% duplicate 2%' label=reorder_dup dups=(-D) expect=dup ;;
 	corrupt) spec='corrupt 1%' label=1pct_corrupt expect=dup ;;
 	*) return 1 ;;
@@ -93,6 +98,9 @@ for scen in "$@"; do
 	fi
 	echo "== scenario $label: netem '${spec:-none}' on $nic egress of both hosts"
 	tc qdisc del dev "$nic" root 2>/dev/null
+	if [[ -n $spec && -n ${TWOHOST_NETEM_LIMIT:-} ]]; then
+		spec+=" limit $TWOHOST_NETEM_LIMIT"
+	fi
 	if [[ -n $spec ]]; then
 		# shellcheck disable=SC2086 # the spec is words
 		if ! tc qdisc add dev "$nic" root netem $spec; then

@@ -16,11 +16,20 @@
 #                      NAME_mixed (every RC opcode on every QP), see guest.sh
 #   --xfer-args "..."  rdma_xfer options for every scenario
 #                      (default "-n 32 -m 4194304 -r 1048576 -u 1000 -t 16")
-#   --phase SECS       bound of each rdma_xfer phase (default 150)
-#   --timeout SECS     bound of the whole guest run (default 900)
+#   --phase SECS       bound of each rdma_xfer phase (default 150, times
+#                      the distribution's scale)
+#   --timeout SECS     bound of the whole guest run (default 900, times the
+#                      distribution's scale)
+#   --distro D         bookworm (default: Debian 12, Linux 6.1), trixie
+#                      (Debian 13, Linux 6.12) or sid: both guests boot that
+#                      suite's root and kernel (tests/vm/run2.sh --distro).
+#                      Test names become twohost_D_* (not for bookworm), and
+#                      the default bounds are scaled by 3 (6.12 and 7.x rxe
+#                      are 3-5 times slower than 6.1's under TCG)
+#   --netem-limit N    netem's queue limit in packets (default: netem's, 1000)
 #   --stock            run the stock provider (librxe) instead of doorbell, to
 #                      tell kernel failures from provider ones; test names
-#                      become twohost_stock_*
+#                      become twohost_stock_* (twohost_D_stock_*)
 #   --log FILE         keep the full guest output (default: a temporary file,
 #                      shown in part on failure)
 #   -v, --verbose      stream every guest line (indented) as it comes
@@ -33,9 +42,11 @@ top=$(cd "$here/../.." && pwd)
 build=
 scenarios="noloss loss1 loss5 reorder_dup corrupt"
 xfer_args="-n 32 -m 4194304 -r 1048576 -u 1000 -t 16"
-phase=150
-timeout_s=900
+phase=
+timeout_s=
+distro=bookworm
 stock=0
+netem_limit=
 log=
 verbose=0
 usage() { sed -n '3,/^$/s/^# \{0,1\}//p' "$0"; }
@@ -46,7 +57,9 @@ while (($#)); do
 	--xfer-args) xfer_args=${2?}; shift ;;
 	--phase) phase=${2:?}; shift ;;
 	--timeout) timeout_s=${2:?}; shift ;;
+	--distro) distro=${2:?}; shift ;;
 	--stock) stock=1 ;;
+	--netem-limit) netem_limit=${2:?}; shift ;;
 	--log) log=${2:?}; shift ;;
 	-v | --verbose) verbose=1 ;;
 	-h | --help) usage; exit 0 ;;
@@ -54,6 +67,15 @@ while (($#)); do
 	esac
 	shift
 done
+
+# Linux 6.12 and 7.x rxe are 3-5 times slower than 6.1's under TCG.
+case "$distro" in
+bookworm) scale=1 kname= ;;
+trixie | sid) scale=3 kname=${distro}_ ;;
+*) echo "run-all.sh: unknown --distro '$distro' (bookworm, trixie or sid)" >&2; exit 2 ;;
+esac
+phase=${phase:-$((150 * scale))}
+timeout_s=${timeout_s:-$((900 * scale))}
 
 t0=$SECONDS
 if [[ -z $build ]]; then
@@ -75,16 +97,17 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 [[ -n $log ]] || log=$tmp/guest.log
 
-run2=("$top/tests/vm/run2.sh" --timeout "$timeout_s" --grace 30
+run2=("$top/tests/vm/run2.sh" --distro "$distro" --timeout "$timeout_s" --grace 30
 	--env "TWOHOST_PHASE_S=$phase" --env "TWOHOST_XFER_ARGS=$xfer_args")
+[[ -n $netem_limit ]] && run2+=(--env "TWOHOST_NETEM_LIMIT=$netem_limit")
 if ((stock)); then
 	run2+=(--keep-stock --env TWOHOST_PROVIDER=stock)
-	prefix=twohost_stock_
-	echo "== two hosts, stock provider (librxe); scenarios: $scenarios"
+	prefix=twohost_${kname}stock_
+	echo "== two hosts ($distro), stock provider (librxe); scenarios: $scenarios"
 else
 	run2+=(--env "RDMAV_DRIVERS=$build/lib/libdoorbell")
-	prefix=twohost_
-	echo "== two hosts through doorbell; scenarios: $scenarios"
+	prefix=twohost_$kname
+	echo "== two hosts ($distro) through doorbell; scenarios: $scenarios"
 fi
 # The stock provider must not be selected by an inherited RDMAV_DRIVERS.
 ((stock)) && unset RDMAV_DRIVERS

@@ -12,6 +12,9 @@
 #   --share DIR      one more writable host directory (repeatable)
 #   --env NAME=VALUE set a variable for both commands (repeatable)
 #   --keep-stock     keep the stock rxe provider (rxe.driver) visible
+#   --distro D       bookworm (default, $DOORBELL_VM_DISTRO): Debian 12's 6.1
+#                    kernel; trixie or sid: that suite's root and kernel in
+#                    both guests (run.sh --distro; prepare.sh builds the root)
 #   --timeout SECS   kill a guest after SECS seconds, boot included (default
 #                    900); its status is then 124
 #   --grace SECS     once one guest has ended with a non-zero status, kill the
@@ -122,6 +125,7 @@ fi
 out=${DOORBELL_VM_OUT_DIR:-}
 pass=()
 timeout_s=${DOORBELL_VM_TIMEOUT:-900}
+distro=${DOORBELL_VM_DISTRO:-bookworm}
 grace=60
 mem=1G
 smp=1
@@ -137,6 +141,8 @@ while (($#)); do
 	--env) pass+=(--env "${2:?--env needs NAME=VALUE}"); shift ;;
 	--env=*) pass+=(--env "${1#*=}") ;;
 	--keep-stock) pass+=(--keep-stock) ;;
+	--distro) distro=${2:?--distro needs bookworm, trixie or sid}; shift ;;
+	--distro=*) distro=${1#*=} ;;
 	--timeout) timeout_s=${2:?}; shift ;;
 	--timeout=*) timeout_s=${1#*=} ;;
 	--grace) grace=${2:?}; shift ;;
@@ -160,6 +166,10 @@ done
 [[ $timeout_s =~ ^[0-9]+$ && $timeout_s -gt 0 ]] || { say "bad --timeout '$timeout_s'"; exit 2; }
 [[ $grace =~ ^[0-9]+$ ]] || { say "bad --grace '$grace'"; exit 2; }
 [[ $wire == dgram || $wire == socket ]] || { say "bad --wire '$wire' (dgram or socket)"; exit 2; }
+case "$distro" in
+bookworm | trixie | sid) ;;
+*) say "unknown --distro '$distro' (bookworm, trixie or sid)"; exit 2 ;;
+esac
 
 cmd_a=() cmd_b=()
 while (($#)) && [[ $1 != ::: ]]; do cmd_a+=("$1"); shift; done
@@ -181,7 +191,7 @@ mkdir -p "$out"
 out=$(realpath "$out")
 
 # Prepare once, before the guests race for prepare.sh's lock.
-prep=()
+prep=(--distro "$distro")
 [[ $verbose == 1 ]] && prep+=(-v)
 "$here/prepare.sh" "${prep[@]}" >/dev/null || { say "prepare.sh failed"; exit 125; }
 
@@ -239,7 +249,8 @@ for i in 0 1; do
 	else
 		mine=$port_b theirs=$port_a mac=$mac_b cmd=("${cmd_b[@]}")
 	fi
-	args=(--out "$out" --timeout "$timeout_s" --mem "$mem" --smp "$smp" "${pass[@]}")
+	args=(--out "$out" --distro "$distro" --timeout "$timeout_s" --mem "$mem"
+		--smp "$smp" "${pass[@]}")
 	[[ -n $console ]] && args+=(--console "$console.$r")
 	[[ $verbose == 1 ]] && args+=(-v)
 	qargs="${DOORBELL_VM_QEMU_ARGS:-} -netdev $(netdev_for "$mine" "$theirs") -device virtio-net-pci,netdev=wire0,mac=$mac"
