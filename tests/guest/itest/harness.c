@@ -438,7 +438,25 @@ int it_ep_new(struct it_test *t, struct it_ep *ep, const struct it_qp_attr *a)
 		return IT_FAIL;
 	ia.send_cq = ep->scq;
 	ia.recv_cq = ep->rcq;
-	ep->qp = ibv_create_qp(env->pd, &ia);
+	if (a->send_ops_flags) {
+		struct ibv_qp_init_attr_ex iax = {
+			.send_cq = ia.send_cq,
+			.recv_cq = ia.recv_cq,
+			.srq = ia.srq,
+			.cap = ia.cap,
+			.qp_type = ia.qp_type,
+			.sq_sig_all = ia.sq_sig_all,
+			.comp_mask = IBV_QP_INIT_ATTR_PD |
+				     IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
+			.pd = env->pd,
+			.send_ops_flags = a->send_ops_flags,
+		};
+
+		ep->qp = ibv_create_qp_ex(env->ctx, &iax);
+		ia.cap = iax.cap;
+	} else {
+		ep->qp = ibv_create_qp(env->pd, &ia);
+	}
 	if (!ep->qp)
 		return it_fail(t,
 			       "ibv_create_qp(%s, %u/%u wr, %u/%u sge, %u "

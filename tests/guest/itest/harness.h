@@ -66,6 +66,7 @@ extern const struct it_case it_cases_bad_input[];
 extern const struct it_case it_cases_threads[];
 extern const struct it_case it_cases_errors[];
 extern const struct it_case it_cases_bad_matrix[];
+extern const struct it_case it_cases_features[];
 
 /* The device */
 
@@ -162,6 +163,8 @@ struct it_qp_attr {
 	int cqe; /* of each of the two CQs */
 	struct ibv_srq *srq;
 	struct ibv_comp_channel *channel; /* for the receive CQ */
+	/* Nonzero: ibv_create_qp_ex with these IBV_QP_EX_WITH_* flags. */
+	uint64_t send_ops_flags;
 };
 
 /* A QP with its own send and receive CQs (and its AH for UD). */
