@@ -152,9 +152,9 @@ static int post_send_bad_opcode(struct it_test *t, long arg)
 	 * runs them through ibv_wr_* only (features.c).
 	 */
 	return good_then_bad(t, &a, &b, &wr,
-			     !it_is_mlx5(t->env) && (op == 14 || op == 15) ?
-				     EOPNOTSUPP :
-				     EINVAL);
+			     !it_is_mlx5(t->env) && (op == 14 || op == 15)
+				     ? EOPNOTSUPP
+				     : EINVAL);
 }
 
 #define OPC(type, op) (((long)(type) << 16) | (op))

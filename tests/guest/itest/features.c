@@ -145,6 +145,15 @@ static int ft_pair(struct it_test *t, struct it_ep *a, struct it_ep *b,
 
 	attr.send_ops_flags =
 		IBV_QP_EX_WITH_RDMA_WRITE | IBV_QP_EX_WITH_RDMA_READ | ops;
+	/*
+	 * rxe's responder also wants the placement types of a FLUSH in its
+	 * QP's access flags (else: a NAK, IBV_WC_REM_INV_REQ_ERR).
+	 */
+	if (ops & FT_QP_EX_WITH_FLUSH)
+		attr.qp_access = FT_ACCESS_FLUSH_GLOBAL |
+				 ((ft_caps(t) & FT_CAP_FLUSH_PERSISTENT)
+					  ? FT_ACCESS_FLUSH_PERSISTENT
+					  : 0);
 	if (it_pair(t, a, b, &attr))
 		return IT_FAIL;
 	IT_EXPECT(t, ibv_qp_to_qp_ex(a->qp), "ibv_qp_to_qp_ex returned NULL");

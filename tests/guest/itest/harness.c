@@ -430,6 +430,7 @@ int it_ep_new(struct it_test *t, struct it_ep *ep, const struct it_qp_attr *a)
 
 	memset(ep, 0, sizeof(*ep));
 	ep->type = a->type;
+	ep->qp_access = a->qp_access;
 	ep->scq = it_cq_new(t, a->cqe, NULL);
 	if (!ep->scq)
 		return IT_FAIL;
@@ -534,6 +535,7 @@ int it_ep_modify(struct it_test *t, struct it_ep *ep, enum ibv_qp_state to,
 			if (ep->type == IBV_QPT_RC)
 				qa.qp_access_flags |= IBV_ACCESS_REMOTE_READ |
 						      IBV_ACCESS_REMOTE_ATOMIC;
+			qa.qp_access_flags |= ep->qp_access;
 			mask |= IBV_QP_ACCESS_FLAGS;
 		}
 		break;
