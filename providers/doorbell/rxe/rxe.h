@@ -23,8 +23,7 @@
  * ATOMIC WRITE's value or FLUSH's type and level), on kernels that have
  * them: ibv_post_send answers EOPNOTSUPP for them.
  */
-#define RXE_OPS_WR_API_ONLY                                                    \
-	((1u << RXE_WR_FLUSH) | (1u << RXE_WR_ATOMIC_WRITE))
+#define RXE_OPS_WR_API_ONLY ((1u << RXE_WR_FLUSH) | (1u << RXE_WR_ATOMIC_WRITE))
 #define RXE_SEND_FLAGS                                                         \
 	(IBV_SEND_FENCE | IBV_SEND_SIGNALED | IBV_SEND_SOLICITED |             \
 	 IBV_SEND_INLINE)

@@ -22,12 +22,12 @@ static int rxe_init_context(struct db_context *ctx)
 	 * What the running kernel's rxe can do beyond Linux 6.1 (FLUSH,
 	 * ATOMIC WRITE).  A kernel that will not say has none of it.
 	 */
-	if (!db_k_query_device_ex(&ctx->vctx.context, NULL, &attr,
-				  sizeof(attr), NULL))
-		rctx->dev_caps = attr.device_cap_flags_ex &
-				 (RXE_DEV_FLUSH_GLOBAL |
-				  RXE_DEV_FLUSH_PERSISTENT |
-				  RXE_DEV_ATOMIC_WRITE);
+	if (!db_k_query_device_ex(&ctx->vctx.context, NULL, &attr, sizeof(attr),
+				  NULL))
+		rctx->dev_caps =
+			attr.device_cap_flags_ex &
+			(RXE_DEV_FLUSH_GLOBAL | RXE_DEV_FLUSH_PERSISTENT |
+			 RXE_DEV_ATOMIC_WRITE);
 	return 0;
 }
 

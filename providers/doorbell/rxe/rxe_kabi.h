@@ -77,17 +77,17 @@ _Static_assert(offsetof(struct rxe_dma_info, atomic_wr) == 24, "atomic_wr");
  * uAPI and, where it has them, verbs.h.
  */
 enum {
-	RXE_WR_FLUSH = 14,	  /* IBV_WR_FLUSH */
-	RXE_WR_ATOMIC_WRITE = 15, /* IBV_WR_ATOMIC_WRITE */
-	RXE_WC_FLUSH = 8,	  /* IBV_WC_FLUSH */
-	RXE_WC_ATOMIC_WRITE = 9,  /* IBV_WC_ATOMIC_WRITE */
+	RXE_WR_FLUSH = 14,		       /* IBV_WR_FLUSH */
+	RXE_WR_ATOMIC_WRITE = 15,	       /* IBV_WR_ATOMIC_WRITE */
+	RXE_WC_FLUSH = 8,		       /* IBV_WC_FLUSH */
+	RXE_WC_ATOMIC_WRITE = 9,	       /* IBV_WC_ATOMIC_WRITE */
 	RXE_QP_EX_WITH_FLUSH = 1 << 11,	       /* IBV_QP_EX_WITH_FLUSH */
 	RXE_QP_EX_WITH_ATOMIC_WRITE = 1 << 12, /* IBV_QP_EX_WITH_ATOMIC_WRITE */
 	RXE_ACCESS_FLUSH_GLOBAL = 1 << 8,      /* IBV_ACCESS_FLUSH_GLOBAL */
 	RXE_ACCESS_FLUSH_PERSISTENT = 1 << 9,  /* IBV_ACCESS_FLUSH_PERSISTENT */
-	RXE_FLUSH_GLOBAL = 1,	  /* enum ibv_placement_type, a bit mask */
+	RXE_FLUSH_GLOBAL = 1, /* enum ibv_placement_type, a bit mask */
 	RXE_FLUSH_PERSISTENT = 2,
-	RXE_FLUSH_RANGE = 0,	  /* enum ibv_selectivity_level */
+	RXE_FLUSH_RANGE = 0, /* enum ibv_selectivity_level */
 	RXE_FLUSH_MR = 1,
 	RXE_ATOMIC_WRITE_LEN = 8, /* bytes of an ATOMIC WRITE */
 };

@@ -119,9 +119,9 @@ struct ibv_qp *rxe_create_qp_ex(struct ibv_context *ibctx,
 		qp->fast_ops = qp->opcode_mask & ~qp->slow_ops;
 	rxe_qp_init_doorbell(qp);
 	if (attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) {
-		qp->wr_ext_ops = rxe_wr_ext_ops(attr->qp_type,
-						to_rctx(ibctx)->dev_caps,
-						attr->send_ops_flags);
+		qp->wr_ext_ops =
+			rxe_wr_ext_ops(attr->qp_type, to_rctx(ibctx)->dev_caps,
+				       attr->send_ops_flags);
 		rxe_qp_set_wr_ops(qp);
 		/* After the command: libibverbs cleared comp_mask in it. */
 		db_vqp_set_ex(&qp->vqp);
