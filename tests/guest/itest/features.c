@@ -521,5 +521,5 @@ const struct it_case it_cases_features[] = {
 	  FT_FLUSH_ARG(FT_FLUSH_PERSISTENT, FT_FLUSH_RANGE, FT_FLUSH_GLOBAL) },
 	{ "feature_flush_post_send_returns_EOPNOTSUPP",
 	  feature_post_send_refused, FT_WR_FLUSH },
-	{ NULL },
+	{ NULL, NULL, 0 },
 };
