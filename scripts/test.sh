@@ -220,25 +220,25 @@ need_deb() {
 # 107 us against 21 us), and some perftest pairs take 90 s and more.
 distro_scale=3
 
-# stage_distro D: distro-suite.sh in a D guest with the Debian 12 build,
-# then the Debian 12 .deb's take-over and removal there.  Names carry D.
+# stage_distro D: in one D guest, distro-suite.sh with the Debian 12 build,
+# then the Debian 12 .deb's take-over and removal (its names get D_).
 stage_distro() {
 	local d=$1
 	need_build || return
+	need_deb || return
 	if ! tests/vm/prepare.sh --distro "$d" >/dev/null; then
 		echo "FAIL ${d}_guest_prepares" | record
 		return
 	fi
-	tests/vm/run.sh --distro "$d" --keep-stock --timeout 2700 \
+	# shellcheck disable=SC2016 # expanded by the guest's bash
+	tests/vm/run.sh --distro "$d" --keep-stock --timeout 3000 \
 		--env "DOORBELL_TIMEOUT_SCALE=$distro_scale" -- \
-		tests/guest/distro-suite.sh "$build" | record
+		bash -c 'tests/guest/distro-suite.sh "$1"
+			echo "== $2: the Debian 12 .deb take-over and removal"
+			tests/guest/package-takeover.sh "$3" |
+				sed -uE "s/^(PASS|FAIL|SKIP) /\1 $2_/"' \
+		distro-stage "$build" "$d" "$deb" | record
 	vm_status "${d}_distro_suite_completes" "${PIPESTATUS[0]}"
-	need_deb || return
-	tests/vm/run.sh --distro "$d" --keep-stock --timeout 1200 \
-		--env "DOORBELL_TIMEOUT_SCALE=$distro_scale" -- \
-		tests/guest/package-takeover.sh "$deb" |
-		sed -uE "s/^(PASS|FAIL|SKIP) /\1 ${d}_/" | record
-	vm_status "${d}_package_takeover_completes" "${PIPESTATUS[0]}"
 }
 
 stage_sanitize() {

@@ -284,9 +284,12 @@ fi
 
 # A new rxe.driver from ibverbs-providers must land at the diverted name.
 ipv=$(dpkg-query -W -f '${Version}' ibverbs-providers 2>/dev/null)
-ipdeb=$(compgen -G "/var/cache/apt/archives/ibverbs-providers_${ipv//:/%3a}_*.deb" | head -n1)
+# (tests/vm/prepare.sh keeps the distribution roots' copy apart.)
+ipdeb=$(compgen -G "/var/cache/apt/archives/ibverbs-providers_${ipv//:/%3a}_*.deb" ||
+	compgen -G "/var/cache/doorbell-vm-debs/ibverbs-providers_${ipv//:/%3a}_*.deb")
+ipdeb=${ipdeb%%$'\n'*}
 if [[ -z $ipdeb ]]; then
-	skip deb_diversion_survives_ibverbs_providers_reinstall "no ibverbs-providers_${ipv}_*.deb in /var/cache/apt/archives"
+	skip deb_diversion_survives_ibverbs_providers_reinstall "no ibverbs-providers_${ipv}_*.deb in /var/cache/apt/archives or /var/cache/doorbell-vm-debs"
 else
 	log=$logs/dpkg-reinstall-providers.log
 	if ! run "$log" dpkg -i --force-confold "$ipdeb"; then

@@ -330,7 +330,7 @@ build_initramfs() {
 root_packages=(rdma-core ibverbs-utils ibverbs-providers libibverbs-dev perftest
 	python3-pyverbs rdmacm-utils iproute2 kmod busybox gcc libc6-dev cmake make
 	pkg-config valgrind python3 mount)
-root_format=1
+root_format=2
 
 # mmdebstrap --customize-hook (run as "prepare.sh --kernel-hook ROOT" on the
 # host while the root's apt lists are there): unpacks the suite's newest
@@ -364,6 +364,12 @@ kernel_hook() {
 		c dpkg-deb --show --showformat='${Package} ${Version}\n' "/tmp/dbvm-kernel/${p##*/}"
 	done >"$root/etc/doorbell-vm-kernel"
 	rm -rf "$root/tmp/dbvm-kernel"
+	# The root's own ibverbs-providers .deb, for the package take-over's
+	# reinstall tests (mmdebstrap empties /var/cache/apt/archives).
+	mkdir -p "$root/var/cache/doorbell-vm-debs"
+	c sh -c 'cd /var/cache/doorbell-vm-debs &&
+		apt-get download -qq -o APT::Sandbox::User=root ibverbs-providers' ||
+		return 1
 	ver=$(ls "$root/usr/lib/modules")
 	[[ -n $ver && $ver != *$'\n'* ]] || { echo "kernel-hook: modules: $ver" >&2; return 1; }
 	c depmod -a "$ver"

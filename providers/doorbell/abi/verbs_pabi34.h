@@ -400,6 +400,10 @@ typedef int db_fn_ibv_cmd_reg_dmabuf_mr_8(struct ibv_pd *pd, uint64_t offset,
 					  int access, struct verbs_mr *vmr,
 					  struct ibv_command_buffer *driver);
 typedef int db_fn_ibv_cmd_dereg_mr(struct verbs_mr *vmr);
+typedef int db_fn_ibv_cmd_advise_mr(struct ibv_pd *pd,
+				    enum ibv_advise_mr_advice advice,
+				    uint32_t flags, struct ibv_sge *sg_list,
+				    uint32_t num_sge);
 typedef int db_fn_ibv_cmd_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type,
 				   struct ibv_mw *mw, struct ibv_alloc_mw *cmd,
 				   size_t cmd_size,

@@ -33,12 +33,30 @@ static int db_query_device_ex(struct ibv_context *ctx,
 	return 0;
 }
 
+/*
+ * Does the device page on demand?  The kernel refuses IBV_ACCESS_ON_DEMAND
+ * without it, but with EINVAL (Linux 6.1 rxe), which says the request
+ * was wrong rather than that the device lacks the feature.
+ */
+static bool db_has_odp(struct ibv_context *ctx)
+{
+	struct ibv_device_attr_ex attr = {};
+
+	if (db_k_query_device_ex(ctx, NULL, &attr, sizeof(attr), NULL))
+		return true; /* cannot tell: the kernel decides */
+	return attr.odp_caps.general_caps & IBV_ODP_SUPPORT;
+}
+
 static struct ibv_mr *db_reg_mr(struct ibv_pd *pd, void *addr, size_t length,
 				uint64_t hca_va, int access)
 {
 	struct verbs_mr *vmr;
 	int ret;
 
+	if ((access & IBV_ACCESS_ON_DEMAND) && !db_has_odp(pd->context)) {
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
 	vmr = calloc(1, sizeof(*vmr));
 	if (!vmr) {
 		errno = ENOMEM;

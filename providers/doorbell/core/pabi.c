@@ -145,6 +145,12 @@ int db_cmd_dereg_mr(struct verbs_mr *vmr)
 	return db_lib.ibv_cmd_dereg_mr(vmr);
 }
 
+int db_cmd_advise_mr(struct ibv_pd *pd, enum ibv_advise_mr_advice advice,
+		     uint32_t flags, struct ibv_sge *sg_list, uint32_t num_sge)
+{
+	return db_lib.ibv_cmd_advise_mr(pd, advice, flags, sg_list, num_sge);
+}
+
 int db_cmd_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type, struct ibv_mw *mw,
 		    struct ibv_alloc_mw *cmd, size_t cmd_size,
 		    struct ib_uverbs_alloc_mw_resp *resp, size_t resp_size)

@@ -30,6 +30,7 @@
 	X(ibv_cmd_dealloc_pd)                                                  \
 	X(ibv_cmd_reg_mr)                                                      \
 	X(ibv_cmd_dereg_mr)                                                    \
+	X(ibv_cmd_advise_mr)                                                   \
 	X(ibv_cmd_alloc_mw)                                                    \
 	X(ibv_cmd_dealloc_mw)                                                  \
 	X(ibv_cmd_req_notify_cq)                                               \
@@ -159,6 +160,8 @@ int db_cmd_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset, size_t length,
 			 uint64_t iova, int fd, int access,
 			 struct verbs_mr *vmr);
 int db_cmd_dereg_mr(struct verbs_mr *vmr);
+int db_cmd_advise_mr(struct ibv_pd *pd, enum ibv_advise_mr_advice advice,
+		     uint32_t flags, struct ibv_sge *sg_list, uint32_t num_sge);
 int db_cmd_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type, struct ibv_mw *mw,
 		    struct ibv_alloc_mw *cmd, size_t cmd_size,
 		    struct ib_uverbs_alloc_mw_resp *resp, size_t resp_size);

@@ -67,6 +67,7 @@ extern const struct it_case it_cases_threads[];
 extern const struct it_case it_cases_errors[];
 extern const struct it_case it_cases_bad_matrix[];
 extern const struct it_case it_cases_features[];
+extern const struct it_case it_cases_odp[];
 
 /* The device */
 
