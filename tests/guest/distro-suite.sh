@@ -9,7 +9,9 @@
 #             guest's own libibverbs-dev (provider and doorbell-itest only).
 # For each: the perftest/pingpong set (tests/guest/apps.sh), rdma-core's
 # own suite as the distribution ships it (one process per module),
-# tests/guest/pyverbs, and the bad-input matrix (doorbell-itest -k matrix_).
+# tests/guest/pyverbs, the bad-input matrix (doorbell-itest -k matrix_)
+# and the features newer than Linux 6.1 (doorbell-itest -k feature_: RDMA
+# ATOMIC WRITE and FLUSH, which must work on these kernels).
 # The stock provider runs first, once, with rxe.driver visible: its apps
 # failures and its suite counts are the baseline (same boot, same kernel).
 #   apps      a pair that fails for doorbell and passed for stock is a
@@ -24,7 +26,7 @@
 # Environment: DOORBELL_VM_DISTRO (set by run.sh --distro; else from
 # /etc/os-release), DOORBELL_TIMEOUT_SCALE (timeouts; pair-lib.sh),
 # DOORBELL_DISTRO_BUILDS (default "prebuilt native"),
-# DOORBELL_DISTRO_PARTS (default "apps suite pyverbs matrix").
+# DOORBELL_DISTRO_PARTS (default "apps suite pyverbs matrix features").
 set -u
 build=${1:?usage: distro-suite.sh BUILD_DIR}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -33,7 +35,7 @@ dev=${DOORBELL_VM_IBDEV:-rxe0}
 gid=${DOORBELL_VM_GID_INDEX:-1}
 conf=/etc/libibverbs.d
 builds=${DOORBELL_DISTRO_BUILDS:-prebuilt native}
-parts=" ${DOORBELL_DISTRO_PARTS:-apps suite pyverbs matrix} "
+parts=" ${DOORBELL_DISTRO_PARTS:-apps suite pyverbs matrix features} "
 # shellcheck source=tests/guest/pair-lib.sh
 . "$here/pair-lib.sh"	# scaled
 
@@ -191,6 +193,20 @@ for b in $builds; do
 			echo "FAIL ${p}bad_input_matrix_built: no $itest"
 		fi
 		stamp "$b matrix"
+	fi
+	if [[ $parts == *" features "* ]]; then
+		echo "== $distro, $b: features newer than Linux 6.1 (doorbell-itest -k feature_)"
+		t0=$(date +%s)
+		itest=$dir/tests/guest/itest/doorbell-itest
+		if [[ -x $itest ]]; then
+			timeout "$(scaled 900)" "$itest" -d "$dev" -g "$gid" -k feature_ 2>&1 |
+				sed -E "s/^(PASS|FAIL|SKIP) /\1 $p/"
+			rc=${PIPESTATUS[0]}
+			((rc == 0)) || echo "FAIL ${p}features_exit_status: $rc"
+		else
+			echo "FAIL ${p}features_built: no $itest"
+		fi
+		stamp "$b features"
 	fi
 	unset RDMAV_DRIVERS
 done

@@ -13,6 +13,7 @@
 #ifndef DOORBELL_CORE_PABI_H
 #define DOORBELL_CORE_PABI_H
 
+#include <stdbool.h>
 #include <string.h>
 
 #include "abi/epochs.h"
@@ -97,6 +98,21 @@ static inline uint32_t *db_vqp_comp_mask(struct verbs_qp *vqp)
 static inline void db_vqp_set_ex(struct verbs_qp *vqp)
 {
 	*db_vqp_comp_mask(vqp) |= VERBS_QP_EX;
+}
+
+/*
+ * ibv_qp_ex members newer than rdma-core 43, at the same offset in every
+ * release that has them (pabi-versions.md §2.1): wr_atomic_write from 44,
+ * wr_flush from 45.  Before that, those bytes are verbs_qp's comp_mask and
+ * xrcd, which libibverbs owns.
+ */
+#define DB_QPX_WR_ATOMIC_WRITE_OFF 344
+#define DB_QPX_WR_FLUSH_OFF	   352
+
+/* Does the running release's ibv_qp_ex have the function pointer at off? */
+static inline bool db_qpx_has(size_t off)
+{
+	return off + sizeof(void (*)(void)) <= db_lib.epoch->qp_ex_size;
 }
 
 static inline uint32_t db_sysfs_abi_ver(const struct verbs_sysfs_dev *sysfs)

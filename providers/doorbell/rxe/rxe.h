@@ -18,6 +18,12 @@
 	 RXE_OP(SEND_WITH_IMM) | RXE_OP(SEND_WITH_INV))
 #define RXE_OPS_ATOMIC                                                         \
 	(RXE_OP(ATOMIC_CMP_AND_SWP) | RXE_OP(ATOMIC_FETCH_AND_ADD))
+/*
+ * Opcodes only the ibv_wr_* API can post (ibv_send_wr has no field for
+ * ATOMIC WRITE's value or FLUSH's type and level), on kernels that have
+ * them: ibv_post_send answers EOPNOTSUPP for them.
+ */
+#define RXE_OPS_WR_API_ONLY ((1u << RXE_WR_FLUSH) | (1u << RXE_WR_ATOMIC_WRITE))
 #define RXE_SEND_FLAGS                                                         \
 	(IBV_SEND_FENCE | IBV_SEND_SIGNALED | IBV_SEND_SOLICITED |             \
 	 IBV_SEND_INLINE)
@@ -29,6 +35,8 @@
 
 struct rxe_ctx {
 	struct db_context core;
+	/* device_cap_flags_ex at open: the RXE_DEV_* features the kernel has */
+	uint64_t dev_caps;
 };
 
 struct rxe_cq {
@@ -75,6 +83,7 @@ struct rxe_qp {
 	uint32_t opcode_mask; /* IBV_WR_* allowed on this QP type */
 	uint32_t slow_ops;    /* IBV_WR_* that need more checks */
 	uint32_t fast_ops;    /* IBV_WR_* post_send's fast path takes */
+	uint32_t wr_ext_ops;  /* RXE_WR_FLUSH, _ATOMIC_WRITE bits enabled */
 	/* ibv_wr_* state, from wr_start to wr_complete or wr_abort */
 	struct rxe_send_wqe *wr_cur; /* the WQE the setters fill, or NULL */
 	uint32_t wr_first;	     /* sq.ring.own at wr_start */
@@ -161,6 +170,14 @@ void rxe_ring_doorbell(struct rxe_qp *qp);
 
 /* rxe_wr.c: the ibv_wr_* (extended QP) send API */
 void rxe_qp_set_wr_ops(struct rxe_qp *qp);
+/*
+ * The send_ops_flags a QP of this type may ask for, given the device's
+ * device_cap_flags_ex; and the RXE_WR_FLUSH/_ATOMIC_WRITE bits that a QP
+ * created with send_ops_flags enables.
+ */
+uint64_t rxe_send_ops_flags_ok(enum ibv_qp_type type, uint64_t dev_caps);
+uint32_t rxe_wr_ext_ops(enum ibv_qp_type type, uint64_t dev_caps,
+			uint64_t send_ops_flags);
 
 /* rxe_recv.c */
 int rxe_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,

@@ -2,16 +2,33 @@
 /* The rxe backend's entry: its ops table and its part of opening a context. */
 #include <errno.h>
 
+#include "core/kcmd.h"
 #include "rxe/rxe.h"
 
 static int rxe_init_context(struct db_context *ctx)
 {
+	struct rxe_ctx *rctx = container_of(ctx, struct rxe_ctx, core);
 	struct ibv_get_context cmd = {};
 	struct ib_uverbs_get_context_resp resp = {};
+	struct ibv_device_attr_ex attr = {};
+	int ret;
 
 	/* rxe sends no driver data with GET_CONTEXT. */
-	return db_cmd_get_context(&ctx->vctx, &cmd, sizeof(cmd), &resp,
-				  sizeof(resp));
+	ret = db_cmd_get_context(&ctx->vctx, &cmd, sizeof(cmd), &resp,
+				 sizeof(resp));
+	if (ret)
+		return ret;
+	/*
+	 * What the running kernel's rxe can do beyond Linux 6.1 (FLUSH,
+	 * ATOMIC WRITE).  A kernel that will not say has none of it.
+	 */
+	if (!db_k_query_device_ex(&ctx->vctx.context, NULL, &attr, sizeof(attr),
+				  NULL))
+		rctx->dev_caps =
+			attr.device_cap_flags_ex &
+			(RXE_DEV_FLUSH_GLOBAL | RXE_DEV_FLUSH_PERSISTENT |
+			 RXE_DEV_ATOMIC_WRITE);
+	return 0;
 }
 
 static const struct verbs_context_ops rxe_ops = {

@@ -52,6 +52,81 @@ _Static_assert(sizeof(struct rxe_send_wqe) == 208, "send WQE header");
 _Static_assert(offsetof(struct rxe_dma_info, sge) == 24, "dma.sge");
 _Static_assert(offsetof(struct rxe_dma_info, inline_data) == 24, "inline");
 
+/*
+ * RDMA FLUSH and ATOMIC WRITE (Linux 6.2 and 6.3; not in 6.1): the WQE
+ * fields rxe reads for them.  rdma_user_rxe.h puts both in existing unions,
+ * so no size or older offset moved.
+ */
+_Static_assert(offsetof(struct rxe_send_wr, wr.flush.remote_addr) == 24,
+	       "flush.remote_addr");
+_Static_assert(offsetof(struct rxe_send_wr, wr.flush.length) == 32,
+	       "flush.length");
+_Static_assert(offsetof(struct rxe_send_wr, wr.flush.rkey) == 36, "flush.rkey");
+_Static_assert(offsetof(struct rxe_send_wr, wr.flush.type) == 40, "flush.type");
+_Static_assert(offsetof(struct rxe_send_wr, wr.flush.level) == 41,
+	       "flush.level");
+_Static_assert(offsetof(struct rxe_send_wr, wr.rdma.remote_addr) == 24 &&
+		       offsetof(struct rxe_send_wr, wr.rdma.rkey) == 32,
+	       "rdma");
+_Static_assert(offsetof(struct rxe_dma_info, atomic_wr) == 24, "atomic_wr");
+
+/*
+ * Their names in libibverbs and the kernel.  rdma-core 44's verbs.h, which
+ * doorbell builds against, has the ATOMIC WRITE names but none of FLUSH's
+ * (rdma-core 45), so the backend uses these, checked against the kernel
+ * uAPI and, where it has them, verbs.h.
+ */
+enum {
+	RXE_WR_FLUSH = 14,		       /* IBV_WR_FLUSH */
+	RXE_WR_ATOMIC_WRITE = 15,	       /* IBV_WR_ATOMIC_WRITE */
+	RXE_WC_FLUSH = 8,		       /* IBV_WC_FLUSH */
+	RXE_WC_ATOMIC_WRITE = 9,	       /* IBV_WC_ATOMIC_WRITE */
+	RXE_QP_EX_WITH_FLUSH = 1 << 11,	       /* IBV_QP_EX_WITH_FLUSH */
+	RXE_QP_EX_WITH_ATOMIC_WRITE = 1 << 12, /* IBV_QP_EX_WITH_ATOMIC_WRITE */
+	RXE_ACCESS_FLUSH_GLOBAL = 1 << 8,      /* IBV_ACCESS_FLUSH_GLOBAL */
+	RXE_ACCESS_FLUSH_PERSISTENT = 1 << 9,  /* IBV_ACCESS_FLUSH_PERSISTENT */
+	RXE_FLUSH_GLOBAL = 1, /* enum ibv_placement_type, a bit mask */
+	RXE_FLUSH_PERSISTENT = 2,
+	RXE_FLUSH_RANGE = 0, /* enum ibv_selectivity_level */
+	RXE_FLUSH_MR = 1,
+	RXE_ATOMIC_WRITE_LEN = 8, /* bytes of an ATOMIC WRITE */
+};
+
+/* device_cap_flags_ex bits (IB_UVERBS_DEVICE_*). */
+#define RXE_DEV_FLUSH_GLOBAL	 (1ULL << 38)
+#define RXE_DEV_FLUSH_PERSISTENT (1ULL << 39)
+#define RXE_DEV_ATOMIC_WRITE	 (1ULL << 40)
+
+/* Values of different enum types, compared as ints. */
+#define RXE_SAME(a, b) ((long long)(a) == (long long)(b))
+_Static_assert(RXE_SAME(RXE_WR_FLUSH, IB_UVERBS_WR_FLUSH) &&
+		       RXE_SAME(RXE_WR_ATOMIC_WRITE, IB_UVERBS_WR_ATOMIC_WRITE),
+	       "WR opcodes");
+_Static_assert(RXE_SAME(RXE_WC_FLUSH, IB_UVERBS_WC_FLUSH) &&
+		       RXE_SAME(RXE_WC_ATOMIC_WRITE, IB_UVERBS_WC_ATOMIC_WRITE),
+	       "WC opcodes");
+_Static_assert(RXE_SAME(RXE_WR_ATOMIC_WRITE, IBV_WR_ATOMIC_WRITE) &&
+		       RXE_SAME(RXE_WC_ATOMIC_WRITE, IBV_WC_ATOMIC_WRITE) &&
+		       RXE_SAME(RXE_QP_EX_WITH_ATOMIC_WRITE,
+				IBV_QP_EX_WITH_ATOMIC_WRITE),
+	       "verbs.h (rdma-core 44) ATOMIC WRITE names");
+/*
+ * RXE_ACCESS_FLUSH_* are not checked here: they are
+ * IB_UVERBS_ACCESS_FLUSH_* of ib_user_ioctl_verbs.h, and libibverbs-dev
+ * 44's copy of that header, which wins (kernel-headers/README.md), predates
+ * them.  The access flags go to the kernel unchanged in any case.
+ */
+_Static_assert(RXE_SAME(RXE_FLUSH_GLOBAL, IB_FLUSH_GLOBAL) &&
+		       RXE_SAME(RXE_FLUSH_PERSISTENT, IB_FLUSH_PERSISTENT) &&
+		       RXE_SAME(RXE_FLUSH_RANGE, IB_FLUSH_RANGE) &&
+		       RXE_SAME(RXE_FLUSH_MR, IB_FLUSH_MR),
+	       "placement type and selectivity level");
+_Static_assert(RXE_DEV_FLUSH_GLOBAL == IB_UVERBS_DEVICE_FLUSH_GLOBAL &&
+		       RXE_DEV_FLUSH_PERSISTENT ==
+			       IB_UVERBS_DEVICE_FLUSH_PERSISTENT &&
+		       RXE_DEV_ATOMIC_WRITE == IB_UVERBS_DEVICE_ATOMIC_WRITE,
+	       "device_cap_flags_ex bits");
+
 /* Receive WQE. */
 _Static_assert(offsetof(struct rxe_recv_wqe, dma) == 16, "recv_wqe.dma");
 _Static_assert(sizeof(struct rxe_recv_wqe) == 40, "recv WQE header");

@@ -37,12 +37,10 @@ static int rxe_check_qp_attr(struct ibv_context *ctx,
 				       DB_QPT(IBV_QPT_UD));
 	if (ret)
 		return ret;
-	/*
-	 * IBV_QP_EX_WITH_<op> is bit IBV_WR_<op> for every opcode rxe runs;
-	 * what the QP type or Linux 6.1 lacks (TSO, atomic write) is refused.
-	 */
+	/* What the QP type or the running kernel lacks is refused. */
 	if ((attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) &&
-	    (attr->send_ops_flags & ~(uint64_t)rxe_opcode_mask(attr->qp_type)))
+	    (attr->send_ops_flags &
+	     ~rxe_send_ops_flags_ok(attr->qp_type, to_rctx(ctx)->dev_caps)))
 		return EOPNOTSUPP;
 	return 0;
 }
@@ -121,6 +119,9 @@ struct ibv_qp *rxe_create_qp_ex(struct ibv_context *ibctx,
 		qp->fast_ops = qp->opcode_mask & ~qp->slow_ops;
 	rxe_qp_init_doorbell(qp);
 	if (attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) {
+		qp->wr_ext_ops =
+			rxe_wr_ext_ops(attr->qp_type, to_rctx(ibctx)->dev_caps,
+				       attr->send_ops_flags);
 		rxe_qp_set_wr_ops(qp);
 		/* After the command: libibverbs cleared comp_mask in it. */
 		db_vqp_set_ex(&qp->vqp);

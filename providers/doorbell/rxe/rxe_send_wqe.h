@@ -33,7 +33,7 @@ static inline int rxe_check_send_wr(const struct rxe_qp *qp,
 				     (wr->send_flags & ~RXE_SEND_FLAGS) ||
 				     (uint32_t)wr->num_sge > qp->sq.max_sge,
 			     0))
-		return EINVAL;
+		return (bit & RXE_OPS_WR_API_ONLY) ? EOPNOTSUPP : EINVAL;
 	if (__builtin_expect(wr->num_sge == 1, 1)) {
 		len = wr->sg_list[0].length;
 	} else {

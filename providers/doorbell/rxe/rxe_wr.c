@@ -24,18 +24,23 @@ static void rxe_wr_fail(struct rxe_qp *qp, int err)
 	qp->wr_cur = NULL;
 }
 
-/* Claim the next SQ slot for a WR of this opcode; NULL once in error. */
-static struct rxe_send_wqe *rxe_wr_new(struct ibv_qp_ex *qpx,
-				       enum ibv_wr_opcode op)
+static void rxe_wr_set_length(struct rxe_send_wqe *wqe, uint32_t len,
+			      uint32_t num_sge)
+{
+	wqe->dma.length = len;
+	wqe->dma.resid = len;
+	wqe->dma.num_sge = num_sge;
+}
+
+/* Claim the next SQ slot for a WR whose opcode the caller checked. */
+static inline struct rxe_send_wqe *rxe_wr_claim(struct ibv_qp_ex *qpx,
+						uint32_t op)
 {
 	struct rxe_qp *qp = qpx_to_rqp(qpx);
 	struct rxe_ring *r = &qp->sq.ring;
 	struct rxe_send_wqe *wqe;
 
-	if (qp->wr_err)
-		return NULL;
-	if (!(qp->opcode_mask & (1u << op)) ||
-	    (qpx->wr_flags & ~RXE_SEND_FLAGS)) {
+	if (qpx->wr_flags & ~RXE_SEND_FLAGS) {
 		rxe_wr_fail(qp, EINVAL);
 		return NULL;
 	}
@@ -52,6 +57,38 @@ static struct rxe_send_wqe *rxe_wr_new(struct ibv_qp_ex *qpx,
 	r->own = rxe_ring_next(r, r->own);
 	qp->wr_cur = wqe;
 	return wqe;
+}
+
+/* Claim the next SQ slot for a WR of this opcode; NULL once in error. */
+static struct rxe_send_wqe *rxe_wr_new(struct ibv_qp_ex *qpx,
+				       enum ibv_wr_opcode op)
+{
+	struct rxe_qp *qp = qpx_to_rqp(qpx);
+
+	if (qp->wr_err)
+		return NULL;
+	if (!(qp->opcode_mask & (1u << op))) {
+		rxe_wr_fail(qp, EINVAL);
+		return NULL;
+	}
+	return rxe_wr_claim(qpx, op);
+}
+
+/*
+ * FLUSH and ATOMIC WRITE: only on a QP created with their send_ops_flags,
+ * which rxe_check_qp_attr accepts only where the kernel has them.
+ */
+static struct rxe_send_wqe *rxe_wr_new_ext(struct ibv_qp_ex *qpx, uint32_t op)
+{
+	struct rxe_qp *qp = qpx_to_rqp(qpx);
+
+	if (qp->wr_err)
+		return NULL;
+	if (!(qp->wr_ext_ops & (1u << op))) {
+		rxe_wr_fail(qp, EOPNOTSUPP);
+		return NULL;
+	}
+	return rxe_wr_claim(qpx, op);
 }
 
 static void rxe_wr_start(struct ibv_qp_ex *qpx)
@@ -162,6 +199,58 @@ static void rxe_wr_atomic_fetch_add(struct ibv_qp_ex *qpx, uint32_t rkey,
 	rxe_wr_atomic(qpx, IBV_WR_ATOMIC_FETCH_AND_ADD, rkey, addr, add, 0);
 }
 
+/*
+ * The 8 bytes go in the WQE, where the kernel sends them from; the target
+ * must be 8-byte aligned, which the responder checks (a misaligned one
+ * completes in error, as with the stock provider).
+ */
+static void rxe_wr_atomic_write(struct ibv_qp_ex *qpx, uint32_t rkey,
+				uint64_t addr, const void *atomic_wr)
+{
+	struct rxe_send_wqe *wqe = rxe_wr_new_ext(qpx, RXE_WR_ATOMIC_WRITE);
+
+	if (!wqe)
+		return;
+	if (!atomic_wr) {
+		rxe_wr_fail(qpx_to_rqp(qpx), EINVAL);
+		return;
+	}
+	wqe->wr.wr.rdma.remote_addr = addr;
+	wqe->wr.wr.rdma.rkey = rkey;
+	memcpy(wqe->dma.atomic_wr, atomic_wr, RXE_ATOMIC_WRITE_LEN);
+	rxe_wr_set_length(wqe, RXE_ATOMIC_WRITE_LEN, 0);
+	wqe->iova = addr;
+}
+
+/*
+ * type: RXE_FLUSH_GLOBAL and/or _PERSISTENT; level: RXE_FLUSH_RANGE (len
+ * bytes at addr) or _MR (the whole MR).  Whether the target may be flushed
+ * so is the responder's to say, from its MR's RXE_ACCESS_FLUSH_* flags: a
+ * refusal completes with IBV_WC_REM_ACCESS_ERR.
+ */
+static void rxe_wr_flush(struct ibv_qp_ex *qpx, uint32_t rkey, uint64_t addr,
+			 size_t len, uint8_t type, uint8_t level)
+{
+	struct rxe_qp *qp = qpx_to_rqp(qpx);
+	struct rxe_send_wqe *wqe = rxe_wr_new_ext(qpx, RXE_WR_FLUSH);
+
+	if (!wqe)
+		return;
+	if (!type || (type & ~(RXE_FLUSH_GLOBAL | RXE_FLUSH_PERSISTENT)) ||
+	    level > RXE_FLUSH_MR || len > RXE_MAX_MSG) {
+		rxe_wr_fail(qp, EINVAL);
+		return;
+	}
+	wqe->wr.wr.flush.remote_addr = addr;
+	wqe->wr.wr.flush.length = len;
+	wqe->wr.wr.flush.rkey = rkey;
+	wqe->wr.wr.flush.type = type;
+	wqe->wr.wr.flush.level = level;
+	/* The kernel takes the FLUSH length from the DMA state. */
+	rxe_wr_set_length(wqe, len, 0);
+	wqe->iova = addr;
+}
+
 static void rxe_wr_send(struct ibv_qp_ex *qpx)
 {
 	rxe_wr_new(qpx, IBV_WR_SEND);
@@ -228,14 +317,6 @@ static void rxe_wr_set_ud_addr(struct ibv_qp_ex *qpx, struct ibv_ah *ah,
 	wqe->wr.wr.ud.remote_qpn = remote_qpn;
 	wqe->wr.wr.ud.remote_qkey = remote_qkey;
 	wqe->wr.wr.ud.ah_num = to_rah(ah)->ah_num;
-}
-
-static void rxe_wr_set_length(struct rxe_send_wqe *wqe, uint32_t len,
-			      uint32_t num_sge)
-{
-	wqe->dma.length = len;
-	wqe->dma.resid = len;
-	wqe->dma.num_sge = num_sge;
 }
 
 static void rxe_wr_set_sge(struct ibv_qp_ex *qpx, uint32_t lkey, uint64_t addr,
@@ -323,15 +404,59 @@ static void rxe_wr_set_inline_data(struct ibv_qp_ex *qpx, void *addr,
 	rxe_wr_set_inline_data_list(qpx, 1, &buf);
 }
 
+uint64_t rxe_send_ops_flags_ok(enum ibv_qp_type type, uint64_t dev_caps)
+{
+	/* IBV_QP_EX_WITH_<op> is bit IBV_WR_<op> up to SEND_WITH_INV. */
+	uint64_t ok = rxe_opcode_mask(type) & ((1u << IBV_WR_TSO) - 1);
+
+	if (type != IBV_QPT_RC)
+		return ok;
+	if (dev_caps & RXE_DEV_ATOMIC_WRITE)
+		ok |= RXE_QP_EX_WITH_ATOMIC_WRITE;
+	if (dev_caps & (RXE_DEV_FLUSH_GLOBAL | RXE_DEV_FLUSH_PERSISTENT))
+		ok |= RXE_QP_EX_WITH_FLUSH;
+	return ok;
+}
+
+uint32_t rxe_wr_ext_ops(enum ibv_qp_type type, uint64_t dev_caps,
+			uint64_t send_ops_flags)
+{
+	uint64_t ok = rxe_send_ops_flags_ok(type, dev_caps) & send_ops_flags;
+	uint32_t ops = 0;
+
+	if (ok & RXE_QP_EX_WITH_ATOMIC_WRITE)
+		ops |= 1u << RXE_WR_ATOMIC_WRITE;
+	if (ok & RXE_QP_EX_WITH_FLUSH)
+		ops |= 1u << RXE_WR_FLUSH;
+	return ops;
+}
+
+typedef void rxe_wr_flush_fn(struct ibv_qp_ex *qpx, uint32_t rkey,
+			     uint64_t addr, size_t len, uint8_t type,
+			     uint8_t level);
+
+#if defined(__x86_64__)
+_Static_assert(offsetof(struct ibv_qp_ex, wr_atomic_write) ==
+		       DB_QPX_WR_ATOMIC_WRITE_OFF,
+	       "ibv_qp_ex.wr_atomic_write");
+#endif
+
 void rxe_qp_set_wr_ops(struct rxe_qp *qp)
 {
 	struct ibv_qp_ex *qpx = &qp->vqp.qp_ex;
+	rxe_wr_flush_fn *flush = rxe_wr_flush;
 
 	/*
-	 * No wr_atomic_write (ibv_qp_ex offset 344, rdma-core 44+) or wr_flush
-	 * (352, 45+): not offered, and before 44 and 45 those bytes are
-	 * verbs_qp.comp_mask and .xrcd.  Every member set here is older.
+	 * wr_atomic_write (rdma-core 44+) and wr_flush (45+) only where the
+	 * running release's ibv_qp_ex has them: before, those bytes are
+	 * verbs_qp.comp_mask and .xrcd.  They are set on every QP, and
+	 * refuse (EOPNOTSUPP) on a QP created without their send_ops_flags.
 	 */
+	if (db_qpx_has(DB_QPX_WR_ATOMIC_WRITE_OFF))
+		qpx->wr_atomic_write = rxe_wr_atomic_write;
+	if (db_qpx_has(DB_QPX_WR_FLUSH_OFF))
+		memcpy((char *)qpx + DB_QPX_WR_FLUSH_OFF, &flush,
+		       sizeof(flush));
 	qpx->wr_start = rxe_wr_start;
 	qpx->wr_complete = rxe_wr_complete;
 	qpx->wr_abort = rxe_wr_abort;

@@ -430,6 +430,7 @@ int it_ep_new(struct it_test *t, struct it_ep *ep, const struct it_qp_attr *a)
 
 	memset(ep, 0, sizeof(*ep));
 	ep->type = a->type;
+	ep->qp_access = a->qp_access;
 	ep->scq = it_cq_new(t, a->cqe, NULL);
 	if (!ep->scq)
 		return IT_FAIL;
@@ -438,7 +439,25 @@ int it_ep_new(struct it_test *t, struct it_ep *ep, const struct it_qp_attr *a)
 		return IT_FAIL;
 	ia.send_cq = ep->scq;
 	ia.recv_cq = ep->rcq;
-	ep->qp = ibv_create_qp(env->pd, &ia);
+	if (a->send_ops_flags) {
+		struct ibv_qp_init_attr_ex iax = {
+			.send_cq = ia.send_cq,
+			.recv_cq = ia.recv_cq,
+			.srq = ia.srq,
+			.cap = ia.cap,
+			.qp_type = ia.qp_type,
+			.sq_sig_all = ia.sq_sig_all,
+			.comp_mask = IBV_QP_INIT_ATTR_PD |
+				     IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
+			.pd = env->pd,
+			.send_ops_flags = a->send_ops_flags,
+		};
+
+		ep->qp = ibv_create_qp_ex(env->ctx, &iax);
+		ia.cap = iax.cap;
+	} else {
+		ep->qp = ibv_create_qp(env->pd, &ia);
+	}
 	if (!ep->qp)
 		return it_fail(t,
 			       "ibv_create_qp(%s, %u/%u wr, %u/%u sge, %u "
@@ -516,6 +535,7 @@ int it_ep_modify(struct it_test *t, struct it_ep *ep, enum ibv_qp_state to,
 			if (ep->type == IBV_QPT_RC)
 				qa.qp_access_flags |= IBV_ACCESS_REMOTE_READ |
 						      IBV_ACCESS_REMOTE_ATOMIC;
+			qa.qp_access_flags |= ep->qp_access;
 			mask |= IBV_QP_ACCESS_FLAGS;
 		}
 		break;

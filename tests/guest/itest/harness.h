@@ -66,6 +66,7 @@ extern const struct it_case it_cases_bad_input[];
 extern const struct it_case it_cases_threads[];
 extern const struct it_case it_cases_errors[];
 extern const struct it_case it_cases_bad_matrix[];
+extern const struct it_case it_cases_features[];
 extern const struct it_case it_cases_odp[];
 
 /* The device */
@@ -163,6 +164,10 @@ struct it_qp_attr {
 	int cqe; /* of each of the two CQs */
 	struct ibv_srq *srq;
 	struct ibv_comp_channel *channel; /* for the receive CQ */
+	/* Nonzero: ibv_create_qp_ex with these IBV_QP_EX_WITH_* flags. */
+	uint64_t send_ops_flags;
+	/* RC/UC: qp_access_flags to add to the harness's (FLUSH's, say). */
+	int qp_access;
 };
 
 /* A QP with its own send and receive CQs (and its AH for UD). */
@@ -172,6 +177,7 @@ struct it_ep {
 	struct ibv_qp_cap cap; /* as returned by create */
 	enum ibv_qp_type type;
 	struct ibv_ah *ah; /* UD: to our own GID */
+	int qp_access;	   /* it_qp_attr.qp_access */
 };
 
 /* Defaults: depth 64, 4 SGEs, signal all, CQs of 256. */

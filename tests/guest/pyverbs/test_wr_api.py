@@ -11,9 +11,9 @@ import struct
 
 from pyverbs.qp import DataBuffer
 
-from helpers import (GRH_SIZE, GUARD, IMM, MWBindInfo, Node,
+from helpers import (_DEVICE, GRH_SIZE, GUARD, IMM, MWBindInfo, Node,
                      PyverbsRDMAError, VerbsTestCase, assert_no_completion,
-                     e, inc_rkey, pattern, poll, u64)
+                     d, e, inc_rkey, pattern, poll, u64)
 
 RC_OPS = (e.IBV_QP_EX_WITH_SEND | e.IBV_QP_EX_WITH_SEND_WITH_IMM |
           e.IBV_QP_EX_WITH_SEND_WITH_INV | e.IBV_QP_EX_WITH_RDMA_WRITE |
@@ -526,10 +526,20 @@ class SendOpsFlags(VerbsTestCase):
         self.fail(f'QP type {qp_type} created with send_ops_flags {ops:#x}')
 
     def test_atomic_write_refused(self):
+        """On RC only where the kernel has it (Linux 6.2+: device cap bit
+        40, tests/guest/itest/features.c checks its bytes)."""
+        ctx = d.Context(name=_DEVICE)
+        try:
+            caps = ctx.query_device_ex().device_cap_flags_ex
+        finally:
+            ctx.close()
+        ops = e.IBV_QP_EX_WITH_SEND | e.IBV_QP_EX_WITH_ATOMIC_WRITE
         for t in (e.IBV_QPT_RC, e.IBV_QPT_UC, e.IBV_QPT_UD):
             with self.subTest(qp_type=t):
-                self.expect_eopnotsupp(
-                    t, e.IBV_QP_EX_WITH_SEND | e.IBV_QP_EX_WITH_ATOMIC_WRITE)
+                if t == e.IBV_QPT_RC and caps & (1 << 40):
+                    self.create(t, ops).close()
+                    continue
+                self.expect_eopnotsupp(t, ops)
 
     def test_tso_refused(self):
         for t in (e.IBV_QPT_RC, e.IBV_QPT_UD):
