@@ -425,42 +425,6 @@ static int feature_odp_caps_as_the_kernel_reports(struct it_test *t, long arg)
 	return 0;
 }
 
-/*
- * ibv_advise_mr over a plain (pinned) MR: nothing to prefetch.  With ODP
- * the kernel decides (and answers); without it, EOPNOTSUPP.  Either way
- * the MR keeps working.
- */
-static int feature_odp_advise_mr_plain_mr(struct it_test *t, long arg)
-{
-	struct it_qp_attr qa = it_qp_defaults(IBV_QPT_RC);
-	struct it_buf *lb, *rb;
-	struct ibv_sge sge;
-	struct it_ep a, b;
-	bool has;
-	int ret;
-
-	(void)arg;
-	if (odp_rc(t, &has))
-		return IT_FAIL;
-	if (!has)
-		return odp_absent(t, ADV_PREFETCH_WRITE);
-	if (it_pair(t, &a, &b, &qa))
-		return IT_FAIL;
-	lb = it_buf_new(t, ODP_BUF, IT_ACCESS_ALL, 0);
-	rb = it_buf_new(t, ODP_BUF, IT_ACCESS_ALL, 0);
-	if (!lb || !rb)
-		return IT_FAIL;
-	sge.addr = (uintptr_t)rb->addr;
-	sge.length = ODP_BUF;
-	sge.lkey = rb->mr->lkey;
-	ret = ibv_advise_mr(t->env->pd, IBV_ADVISE_MR_ADVICE_PREFETCH_WRITE,
-			    IBV_ADVISE_MR_FLAG_FLUSH, &sge, 1);
-	fprintf(stderr, "itest: ibv_advise_mr on a pinned MR: %s\n",
-		ret ? strerror(ret) : "success");
-	it_where(t, "RDMA write after the advice");
-	return odp_round(t, OP_WRITE, &a, &b, lb, rb, 1);
-}
-
 #define ODP_CASE(name, op, adv)                                                \
 	{                                                                      \
 		"feature_odp_rc_" name, feature_odp_traffic, ODP_ARG(op, adv)  \
@@ -469,7 +433,6 @@ static int feature_odp_advise_mr_plain_mr(struct it_test *t, long arg)
 const struct it_case it_cases_odp[] = {
 	{ "feature_odp_caps_as_the_kernel_reports",
 	  feature_odp_caps_as_the_kernel_reports, 0 },
-	{ "feature_odp_advise_mr_plain_mr", feature_odp_advise_mr_plain_mr, 0 },
 	ODP_CASE("send_prefetch", OP_SEND, ADV_PREFETCH),
 	ODP_CASE("send_prefetch_write", OP_SEND, ADV_PREFETCH_WRITE),
 	ODP_CASE("send_prefetch_flush", OP_SEND, ADV_PREFETCH_FLUSH),
