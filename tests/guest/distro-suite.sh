@@ -129,6 +129,22 @@ if [[ $parts == *" suite "* ]]; then
 fi
 
 # --- each build, doorbell alone ---------------------------------------------------
+# itest_part BUILD PART FILTER NAME: doorbell-itest -k FILTER of build dir
+# $dir, its lines prefixed $p, a FAIL ${p}NAME_... if it did not run whole.
+itest_part() {
+	local itest=$dir/tests/guest/itest/doorbell-itest rc
+	t0=$(date +%s)
+	if [[ -x $itest ]]; then
+		timeout "$(scaled 900)" "$itest" -d "$dev" -g "$gid" -k "$3" 2>&1 |
+			sed -E "s/^(PASS|FAIL|SKIP) /\1 $p/"
+		rc=${PIPESTATUS[0]}
+		((rc == 0)) || echo "FAIL ${p}${4}_exit_status: $rc"
+	else
+		echo "FAIL ${p}${4}_built: no $itest"
+	fi
+	stamp "$1 $2"
+}
+
 hide_stock
 for b in $builds; do
 	case $b in
@@ -182,31 +198,11 @@ for b in $builds; do
 	fi
 	if [[ $parts == *" matrix "* ]]; then
 		echo "== $distro, $b: the bad-input matrix (doorbell-itest -k matrix_)"
-		t0=$(date +%s)
-		itest=$dir/tests/guest/itest/doorbell-itest
-		if [[ -x $itest ]]; then
-			timeout "$(scaled 900)" "$itest" -d "$dev" -g "$gid" -k matrix_ 2>&1 |
-				sed -E "s/^(PASS|FAIL|SKIP) /\1 $p/"
-			rc=${PIPESTATUS[0]}
-			((rc == 0)) || echo "FAIL ${p}bad_input_matrix_exit_status: $rc"
-		else
-			echo "FAIL ${p}bad_input_matrix_built: no $itest"
-		fi
-		stamp "$b matrix"
+		itest_part "$b" matrix matrix_ bad_input_matrix
 	fi
 	if [[ $parts == *" features "* ]]; then
 		echo "== $distro, $b: features newer than Linux 6.1 (doorbell-itest -k feature_)"
-		t0=$(date +%s)
-		itest=$dir/tests/guest/itest/doorbell-itest
-		if [[ -x $itest ]]; then
-			timeout "$(scaled 900)" "$itest" -d "$dev" -g "$gid" -k feature_ 2>&1 |
-				sed -E "s/^(PASS|FAIL|SKIP) /\1 $p/"
-			rc=${PIPESTATUS[0]}
-			((rc == 0)) || echo "FAIL ${p}features_exit_status: $rc"
-		else
-			echo "FAIL ${p}features_built: no $itest"
-		fi
-		stamp "$b features"
+		itest_part "$b" features feature_ features
 	fi
 	unset RDMAV_DRIVERS
 done
