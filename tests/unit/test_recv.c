@@ -27,6 +27,33 @@ static void recv_wqe_lists_the_sges_and_total_length(void)
 	fake_qp_free(&f);
 }
 
+/*
+ * Linux's responder scatters a SEND straight into the RQ slot, resuming at
+ * dma.cur_sge/sge_offset with dma.resid bytes left, and completes the
+ * receive with length - resid: none of them may keep the slot's old bytes.
+ */
+static void recv_wqe_scatter_state_starts_at_the_first_byte(void)
+{
+	struct fake_qp f;
+	struct ibv_sge sge[2] = { { 0x1000, 128, 5 }, { 0x2000, 129, 6 } };
+	struct ibv_recv_wr wr = { .wr_id = 3, .sg_list = sge, .num_sge = 2 };
+	struct ibv_recv_wr *bad = NULL;
+	struct rxe_recv_wqe *w;
+
+	fake_qp_init(&f, IBV_QPT_RC, 2, 0);
+	w = rxe_ring_slot(&f.qp.rq.ring, 0);
+	CHECK_EQ(w->dma.cur_sge, 0xa5a5a5a5); /* a used slot's leftovers */
+	CHECK_EQ(rxe_post_recv(&f.qp.vqp.qp, &wr, &bad), 0);
+	CHECK_EQ(w->dma.length, 257);
+	CHECK_EQ(w->dma.resid, 257);
+	CHECK_EQ(w->dma.cur_sge, 0);
+	CHECK_EQ(w->dma.sge_offset, 0);
+	CHECK_EQ(w->dma.num_sge, 2);
+	CHECK_EQ(w->dma.sge[0].length, 128);
+	CHECK_EQ(w->dma.sge[1].length, 129);
+	fake_qp_free(&f);
+}
+
 static void too_many_recv_sges_are_refused_with_bad_wr(void)
 {
 	struct fake_qp f;
@@ -84,6 +111,7 @@ static void receives_on_a_reset_qp_are_refused(void)
 
 static const struct check_test tests[] = {
 	CHECK_TEST(recv_wqe_lists_the_sges_and_total_length),
+	CHECK_TEST(recv_wqe_scatter_state_starts_at_the_first_byte),
 	CHECK_TEST(too_many_recv_sges_are_refused_with_bad_wr),
 	CHECK_TEST(a_full_rq_returns_ENOMEM),
 	CHECK_TEST(receives_on_a_reset_qp_are_refused),

@@ -209,6 +209,49 @@ static void write_wqe_carries_remote_address_in_iova(void)
 	fake_qp_free(&f);
 }
 
+/*
+ * The one-WR fast path: Linux's requester (and its retry, which rewinds
+ * dma and iova from these fields) reads the WQE in place, so every field it
+ * reads before writing is set, whatever the slot held before.
+ */
+static void fast_path_send_wqe_leaves_nothing_of_the_slot(void)
+{
+	struct fake_qp f;
+	struct ibv_sge sge = { (uintptr_t)buf, 257, 0x31 };
+	struct ibv_send_wr wr = send_wr(0x504, &sge, 1), *bad = NULL;
+	struct rxe_send_wqe *w;
+
+	fake_qp_init(&f, IBV_QPT_RC, 2, 64);
+	wr.opcode = IBV_WR_SEND_WITH_IMM;
+	wr.imm_data = htobe32(0xb17be2f6);
+	w = rxe_ring_slot(&f.qp.sq.ring, 0);
+	CHECK_EQ(w->state, 0xa5a5a5a5); /* a used slot's leftovers */
+	CHECK_EQ(rxe_post_send(&f.qp.vqp.qp, &wr, &bad), 0);
+	CHECK_EQ(fake_prod(&f.qp.sq.ring), 1);
+	CHECK_EQ(w->wr.wr_id, 0x504);
+	CHECK_EQ(w->wr.opcode, IBV_WR_SEND_WITH_IMM);
+	CHECK_EQ(w->wr.send_flags, IBV_SEND_SIGNALED);
+	CHECK_EQ(w->wr.ex.imm_data, htobe32(0xb17be2f6));
+	CHECK_EQ(w->wr.wr.rdma.remote_addr, 0);
+	CHECK_EQ(w->iova, 0);
+	CHECK_EQ(w->status, 0);
+	CHECK_EQ(w->state, 0);
+	CHECK_EQ(w->mask, 0);
+	CHECK_EQ(w->has_rd_atomic, 0);
+	CHECK_EQ(w->first_psn, 0);
+	CHECK_EQ(w->last_psn, 0);
+	CHECK_EQ(w->ssn, 0);
+	CHECK_EQ(w->dma.length, 257);
+	CHECK_EQ(w->dma.resid, 257);
+	CHECK_EQ(w->dma.cur_sge, 0);
+	CHECK_EQ(w->dma.sge_offset, 0);
+	CHECK_EQ(w->dma.num_sge, 1);
+	CHECK_EQ(w->dma.sge[0].addr, (uintptr_t)buf);
+	CHECK_EQ(w->dma.sge[0].length, 257);
+	CHECK_EQ(w->dma.sge[0].lkey, 0x31);
+	fake_qp_free(&f);
+}
+
 static void inline_wqe_holds_the_gathered_bytes(void)
 {
 	struct fake_qp f;
@@ -351,6 +394,7 @@ static const struct check_test tests[] = {
 	CHECK_TEST(ud_sends_need_an_ah_of_the_qp_pd_and_context),
 	CHECK_TEST(binding_a_window_without_an_mr_is_refused),
 	CHECK_TEST(write_wqe_carries_remote_address_in_iova),
+	CHECK_TEST(fast_path_send_wqe_leaves_nothing_of_the_slot),
 	CHECK_TEST(inline_wqe_holds_the_gathered_bytes),
 	CHECK_TEST(ud_wqe_names_the_ah_by_number),
 	CHECK_TEST(a_bad_wr_stops_the_list_after_the_good_ones),
