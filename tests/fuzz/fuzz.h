@@ -244,6 +244,9 @@ static inline void fz_qp_init(struct fz_qp *f, enum ibv_qp_type type,
 	struct rxe_qp *qp;
 
 	memset(f, 0, sizeof(*f));
+	/* As a load on the libibverbs the provider was built against. */
+	if (!db_lib.epoch)
+		db_lib.epoch = db_epoch_of(DB_RDMA_CORE_MAJOR);
 	if (log2 < 6)
 		log2 = 6;
 	f->ctx.cmd_fd = fz_devnull();

@@ -300,6 +300,11 @@ static void check_wqe(const struct ctx *c, const struct ibv_send_wr *wr,
 		  used);
 }
 
+static bool wr_api_only(enum ibv_wr_opcode op)
+{
+	return op < 32 && ((1u << op) & RXE_OPS_WR_API_ONLY);
+}
+
 static void post_round(struct ctx *c, struct fz *in)
 {
 	struct rxe_qp *qp = c->f.qp;
@@ -326,7 +331,9 @@ static void post_round(struct ctx *c, struct fz *in)
 	} else {
 		for (k = 0, posted = 0; k < n; k++) {
 			if (!valid[k]) {
-				want = EINVAL;
+				/* FLUSH, ATOMIC WRITE: only ibv_wr_* has them. */
+				want = wr_api_only(b[k].wr.opcode) ? EOPNOTSUPP
+								   : EINVAL;
 				break;
 			}
 			if (posted == room) {
@@ -341,7 +348,8 @@ static void post_round(struct ctx *c, struct fz *in)
 	fz_ring_snap(&c->f.sq);
 	ret = rxe_post_send(&qp->vqp.qp, &b[0].wr, &bad);
 
-	FZ_ASSERT(ret == 0 || ret == EINVAL || ret == ENOMEM,
+	FZ_ASSERT(ret == 0 || ret == EINVAL || ret == ENOMEM ||
+			  ret == EOPNOTSUPP,
 		  "post_send returned %d", ret);
 	FZ_ASSERT(fz_lock_free(&qp->sq.lock), "the SQ lock is still held");
 	FZ_ASSERT(fz_header_same(&c->f.sq, true),
