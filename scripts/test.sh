@@ -8,12 +8,17 @@
 # on Debian 13's and sid's own rdma-core and kernel.  Installs what it needs (root, Debian 12).
 # Every test prints PASS/FAIL/SKIP <name>; every stage prints its wall time;
 # the run ends with the stage times, then "N passed, N failed, N skipped".
+# A stage that exits non-zero without a FAIL line of its own (a script that
+# died, tools that could not be installed) gets "FAIL <stage>_completes:
+# exit N" (run_stage), so no stage passes by saying nothing.
 #
 # Usage: scripts/test.sh [--list] [--only STAGE[,STAGE...]]... [--unit-only]
 #   --list        print the stages, in the order they run, and exit
 #   --only S      run only stage S (repeatable, or a comma-separated list);
 #                 the stages still run in their usual order
 #   --unit-only   the same as --only build,unit
+# Test hook (tests/ci/): DOORBELL_TEST_EXTRA_STAGE=COMMAND adds a last stage,
+# "extra", that runs bash -c COMMAND as a stage runs its script.
 set -uo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=scripts/lib.sh
@@ -35,6 +40,9 @@ stage_table=(
 	"sanitize|ASan+UBSan and TSan builds, unit tests then the guest (scripts/sanitize.sh)"
 	"fuzz|the libFuzzer targets of tests/fuzz, 30 s each (scripts/fuzz.sh)"
 )
+if [[ -n ${DOORBELL_TEST_EXTRA_STAGE:-} ]]; then
+	stage_table+=("extra|DOORBELL_TEST_EXTRA_STAGE (a test of this script)")
+fi
 stages=()
 for s in "${stage_table[@]}"; do stages+=("${s%%|*}"); done
 
@@ -96,11 +104,13 @@ need_guest() {
 	return 1
 }
 
-# vm_status NAME RC: a FAIL line if the guest did not complete (run.sh 124/125).
+# vm_status NAME RC: a FAIL line if the guest did not complete (run.sh
+# 124/125); returns RC, the guest command's status.
 vm_status() {
 	if (($2 == 124 || $2 == 125)); then
 		echo "FAIL $1: run.sh exit $2" | record
 	fi
+	return "$2"
 }
 
 # --- stages -----------------------------------------------------------------
@@ -114,24 +124,31 @@ stage_build() {
 
 stage_unit() {
 	need_build || return
-	local before rc log=$work/ctest.log name
-	before=$(grep -c '^FAIL ' "$results")
+	local rc log=$work/ctest.log num name
 	(cd "$build" && ctest --output-on-failure -V >"$log" 2>&1)
 	rc=$?
 	sed -nE 's/^[0-9]+: ((PASS|FAIL|SKIP) .*)/\1/p; s/^[0-9]+: (    .*)/\1/p' \
 		"$log" | record
-	((rc == 0)) && return
-	(($(grep -c '^FAIL ' "$results") == before)) || return
-	# A ctest entry failed without a FAIL line (a crash, a script error):
-	# name each one, with the last lines of its output.
-	grep -E '^[[:space:]]+[0-9]+ - [^ ]+ \(' "$log" |
-		while read -r num _ name _; do
-			grep "^$num: " "$log" | tail -n 5 | sed 's/^/    /' >&2
-			echo "FAIL ctest_${name}_passes: failed without a FAIL line"
-		done | record
-	if (($(grep -c '^FAIL ' "$results") == before)); then
-		echo "FAIL ctest_entries_pass: ctest exit $rc" | record
-	fi
+	# A ctest entry that failed without a FAIL line (a crash, a script
+	# error), or skipped (exit 77) without a SKIP line: name it.
+	ctest_listed "FAILED" "$log" | while read -r num name _; do
+		grep -q "^$num: FAIL " "$log" && continue
+		grep "^$num: " "$log" | tail -n 5 | sed 's/^/    /' >&2
+		echo "FAIL ctest_${name}_passes: failed without a FAIL line"
+	done | record
+	ctest_listed "did not run" "$log" | while read -r num name why; do
+		[[ $why == "(Skipped)" ]] || continue
+		grep -q "^$num: SKIP " "$log" ||
+			echo "SKIP ctest_${name}: skipped without a SKIP line"
+	done | record
+	return "$rc"
+}
+
+# ctest_listed HEADING LOG: "number name (why)" of each entry of ctest's
+# summary list "The following tests HEADING:" in LOG.
+ctest_listed() {
+	awk -v h="The following tests $1:" '$0 == h { on = 1; next }
+		!NF { on = 0 } on && $2 == "-" { print $1, $3, $4 }' "$2"
 }
 
 # The README's first command, as a newcomer runs it: from a clean clone of
@@ -141,7 +158,7 @@ stage_demo() {
 	local clone=$work/demo-clone out=$work/demo.out rc bw lat
 	if ! git clone -q "$top" "$clone"; then
 		echo "FAIL demo_runs_from_a_clean_clone: git clone failed" | record
-		return
+		return 1
 	fi
 	(cd "$clone" && timeout 3600 scripts/demo.sh) 2>&1 | tee "$out"
 	rc=${PIPESTATUS[0]}
@@ -171,6 +188,7 @@ stage_demo() {
 		echo "FAIL demo_prints_ib_write_lat_latency: no latency line with a number" |
 			record
 	fi
+	return "$rc"
 }
 
 stage_guest() {
@@ -191,18 +209,23 @@ stage_twohost() {
 }
 
 stage_packages() {
+	local rc=0
 	if need_deb; then
 		echo "PASS deb_builds_and_is_lintian_clean" | record
 		need_guest || return
 		tests/vm/run.sh --keep-stock --timeout 1800 -- \
 			tests/guest/package-takeover.sh "$deb" | record
-		vm_status package_takeover_completes "${PIPESTATUS[0]}"
+		vm_status package_takeover_completes "${PIPESTATUS[0]}" || rc=$?
+	else
+		rc=1
 	fi
 	if scripts/build-rpm.sh >/dev/null; then
 		echo "PASS rpm_builds_with_rpmbuild" | record
 	else
 		echo "FAIL rpm_builds_with_rpmbuild" | record
+		rc=1
 	fi
+	return "$rc"
 }
 
 # The Debian 12 .deb, built once per run (by the packages stage, or here).
@@ -229,7 +252,7 @@ stage_distro() {
 	need_deb || return
 	if ! tests/vm/prepare.sh --distro "$d" >/dev/null; then
 		echo "FAIL ${d}_guest_prepares" | record
-		return
+		return 1
 	fi
 	# shellcheck disable=SC2016 # expanded by the guest's bash
 	tests/vm/run.sh --distro "$d" --keep-stock --timeout 3000 \
@@ -255,7 +278,7 @@ stage_twohost_trixie() {
 	need_build || return
 	if ! tests/vm/prepare.sh --distro trixie >/dev/null; then
 		echo "FAIL twohost_trixie_guest_prepares" | record
-		return
+		return 1
 	fi
 	tests/twohost/run-all.sh --build "$build" --distro trixie \
 		--scenarios "$twohost_612_scenarios" --xfer-args "$twohost_612_xfer" \
@@ -263,20 +286,32 @@ stage_twohost_trixie() {
 }
 
 stage_sanitize() {
-	scripts/sanitize.sh address,undefined | record
-	scripts/sanitize.sh thread | record
+	local rc=0
+	scripts/sanitize.sh address,undefined | record || rc=$?
+	scripts/sanitize.sh thread | record || rc=$?
+	return "$rc"
 }
 
 stage_fuzz() {
 	scripts/fuzz.sh 30 --jobs 2 | record
 }
 
+# The test hook (see the usage): a stage that only runs its command.
+stage_extra() {
+	bash -c "$DOORBELL_TEST_EXTRA_STAGE" | record
+}
+
 # --- the run ----------------------------------------------------------------
 times=()
+# run_stage NAME WHAT: stage_NAME, timed.  Each stage_* returns non-zero when
+# one of its commands failed (with pipefail, a "script | record" pipeline
+# has the script's status); if the stage then recorded no FAIL line, the
+# failure would go unseen, so one is recorded here.
 run_stage() {
-	local s=$1 what=$2 t0 dt
+	local s=$1 what=$2 t0 dt rc before
 	echo "== $s: $what"
 	t0=$(date +%s)
+	before=$(grep -c '^FAIL ' "$results")
 	case $s in
 	lint) stage_lint ;;
 	build) stage_build ;;
@@ -289,7 +324,12 @@ run_stage() {
 	twohost_trixie) stage_twohost_trixie ;;
 	sanitize) stage_sanitize ;;
 	fuzz) stage_fuzz ;;
+	extra) stage_extra ;;
 	esac
+	rc=$?
+	if ((rc != 0)) && (($(grep -c '^FAIL ' "$results") == before)); then
+		echo "FAIL ${s}_completes: exit $rc" | record
+	fi
 	dt=$(($(date +%s) - t0))
 	echo "== $s: ${dt} s"
 	times+=("$s $dt")

@@ -130,15 +130,14 @@ fi
 
 # --- each build, doorbell alone ---------------------------------------------------
 # itest_part BUILD PART FILTER NAME: doorbell-itest -k FILTER of build dir
-# $dir, its lines prefixed $p, a FAIL ${p}NAME_... if it did not run whole.
+# $dir, its lines prefixed $p, a FAIL ${p}NAME_complete if it did not run
+# whole (itest-run.sh).
 itest_part() {
-	local itest=$dir/tests/guest/itest/doorbell-itest rc
+	local itest=$dir/tests/guest/itest/doorbell-itest
 	t0=$(date +%s)
 	if [[ -x $itest ]]; then
-		timeout "$(scaled 900)" "$itest" -d "$dev" -g "$gid" -k "$3" 2>&1 |
-			sed -E "s/^(PASS|FAIL|SKIP) /\1 $p/"
-		rc=${PIPESTATUS[0]}
-		((rc == 0)) || echo "FAIL ${p}${4}_exit_status: $rc"
+		"$here/itest-run.sh" --prefix "$p" "${4}_complete" -- \
+			"$itest" -d "$dev" -g "$gid" -k "$3"
 	else
 		echo "FAIL ${p}${4}_built: no $itest"
 	fi
