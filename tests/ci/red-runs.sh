@@ -1,0 +1,102 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# The CI's failure paths, each broken on purpose: the run must be red and
+# say why in a FAIL line.  One case per ctest entry (tests/ci/CMakeLists.txt);
+# no device, no guest:
+#   silent_stage      a stage whose command exits 1 and prints nothing
+#                     (scripts/test.sh's DOORBELL_TEST_EXTRA_STAGE hook);
+#   pass_then_exit    a stage that prints a PASS line, then exits 3;
+#   lint_no_tools     scripts/test.sh --only lint with a PATH that has neither
+#                     the lint tools nor apt (scripts/lint.sh stops before
+#                     its first check);
+#   itest_killed      an itest killed by SIGKILL, run as tests/guest/suite.sh
+#                     runs doorbell-itest (tests/guest/itest-run.sh);
+#   check_skip        CHECK_SKIP (tests/lib/check.h): SKIP and exit 77, but a
+#                     CHECK that failed first still makes it a FAIL.
+# Prints PASS or FAIL with the ctest entry's name, and on a FAIL the broken
+# run's output, indented.  Exit 1 on a FAIL.
+#
+# Usage: tests/ci/red-runs.sh CASE [CHECK_FIXTURE]
+set -u
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failed=0
+
+# expect NAME RC REGEX CMD...: CMD exits RC ("red": any non-zero) and prints
+# a line matching the extended REGEX.
+expect() {
+	local name=$1 want=$2 re=$3 out rc why=""
+	shift 3
+	out=$("$@" 2>&1)
+	rc=$?
+	if ! grep -qE -- "$re" <<<"$out"; then
+		why="no line matching '$re'"
+	elif [[ $want == red ]] && ((rc == 0)); then
+		why="exit 0"
+	elif [[ $want != red ]] && ((rc != want)); then
+		why="exit $rc, expected $want"
+	fi
+	if [[ -z $why ]]; then
+		echo "PASS $name"
+		return
+	fi
+	echo "FAIL $name: $why"
+	printf '%s\n' "$out" | sed 's/^/    /'
+	failed=1
+}
+
+# A PATH of the basic tools scripts/test.sh and scripts/lint.sh use before
+# lint's first check: no clang-format, shellcheck, clang, apt-get, dpkg.
+bare_path() {
+	local t
+	mkdir "$tmp/bin"
+	for t in bash cat date dirname grep head id mktemp rm sed tail tee wc; do
+		ln -s "$(command -v "$t")" "$tmp/bin/$t" || return 1
+	done
+	for t in clang-format shellcheck clang apt-get dpkg-query; do
+		if PATH=$tmp/bin command -v "$t" >/dev/null; then
+			echo "FAIL ci_lint_without_its_tools_is_red: $t on the bare PATH"
+			return 1
+		fi
+	done
+}
+
+case ${1:-} in
+silent_stage)
+	expect ci_a_stage_exiting_1_silently_is_red red \
+		'^FAIL extra_completes: exit 1$' \
+		env DOORBELL_TEST_EXTRA_STAGE='exit 1' \
+		"$top/scripts/test.sh" --only extra ;;
+pass_then_exit)
+	expect ci_a_stage_printing_pass_then_exiting_3_is_red red \
+		'^FAIL extra_completes: exit 3$' \
+		env DOORBELL_TEST_EXTRA_STAGE='echo PASS ci_looks_fine; exit 3' \
+		"$top/scripts/test.sh" --only extra ;;
+lint_no_tools)
+	bare_path || exit 1
+	# Any FAIL line of the lint stage's: lint.sh's own, or run_stage's.
+	expect ci_lint_without_its_tools_is_red red '^FAIL lint_' \
+		env PATH="$tmp/bin" "$top/scripts/test.sh" --only lint ;;
+itest_killed)
+	printf '#!/bin/bash\necho "PASS ci_fake_case"\nkill -KILL $$\n' \
+		>"$tmp/itest"
+	chmod +x "$tmp/itest"
+	expect ci_an_itest_killed_by_a_signal_is_red red \
+		'^FAIL integration_tests_complete: exit 137 \(killed by SIGKILL\)$' \
+		"$top/tests/guest/itest-run.sh" integration_tests_complete -- \
+		"$tmp/itest" ;;
+check_skip)
+	fixture=${2:?usage: red-runs.sh check_skip CHECK_FIXTURE}
+	expect ci_check_skip_prints_skip_and_exits_77 77 \
+		'^SKIP ci_fixture_skips: on purpose$' "$fixture" skips
+	expect ci_check_skip_after_a_failed_check_is_a_fail 1 \
+		'^FAIL ci_fixture_fails_then_skips$' "$fixture" fails_then_skips
+	expect ci_check_a_run_with_a_pass_and_a_skip_exits_0 0 \
+		'^1 passed, 0 failed, 1 skipped$' "$fixture" pass_and_skip
+	;;
+*)
+	echo "usage: red-runs.sh CASE [CHECK_FIXTURE] (see its header)" >&2
+	exit 2 ;;
+esac
+exit "$failed"
