@@ -9,7 +9,7 @@
 #             guest's own libibverbs-dev (provider and doorbell-itest only).
 # For each: the perftest/pingpong set (tests/guest/apps.sh), rdma-core's
 # own suite as the distribution ships it (one process per module),
-# tests/guest/pyverbs, the bad-input matrix (doorbell-itest -k matrix_)
+# pyverbs-tests/, the bad-input matrix (doorbell-itest -k matrix_)
 # and the features newer than Linux 6.1 (doorbell-itest -k feature_: RDMA
 # ATOMIC WRITE and FLUSH, which must work on these kernels).
 # The stock provider runs first, once, with rxe.driver visible: its apps
@@ -190,7 +190,7 @@ for b in $builds; do
 		stamp "$b suite"
 	fi
 	if [[ $parts == *" pyverbs "* ]]; then
-		echo "== $distro, $b: tests/guest/pyverbs"
+		echo "== $distro, $b: pyverbs-tests"
 		t0=$(date +%s)
 		"$here/pyverbs-suite.sh" "$p"
 		stamp "$b pyverbs"

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-# tests/guest/pyverbs, the project's own Python tests, through doorbell
+# pyverbs-tests/, the project's own Python tests, through doorbell
 # (PYVERBS_TESTS_PROVIDER=libdoorbell: each test checks that doorbell
 # serves the device).  One PASS/FAIL/SKIP line per test, named
 # PREFIXpyverbs_<module>.<class>.<test>, and a FAIL line if unittest exits
@@ -8,13 +8,14 @@
 # Usage: pyverbs-suite.sh [PREFIX]
 set -u
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+top=$(cd "$here/../.." && pwd)
 prefix=${1:-}
 # shellcheck source=tests/guest/pair-lib.sh
 . "$here/pair-lib.sh"	# scaled
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 if PYVERBS_TESTS_PROVIDER=libdoorbell timeout "$(scaled 900)" /usr/bin/python3 \
-	-m unittest discover -s "$here/pyverbs" -v >"$log" 2>&1; then
+	-m unittest discover -s "$top/pyverbs-tests" -v >"$log" 2>&1; then
 	rc=0
 else
 	rc=$?

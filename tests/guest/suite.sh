@@ -40,7 +40,7 @@ part "$here/rdma-core-suite.sh" 86
 echo "== instruction counts (callgrind) against tests/bench/insn-baseline.txt"
 part "$here/insn-guard.sh" "$build"
 
-echo "== tests/guest/pyverbs (the project's own Python tests)"
+echo "== pyverbs-tests (the project's own Python tests)"
 part "$here/pyverbs-suite.sh"
 
 # Last: it deletes rxe0 (and adds it back at the end).
