@@ -2,6 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
 # The lint stage of scripts/test.sh: every check fails on any finding.
+#   paths      every repository path that text cites exists, and no text
+#              names a path outside the repository (scripts/cited-paths.sh);
 #   format     clang-format --dry-run -Werror (the repository's .clang-format)
 #              on every tracked *.c and *.h;
 #   shell      shellcheck on every tracked shell script (*.sh, and files whose first line
@@ -15,7 +17,7 @@
 # Prints PASS/FAIL <name> lines; the findings go to stderr.  Installs its
 # tools with scripts/deps.sh --lint (root, Debian 12).
 #
-# Usage: scripts/lint.sh [CHECK...]          (default: all four, in order)
+# Usage: scripts/lint.sh [CHECK...]          (default: all five, in order)
 #   DOORBELL_BUILD_DIR: where the clang build goes (default build/), under
 #   lint-clang/.
 set -uo pipefail
@@ -50,6 +52,35 @@ shell_scripts() {
 			echo "$f"
 		fi
 	done
+}
+
+check_paths() {
+	local out=$work/paths rc miss away
+	scripts/cited-paths.sh >"$out" 2>&1
+	rc=$?
+	miss=$(grep -c '^missing ' "$out")
+	away=$(grep -c '^outside ' "$out")
+	if ((rc != 0 && miss + away == 0)); then
+		show "$out"
+		fail lint_cited_paths_are_checked "scripts/cited-paths.sh exit $rc"
+		return
+	fi
+	if ((miss == 0)); then
+		pass lint_cited_repository_paths_exist
+	else
+		grep '^missing ' "$out" >"$out.m"
+		show "$out.m"
+		fail lint_cited_repository_paths_exist \
+			"$miss cited paths are not in the repository (scripts/cited-paths.sh)"
+	fi
+	if ((away == 0)); then
+		pass lint_no_text_names_a_path_outside_the_repository
+	else
+		grep '^outside ' "$out" >"$out.o"
+		show "$out.o"
+		fail lint_no_text_names_a_path_outside_the_repository \
+			"$away paths outside the repository (scripts/cited-paths.sh)"
+	fi
 }
 
 check_format() {
@@ -121,17 +152,18 @@ check_cross() {
 }
 
 checks=("$@")
-((${#checks[@]})) || checks=(format shell clang cross)
+((${#checks[@]})) || checks=(paths format shell clang cross)
 for c in "${checks[@]}"; do
 	case $c in
-	format | shell | clang | cross) ;;
-	*) die "unknown check '$c' (format, shell, clang, cross)" ;;
+	paths | format | shell | clang | cross) ;;
+	*) die "unknown check '$c' (paths, format, shell, clang, cross)" ;;
 	esac
 done
 scripts/deps.sh --lint ||
 	die "could not install the lint tools (see above)"
 for c in "${checks[@]}"; do
 	case $c in
+	paths) check_paths ;;
 	format) check_format ;;
 	shell) check_shell ;;
 	clang) check_clang ;;

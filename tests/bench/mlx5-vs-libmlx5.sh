@@ -4,8 +4,8 @@
 # The mlx5 backend side by side with stock libmlx5, instructions per
 # ibv_post_send and per completion of ibv_poll_cq, both counted by
 # tests/bench/insn-guard.sh --mlx5: ours on the software ConnectX
-# (tests/model/mlx5/doorbell-mlx5-bench), libmlx5's real mlx5_post_send and
-# mlx5_poll_cq_v1 on plain memory (tests/bench/libmlx5-bench, which
+# ($build/tests/model/mlx5/doorbell-mlx5-bench), libmlx5's real mlx5_post_send and
+# mlx5_poll_cq_v1 on plain memory ($build/tests/bench/libmlx5-bench, which
 # dlopen()s the installed libmlx5 of Debian's ibverbs-providers).  When the
 # installed libmlx5 is not a build whose layouts tests/bench/libmlx5_v44.h
 # records (libmlx5-bench -p says why), or the bench was not built, the

@@ -102,8 +102,9 @@ static inline void db_vqp_set_ex(struct verbs_qp *vqp)
 
 /*
  * ibv_qp_ex members newer than rdma-core 43, at the same offset in every
- * release that has them (pabi-versions.md §2.1): wr_atomic_write from 44,
- * wr_flush from 45.  Before that, those bytes are verbs_qp's comp_mask and
+ * release that has them (sizeof(struct ibv_qp_ex) is 344 up to 43, 352 in
+ * 44, 360 from 45: qp_ex_size in tests/unit/golden/rdma-core-<NN>.txt):
+ * wr_atomic_write from 44, wr_flush from 45.  Before that, those bytes are verbs_qp's comp_mask and
  * xrcd, which libibverbs owns.
  */
 #define DB_QPX_WR_ATOMIC_WRITE_OFF 344

@@ -8,8 +8,8 @@
  *   cmake --build build --target doorbell-unit
  *   cc -Iproviders/doorbell -Itests/unit tests/fuzz/repro/wr_set_sge_over_2g.c \
  *      build/tests/unit/libdoorbell-unit.a \
- *      build/providers/doorbell/libdoorbell-objs.a -libverbs -o /tmp/repro &&
- *   /tmp/repro
+ *      build/providers/doorbell/libdoorbell-objs.a -libverbs -o build/repro &&
+ *   build/repro
  */
 #include <errno.h>
 #include <stdio.h>

@@ -6,8 +6,7 @@
 # headers: tests/unit/golden/rdma-core-<major>.txt (format: README.md).
 #
 # usage: record.sh GIT_DIR [MAJOR...]
-#   GIT_DIR  a clone or mirror of github.com/linux-rdma/rdma-core (the tool
-#            `fetch github:linux-rdma/rdma-core` gives one); only read.
+#   GIT_DIR  a clone or mirror of github.com/linux-rdma/rdma-core; only read.
 #   MAJOR    the releases to record (default 34 to 65).
 # Release NN is read from tag vNN.0; when that tag does not exist, from
 # master, but only if master's CMakeLists.txt says PACKAGE_VERSION "NN.0".
