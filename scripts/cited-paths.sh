@@ -47,7 +47,7 @@ END {
 	re = ""
 	for (t in tops) { e = t; gsub(/\./, "[.]", e); re = re (re ? "|" : "") e }
 	top_re = "(" re ")/[A-Za-z0-9_./+-]*"
-	out_re = "(\\.\\./)+[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*|/(work|tmp|home|root)/[A-Za-z0-9_.-]+|~/[A-Za-z0-9_.-]+"
+	out_re = "(\\.\\./)+[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*|(/(work|tmp|home|root)|~)(/[A-Za-z0-9_.-]+)+"
 	bad = 0
 	for (k = 1; k <= nscan; k++) scan_file(scan[k])
 	exit bad

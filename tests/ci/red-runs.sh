@@ -12,7 +12,10 @@
 #   itest_killed      an itest killed by SIGKILL, run as tests/guest/suite.sh
 #                     runs doorbell-itest (tests/guest/itest-run.sh);
 #   check_skip        CHECK_SKIP (tests/lib/check.h): SKIP and exit 77, but a
-#                     CHECK that failed first still makes it a FAIL.
+#                     CHECK that failed first still makes it a FAIL;
+#   cited_paths       scripts/cited-paths.sh (lint's paths check) in a small
+#                     repository whose text cites a missing path and paths
+#                     outside it.
 # Prints PASS or FAIL with the ctest entry's name, and on a FAIL the broken
 # run's output, indented.  Exit 1 on a FAIL.
 #
@@ -95,6 +98,27 @@ check_skip)
 	expect ci_check_a_run_with_a_pass_and_a_skip_exits_0 0 \
 		'^1 passed, 0 failed, 1 skipped$' "$fixture" pass_and_skip
 	;;
+cited_paths)
+	repo=$tmp/repo
+	mkdir -p "$repo/scripts" "$repo/docs"
+	cp "$top/scripts/cited-paths.sh" "$top/scripts/lib.sh" "$repo/scripts/"
+	# shellcheck disable=SC2016 # backticks: Markdown, not expansions
+	printf '%s\n' '`scripts/lib.sh` exists; [up](../scripts/lib.sh) too' \
+		'`docs/nope.md` does not' 'nor ../../away, /work/notes/x or /tmp/log' \
+		>"$repo/docs/a.md"
+	git -C "$repo" init -q && git -C "$repo" add . || exit 1
+	out=$("$repo/scripts/cited-paths.sh")
+	expect ci_cited_paths_finds_a_missing_path red \
+		'^missing docs/a.md:2: docs/nope.md$' "$repo/scripts/cited-paths.sh"
+	for p in ../../away /work/notes/x /tmp/log; do
+		grep -qxF "outside docs/a.md:3: $p" <<<"$out" ||
+			{ echo "FAIL ci_cited_paths_finds_paths_outside: not $p"; failed=1; }
+	done
+	if grep -q ':1: ' <<<"$out"; then
+		echo "FAIL ci_cited_paths_accepts_paths_that_exist: line 1 flagged"
+		failed=1
+	fi
+	((failed)) || echo "PASS ci_cited_paths_finds_paths_outside_and_accepts_existing_ones" ;;
 *)
 	echo "usage: red-runs.sh CASE [CHECK_FIXTURE] (see its header)" >&2
 	exit 2 ;;
