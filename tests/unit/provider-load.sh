@@ -9,7 +9,10 @@
 #   - rdma-core 66 and 33, outside 34 to 65: exactly one stderr line, naming
 #     doorbell and the release, and no registration;
 #   - a name whose release disagrees with the exports (the host's 44 exports
-#     renamed 1.14.56.0, 1.15.59.0 and 1.13.44.0): refused the same way.
+#     renamed 1.14.56.0, 1.15.59.0 and 1.13.44.0): refused the same way;
+#   - a name of a release with the same exports but another verbs_qp layout
+#     (the host's 44 as 1.14.45.0 and 1.14.43.0): refused the same way, by
+#     what the library's own ibv_qp_to_qp_ex() reads (core/libver.c).
 # Usage: provider-load.sh LOAD_PROVIDER_EXE PROVIDER_SO
 # Prints PASS/FAIL/SKIP per case; exit 1 on a FAIL.
 set -euo pipefail
@@ -75,6 +78,10 @@ if [[ $major == 44 ]]; then
 		libibverbs.so.1.15.59.0 59
 	refuse provider_refuses_a_minor_of_another_release \
 		libibverbs.so.1.13.44.0 44
+	refuse provider_refuses_44_named_45_by_its_qp_layout \
+		libibverbs.so.1.14.45.0 45
+	refuse provider_refuses_44_named_43_by_its_qp_layout \
+		libibverbs.so.1.14.43.0 43
 else
 	echo "SKIP provider_refuses_exports_older_than_the_name: host libibverbs is $hostname, not rdma-core 44"
 fi
