@@ -283,10 +283,12 @@ static bool db_dlvsym_probe(void *handle, const char *name, const char *node)
 /* Every private function, at its place in struct db_libibverbs. */
 #define DB_LIB_SYM(name)	      { #name, offsetof(struct db_libibverbs, name) },
 #define DB_LIB_GROWN_SYM(name, grown) DB_LIB_SYM(name)
+#define DB_LIB_LONG_SYM(name, long)   DB_LIB_SYM(name)
 static const struct {
 	const char *name;
 	size_t off;
-} db_lib_syms[] = { DB_LIB_FNS(DB_LIB_SYM) DB_LIB_GROWN_FNS(DB_LIB_GROWN_SYM) };
+} db_lib_syms[] = { DB_LIB_FNS(DB_LIB_SYM) DB_LIB_LONG_FNS(DB_LIB_LONG_SYM)
+			    DB_LIB_GROWN_FNS(DB_LIB_GROWN_SYM) };
 
 /* One symbol into its field; the fields are all function pointers. */
 static int db_resolve(void *handle, struct db_libibverbs *lib, size_t off,
