@@ -16,27 +16,45 @@
 #include "check.h"
 
 #ifdef __LP64__
-static void every_release_34_to_65_has_one_epoch_in_order(void)
+/* providers/doorbell/abi/releases.txt's range, and no other release. */
+static void every_release_served_has_one_epoch_in_order(void)
 {
 	unsigned int i;
 	int r;
 
 	CHECK(db_num_epochs > 0);
-	CHECK_EQ(db_epochs[0].first, 34);
-	CHECK_EQ(db_epochs[db_num_epochs - 1].last, 65);
+	CHECK_EQ(db_epochs[0].first, DB_RANGE_FIRST);
+	CHECK_EQ(db_epochs[db_num_epochs - 1].last, DB_RANGE_LAST);
 	for (i = 0; i < db_num_epochs; i++) {
 		CHECK(db_epochs[i].first <= db_epochs[i].last);
 		if (i)
 			CHECK_EQ(db_epochs[i].first, db_epochs[i - 1].last + 1);
 	}
-	for (r = 34; r <= 65; r++) {
+	for (r = DB_RANGE_FIRST; r <= DB_RANGE_LAST; r++) {
 		const struct db_epoch *e = db_epoch_of(r);
 
 		CHECK(e && e->first <= r && r <= e->last);
 	}
-	CHECK(db_epoch_of(33) == NULL);
-	CHECK(db_epoch_of(66) == NULL);
+	CHECK(db_epoch_of(DB_RANGE_FIRST - 1) == NULL);
+	CHECK(db_epoch_of(DB_RANGE_LAST + 1) == NULL);
 	CHECK(db_epoch_of(-1) == NULL);
+}
+
+/* The PABIs of releases.txt, in order, are the epochs' distinct ones. */
+static void the_epochs_pabis_are_those_of_releases_txt(void)
+{
+	static const int pabis[] = { DB_RANGE_PABIS };
+	unsigned int i, n = 0;
+
+	for (i = 0; i < db_num_epochs; i++) {
+		if (i && db_epochs[i].pabi == db_epochs[i - 1].pabi)
+			continue;
+		CHECK(n < sizeof(pabis) / sizeof(pabis[0]));
+		if (n < sizeof(pabis) / sizeof(pabis[0]))
+			CHECK_EQ(db_epochs[i].pabi, pabis[n]);
+		n++;
+	}
+	CHECK_EQ(n, sizeof(pabis) / sizeof(pabis[0]));
 }
 
 static void op_names_are_sorted_and_each_layout_is_their_rank(void)
@@ -457,7 +475,8 @@ static void qp_comp_mask_and_sysfs_abi_ver_are_at_each_epochs_offset(void)
 
 static const struct check_test tests[] = {
 #ifdef __LP64__
-	CHECK_TEST(every_release_34_to_65_has_one_epoch_in_order),
+	CHECK_TEST(every_release_served_has_one_epoch_in_order),
+	CHECK_TEST(the_epochs_pabis_are_those_of_releases_txt),
 	CHECK_TEST(op_names_are_sorted_and_each_layout_is_their_rank),
 	CHECK_TEST(the_built_epoch_is_the_layout_of_our_header),
 	CHECK_TEST(the_build_headers_have_their_epochs_layout),

@@ -196,7 +196,7 @@ typedef struct ibv_qp_ex *db_qp_to_qp_ex_fn(struct ibv_qp *qp);
  * Where the libibverbs whose ibv_qp_to_qp_ex() this is keeps
  * verbs_qp.comp_mask: the one offset of the epochs' at which VERBS_QP_EX
  * makes it return the QP, on a zeroed buffer; -1 if none or several.  It
- * only reads the buffer (libibverbs/verbs.c, the same in 34 to 65).
+ * only reads the buffer (libibverbs/verbs.c, the same in v34.0 to 65.0).
  */
 int db_probe_vqp_comp_mask(db_qp_to_qp_ex_fn *to_qp_ex);
 /*

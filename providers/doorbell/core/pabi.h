@@ -118,7 +118,8 @@ static inline void db_vqp_set_ex(struct verbs_qp *vqp)
 
 /*
  * ibv_qp_ex members newer than rdma-core 43, at the same offset in every
- * release that has them (pabi-versions.md §2.1): wr_atomic_write from 44,
+ * release that has them (v44.0 and v45.0 libibverbs/verbs.h, struct
+ * ibv_qp_ex; the golden files' qp_ex_size): wr_atomic_write from 44,
  * wr_flush from 45.  Before that, those bytes are verbs_qp's comp_mask and
  * xrcd, which libibverbs owns.
  */

@@ -9,7 +9,8 @@
 #        record.sh --tarball RELEASE_TARBALL MAJOR
 #   GIT_DIR  a clone or mirror of github.com/linux-rdma/rdma-core (the tool
 #            `fetch github:linux-rdma/rdma-core` gives one); only read.
-#   MAJOR    the releases to record (default 34 to 65).
+#   MAJOR    the releases to record (default: all those of
+#            providers/doorbell/abi/releases.txt).
 #   RELEASE_TARBALL  an rdma-core release source tarball of MAJOR (such as
 #            Debian's rdma-core_NN.0.orig.tar.gz, `apt-get source
 #            --download-only rdma-core`), for a release whose tag the
@@ -22,13 +23,15 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=scripts/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../../../scripts/lib.sh"
+# shellcheck source=scripts/releases.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../../../scripts/releases.sh"
 
 usage="usage: record.sh GIT_DIR [MAJOR...] | --tarball RELEASE_TARBALL MAJOR"
 [[ $# -ge 1 ]] || die "$usage"
 [[ $(uname -m) == x86_64 ]] || die "the recorded sizes are x86_64 ones"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-tarball= tree= gitdir=
+tarball='' tree='' gitdir=''
 if [[ $1 == --tarball ]]; then
 	[[ $# -eq 3 && -f $2 ]] || die "$usage"
 	tarball=$2
@@ -46,7 +49,7 @@ else
 fi
 majors=("$@")
 if [[ ${#majors[@]} -eq 0 ]]; then
-	mapfile -t majors < <(seq 34 65)
+	mapfile -t majors < <(seq "$db_first" "$db_last")
 fi
 
 g() {
