@@ -98,15 +98,15 @@ static bool db_pabi_seen(int pabi, unsigned int before)
 }
 
 /*
- * The releases whose verbs_qp.comp_mask is at off, as "rdma-core A" or
- * "rdma-core A to B" (the offsets only grow, so they are one run).
+ * Where ibv_qp_to_qp_ex() read comp_mask: "at byte N, as rdma-core A does"
+ * or "... A to B do" (the offsets only grow, so they are one run).
  */
-static void db_releases_with_comp_mask(int off, char *buf, size_t size)
+static void db_comp_mask_reading(int off, char *buf, size_t size)
 {
 	int first = -1, last = -1;
 	unsigned int i;
 
-	for (i = 0; i < db_num_epochs; i++) {
+	for (i = 0; off >= 0 && i < db_num_epochs; i++) {
 		if ((int)db_epochs[i].vqp_comp_mask_off != off)
 			continue;
 		if (first < 0)
@@ -114,12 +114,15 @@ static void db_releases_with_comp_mask(int off, char *buf, size_t size)
 		last = db_epochs[i].last;
 	}
 	if (first < 0)
-		snprintf(buf, size, "no release %d to %d", db_epochs[0].first,
-			 db_epochs[db_num_epochs - 1].last);
+		snprintf(buf, size,
+			 "at none of the offsets of rdma-core %d to %d",
+			 db_epochs[0].first, db_epochs[db_num_epochs - 1].last);
 	else if (first == last)
-		snprintf(buf, size, "rdma-core %d", first);
+		snprintf(buf, size, "at byte %d, as rdma-core %d does", off,
+			 first);
 	else
-		snprintf(buf, size, "rdma-core %d to %d", first, last);
+		snprintf(buf, size, "at byte %d, as rdma-core %d to %d do", off,
+			 first, last);
 }
 
 int db_libver_decide(const char *real_path, db_sym_probe_fn *probe, void *arg,
@@ -196,15 +199,14 @@ int db_libver_decide(const char *real_path, db_sym_probe_fn *probe, void *arg,
 	}
 	/* Same exports, other layout: the library's own answer decides. */
 	if (vqp_comp_mask_off != (int)ep->vqp_comp_mask_off) {
-		char rel[48];
+		char reads[80];
 
-		db_releases_with_comp_mask(vqp_comp_mask_off, rel, sizeof(rel));
+		db_comp_mask_reading(vqp_comp_mask_off, reads, sizeof(reads));
 		snprintf(out->why, sizeof(out->why),
 			 "not loaded: %s is named rdma-core %d (verbs_qp "
 			 "comp_mask at byte %u) but ibv_qp_to_qp_ex() reads it "
-			 "at byte %d, as %s does",
-			 base, major, ep->vqp_comp_mask_off, vqp_comp_mask_off,
-			 rel);
+			 "%s",
+			 base, major, ep->vqp_comp_mask_off, reads);
 		return -1;
 	}
 	out->minor = minor;
