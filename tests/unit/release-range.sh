@@ -9,6 +9,7 @@
 #     spans about all of them (N <= first + 1 and M >= last - 1) must be
 #     exactly first to last: after a release is added, every "34 to 65"
 #     left behind is named;
+#   - a package dependency stated as "libibverbs1 (<< N~)" has N = last + 1;
 #   - a file that names a provider file -rdmavN.so of a later PABI names
 #     those of all PABIs, and a list "34, 57, ... and 65" that starts with
 #     the first PABI lists exactly the PABIs.
@@ -44,6 +45,12 @@ for f in "${files[@]}"; do
 		fi
 	done < <({ grep -noE '(^|[^0-9.v])[0-9]{2} ?(to|-|–|\.\.|…) ?[0-9]{2}([^0-9.]|\.([^0-9]|$)|$)' \
 		"$f" || true; } | sed -E 's/^([0-9]+):[^0-9]*/\1:/; s/[^0-9]*$//')
+	# The upper bound of the package dependency on libibverbs1.
+	while IFS=: read -r line n; do
+		((n == db_last + 1)) ||
+			bad+=("line $line says libibverbs1 (<< $n~), not << $((db_last + 1))~")
+	done < <({ grep -noE 'libibverbs1 \(<< [0-9]+' "$f" || true; } |
+		sed -E 's/^([0-9]+):.*<< /\1:/')
 	# Provider file names of later PABIs: all of them or none.
 	named=" $({ grep -oE 'rdmav[0-9]+' "$f" || true; } | sed 's/rdmav//' |
 		sort -un | tr '\n' ' ')"
