@@ -49,7 +49,10 @@ fi
 command -v rpmbuild >/dev/null || { say "rpmbuild not found"; exit 1; }
 
 spec=$top/redhat/doorbell.spec
-version=$(rpmspec -q --srpm --qf '%{version}\n' "$spec" 2>/dev/null | head -n1)
+# Source1: the releases served (the spec reads it while it is parsed).
+releases=$top/providers/doorbell/abi/releases.txt
+version=$(rpmspec -q --srpm --qf '%{version}\n' \
+	--define "_sourcedir ${releases%/*}" "$spec" 2>/dev/null | head -n1)
 cmake_version=$(sed -nE 's/^project\(doorbell VERSION ([0-9.]+).*/\1/p' "$top/CMakeLists.txt")
 if [[ -z $version || $version != "$cmake_version" ]]; then
 	say "spec Version '$version' differs from CMakeLists.txt's '$cmake_version'"
@@ -75,6 +78,7 @@ else
 	say "Source0 from HEAD ($(git -C "$top" rev-parse --short HEAD)); uncommitted changes are not included"
 fi
 cp "$spec" "$out/SPECS/"
+cp "$releases" "$out/SOURCES/"
 
 log=$out/build.log
 if ! timeout 1800 rpmbuild -bb "${nodeps[@]}" \

@@ -6,15 +6,21 @@
 # real name (libibverbs.so.1.<minor>.<major>.<n>, with the libibverbs.so.1
 # link), loaded first, then the provider (tests/unit/load_provider.c).
 #   - the host's own file: it registers (DOORBELL_DEBUG=1 says so);
-#   - rdma-core 66 and 33, outside 34 to 65: exactly one stderr line, naming
+#   - the releases just outside providers/doorbell/abi/releases.txt's range
+#     (66 and 33 while it is 34 to 65): exactly one stderr line, naming
 #     doorbell and the release, and no registration;
 #   - a name whose release disagrees with the exports (the host's 44 exports
-#     renamed 1.14.56.0, 1.15.59.0 and 1.13.44.0): refused the same way.
+#     renamed 1.14.56.0, 1.15.59.0 and 1.13.44.0): refused the same way;
+#   - a name of a release with the same exports but another verbs_qp layout
+#     (the host's 44 as 1.14.45.0 and 1.14.43.0): refused the same way, by
+#     what the library's own ibv_qp_to_qp_ex() reads (core/libver.c).
 # Usage: provider-load.sh LOAD_PROVIDER_EXE PROVIDER_SO
 # Prints PASS/FAIL/SKIP per case; exit 1 on a FAIL.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib.sh"
+# shellcheck source=scripts/releases.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../../scripts/releases.sh"
 exe=${1:?usage: provider-load.sh LOAD_PROVIDER_EXE PROVIDER_SO}
 prov=${2:?usage: provider-load.sh LOAD_PROVIDER_EXE PROVIDER_SO}
 host=$(realpath "$(ldconfig -p | awk '$1 == "libibverbs.so.1" && /x86-64|64bit/ { print $NF; exit }')" 2>/dev/null || true)
@@ -65,8 +71,10 @@ refuse() { # refuse TESTNAME FILENAME RELEASE
 	fi
 	check "$1" $ok "$2: stdout '$out', $n stderr lines: '$err'"
 }
-refuse provider_refuses_rdma_core_66 libibverbs.so.1.14.66.0 66
-refuse provider_refuses_rdma_core_33 libibverbs.so.1.12.33.0 33
+after=$((db_last + 1)) before=$((db_first - 1))
+refuse "provider_refuses_rdma_core_$after" "libibverbs.so.1.14.$after.0" $after
+refuse "provider_refuses_rdma_core_$before" "libibverbs.so.1.12.$before.0" \
+	$before
 if [[ $major == 44 ]]; then
 	# The host's exports under names of releases they do not match.
 	refuse provider_refuses_exports_older_than_the_name \
@@ -75,6 +83,10 @@ if [[ $major == 44 ]]; then
 		libibverbs.so.1.15.59.0 59
 	refuse provider_refuses_a_minor_of_another_release \
 		libibverbs.so.1.13.44.0 44
+	refuse provider_refuses_44_named_45_by_its_qp_layout \
+		libibverbs.so.1.14.45.0 45
+	refuse provider_refuses_44_named_43_by_its_qp_layout \
+		libibverbs.so.1.14.43.0 43
 else
 	echo "SKIP provider_refuses_exports_older_than_the_name: host libibverbs is $hostname, not rdma-core 44"
 fi

@@ -8,12 +8,15 @@
 #     core/libver.c resolves them with dlvsym;
 #   - public IBVERBS_1.x needs only up to IBVERBS_1.12, the newest node of
 #     rdma-core 34, the oldest release served;
-#   - the build's lib/ names it for every PABI: -rdmav57/59/64/65.so links.
+#   - the build's lib/ names it for every later PABI of
+#     providers/doorbell/abi/releases.txt: -rdmav<PABI>.so links.
 # Usage: provider-symbols.sh PROVIDER_SO
 # Prints PASS/FAIL per check and the public versions needed; exit 1 on FAIL.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib.sh"
+# shellcheck source=scripts/releases.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../../scripts/releases.sh"
 so=${1:?usage: provider-symbols.sh PROVIDER_SO}
 failed=0
 pass() { echo "PASS $1"; }
@@ -51,7 +54,7 @@ else
 fi
 
 dir=$(dirname "$so") base=$(basename "$so") bad=''
-for p in 57 59 64 65; do
+for p in "${db_pabis[@]:1}"; do
 	l=$dir/libdoorbell-rdmav$p.so
 	[[ -L $l && $(readlink "$l") == "$base" ]] || bad+=" ${l##*/}"
 done

@@ -5,8 +5,11 @@
  * exports come from a fake written here from the release notes of
  * libibverbs/libibverbs.map.in (docs/abi.md), not from libver.c's tables:
  * which node each release's newest public symbols are in, which PABI
- * registers drivers, and when the private symbols below appeared.
+ * registers drivers, and when the private symbols below appeared; and where
+ * each release keeps verbs_qp.comp_mask (after struct ibv_qp_ex, which
+ * gained wr_atomic_write in 44 and wr_flush in 45: libibverbs/verbs.h).
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -38,7 +41,14 @@ struct fake_lib {
 	int pabi;	  /* the node that registers drivers */
 	const char *drop; /* this symbol is missing */
 	const char *add;  /* this symbol is there, in any node asked */
+	int layout;	  /* its verbs_qp is that release's; 0: release's */
 };
+
+/* offsetof(struct verbs_qp, comp_mask) in rdma-core r. */
+static int release_comp_mask(int r)
+{
+	return r >= 45 ? 360 : r >= 44 ? 352 : 344;
+}
 
 static int release_pabi(int r)
 {
@@ -113,7 +123,9 @@ static int decide(struct fake_lib *f, int minor, struct db_libver *lv)
 
 	snprintf(name, sizeof(name), "/usr/lib/libibverbs.so.1.%d.%d.0", minor,
 		 f->release);
-	return db_libver_decide(name, fake_probe, f, lv);
+	return db_libver_decide(
+		name, fake_probe, f,
+		release_comp_mask(f->layout ? f->layout : f->release), lv);
 }
 
 /* A refusal is one line that names the file and the release. */
@@ -126,13 +138,13 @@ static bool refused_naming(const struct db_libver *lv, int release)
 	       strstr(lv->why, "libibverbs.so.1.") && strstr(lv->why, rel);
 }
 
-static void every_release_34_to_65_is_accepted_with_its_epoch(void)
+static void every_release_served_is_accepted_with_its_epoch(void)
 {
 	struct db_libver lv;
 	struct fake_lib f;
 	int r;
 
-	for (r = 34; r <= 65; r++) {
+	for (r = DB_RANGE_FIRST; r <= DB_RANGE_LAST; r++) {
 		f = (struct fake_lib){ .release = r, .pabi = release_pabi(r) };
 		CHECK_EQ(decide(&f, release_minor(r), &lv), 0);
 		CHECK(lv.epoch != NULL);
@@ -153,7 +165,7 @@ static void a_minor_of_another_release_is_refused(void)
 	struct fake_lib f;
 	int r;
 
-	for (r = 34; r <= 65; r++) {
+	for (r = DB_RANGE_FIRST; r <= DB_RANGE_LAST; r++) {
 		f = (struct fake_lib){ .release = r, .pabi = release_pabi(r) };
 		CHECK_EQ(decide(&f, release_minor(r) + 1, &lv), -1);
 		CHECK(refused_naming(&lv, r));
@@ -170,7 +182,7 @@ static void a_pabi_node_other_than_the_releases_is_refused(void)
 	unsigned int i;
 	int r;
 
-	for (r = 34; r <= 65; r++) {
+	for (r = DB_RANGE_FIRST; r <= DB_RANGE_LAST; r++) {
 		for (i = 0; i < sizeof(pabis) / sizeof(pabis[0]); i++) {
 			if (pabis[i] == release_pabi(r))
 				continue;
@@ -228,21 +240,151 @@ static void exports_that_disagree_with_the_release_are_refused(void)
 	}
 }
 
-static void releases_outside_34_to_65_are_refused(void)
+/*
+ * 37 to 48 export the same symbols, and so do 53 to 56: a file of one
+ * release under another's name is caught by where its verbs_qp keeps
+ * comp_mask, wherever that differs (the 53/54 difference is an extra
+ * trailing parameter doorbell always passes: core/pabi.h).
+ */
+static void a_verbs_qp_layout_other_than_the_names_is_refused(void)
+{
+	struct db_libver lv;
+	struct fake_lib f;
+	int r, content;
+
+	for (r = DB_RANGE_FIRST; r <= DB_RANGE_LAST; r++) {
+		for (content = DB_RANGE_FIRST; content <= DB_RANGE_LAST;
+		     content++) {
+			f = (struct fake_lib){ .release = r,
+					       .pabi = release_pabi(r),
+					       .layout = content };
+			if (release_comp_mask(content) ==
+			    release_comp_mask(r)) {
+				CHECK_EQ(decide(&f, release_minor(r), &lv), 0);
+				continue;
+			}
+			CHECK_EQ(decide(&f, release_minor(r), &lv), -1);
+			CHECK(refused_naming(&lv, r));
+			CHECK(strstr(lv.why, "ibv_qp_to_qp_ex") != NULL);
+		}
+	}
+	/* The library answered for no known layout, or for several. */
+	f = (struct fake_lib){ .release = 44, .pabi = 34 };
+	CHECK_EQ(db_libver_decide("libibverbs.so.1.14.44.0", fake_probe, &f, -1,
+				  &lv),
+		 -1);
+	CHECK(refused_naming(&lv, 44));
+}
+
+/* libibverbs' ibv_qp_to_qp_ex() as each layout has it. */
+static struct ibv_qp_ex *to_qp_ex_at(struct ibv_qp *qp, size_t off)
+{
+	uint32_t mask;
+
+	memcpy(&mask, (char *)qp + off, sizeof(mask));
+	return mask & VERBS_QP_EX ? (struct ibv_qp_ex *)qp : NULL;
+}
+
+static struct ibv_qp_ex *to_qp_ex_344(struct ibv_qp *qp)
+{
+	return to_qp_ex_at(qp, 344);
+}
+
+static struct ibv_qp_ex *to_qp_ex_352(struct ibv_qp *qp)
+{
+	return to_qp_ex_at(qp, 352);
+}
+
+static struct ibv_qp_ex *to_qp_ex_360(struct ibv_qp *qp)
+{
+	return to_qp_ex_at(qp, 360);
+}
+
+static struct ibv_qp_ex *to_qp_ex_always(struct ibv_qp *qp)
+{
+	return (struct ibv_qp_ex *)qp;
+}
+
+static struct ibv_qp_ex *to_qp_ex_never(struct ibv_qp *qp)
+{
+	(void)qp;
+	return NULL;
+}
+
+static void the_probe_finds_comp_mask_where_the_library_reads_it(void)
+{
+	CHECK_EQ(db_probe_vqp_comp_mask(to_qp_ex_344), 344);
+	CHECK_EQ(db_probe_vqp_comp_mask(to_qp_ex_352), 352);
+	CHECK_EQ(db_probe_vqp_comp_mask(to_qp_ex_360), 360);
+	CHECK_EQ(db_probe_vqp_comp_mask(to_qp_ex_always), -1);
+	CHECK_EQ(db_probe_vqp_comp_mask(to_qp_ex_never), -1);
+}
+
+static void the_probe_agrees_with_the_system_libibverbs_release(void)
+{
+	/* The unit tests run with the library whose headers they use. */
+	CHECK_EQ(db_probe_vqp_comp_mask(ibv_qp_to_qp_ex),
+		 release_comp_mask(DB_HEADERS_RDMA_CORE));
+}
+
+/* A maps stream with the file a test looks up in it. */
+static int mapped(const char *text, unsigned long addr, char *path, size_t size)
+{
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+	int ret;
+
+	if (!f)
+		return -2;
+	ret = db_mapped_file(f, (const void *)addr, path, size);
+	fclose(f);
+	return ret;
+}
+
+static void the_release_is_read_from_the_mapped_file(void)
+{
+	static const char maps[] =
+		"7f0000000000-7f0000001000 r--p 00000000 08:01 11 "
+		"/usr/lib/x86_64-linux-gnu/libibverbs.so.1.14.44.0\n"
+		"7f0000001000-7f0000009000 r-xp 00001000 08:01 11 "
+		"/usr/lib/x86_64-linux-gnu/libibverbs.so.1.14.44.0\n"
+		"7f0000009000-7f000000a000 r-xp 00001000 08:01 12 "
+		"/opt/a dir/libibverbs.so.1.14.43.0 (deleted)\n"
+		"7f000000a000-7f000000b000 rw-p 00000000 00:00 0 \n"
+		"7f000000b000-7f000000c000 rw-p 00000000 00:00 0\n";
+	char path[128];
+
+	CHECK_EQ(mapped(maps, 0x7f0000001234, path, sizeof(path)), 0);
+	CHECK(!strcmp(path,
+		      "/usr/lib/x86_64-linux-gnu/libibverbs.so.1.14.44.0"));
+	/* Upgraded under a running process: the old file, by its name. */
+	CHECK_EQ(mapped(maps, 0x7f0000009000, path, sizeof(path)), 0);
+	CHECK(!strcmp(path, "/opt/a dir/libibverbs.so.1.14.43.0"));
+	/* Anonymous mappings, addresses outside, no room: no file. */
+	CHECK_EQ(mapped(maps, 0x7f000000a800, path, sizeof(path)), -1);
+	CHECK_EQ(mapped(maps, 0x7f000000b800, path, sizeof(path)), -1);
+	CHECK_EQ(mapped(maps, 0x7f000000c000, path, sizeof(path)), -1);
+	CHECK_EQ(mapped(maps, 0x7f0000001234, path, 10), -1);
+}
+
+static void releases_outside_those_served_are_refused(void)
 {
 	struct db_libver lv;
 	struct fake_lib f;
 
-	f = (struct fake_lib){ .release = 33, .pabi = 34 };
-	CHECK_EQ(decide(&f, 12, &lv), -1);
-	CHECK(refused_naming(&lv, 33));
-	CHECK_EQ(lv.major, 33);
-	f = (struct fake_lib){ .release = 66, .pabi = 65 };
-	CHECK_EQ(decide(&f, 18, &lv), -1);
-	CHECK(refused_naming(&lv, 66));
-	f = (struct fake_lib){ .release = 66, .pabi = 66 };
-	CHECK_EQ(decide(&f, 19, &lv), -1);
-	CHECK(refused_naming(&lv, 66));
+	const int before = DB_RANGE_FIRST - 1, after = DB_RANGE_LAST + 1;
+
+	f = (struct fake_lib){ .release = before, .pabi = 34 };
+	CHECK_EQ(decide(&f, release_minor(before), &lv), -1);
+	CHECK(refused_naming(&lv, before));
+	CHECK_EQ(lv.major, before);
+	/* The next release, with the last one's PABI or a new one. */
+	f = (struct fake_lib){ .release = after,
+			       .pabi = release_pabi(DB_RANGE_LAST) };
+	CHECK_EQ(decide(&f, release_minor(DB_RANGE_LAST), &lv), -1);
+	CHECK(refused_naming(&lv, after));
+	f = (struct fake_lib){ .release = after, .pabi = after };
+	CHECK_EQ(decide(&f, release_minor(DB_RANGE_LAST) + 1, &lv), -1);
+	CHECK(refused_naming(&lv, after));
 	f = (struct fake_lib){ .release = 1, .pabi = 34 };
 	CHECK_EQ(decide(&f, 14, &lv), -1);
 }
@@ -263,12 +405,13 @@ static void unparsable_names_are_refused(void)
 	unsigned int i;
 
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		CHECK_EQ(db_libver_decide(names[i], fake_probe, &f, &lv), -1);
+		CHECK_EQ(db_libver_decide(names[i], fake_probe, &f, 352, &lv),
+			 -1);
 		CHECK(lv.epoch == NULL);
 		CHECK(strchr(lv.why, '\n') == NULL);
 		CHECK(strstr(lv.why, "cannot tell") != NULL);
 	}
-	CHECK_EQ(db_libver_decide(NULL, fake_probe, &f, &lv), -1);
+	CHECK_EQ(db_libver_decide(NULL, fake_probe, &f, 352, &lv), -1);
 	CHECK(lv.epoch == NULL);
 }
 
@@ -286,11 +429,15 @@ static void the_system_libibverbs_is_accepted(void)
 static const struct check_test tests[] = {
 	CHECK_TEST(major_is_read_from_the_real_file_name),
 	CHECK_TEST(unversioned_or_foreign_names_have_no_major),
-	CHECK_TEST(every_release_34_to_65_is_accepted_with_its_epoch),
+	CHECK_TEST(every_release_served_is_accepted_with_its_epoch),
 	CHECK_TEST(a_minor_of_another_release_is_refused),
 	CHECK_TEST(a_pabi_node_other_than_the_releases_is_refused),
 	CHECK_TEST(exports_that_disagree_with_the_release_are_refused),
-	CHECK_TEST(releases_outside_34_to_65_are_refused),
+	CHECK_TEST(a_verbs_qp_layout_other_than_the_names_is_refused),
+	CHECK_TEST(the_probe_finds_comp_mask_where_the_library_reads_it),
+	CHECK_TEST(the_probe_agrees_with_the_system_libibverbs_release),
+	CHECK_TEST(the_release_is_read_from_the_mapped_file),
+	CHECK_TEST(releases_outside_those_served_are_refused),
 	CHECK_TEST(unparsable_names_are_refused),
 	CHECK_TEST(the_system_libibverbs_is_accepted),
 };

@@ -3,8 +3,10 @@
  * The epoch tables of abi/epochs.c against the facts recorded from each
  * rdma-core release's own headers (tests/unit/golden/rdma-core-<major>.txt,
  * written by tests/unit/golden/record.sh; format in its README.md).
- * One test per release 34..65; the recorded sizes are x86_64 ones.
+ * One test per release served (providers/doorbell/abi/releases.txt); the
+ * recorded sizes are x86_64 ones.
  */
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,9 +19,13 @@
 #error "DOORBELL_GOLDEN_DIR: the directory of the recorded rdma-core data"
 #endif
 
-/* The releases recorded; a new one also needs its RELEASE() line below. */
-#define GOLDEN_FIRST   34
-#define GOLDEN_LAST    65
+/*
+ * The releases recorded: those of providers/doorbell/abi/releases.txt
+ * (DB_RANGE_FIRST/LAST, from CMake); each also needs its RELEASE() line
+ * below (checked by every_release_has_its_test).
+ */
+#define GOLDEN_FIRST   DB_RANGE_FIRST
+#define GOLDEN_LAST    DB_RANGE_LAST
 #define GOLDEN_MAX_OPS 160
 
 /* One release's recorded facts; -1 = the file did not give the key. */
@@ -218,7 +224,7 @@ static void check_release(int major)
 		}
 }
 
-static void no_epoch_outside_34_to_65(void)
+static void no_epoch_outside_the_releases_served(void)
 {
 	CHECK(db_epoch_of(GOLDEN_FIRST - 1) == NULL);
 	CHECK(db_epoch_of(GOLDEN_LAST + 1) == NULL);
@@ -262,8 +268,8 @@ static void every_op_name_is_in_some_release(void)
 	}
 	for (i = 0; i < DB_VOP_NUM; i++)
 		if (!used[i]) {
-			printf("    %s: in no release 34..65\n",
-			       db_vop_name[i]);
+			printf("    %s: in no release %d..%d\n", db_vop_name[i],
+			       GOLDEN_FIRST, GOLDEN_LAST);
 			check_failed = 1;
 		}
 }
@@ -306,6 +312,8 @@ RELEASE(63)
 RELEASE(64)
 RELEASE(65)
 
+static void every_release_has_its_test(void);
+
 static const struct check_test tests[] = {
 	CHECK_TEST(pabi_layout_matches_rdma_core_v34),
 	CHECK_TEST(pabi_layout_matches_rdma_core_v35),
@@ -339,10 +347,34 @@ static const struct check_test tests[] = {
 	CHECK_TEST(pabi_layout_matches_rdma_core_v63),
 	CHECK_TEST(pabi_layout_matches_rdma_core_v64),
 	CHECK_TEST(pabi_layout_matches_rdma_core_v65),
-	CHECK_TEST(no_epoch_outside_34_to_65),
+	CHECK_TEST(no_epoch_outside_the_releases_served),
 	CHECK_TEST(op_names_are_unique_and_sorted),
 	CHECK_TEST(every_op_name_is_in_some_release),
+	CHECK_TEST(every_release_has_its_test),
 };
+
+/* One pabi_layout_matches_rdma_core_vNN per release served, no other. */
+static void every_release_has_its_test(void)
+{
+	static const char prefix[] = "pabi_layout_matches_rdma_core_v";
+	bool seen[GOLDEN_LAST + 1] = { false };
+	unsigned int i;
+	int m;
+
+	for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
+		if (strncmp(tests[i].name, prefix, sizeof(prefix) - 1))
+			continue;
+		m = atoi(tests[i].name + sizeof(prefix) - 1);
+		CHECK(m >= GOLDEN_FIRST && m <= GOLDEN_LAST);
+		if (m >= GOLDEN_FIRST && m <= GOLDEN_LAST)
+			seen[m] = true;
+	}
+	for (m = GOLDEN_FIRST; m <= GOLDEN_LAST; m++)
+		if (!seen[m]) {
+			printf("    rdma-core %d: no RELEASE(%d) test\n", m, m);
+			check_failed = 1;
+		}
+}
 
 int main(int argc, char **argv)
 {

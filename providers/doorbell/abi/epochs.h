@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
  * The layout epochs of libibverbs' private provider interface, as data: one
- * entry per range of rdma-core majors (34 to 65) in which every size, offset,
+ * entry per range of rdma-core majors (together exactly the releases of
+ * abi/releases.txt, checked by unit_epochs) in which every size, offset,
  * ops slot and ibv_cmd_* parameter count doorbell relies on is the same.
  * Values are x86_64 (LP64) ones; every field they measure is made of
  * pointers, longs and fixed-width integers, so other LP64 architectures
@@ -124,7 +125,7 @@ extern const char *const db_vop_name[DB_VOP_NUM]; /* "advise_mr", ... */
 /* One layout epoch of libibverbs' private ABI. */
 struct db_epoch {
 	int first, last;	      /* rdma-core majors covered, inclusive */
-	int pabi;		      /* 34, 57, 59, 64 or 65 */
+	int pabi;		      /* one of abi/releases.txt's pabis */
 	int ibverbs_minor;	      /* libibverbs.so.1.<minor>.<major>.<n> */
 	unsigned int nslots;	      /* sizeof(struct verbs_context_ops) / 8 */
 	signed char slot[DB_VOP_NUM]; /* slot index of each op, -1 if absent */
@@ -144,7 +145,7 @@ struct db_epoch {
 extern const struct db_epoch db_epochs[];
 extern const unsigned int db_num_epochs;
 
-/* The epoch of an rdma-core major, NULL outside 34..65. */
+/* The epoch of an rdma-core major, NULL outside abi/releases.txt's range. */
 const struct db_epoch *db_epoch_of(int major);
 
 #endif /* DOORBELL_ABI_EPOCHS_H */

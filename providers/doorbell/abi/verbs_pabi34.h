@@ -9,8 +9,8 @@
  * libibverbs/init.c, try_driver (how the match table, match_device and the
  * ABI range are used).
  *
- * One build serves rdma-core 34 to 65 (PABI 34, 57, 59, 64 and 65), whose
- * layouts drift even inside one PABI: the ops table has 73 to 93 members,
+ * One build serves the rdma-core releases of abi/releases.txt (several
+ * PABIs), whose layouts drift even inside one PABI: the ops table has 73 to 93 members,
  * verbs_context gains members at its front in 59, 62 and 64, ibv_qp_ex grew
  * in 44 and 45, verbs_sysfs_dev in 35, and four ibv_cmd_* prototypes gained
  * a parameter.  Everything here is asserted below for the 44 layout; what

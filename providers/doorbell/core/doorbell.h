@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "abi/verbs_pabi34.h"
 #include "core/pabi.h"
@@ -183,8 +184,25 @@ struct db_libver {
 	const struct db_epoch *epoch; /* NULL: refused */
 	char why[256];		      /* the refusal, one line */
 };
-/* The decision on a real file name and its exports: 0 accept, -1 refuse. */
+/*
+ * The decision on the mapped file's name, its exports and where it keeps
+ * verbs_qp.comp_mask (db_probe_vqp_comp_mask): 0 accept, -1 refuse.
+ */
 int db_libver_decide(const char *real_path, db_sym_probe_fn *probe, void *arg,
-		     struct db_libver *out);
+		     int vqp_comp_mask_off, struct db_libver *out);
+/* libibverbs' public ibv_qp_to_qp_ex(), taking and giving any QP. */
+typedef struct ibv_qp_ex *db_qp_to_qp_ex_fn(struct ibv_qp *qp);
+/*
+ * Where the libibverbs whose ibv_qp_to_qp_ex() this is keeps
+ * verbs_qp.comp_mask: the one offset of the epochs' at which VERBS_QP_EX
+ * makes it return the QP, on a zeroed buffer; -1 if none or several.  It
+ * only reads the buffer (libibverbs/verbs.c, the same in v34.0 to 65.0).
+ */
+int db_probe_vqp_comp_mask(db_qp_to_qp_ex_fn *to_qp_ex);
+/*
+ * The file mapped at addr, from a /proc/<pid>/maps stream: its path, with
+ * " (deleted)" dropped; 0, or -1 if no file mapping holds addr.
+ */
+int db_mapped_file(FILE *maps, const void *addr, char *path, size_t size);
 
 #endif /* DOORBELL_CORE_H */

@@ -28,8 +28,8 @@ int db_k_query_device_ex(struct ibv_context *ctx,
 	size_t resp_size = sizeof(resp);
 	int ret;
 
-	ret = db_cmd_query_device_any(ctx, input, attr, attr_size, &resp,
-				      &resp_size);
+	ret = db_lib.ibv_cmd_query_device_any(ctx, input, attr, attr_size,
+					      &resp, &resp_size);
 	if (!ret && fw_ver)
 		*fw_ver = resp.base.fw_ver;
 	return ret;
@@ -40,7 +40,7 @@ int db_k_query_port(struct ibv_context *ctx, uint8_t port,
 {
 	struct ibv_query_port cmd = {};
 
-	return db_cmd_query_port(ctx, port, attr, &cmd, sizeof(cmd));
+	return db_lib.ibv_cmd_query_port(ctx, port, attr, &cmd, sizeof(cmd));
 }
 
 int db_k_alloc_pd(struct ibv_context *ctx, struct ibv_pd *pd,
@@ -51,13 +51,13 @@ int db_k_alloc_pd(struct ibv_context *ctx, struct ibv_pd *pd,
 
 	if (drv_resp_len > sizeof(resp.drv))
 		return EINVAL;
-	return db_cmd_alloc_pd(ctx, pd, &cmd, sizeof(cmd), &resp.ibv,
-			       sizeof(resp.ibv) + drv_resp_len);
+	return db_lib.ibv_cmd_alloc_pd(ctx, pd, &cmd, sizeof(cmd), &resp.ibv,
+				       sizeof(resp.ibv) + drv_resp_len);
 }
 
 int db_k_dealloc_pd(struct ibv_pd *pd)
 {
-	return db_cmd_dealloc_pd(pd);
+	return db_lib.ibv_cmd_dealloc_pd(pd);
 }
 
 int db_k_reg_mr(struct ibv_pd *pd, void *addr, size_t len, uint64_t hca_va,
@@ -66,19 +66,20 @@ int db_k_reg_mr(struct ibv_pd *pd, void *addr, size_t len, uint64_t hca_va,
 	struct ibv_reg_mr cmd = {};
 	struct ib_uverbs_reg_mr_resp resp = {};
 
-	return db_cmd_reg_mr(pd, addr, len, hca_va, access, vmr, &cmd,
-			     sizeof(cmd), &resp, sizeof(resp));
+	return db_lib.ibv_cmd_reg_mr(pd, addr, len, hca_va, access, vmr, &cmd,
+				     sizeof(cmd), &resp, sizeof(resp));
 }
 
 int db_k_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset, size_t len,
 		       uint64_t iova, int fd, int access, struct verbs_mr *vmr)
 {
-	return db_cmd_reg_dmabuf_mr(pd, offset, len, iova, fd, access, vmr);
+	return db_lib.ibv_cmd_reg_dmabuf_mr(pd, offset, len, iova, fd, access,
+					    vmr, NULL);
 }
 
 int db_k_dereg_mr(struct verbs_mr *vmr)
 {
-	return db_cmd_dereg_mr(vmr);
+	return db_lib.ibv_cmd_dereg_mr(vmr);
 }
 
 int db_k_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type, struct ibv_mw *mw)
@@ -86,21 +87,21 @@ int db_k_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type, struct ibv_mw *mw)
 	struct ibv_alloc_mw cmd = {};
 	struct ib_uverbs_alloc_mw_resp resp = {};
 
-	return db_cmd_alloc_mw(pd, type, mw, &cmd, sizeof(cmd), &resp,
-			       sizeof(resp));
+	return db_lib.ibv_cmd_alloc_mw(pd, type, mw, &cmd, sizeof(cmd), &resp,
+				       sizeof(resp));
 }
 
 int db_k_dealloc_mw(struct ibv_mw *mw)
 {
-	return db_cmd_dealloc_mw(mw);
+	return db_lib.ibv_cmd_dealloc_mw(mw);
 }
 
 int db_k_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)
 {
-	return db_cmd_attach_mcast(qp, gid, lid);
+	return db_lib.ibv_cmd_attach_mcast(qp, gid, lid);
 }
 
 int db_k_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)
 {
-	return db_cmd_detach_mcast(qp, gid, lid);
+	return db_lib.ibv_cmd_detach_mcast(qp, gid, lid);
 }

@@ -3,19 +3,25 @@
  * Which libibverbs loaded us, decided once, before registering, and fail
  * closed: any doubt and doorbell says why in one line and registers nothing.
  *
- * The release (rdma-core major) is read from the real file name of the
- * loaded library, libibverbs.so.1.<minor>.<major>.<n>, because the layouts
- * change between releases that export the same symbols (docs/abi.md).  The
- * symbols it exports must then agree with that release: the minor, the
- * private node verbs_register_driver_<pabi>@IBVERBS_PRIVATE_<pabi> lives in,
- * and one marker symbol per release that added one.  db_libver_decide() is
- * that decision, with the symbol lookups passed in, so that it is tested
- * without a libibverbs; db_check_libibverbs() feeds it dlvsym() and then
- * resolves every private function doorbell calls into db_lib (core/pabi.h).
+ * The release (rdma-core major) is read from the name of the file that is
+ * mapped, libibverbs.so.1.<minor>.<major>.<n> (/proc/self/maps: the file
+ * the process really runs, not where today's symlink points).  The symbols
+ * it exports must then agree with that release: the minor, the private node
+ * verbs_register_driver_<pabi>@IBVERBS_PRIVATE_<pabi> lives in, and one
+ * marker symbol per release that added one.  Releases that export the same
+ * symbols but lay out verbs_qp differently (37-43, 44, 45-48) are told
+ * apart by asking the library itself where it keeps verbs_qp.comp_mask
+ * (db_probe_vqp_comp_mask), so a file copied or bind-mounted under another
+ * release's name is refused.  db_libver_decide() is that decision, with the
+ * symbol lookups and the measured offset passed in, so that it is tested
+ * without a libibverbs; db_check_libibverbs() feeds it dlvsym() and the
+ * probe, then resolves every private function doorbell calls into db_lib
+ * (core/pabi.h).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,8 +97,36 @@ static bool db_pabi_seen(int pabi, unsigned int before)
 	return false;
 }
 
+/*
+ * Where ibv_qp_to_qp_ex() read comp_mask: "at byte N, as rdma-core A does"
+ * or "... A to B do" (the offsets only grow, so they are one run).
+ */
+static void db_comp_mask_reading(int off, char *buf, size_t size)
+{
+	int first = -1, last = -1;
+	unsigned int i;
+
+	for (i = 0; off >= 0 && i < db_num_epochs; i++) {
+		if ((int)db_epochs[i].vqp_comp_mask_off != off)
+			continue;
+		if (first < 0)
+			first = db_epochs[i].first;
+		last = db_epochs[i].last;
+	}
+	if (first < 0)
+		snprintf(buf, size,
+			 "at none of the offsets of rdma-core %d to %d",
+			 db_epochs[0].first, db_epochs[db_num_epochs - 1].last);
+	else if (first == last)
+		snprintf(buf, size, "at byte %d, as rdma-core %d does", off,
+			 first);
+	else
+		snprintf(buf, size, "at byte %d, as rdma-core %d to %d do", off,
+			 first, last);
+}
+
 int db_libver_decide(const char *real_path, db_sym_probe_fn *probe, void *arg,
-		     struct db_libver *out)
+		     int vqp_comp_mask_off, struct db_libver *out)
 {
 	const struct db_epoch *ep;
 	const char *base, *node;
@@ -163,9 +197,84 @@ int db_libver_decide(const char *real_path, db_sym_probe_fn *probe, void *arg,
 			return -1;
 		}
 	}
+	/* Same exports, other layout: the library's own answer decides. */
+	if (vqp_comp_mask_off != (int)ep->vqp_comp_mask_off) {
+		char reads[80];
+
+		db_comp_mask_reading(vqp_comp_mask_off, reads, sizeof(reads));
+		snprintf(out->why, sizeof(out->why),
+			 "not loaded: %s is named rdma-core %d (verbs_qp "
+			 "comp_mask at byte %u) but ibv_qp_to_qp_ex() reads it "
+			 "%s",
+			 base, major, ep->vqp_comp_mask_off, reads);
+		return -1;
+	}
 	out->minor = minor;
 	out->epoch = ep;
 	return 0;
+}
+
+int db_probe_vqp_comp_mask(db_qp_to_qp_ex_fn *to_qp_ex)
+{
+	union {
+		struct verbs_qp vqp; /* alignment */
+		unsigned char b[DB_VQP_ROOM];
+	} qp;
+	const uint32_t ex = VERBS_QP_EX;
+	struct ibv_qp_ex *got;
+	int found = -1;
+	unsigned int i, off;
+
+	for (i = 0; i < db_num_epochs; i++) {
+		off = db_epochs[i].vqp_comp_mask_off;
+		if (off + sizeof(ex) > sizeof(qp))
+			return -1;
+		if (i && off == db_epochs[i - 1].vqp_comp_mask_off)
+			continue;
+		memset(&qp, 0, sizeof(qp));
+		memcpy(qp.b + off, &ex, sizeof(ex));
+		got = to_qp_ex(&qp.vqp.qp);
+		if (!got)
+			continue;
+		/* Not the QP itself, or a second offset also answers. */
+		if ((void *)got != (void *)&qp || found >= 0)
+			return -1;
+		found = (int)off;
+	}
+	return found;
+}
+
+int db_mapped_file(FILE *maps, const void *addr, char *path, size_t size)
+{
+	static const char deleted[] = " (deleted)";
+	uintptr_t a = (uintptr_t)addr;
+	unsigned long lo, hi;
+	char *line = NULL, *p;
+	size_t cap = 0, len;
+	int at, ret = -1;
+
+	while (getline(&line, &cap, maps) > 0) {
+		at = -1;
+		if (sscanf(line, "%lx-%lx %*s %*s %*s %*s %n", &lo, &hi, &at) <
+			    2 ||
+		    at < 0 || a < lo || a >= hi)
+			continue;
+		p = line + at;
+		len = strcspn(p, "\n");
+		/* An unlinked file keeps its name: still what is mapped. */
+		if (len >= sizeof(deleted) - 1 &&
+		    !memcmp(p + len - (sizeof(deleted) - 1), deleted,
+			    sizeof(deleted) - 1))
+			len -= sizeof(deleted) - 1;
+		if (p[0] == '/' && len < size) {
+			memcpy(path, p, len);
+			path[len] = '\0';
+			ret = 0;
+		}
+		break;
+	}
+	free(line);
+	return ret;
 }
 
 static bool db_dlvsym_probe(void *handle, const char *name, const char *node)
@@ -176,10 +285,12 @@ static bool db_dlvsym_probe(void *handle, const char *name, const char *node)
 /* Every private function, at its place in struct db_libibverbs. */
 #define DB_LIB_SYM(name)	      { #name, offsetof(struct db_libibverbs, name) },
 #define DB_LIB_GROWN_SYM(name, grown) DB_LIB_SYM(name)
+#define DB_LIB_LONG_SYM(name, long)   DB_LIB_SYM(name)
 static const struct {
 	const char *name;
 	size_t off;
-} db_lib_syms[] = { DB_LIB_FNS(DB_LIB_SYM) DB_LIB_GROWN_FNS(DB_LIB_GROWN_SYM) };
+} db_lib_syms[] = { DB_LIB_FNS(DB_LIB_SYM) DB_LIB_LONG_FNS(DB_LIB_LONG_SYM)
+			    DB_LIB_GROWN_FNS(DB_LIB_GROWN_SYM) };
 
 /* One symbol into its field; the fields are all function pointers. */
 static int db_resolve(void *handle, struct db_libibverbs *lib, size_t off,
@@ -196,14 +307,41 @@ static int db_resolve(void *handle, struct db_libibverbs *lib, size_t off,
 	return 0;
 }
 
+/*
+ * The path of the libibverbs file mapped at pub: from /proc/self/maps, or,
+ * without /proc, realpath() of the name it was loaded by.
+ */
+static void db_loaded_path(const void *pub, char *path, size_t size)
+{
+	char real[PATH_MAX];
+	Dl_info info;
+	FILE *maps;
+
+	maps = pub ? fopen("/proc/self/maps", "re") : NULL;
+	if (maps) {
+		int ret = db_mapped_file(maps, pub, path, size);
+
+		fclose(maps);
+		if (!ret)
+			return;
+	}
+	if (pub && dladdr(pub, &info) && info.dli_fname &&
+	    realpath(info.dli_fname, real) && strlen(real) < size) {
+		strcpy(path, real);
+		return;
+	}
+	snprintf(path, size, "libibverbs.so.1");
+}
+
 int db_check_libibverbs(void)
 {
 	struct db_libibverbs lib = {};
 	char path[PATH_MAX], name[64], node[64];
+	db_qp_to_qp_ex_fn *to_qp_ex;
 	struct db_libver lv;
 	const char *base;
-	Dl_info info;
-	void *handle, *pub;
+	void *handle;
+	int comp_mask_off = -1;
 	size_t i;
 
 	if (sizeof(void *) != 8) {
@@ -218,11 +356,14 @@ int db_check_libibverbs(void)
 			  "process");
 		return -1;
 	}
-	pub = dlsym(handle, "ibv_get_device_list");
-	if (!pub || !dladdr(pub, &info) || !info.dli_fname ||
-	    !realpath(info.dli_fname, path))
-		snprintf(path, sizeof(path), "libibverbs.so.1");
-	if (db_libver_decide(path, db_dlvsym_probe, handle, &lv)) {
+	db_loaded_path(dlsym(handle, "ibv_get_device_list"), path,
+		       sizeof(path));
+	to_qp_ex = (db_qp_to_qp_ex_fn *)dlvsym(handle, "ibv_qp_to_qp_ex",
+					       "IBVERBS_1.6");
+	if (to_qp_ex)
+		comp_mask_off = db_probe_vqp_comp_mask(to_qp_ex);
+	if (db_libver_decide(path, db_dlvsym_probe, handle, comp_mask_off,
+			     &lv)) {
 		db_refuse("%s", lv.why);
 		return -1;
 	}

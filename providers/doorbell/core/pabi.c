@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * libibverbs' private functions, called in the running release's form
- * (core/pabi.h).  db_lib is filled once, by core/libver.c, before doorbell
- * registers; none of this is on the fast path.
+ * The ops table and the private functions whose argument lists differ
+ * between releases, in the running release's form; and the two installed
+ * as ops (core/pabi.h).  db_lib is filled once, by core/libver.c, before
+ * doorbell registers; none of this is on the fast path.
  */
 #include <stdint.h>
 #include <string.h>
@@ -89,79 +90,10 @@ int db_cmd_get_context(struct verbs_context *vctx, struct ibv_get_context *cmd,
 					      resp_size);
 }
 
-int db_cmd_query_device_any(struct ibv_context *context,
-			    const struct ibv_query_device_ex_input *input,
-			    struct ibv_device_attr_ex *attr, size_t attr_size,
-			    struct ib_uverbs_ex_query_device_resp *resp,
-			    size_t *resp_size)
-{
-	return db_lib.ibv_cmd_query_device_any(context, input, attr, attr_size,
-					       resp, resp_size);
-}
-
-int db_cmd_query_port(struct ibv_context *context, uint8_t port_num,
-		      struct ibv_port_attr *port_attr,
-		      struct ibv_query_port *cmd, size_t cmd_size)
-{
-	return db_lib.ibv_cmd_query_port(context, port_num, port_attr, cmd,
-					 cmd_size);
-}
-
-int db_cmd_alloc_pd(struct ibv_context *context, struct ibv_pd *pd,
-		    struct ibv_alloc_pd *cmd, size_t cmd_size,
-		    struct ib_uverbs_alloc_pd_resp *resp, size_t resp_size)
-{
-	return db_lib.ibv_cmd_alloc_pd(context, pd, cmd, cmd_size, resp,
-				       resp_size);
-}
-
-int db_cmd_dealloc_pd(struct ibv_pd *pd)
-{
-	return db_lib.ibv_cmd_dealloc_pd(pd);
-}
-
-int db_cmd_reg_mr(struct ibv_pd *pd, void *addr, size_t length, uint64_t hca_va,
-		  int access, struct verbs_mr *vmr, struct ibv_reg_mr *cmd,
-		  size_t cmd_size, struct ib_uverbs_reg_mr_resp *resp,
-		  size_t resp_size)
-{
-	return db_lib.ibv_cmd_reg_mr(pd, addr, length, hca_va, access, vmr, cmd,
-				     cmd_size, resp, resp_size);
-}
-
-int db_cmd_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset, size_t length,
-			 uint64_t iova, int fd, int access,
-			 struct verbs_mr *vmr)
-{
-	if (db_lib.epoch->args_reg_dmabuf_mr == 8)
-		return db_lib.ibv_cmd_reg_dmabuf_mr.ibv_cmd_reg_dmabuf_mr_8(
-			pd, offset, length, iova, fd, access, vmr, NULL);
-	return db_lib.ibv_cmd_reg_dmabuf_mr.v44(pd, offset, length, iova, fd,
-						access, vmr);
-}
-
-int db_cmd_dereg_mr(struct verbs_mr *vmr)
-{
-	return db_lib.ibv_cmd_dereg_mr(vmr);
-}
-
 int db_cmd_advise_mr(struct ibv_pd *pd, enum ibv_advise_mr_advice advice,
 		     uint32_t flags, struct ibv_sge *sg_list, uint32_t num_sge)
 {
 	return db_lib.ibv_cmd_advise_mr(pd, advice, flags, sg_list, num_sge);
-}
-
-int db_cmd_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type, struct ibv_mw *mw,
-		    struct ibv_alloc_mw *cmd, size_t cmd_size,
-		    struct ib_uverbs_alloc_mw_resp *resp, size_t resp_size)
-{
-	return db_lib.ibv_cmd_alloc_mw(pd, type, mw, cmd, cmd_size, resp,
-				       resp_size);
-}
-
-int db_cmd_dealloc_mw(struct ibv_mw *mw)
-{
-	return db_lib.ibv_cmd_dealloc_mw(mw);
 }
 
 int db_cmd_create_cq_ex(struct ibv_context *context,
@@ -185,54 +117,6 @@ int db_cmd_req_notify_cq(struct ibv_cq *cq, int solicited_only)
 	return db_lib.ibv_cmd_req_notify_cq(cq, solicited_only);
 }
 
-int db_cmd_resize_cq(struct ibv_cq *cq, int cqe, struct ibv_resize_cq *cmd,
-		     size_t cmd_size, struct ib_uverbs_resize_cq_resp *resp,
-		     size_t resp_size)
-{
-	return db_lib.ibv_cmd_resize_cq(cq, cqe, cmd, cmd_size, resp,
-					resp_size);
-}
-
-int db_cmd_modify_cq(struct ibv_cq *cq, struct ibv_modify_cq_attr *attr,
-		     struct ibv_modify_cq *cmd, size_t cmd_size)
-{
-	return db_lib.ibv_cmd_modify_cq(cq, attr, cmd, cmd_size);
-}
-
-int db_cmd_destroy_cq(struct ibv_cq *cq)
-{
-	return db_lib.ibv_cmd_destroy_cq(cq);
-}
-
-int db_cmd_create_srq_ex(struct ibv_context *context, struct verbs_srq *srq,
-			 struct ibv_srq_init_attr_ex *attr_ex,
-			 struct ibv_create_xsrq *cmd, size_t cmd_size,
-			 struct ib_uverbs_create_srq_resp *resp,
-			 size_t resp_size)
-{
-	return db_lib.ibv_cmd_create_srq_ex(context, srq, attr_ex, cmd,
-					    cmd_size, resp, resp_size);
-}
-
-int db_cmd_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr,
-		      int srq_attr_mask, struct ibv_modify_srq *cmd,
-		      size_t cmd_size)
-{
-	return db_lib.ibv_cmd_modify_srq(srq, srq_attr, srq_attr_mask, cmd,
-					 cmd_size);
-}
-
-int db_cmd_query_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr,
-		     struct ibv_query_srq *cmd, size_t cmd_size)
-{
-	return db_lib.ibv_cmd_query_srq(srq, srq_attr, cmd, cmd_size);
-}
-
-int db_cmd_destroy_srq(struct ibv_srq *srq)
-{
-	return db_lib.ibv_cmd_destroy_srq(srq);
-}
-
 int db_cmd_create_qp_ex2(struct ibv_context *context, struct verbs_qp *qp,
 			 struct ibv_qp_init_attr_ex *attr,
 			 struct ibv_create_qp_ex *cmd, size_t cmd_size,
@@ -245,47 +129,4 @@ int db_cmd_create_qp_ex2(struct ibv_context *context, struct verbs_qp *qp,
 			NULL);
 	return db_lib.ibv_cmd_create_qp_ex2.v44(context, qp, attr, cmd,
 						cmd_size, resp, resp_size);
-}
-
-int db_cmd_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *qp_attr,
-		    int attr_mask, struct ibv_qp_init_attr *qp_init_attr,
-		    struct ibv_query_qp *cmd, size_t cmd_size)
-{
-	return db_lib.ibv_cmd_query_qp(qp, qp_attr, attr_mask, qp_init_attr,
-				       cmd, cmd_size);
-}
-
-int db_cmd_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask,
-		     struct ibv_modify_qp *cmd, size_t cmd_size)
-{
-	return db_lib.ibv_cmd_modify_qp(qp, attr, attr_mask, cmd, cmd_size);
-}
-
-int db_cmd_destroy_qp(struct ibv_qp *qp)
-{
-	return db_lib.ibv_cmd_destroy_qp(qp);
-}
-
-int db_cmd_create_ah(struct ibv_pd *pd, struct ibv_ah *ah,
-		     struct ibv_ah_attr *attr,
-		     struct ib_uverbs_create_ah_resp *resp, size_t resp_size)
-{
-	return db_lib.ibv_cmd_create_ah(pd, ah, attr, resp, resp_size);
-}
-
-int db_cmd_destroy_ah(struct ibv_ah *ah)
-{
-	return db_lib.ibv_cmd_destroy_ah(ah);
-}
-
-int db_cmd_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid,
-			uint16_t lid)
-{
-	return db_lib.ibv_cmd_attach_mcast(qp, gid, lid);
-}
-
-int db_cmd_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid,
-			uint16_t lid)
-{
-	return db_lib.ibv_cmd_detach_mcast(qp, gid, lid);
 }

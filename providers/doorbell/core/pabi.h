@@ -6,9 +6,13 @@
  * consulted on the fast path: post_send, poll_cq and the ibv_wr_* builders
  * are installed per object when it is created, and never look here.
  *
- * The code calls libibverbs' private functions through the db_* wrappers
- * below, which take the rdma-core 44 argument lists (abi/verbs_pabi34.h)
- * and call the running release's form with correctly typed pointers.
+ * The code calls libibverbs' private functions straight through db_lib:
+ * db_lib.ibv_cmd_x(...) with rdma-core 44's argument list (the typedefs in
+ * abi/verbs_pabi34.h).  Only where the argument list differs between
+ * releases is there a db_cmd_* function below, which calls the running
+ * release's form: a name moved into DB_LIB_GROWN_FNS turns its field into
+ * a union, so a direct caller stops compiling.  ibv_cmd_reg_dmabuf_mr is
+ * always called with its trailing parameter (see DB_LIB_LONG_FNS).
  */
 #ifndef DOORBELL_CORE_PABI_H
 #define DOORBELL_CORE_PABI_H
@@ -51,11 +55,21 @@
 /* The ones whose prototype gained a parameter: X(name, type of the new form) */
 #define DB_LIB_GROWN_FNS(X)                                                    \
 	X(ibv_cmd_get_context, ibv_cmd_get_context_6)                          \
-	X(ibv_cmd_reg_dmabuf_mr, ibv_cmd_reg_dmabuf_mr_8)                      \
 	X(ibv_cmd_create_cq_ex, ibv_cmd_create_cq_ex_9)                        \
 	X(ibv_cmd_create_qp_ex2, ibv_cmd_create_qp_ex2_8)
+/*
+ * Grown by a trailing parameter in a release that exports nothing new, so
+ * that the older form cannot be told apart (ibv_cmd_reg_dmabuf_mr gained
+ * `driver` in 54, and 53 and 54 to 56 export the same symbols): called in
+ * the long form, with NULL last, on every release.  An older callee
+ * ignores it: under the LP64 psABIs doorbell builds for the caller owns the
+ * argument area, and the 8th argument is past every parameter it reads.
+ * X(name, type of the long form)
+ */
+#define DB_LIB_LONG_FNS(X) X(ibv_cmd_reg_dmabuf_mr, ibv_cmd_reg_dmabuf_mr_8)
 
-#define DB_LIB_FN_FIELD(name) db_fn_##name *name;
+#define DB_LIB_FN_FIELD(name)	      db_fn_##name *name;
+#define DB_LIB_LONG_FIELD(name, long) db_fn_##long *name;
 #define DB_LIB_GROWN_FIELD(name, grown)                                        \
 	union {                                                                \
 		db_fn_##name *v44;                                             \
@@ -67,9 +81,11 @@ struct db_libibverbs {
 	int major;		      /* rdma-core release */
 	db_fn_verbs_register_driver *verbs_register_driver; /* _<pabi> */
 	DB_LIB_FNS(DB_LIB_FN_FIELD)
+	DB_LIB_LONG_FNS(DB_LIB_LONG_FIELD)
 	DB_LIB_GROWN_FNS(DB_LIB_GROWN_FIELD)
 };
 #undef DB_LIB_FN_FIELD
+#undef DB_LIB_LONG_FIELD
 #undef DB_LIB_GROWN_FIELD
 
 extern struct db_libibverbs db_lib;
@@ -102,9 +118,9 @@ static inline void db_vqp_set_ex(struct verbs_qp *vqp)
 
 /*
  * ibv_qp_ex members newer than rdma-core 43, at the same offset in every
- * release that has them (sizeof(struct ibv_qp_ex) is 344 up to 43, 352 in
- * 44, 360 from 45: qp_ex_size in tests/unit/golden/rdma-core-<NN>.txt):
- * wr_atomic_write from 44, wr_flush from 45.  Before that, those bytes are verbs_qp's comp_mask and
+ * release that has them (v44.0 and v45.0 libibverbs/verbs.h, struct
+ * ibv_qp_ex; the golden files' qp_ex_size): wr_atomic_write from 44,
+ * wr_flush from 45.  Before that, those bytes are verbs_qp's comp_mask and
  * xrcd, which libibverbs owns.
  */
 #define DB_QPX_WR_ATOMIC_WRITE_OFF 344
@@ -132,83 +148,32 @@ void db_set_ops(struct verbs_context *vctx,
 size_t db_ops_dropped(const struct verbs_context_ops *ops, const char **names,
 		      size_t max);
 
-/* The private functions, rdma-core 44 argument lists, our verbs_context. */
+/* Those whose argument lists differ between releases, or with our vctx. */
 void *db_init_and_alloc_context(struct ibv_device *device, int cmd_fd,
 				size_t alloc_size, size_t vctx_context_off,
 				uint32_t driver_id);
 void db_uninit_context(struct verbs_context *vctx);
-
 int db_cmd_get_context(struct verbs_context *vctx, struct ibv_get_context *cmd,
 		       size_t cmd_size, struct ib_uverbs_get_context_resp *resp,
 		       size_t resp_size);
-int db_cmd_query_device_any(struct ibv_context *context,
-			    const struct ibv_query_device_ex_input *input,
-			    struct ibv_device_attr_ex *attr, size_t attr_size,
-			    struct ib_uverbs_ex_query_device_resp *resp,
-			    size_t *resp_size);
-int db_cmd_query_port(struct ibv_context *context, uint8_t port_num,
-		      struct ibv_port_attr *port_attr,
-		      struct ibv_query_port *cmd, size_t cmd_size);
-int db_cmd_alloc_pd(struct ibv_context *context, struct ibv_pd *pd,
-		    struct ibv_alloc_pd *cmd, size_t cmd_size,
-		    struct ib_uverbs_alloc_pd_resp *resp, size_t resp_size);
-int db_cmd_dealloc_pd(struct ibv_pd *pd);
-int db_cmd_reg_mr(struct ibv_pd *pd, void *addr, size_t length, uint64_t hca_va,
-		  int access, struct verbs_mr *vmr, struct ibv_reg_mr *cmd,
-		  size_t cmd_size, struct ib_uverbs_reg_mr_resp *resp,
-		  size_t resp_size);
-int db_cmd_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset, size_t length,
-			 uint64_t iova, int fd, int access,
-			 struct verbs_mr *vmr);
-int db_cmd_dereg_mr(struct verbs_mr *vmr);
-int db_cmd_advise_mr(struct ibv_pd *pd, enum ibv_advise_mr_advice advice,
-		     uint32_t flags, struct ibv_sge *sg_list, uint32_t num_sge);
-int db_cmd_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type, struct ibv_mw *mw,
-		    struct ibv_alloc_mw *cmd, size_t cmd_size,
-		    struct ib_uverbs_alloc_mw_resp *resp, size_t resp_size);
-int db_cmd_dealloc_mw(struct ibv_mw *mw);
 int db_cmd_create_cq_ex(struct ibv_context *context,
 			const struct ibv_cq_init_attr_ex *cq_attr,
 			struct verbs_cq *cq, struct ibv_create_cq_ex *cmd,
 			size_t cmd_size,
 			struct ib_uverbs_ex_create_cq_resp *resp,
 			size_t resp_size, uint32_t cmd_flags);
-int db_cmd_req_notify_cq(struct ibv_cq *cq, int solicited_only);
-int db_cmd_resize_cq(struct ibv_cq *cq, int cqe, struct ibv_resize_cq *cmd,
-		     size_t cmd_size, struct ib_uverbs_resize_cq_resp *resp,
-		     size_t resp_size);
-int db_cmd_modify_cq(struct ibv_cq *cq, struct ibv_modify_cq_attr *attr,
-		     struct ibv_modify_cq *cmd, size_t cmd_size);
-int db_cmd_destroy_cq(struct ibv_cq *cq);
-int db_cmd_create_srq_ex(struct ibv_context *context, struct verbs_srq *srq,
-			 struct ibv_srq_init_attr_ex *attr_ex,
-			 struct ibv_create_xsrq *cmd, size_t cmd_size,
-			 struct ib_uverbs_create_srq_resp *resp,
-			 size_t resp_size);
-int db_cmd_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr,
-		      int srq_attr_mask, struct ibv_modify_srq *cmd,
-		      size_t cmd_size);
-int db_cmd_query_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr,
-		     struct ibv_query_srq *cmd, size_t cmd_size);
-int db_cmd_destroy_srq(struct ibv_srq *srq);
 int db_cmd_create_qp_ex2(struct ibv_context *context, struct verbs_qp *qp,
 			 struct ibv_qp_init_attr_ex *attr,
 			 struct ibv_create_qp_ex *cmd, size_t cmd_size,
 			 struct ib_uverbs_ex_create_qp_resp *resp,
 			 size_t resp_size);
-int db_cmd_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *qp_attr,
-		    int attr_mask, struct ibv_qp_init_attr *qp_init_attr,
-		    struct ibv_query_qp *cmd, size_t cmd_size);
-int db_cmd_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask,
-		     struct ibv_modify_qp *cmd, size_t cmd_size);
-int db_cmd_destroy_qp(struct ibv_qp *qp);
-int db_cmd_create_ah(struct ibv_pd *pd, struct ibv_ah *ah,
-		     struct ibv_ah_attr *attr,
-		     struct ib_uverbs_create_ah_resp *resp, size_t resp_size);
-int db_cmd_destroy_ah(struct ibv_ah *ah);
-int db_cmd_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid,
-			uint16_t lid);
-int db_cmd_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid,
-			uint16_t lid);
+
+/*
+ * Installed as ops in a backend's static ops table (rxe/rxe_context.c),
+ * where a pointer read from db_lib at run time cannot go.
+ */
+int db_cmd_advise_mr(struct ibv_pd *pd, enum ibv_advise_mr_advice advice,
+		     uint32_t flags, struct ibv_sge *sg_list, uint32_t num_sge);
+int db_cmd_req_notify_cq(struct ibv_cq *cq, int solicited_only);
 
 #endif /* DOORBELL_CORE_PABI_H */

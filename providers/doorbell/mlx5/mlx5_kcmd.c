@@ -142,12 +142,12 @@ int m5k_modify_cq(struct ibv_cq *cq, struct ibv_modify_cq_attr *attr)
 {
 	struct ibv_modify_cq cmd = {};
 
-	return db_cmd_modify_cq(cq, attr, &cmd, sizeof(cmd));
+	return db_lib.ibv_cmd_modify_cq(cq, attr, &cmd, sizeof(cmd));
 }
 
 int m5k_destroy_cq(struct ibv_cq *cq)
 {
-	return db_cmd_destroy_cq(cq);
+	return db_lib.ibv_cmd_destroy_cq(cq);
 }
 
 int m5k_create_qp(struct ibv_context *ctx, struct verbs_qp *qp,
@@ -170,7 +170,7 @@ int m5k_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask)
 {
 	struct ibv_modify_qp cmd = {};
 
-	return db_cmd_modify_qp(qp, attr, mask, &cmd, sizeof(cmd));
+	return db_lib.ibv_cmd_modify_qp(qp, attr, mask, &cmd, sizeof(cmd));
 }
 
 int m5k_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask,
@@ -178,12 +178,12 @@ int m5k_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask,
 {
 	struct ibv_query_qp cmd = {};
 
-	return db_cmd_query_qp(qp, attr, mask, init, &cmd, sizeof(cmd));
+	return db_lib.ibv_cmd_query_qp(qp, attr, mask, init, &cmd, sizeof(cmd));
 }
 
 int m5k_destroy_qp(struct ibv_qp *qp)
 {
-	return db_cmd_destroy_qp(qp);
+	return db_lib.ibv_cmd_destroy_qp(qp);
 }
 
 int m5k_create_srq(struct ibv_context *ctx, struct verbs_srq *srq,
@@ -195,8 +195,8 @@ int m5k_create_srq(struct ibv_context *ctx, struct verbs_srq *srq,
 	struct m5_cmd_create_srq_resp r = {};
 	int ret;
 
-	ret = db_cmd_create_srq_ex(ctx, srq, attr, &cmd.ibv, sizeof(cmd),
-				   &r.ibv, sizeof(r));
+	ret = db_lib.ibv_cmd_create_srq_ex(ctx, srq, attr, &cmd.ibv,
+					   sizeof(cmd), &r.ibv, sizeof(r));
 	if (!ret)
 		*resp = r.drv;
 	return ret;
@@ -206,19 +206,19 @@ int m5k_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *attr, int mask)
 {
 	struct ibv_modify_srq cmd = {};
 
-	return db_cmd_modify_srq(srq, attr, mask, &cmd, sizeof(cmd));
+	return db_lib.ibv_cmd_modify_srq(srq, attr, mask, &cmd, sizeof(cmd));
 }
 
 int m5k_query_srq(struct ibv_srq *srq, struct ibv_srq_attr *attr)
 {
 	struct ibv_query_srq cmd = {};
 
-	return db_cmd_query_srq(srq, attr, &cmd, sizeof(cmd));
+	return db_lib.ibv_cmd_query_srq(srq, attr, &cmd, sizeof(cmd));
 }
 
 int m5k_destroy_srq(struct ibv_srq *srq)
 {
-	return db_cmd_destroy_srq(srq);
+	return db_lib.ibv_cmd_destroy_srq(srq);
 }
 
 int m5k_create_ah(struct ibv_pd *pd, struct ibv_ah *ah,
@@ -227,7 +227,7 @@ int m5k_create_ah(struct ibv_pd *pd, struct ibv_ah *ah,
 	struct m5_cmd_create_ah_resp r = {};
 	int ret;
 
-	ret = db_cmd_create_ah(pd, ah, attr, &r.ibv, sizeof(r));
+	ret = db_lib.ibv_cmd_create_ah(pd, ah, attr, &r.ibv, sizeof(r));
 	if (!ret)
 		*resp = r.drv;
 	return ret;
@@ -235,7 +235,7 @@ int m5k_create_ah(struct ibv_pd *pd, struct ibv_ah *ah,
 
 int m5k_destroy_ah(struct ibv_ah *ah)
 {
-	return db_cmd_destroy_ah(ah);
+	return db_lib.ibv_cmd_destroy_ah(ah);
 }
 
 /*

@@ -16,12 +16,13 @@ struct ibv_ah *rxe_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr)
 		errno = ENOMEM;
 		return NULL;
 	}
-	ret = db_cmd_create_ah(pd, &ah->ibv_ah, attr, &resp.ibv, sizeof(resp));
+	ret = db_lib.ibv_cmd_create_ah(pd, &ah->ibv_ah, attr, &resp.ibv,
+				       sizeof(resp));
 	if (ret)
 		goto err;
 	/* Linux 5.16 and later always number AHs from 1. */
 	if (!resp.drv.ah_num) {
-		db_cmd_destroy_ah(&ah->ibv_ah);
+		db_lib.ibv_cmd_destroy_ah(&ah->ibv_ah);
 		ret = EPROTO;
 		goto err;
 	}
@@ -37,7 +38,7 @@ int rxe_destroy_ah(struct ibv_ah *ibah)
 {
 	int ret;
 
-	ret = db_cmd_destroy_ah(ibah);
+	ret = db_lib.ibv_cmd_destroy_ah(ibah);
 	if (!ret)
 		free(to_rah(ibah));
 	return ret;

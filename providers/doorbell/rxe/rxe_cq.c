@@ -20,7 +20,7 @@ static int rxe_cq_init(struct ibv_context *ibctx, struct rxe_cq *cq,
 	ret = rxe_ring_map(&cq->ring, ibctx->cmd_fd, &resp.drv.mi,
 			   sizeof(struct ib_uverbs_wc), false);
 	if (ret) {
-		db_cmd_destroy_cq(&cq->vcq.cq);
+		db_lib.ibv_cmd_destroy_cq(&cq->vcq.cq);
 		return ret;
 	}
 	/* single_threaded already counts DOORBELL_SINGLE_THREADED. */
@@ -65,8 +65,8 @@ int rxe_resize_cq(struct ibv_cq *ibcq, int cqe)
 	if (cqe <= 0)
 		return EINVAL;
 	db_lock(&cq->lock);
-	ret = db_cmd_resize_cq(ibcq, cqe, &cmd.ibv, sizeof(cmd), &resp.ibv,
-			       sizeof(resp));
+	ret = db_lib.ibv_cmd_resize_cq(ibcq, cqe, &cmd.ibv, sizeof(cmd),
+				       &resp.ibv, sizeof(resp));
 	if (ret)
 		goto out;
 	ret = rxe_ring_map(&ring, ibcq->context->cmd_fd, &resp.drv.mi,
@@ -124,7 +124,7 @@ int rxe_destroy_cq(struct ibv_cq *ibcq)
 	struct rxe_cq *cq = to_rcq(ibcq);
 	int ret;
 
-	ret = db_cmd_destroy_cq(ibcq);
+	ret = db_lib.ibv_cmd_destroy_cq(ibcq);
 	if (ret)
 		return ret;
 	rxe_ring_unmap(&cq->ring);

@@ -129,7 +129,7 @@ struct ibv_qp *rxe_create_qp_ex(struct ibv_context *ibctx,
 	return &qp->vqp.qp;
 
 err_destroy:
-	db_cmd_destroy_qp(&qp->vqp.qp);
+	db_lib.ibv_cmd_destroy_qp(&qp->vqp.qp);
 err_free:
 	free(qp);
 err:
@@ -141,7 +141,7 @@ int rxe_modify_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr, int mask)
 {
 	struct ibv_modify_qp cmd = {};
 
-	return db_cmd_modify_qp(ibqp, attr, mask, &cmd, sizeof(cmd));
+	return db_lib.ibv_cmd_modify_qp(ibqp, attr, mask, &cmd, sizeof(cmd));
 }
 
 int rxe_query_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr, int mask,
@@ -149,7 +149,8 @@ int rxe_query_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr, int mask,
 {
 	struct ibv_query_qp cmd = {};
 
-	return db_cmd_query_qp(ibqp, attr, mask, init_attr, &cmd, sizeof(cmd));
+	return db_lib.ibv_cmd_query_qp(ibqp, attr, mask, init_attr, &cmd,
+				       sizeof(cmd));
 }
 
 /*
@@ -169,7 +170,7 @@ int rxe_destroy_qp(struct ibv_qp *ibqp)
 	struct rxe_qp *qp = to_rqp(ibqp);
 	int ret;
 
-	ret = db_cmd_destroy_qp(ibqp);
+	ret = db_lib.ibv_cmd_destroy_qp(ibqp);
 	if (ret)
 		return ret;
 	rxe_ring_unmap(&qp->sq.ring);

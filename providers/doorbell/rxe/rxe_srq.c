@@ -28,8 +28,9 @@ struct ibv_srq *rxe_create_srq_ex(struct ibv_context *ibctx,
 		ret = ENOMEM;
 		goto err;
 	}
-	ret = db_cmd_create_srq_ex(ibctx, &srq->vsrq, attr, &cmd, sizeof(cmd),
-				   &resp.ibv, sizeof(resp));
+	ret = db_lib.ibv_cmd_create_srq_ex(ibctx, &srq->vsrq, attr, &cmd,
+					   sizeof(cmd), &resp.ibv,
+					   sizeof(resp));
 	if (ret)
 		goto err_free;
 	ret = rxe_ring_map(&srq->rq.ring, ibctx->cmd_fd, &resp.drv.mi,
@@ -42,7 +43,7 @@ struct ibv_srq *rxe_create_srq_ex(struct ibv_context *ibctx,
 	return &srq->vsrq.srq;
 
 err_destroy:
-	db_cmd_destroy_srq(&srq->vsrq.srq);
+	db_lib.ibv_cmd_destroy_srq(&srq->vsrq.srq);
 err_free:
 	free(srq);
 err:
@@ -66,7 +67,8 @@ int rxe_modify_srq(struct ibv_srq *ibsrq, struct ibv_srq_attr *attr, int mask)
 		return EINVAL;
 	cmd.drv.mmap_info_addr = (uintptr_t)&mi;
 	db_lock(&srq->rq.lock);
-	ret = db_cmd_modify_srq(ibsrq, attr, mask, &cmd.ibv, sizeof(cmd));
+	ret = db_lib.ibv_cmd_modify_srq(ibsrq, attr, mask, &cmd.ibv,
+					sizeof(cmd));
 	if (ret || !(mask & IBV_SRQ_MAX_WR))
 		goto out;
 	ret = rxe_ring_map(&ring, ibsrq->context->cmd_fd, &mi,
@@ -85,7 +87,7 @@ int rxe_query_srq(struct ibv_srq *ibsrq, struct ibv_srq_attr *attr)
 {
 	struct ibv_query_srq cmd = {};
 
-	return db_cmd_query_srq(ibsrq, attr, &cmd, sizeof(cmd));
+	return db_lib.ibv_cmd_query_srq(ibsrq, attr, &cmd, sizeof(cmd));
 }
 
 int rxe_destroy_srq(struct ibv_srq *ibsrq)
@@ -93,7 +95,7 @@ int rxe_destroy_srq(struct ibv_srq *ibsrq)
 	struct rxe_srq *srq = to_rsrq(ibsrq);
 	int ret;
 
-	ret = db_cmd_destroy_srq(ibsrq);
+	ret = db_lib.ibv_cmd_destroy_srq(ibsrq);
 	if (ret)
 		return ret;
 	rxe_ring_unmap(&srq->rq.ring);

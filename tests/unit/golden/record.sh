@@ -6,8 +6,15 @@
 # headers: tests/unit/golden/rdma-core-<major>.txt (format: README.md).
 #
 # usage: record.sh GIT_DIR [MAJOR...]
-#   GIT_DIR  a clone or mirror of github.com/linux-rdma/rdma-core; only read.
-#   MAJOR    the releases to record (default 34 to 65).
+#        record.sh --tarball RELEASE_TARBALL MAJOR
+#   GIT_DIR  a clone or mirror of github.com/linux-rdma/rdma-core (the tool
+#            `fetch github:linux-rdma/rdma-core` gives one); only read.
+#   MAJOR    the releases to record (default: all those of
+#            providers/doorbell/abi/releases.txt).
+#   RELEASE_TARBALL  an rdma-core release source tarball of MAJOR (such as
+#            Debian's rdma-core_NN.0.orig.tar.gz, `apt-get source
+#            --download-only rdma-core`), for a release whose tag the
+#            mirror lacks.
 # Release NN is read from tag vNN.0; when that tag does not exist, from
 # master, but only if master's CMakeLists.txt says PACKAGE_VERSION "NN.0".
 # Writes into the directory of this script; needs gcc, python3 (the tag's
@@ -16,23 +23,57 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=scripts/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../../../scripts/lib.sh"
+# shellcheck source=scripts/releases.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../../../scripts/releases.sh"
 
-[[ $# -ge 1 ]] || die "usage: record.sh GIT_DIR [MAJOR...]"
-gitdir=$1
-shift
+usage="usage: record.sh GIT_DIR [MAJOR...] | --tarball RELEASE_TARBALL MAJOR"
+[[ $# -ge 1 ]] || die "$usage"
 [[ $(uname -m) == x86_64 ]] || die "the recorded sizes are x86_64 ones"
-git --git-dir="$gitdir" rev-parse -q --verify 'master^{commit}' >/dev/null ||
-	die "$gitdir: not an rdma-core git directory"
-majors=("$@")
-if [[ ${#majors[@]} -eq 0 ]]; then
-	mapfile -t majors < <(seq 34 65)
-fi
-
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+tarball='' tree='' gitdir=''
+if [[ $1 == --tarball ]]; then
+	[[ $# -eq 3 && -f $2 ]] || die "$usage"
+	tarball=$2
+	mkdir "$work/tarball"
+	tar -xf "$tarball" -C "$work/tarball"
+	tree=$(find "$work/tarball" -mindepth 1 -maxdepth 1 -type d)
+	[[ $(wc -l <<<"$tree") -eq 1 && -f $tree/libibverbs/driver.h ]] ||
+		die "$tarball: not one rdma-core source tree"
+	shift 2
+else
+	gitdir=$1
+	shift
+	git --git-dir="$gitdir" rev-parse -q --verify 'master^{commit}' \
+		>/dev/null || die "$gitdir: not an rdma-core git directory"
+fi
+majors=("$@")
+if [[ ${#majors[@]} -eq 0 ]]; then
+	mapfile -t majors < <(seq "$db_first" "$db_last")
+fi
 
 g() {
 	git --git-dir="$gitdir" "$@"
+}
+
+# The text of file $2 at revision $1 (of the tarball's tree: $1 unused).
+src_show() {
+	if [[ -n $tree ]]; then
+		cat "$tree/$2"
+	else
+		g show "$1:$2"
+	fi
+}
+
+# Copies directories $3... of revision $1 into directory $2.
+src_export() {
+	local rev=$1 dir=$2
+	shift 2
+	if [[ -n $tree ]]; then
+		(cd "$tree" && tar -c "$@") | tar -x -C "$dir"
+	else
+		g archive "$rev" "$@" | tar -x -C "$dir"
+	fi
 }
 
 # The value of set(NAME "VALUE") in a CMakeLists.txt on stdin.
@@ -79,8 +120,7 @@ arg_count() {
 include_tree() {
 	local rev=$1 dir=$2 pkg=$3 pabi=$4 h abi
 	mkdir -p "$dir/src" "$dir/inc/infiniband" "$dir/inc/kernel-abi"
-	g archive "$rev" libibverbs ccan util kernel-headers buildlib |
-		tar -x -C "$dir/src"
+	src_export "$rev" "$dir/src" libibverbs ccan util kernel-headers buildlib
 	cp "$dir"/src/libibverbs/*.h "$dir/inc/infiniband/"
 	cp "$dir/src/kernel-headers/rdma/ib_user_ioctl_verbs.h" \
 		"$dir/inc/infiniband/"
@@ -114,27 +154,38 @@ EOF
 }
 
 record() {
-	local major=$1 rev commit cm pkg pabi minor dir out ops n i
-	rev=v$major.0
-	if ! g rev-parse -q --verify "refs/tags/$rev^{commit}" >/dev/null; then
-		rev=master
-		pkg=$(g show "$rev:CMakeLists.txt" | cmake_set PACKAGE_VERSION)
-		[[ $pkg == "$major.0" ]] ||
-			die "no tag v$major.0, and master is $pkg, not $major.0"
+	local major=$1 rev commit cm pkg pabi minor dir out ops n i from
+	if [[ -n $tree ]]; then
+		# A GitHub archive's top directory ends in the abbreviated commit.
+		rev=${tarball##*/}
+		commit=$(sed -nE 's/.*-([0-9a-f]{7,40})$/\1/p' <<<"${tree##*/}")
+		commit=${commit:-unknown}
+		from="# from the release tarball $rev, sha256 $(sha256sum <"$tarball" | cut -d' ' -f1)."
+	else
+		rev=v$major.0
+		if ! g rev-parse -q --verify "refs/tags/$rev^{commit}" \
+			>/dev/null; then
+			rev=master
+			pkg=$(g show "$rev:CMakeLists.txt" |
+				cmake_set PACKAGE_VERSION)
+			[[ $pkg == "$major.0" ]] ||
+				die "no tag v$major.0, and master is $pkg, not $major.0"
+		fi
+		commit=$(g rev-parse "$rev^{commit}")
+		from="# from git revision $rev of linux-rdma/rdma-core."
 	fi
-	commit=$(g rev-parse "$rev^{commit}")
-	cm=$(g show "$rev:CMakeLists.txt")
+	cm=$(src_show "$rev" CMakeLists.txt)
 	pkg=$(cmake_set PACKAGE_VERSION <<<"$cm")
 	pabi=$(cmake_set IBVERBS_PABI_VERSION <<<"$cm")
 	[[ $pkg == "$major."* ]] || die "$rev: PACKAGE_VERSION is $pkg"
 	[[ $pabi =~ ^[0-9]+$ ]] || die "$rev: no IBVERBS_PABI_VERSION"
-	minor=$(g show "$rev:libibverbs/CMakeLists.txt" |
+	minor=$(src_show "$rev" libibverbs/CMakeLists.txt |
 		sed -nE 's/^[[:space:]]*1 1\.([0-9]+)\.\$\{PACKAGE_VERSION\}.*/\1/p')
 	[[ $minor =~ ^[0-9]+$ ]] || die "$rev: no libibverbs 1 1.NN line"
 
 	dir=$work/$major
 	include_tree "$rev" "$dir" "$pkg" "$pabi"
-	mapfile -t ops < <(g show "$rev:libibverbs/driver.h" | ops_names)
+	mapfile -t ops < <(src_show "$rev" libibverbs/driver.h | ops_names)
 	[[ ${#ops[@]} -gt 0 ]] || die "$rev: no struct verbs_context_ops"
 
 	{
@@ -173,7 +224,8 @@ EOF
 	{
 		echo "# rdma-core $major: libibverbs private-ABI facts, x86_64."
 		echo "# Recorded by tests/unit/golden/record.sh (see README.md)"
-		echo "# with $(gcc --version | head -n1)."
+		echo "# with $(gcc --version | head -n1),"
+		echo "$from"
 		echo "major $major"
 		echo "ref $rev"
 		echo "commit $commit"
