@@ -103,6 +103,14 @@ bind() { # host path, path in the root
 
 tar -xf "$tarball" -C "$root" || fail "cannot unpack $tarball"
 cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
+# The root is thrown away: dpkg need not sync, nor unpack manuals and
+# translations (what gets installed, and how, is left to COMMAND).
+cat >"$root/etc/dpkg/dpkg.cfg.d/fresh-root" <<EOF
+force-unsafe-io
+path-exclude=/usr/share/man/*
+path-exclude=/usr/share/locale/*
+path-exclude=/usr/share/info/*
+EOF
 git clone -q "$top" "$root/root/doorbell" || fail "git clone $top failed"
 mkdir -p "$cache/host-roots/$suite-apt" "$cache/host-roots/$suite-vm"
 bind /proc /proc
