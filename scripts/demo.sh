@@ -5,7 +5,8 @@
 # ib_write_lat through it and print their results.  It uses this machine's
 # own Soft-RoCE device if it has one, and otherwise boots the Soft-RoCE
 # guest of tests/vm (no RDMA in the kernel, as in containers and CI, is the
-# usual case, not an error).  Installs what it needs (root, Debian 12).
+# usual case, not an error): Debian 12's 6.1 kernel, or on a Debian 13 host
+# its own 6.12.  Installs what it needs (root, Debian 12 or 13).
 #
 # Usage: scripts/demo.sh [--vm]     --vm: use the guest even if a device exists
 set -euo pipefail

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-# Install what building and running doorbell needs on Debian 12 (as root).
+# Install what building and running doorbell needs on Debian 12 or 13 (as
+# root).
 # --lint: the lint stage's tools instead (clang, clang-format, shellcheck);
 # scripts/lint.sh adds its cross compilers as extra PKG arguments.
 #
@@ -8,8 +9,9 @@
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-pkgs=(cmake gcc make pkg-config libibverbs-dev ibverbs-utils perftest valgrind
-      rdma-core ibverbs-providers iproute2)
+# libc6-dev: gcc only recommends it (a minimal Debian 13 lacks it).
+pkgs=(cmake gcc libc6-dev make pkg-config libibverbs-dev ibverbs-utils perftest
+      valgrind rdma-core ibverbs-providers iproute2)
 if [[ ${1:-} == --lint ]]; then
 	shift
 	pkgs=(cmake make pkg-config libibverbs-dev clang clang-format shellcheck)

@@ -5,7 +5,8 @@
 # (no device), the README's first command from a clean clone, then the guest
 # suites against the real rdma_rxe driver of Debian 12's kernel under QEMU,
 # with doorbell alone serving rxe0, then the same build (and a native one)
-# on Debian 13's and sid's own rdma-core and kernel.  Installs what it needs (root, Debian 12).
+# on Debian 13's and sid's own rdma-core and kernel.  Installs what it needs
+# (root, Debian 12 or 13; the stages past unit expect Debian 12).
 # Every test prints PASS/FAIL/SKIP <name>; every stage prints its wall time;
 # the run ends with the stage times, then "N passed, N failed, N skipped".
 # A stage that exits non-zero without a FAIL line of its own (a script that
@@ -31,6 +32,7 @@ stage_table=(
 	"build|the gcc build, warning-free (scripts/build.sh)"
 	"unit|ctest: unit tests and the software ConnectX tests, no device"
 	"demo|scripts/demo.sh from a clean clone; checks both perftest results"
+	"trixie_host|the demo and build,unit stages on a Debian 13 host: a fresh trixie root, chrooted (tests/host/fresh-root.sh)"
 	"guest|the guest suites on Soft-RoCE under QEMU (tests/guest/suite.sh)"
 	"twohost|two guests over a lossy virtual wire (tests/twohost/run-all.sh)"
 	"packages|.deb with lintian, RPM, the package take-over in the guest"
@@ -152,20 +154,26 @@ ctest_listed() {
 }
 
 # The README's first command, as a newcomer runs it: from a clean clone of
-# the committed tree, on this host (with or without RDMA).  It must exit 0
-# and print both results with real numbers.
+# the committed tree, on this host (with or without RDMA).
 stage_demo() {
-	local clone=$work/demo-clone out=$work/demo.out rc bw lat
+	local clone=$work/demo-clone out=$work/demo.out rc
 	if ! git clone -q "$top" "$clone"; then
 		echo "FAIL demo_runs_from_a_clean_clone: git clone failed" | record
 		return 1
 	fi
 	(cd "$clone" && timeout 3600 scripts/demo.sh) 2>&1 | tee "$out"
 	rc=${PIPESTATUS[0]}
+	demo_checks "$out" "$rc" ""
+}
+
+# demo_checks OUTPUT RC PREFIX: scripts/demo.sh must have exited 0 and
+# printed both results with real numbers (test names get PREFIX).
+demo_checks() {
+	local out=$1 rc=$2 p=$3 bw lat
 	if ((rc == 0)); then
-		echo "PASS demo_exits_0_from_a_clean_clone" | record
+		echo "PASS ${p}demo_exits_0_from_a_clean_clone" | record
 	else
-		echo "FAIL demo_exits_0_from_a_clean_clone: exit $rc; last line: $(tail -n1 "$out")" |
+		echo "FAIL ${p}demo_exits_0_from_a_clean_clone: exit $rc; last line: $(tail -n1 "$out")" |
 			record
 	fi
 	# ib_send_bw: "#bytes #iterations BW peak BW average MsgRate", numbers.
@@ -173,9 +181,9 @@ stage_demo() {
 		on && NF == 5 && $1 ~ /^[0-9]+$/ && $4 ~ /^[0-9.]+$/ && $4 > 0 {
 			print $4 " MB/s average, " $1 "-byte messages"; exit }' "$out")
 	if [[ -n $bw ]]; then
-		echo "PASS demo_prints_ib_send_bw_bandwidth: $bw" | record
+		echo "PASS ${p}demo_prints_ib_send_bw_bandwidth: $bw" | record
 	else
-		echo "FAIL demo_prints_ib_send_bw_bandwidth: no bandwidth line with a number" |
+		echo "FAIL ${p}demo_prints_ib_send_bw_bandwidth: no bandwidth line with a number" |
 			record
 	fi
 	# ib_write_lat: "#bytes #iterations t_min t_max t_typical t_avg ...".
@@ -183,10 +191,30 @@ stage_demo() {
 		on && NF >= 7 && $1 ~ /^[0-9]+$/ && $5 ~ /^[0-9.]+$/ && $5 > 0 {
 			print $5 " us typical, " $1 "-byte writes"; exit }' "$out")
 	if [[ -n $lat ]]; then
-		echo "PASS demo_prints_ib_write_lat_latency: $lat" | record
+		echo "PASS ${p}demo_prints_ib_write_lat_latency: $lat" | record
 	else
-		echo "FAIL demo_prints_ib_write_lat_latency: no latency line with a number" |
+		echo "FAIL ${p}demo_prints_ib_write_lat_latency: no latency line with a number" |
 			record
+	fi
+	return "$rc"
+}
+
+# The README's two commands on a Debian 13 host: in a fresh minimal trixie
+# root (chroot), from a clean clone, scripts/demo.sh (checked as in the demo
+# stage; it boots the host's own 6.12 kernel) then scripts/test.sh --only
+# build,unit (its test names get trixie_host_).
+stage_trixie_host() {
+	local out=$work/trixie-host rc
+	mkdir -p "$out"
+	# shellcheck disable=SC2016 # expanded in the root
+	timeout 3600 tests/host/fresh-root.sh --suite trixie --out "$out" -- bash -c '
+		scripts/demo.sh 2>&1 | tee /out/demo.out >&2
+		echo "${PIPESTATUS[0]}" >/out/demo.rc
+		scripts/test.sh --only build,unit' |
+		sed -uE 's/^(PASS|FAIL|SKIP) /\1 trixie_host_/' | record
+	rc=${PIPESTATUS[0]}
+	if [[ -s $out/demo.rc ]]; then
+		demo_checks "$out/demo.out" "$(cat "$out/demo.rc")" trixie_host_
 	fi
 	return "$rc"
 }
@@ -317,6 +345,7 @@ run_stage() {
 	build) stage_build ;;
 	unit) stage_unit ;;
 	demo) stage_demo ;;
+	trixie_host) stage_trixie_host ;;
 	guest) stage_guest ;;
 	twohost) stage_twohost ;;
 	packages) stage_packages ;;

@@ -4,8 +4,9 @@
 # Prepare the doorbell test VM (idempotent; run.sh calls it on every run):
 #   * installs the host packages the harness and the guest need (apt, quiet);
 #   * fetches the newest Debian 12 linux-image-6.1.0-NN-amd64-unsigned (or
-#     $DOORBELL_VM_KERNEL), unpacks it with dpkg-deb -x into the cache and runs
-#     depmod on it;
+#     $DOORBELL_VM_KERNEL; on a host whose archive has no 6.1, such as Debian
+#     13, its own kernel's -unsigned build), unpacks it with dpkg-deb -x into
+#     the cache and runs depmod on it;
 #   * builds a busybox initramfs holding the modules needed before the 9p
 #     root is mounted (rebuilt only when its inputs change).
 #
@@ -14,7 +15,8 @@
 #                vm_moddir, vm_kpkg, vm_distro, vm_root) describing the
 #                prepared VM on stdout.
 #   --distro D   bookworm (default, $DOORBELL_VM_DISTRO): the host's own
-#                Debian 12 root and its 6.1 kernel, as described above.
+#                root and the kernel described above (on a Debian 13 host:
+#                its root and 6.12).
 #                trixie or sid: a root tree of that suite built with
 #                mmdebstrap (rdma-core, perftest, pyverbs, compilers, ...)
 #                holding the suite's own kernel; cached under
@@ -114,20 +116,25 @@ install_packages() {
 	fi
 }
 
-# "<package> <candidate version>" of the newest linux-image-6.1.0-NN-amd64-unsigned
-# apt knows (from the linux-image-amd64 metapackage and a name search), or of
+# "<package> <candidate version>" of the kernel to boot with the host root:
+# the newest linux-image-6.1.0-NN-amd64-unsigned apt knows (Debian 12's, from
+# the linux-image-amd64 metapackage and a name search); when the archive has
+# none (a Debian 13 host), the unsigned build of the kernel linux-image-amd64
+# names (the host distribution's own, 6.12 on Debian 13); or
 # $DOORBELL_VM_KERNEL. Empty if apt knows none.
 resolve_kernel_apt() {
-	local names
+	local names meta
 	if [[ -n ${DOORBELL_VM_KERNEL:-} ]]; then
 		names=$DOORBELL_VM_KERNEL
 	else
+		meta=$(apt-cache depends linux-image-amd64 2>/dev/null |
+			sed -n 's/^ *Depends: *\(linux-image-[^ ]*-amd64\)$/\1-unsigned/p')
 		names=$({
-			apt-cache depends linux-image-amd64 2>/dev/null |
-				sed -n 's/^ *Depends: *\(linux-image-[^ ]*-amd64\)$/\1-unsigned/p'
+			echo "$meta"
 			apt-cache search --names-only '^linux-image-6\.1\.0-[0-9]+-amd64-unsigned$' \
 				2>/dev/null | cut -d' ' -f1
 		} | grep -E '^linux-image-6\.1\.0-[0-9]+-amd64-unsigned$' | sort -u || true)
+		[[ -n $names ]] || names=$meta
 		[[ -n $names ]] || return 0
 	fi
 	# shellcheck disable=SC2086
@@ -171,8 +178,8 @@ get_kernel() {
 		# apt cannot tell (offline, no lists): fall back to the cache.
 		pkg=${DOORBELL_VM_KERNEL:-}
 		kdir=$(cached_kernel_dir "${pkg:+${pkg}_}")
-		[[ -n $kdir ]] || die "cannot find kernel package ${pkg:-linux-image-6.1.0-NN-amd64-unsigned} (apt-cache) and nothing cached in $cache"
-		log "apt does not know ${pkg:-a 6.1 kernel}; using cached $(basename "$kdir")"
+		[[ -n $kdir ]] || die "cannot find a kernel package (${pkg:-linux-image-6.1.0-NN-amd64-unsigned, or the one linux-image-amd64 names}) with apt-cache, and nothing cached in $cache"
+		log "apt does not know ${pkg:-a kernel}; using cached $(basename "$kdir")"
 		echo "$kdir"
 		return
 	fi

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
 # Run a command inside a throw-away QEMU (TCG) guest booting Debian 12's 6.1
-# kernel (or Debian 13's / sid's own, --distro) with a Soft-RoCE device rxe0
-# on a dummy netdev d0, exit with its status.
+# kernel (or Debian 13's / sid's own, --distro; on a Debian 13 host, its own
+# 6.12) with a Soft-RoCE device rxe0 on a dummy netdev d0, exit with its
+# status.
 #
 # Usage: tests/vm/run.sh [options] -- COMMAND [ARGS...]
 #   --out DIR        writable host directory, mounted at the same path in the
@@ -13,7 +14,8 @@
 #   --env NAME=VALUE set a variable for COMMAND (repeatable)
 #   --keep-stock     keep /etc/libibverbs.d/rxe.driver (stock provider) visible
 #   --distro D       bookworm (default, $DOORBELL_VM_DISTRO): the host root
-#                    and Debian 12's 6.1 kernel; trixie or sid: that suite's
+#                    and Debian 12's 6.1 kernel (the host's own kernel when
+#                    its archive has no 6.1: Debian 13); trixie or sid: that suite's
 #                    root tree (prepare.sh builds and caches it) and kernel,
 #                    plus the checkout and the host directories COMMAND names
 #                    (cwd, COMMAND's dir, absolute paths in its arguments and
@@ -277,9 +279,11 @@ fi
 # oops=panic: a kernel oops (e.g. rxe fed a bad WQE) ends the run at once
 # (exit 125, oops shown) instead of leaving a dead process behind.
 kappend="console=ttyS0 panic=-1 oops=panic dbvm.init=$ginit"
+[[ $distro == bookworm ]] || kappend+=" dbvm.src=/.dbvm-src"
 # no_timer_check: on a loaded host, 6.12 under TCG failed its IO-APIC timer
-# check at boot ("IO-APIC + timer doesn't work!", panic).
-[[ $distro == bookworm ]] || kappend+=" dbvm.src=/.dbvm-src no_timer_check"
+# check at boot ("IO-APIC + timer doesn't work!", panic). Every kernel but
+# Debian 12's 6.1 (a Debian 13 host boots 6.12 with its own root).
+[[ $vm_kver == 6.1.* ]] || kappend+=" no_timer_check"
 [[ $verbose == 1 ]] || kappend+=" quiet"
 kappend+=" ${DOORBELL_VM_APPEND:-}"
 
