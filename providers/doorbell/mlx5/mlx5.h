@@ -383,11 +383,15 @@ int m5_destroy_qp(struct ibv_qp *ibqp);
 int m5_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 		 struct ibv_send_wr **bad_wr);
 /*
- * post_send's WQE builder for mlx5_wr.c: build a checked WR (inl: its
+ * post_send's checks and WQE builder for mlx5_wr.c.  m5_sq_check: every
+ * check of ibv_post_send on a WR staged by ibv_wr_* (inline data as one
+ * SGE), 0 or its errno, *inl its inline length.  m5_sq_build: build a checked WR (inl: its
  * inline length) at cur_post as the nreq-th of a list, *ctrl its WQE;
  * returns its ds.  m5_sq_ring: the dbrec and doorbell for nreq WQEs, ctrl
  * and ds those of the last.  Both under the SQ lock.
  */
+int m5_sq_check(const struct m5_qp *qp, const struct ibv_send_wr *wr,
+		uint32_t *inl);
 unsigned int m5_sq_build(struct m5_qp *qp, const struct ibv_send_wr *wr,
 			 uint32_t inl, unsigned int nreq,
 			 struct m5_ctrl_seg **ctrl);
