@@ -287,6 +287,51 @@ static int still_works(struct it_test *t, struct it_ep *a, struct it_ep *b)
 	return it_pair_still_works(t, a, b, 77, 177, 5);
 }
 
+/* After a refused post: no completion for it, and the pair still works. */
+static int refused_quietly(struct it_test *t, struct it_ep *a, struct it_ep *b)
+{
+	it_where(t, "afterwards");
+	if (it_quiet(t, a->scq, "send CQ (nothing for the refused WR)") ||
+	    it_quiet(t, b->rcq, "receive CQ (nothing for the refused WR)"))
+		return IT_FAIL;
+	return still_works(t, a, b);
+}
+
+/* The attributes of an AH to our own GID. */
+static struct ibv_ah_attr self_ah_attr(const struct it_env *env)
+{
+	return (struct ibv_ah_attr){
+		.is_global = 1,
+		.port_num = env->port,
+		.grh = { .dgid = env->gid,
+			 .sgid_index = env->gidx,
+			 .hop_limit = 64 },
+	};
+}
+
+/* An AH to our own GID in @pd (NULL and a FAIL verdict on failure). */
+static struct ibv_ah *ah_in(struct it_test *t, struct ibv_pd *pd)
+{
+	struct ibv_ah_attr aa = self_ah_attr(t->env);
+	struct ibv_ah *ah = ibv_create_ah(pd, &aa);
+
+	if (!ah)
+		it_fail(t, "ibv_create_ah: %s", strerror(errno));
+	keep(K_AH, ah);
+	return ah;
+}
+
+/* A PD of the test's context other than its own (NULL: FAIL verdict). */
+static struct ibv_pd *other_pd(struct it_test *t)
+{
+	struct ibv_pd *pd = ibv_alloc_pd(t->env->ctx);
+
+	if (!pd)
+		it_fail(t, "ibv_alloc_pd: %s", strerror(errno));
+	keep(K_PD, pd);
+	return pd;
+}
+
 /* create_cq */
 
 enum { CQ_ZERO, CQ_NEG, CQ_ABOVE_MAX, CQ_MAX, CQ_VECTOR, CQ_CHANNEL_CTX2 };
@@ -1197,7 +1242,6 @@ enum {
 
 static int bm_post_send(struct it_test *t, const struct bm_case *c)
 {
-	const struct it_env *env = t->env;
 	enum ibv_qp_type type = IBV_QPT_RC;
 	struct ibv_send_wr wr, *bad = NULL;
 	struct ibv_sge sge[2];
@@ -1247,29 +1291,18 @@ static int bm_post_send(struct it_test *t, const struct bm_case *c)
 		wr.wr.ud.ah = NULL;
 		break;
 	case PS_UD_AH_OTHER_PD:
-	case PS_UD_AH_CTX2: {
-		struct ibv_ah_attr aa = {
-			.is_global = 1,
-			.port_num = env->port,
-			.grh = { .dgid = env->gid,
-				 .sgid_index = env->gidx,
-				 .hop_limit = 64 },
-		};
-
+	case PS_UD_AH_CTX2:
 		if (c->arg == PS_UD_AH_CTX2) {
 			if (other_ctx(t))
 				return IT_FAIL;
 			pd = pd2;
 		} else {
-			pd = ibv_alloc_pd(env->ctx);
-			IT_EXPECT(t, pd, "ibv_alloc_pd: %s", strerror(errno));
-			keep(K_PD, pd);
+			pd = other_pd(t);
 		}
-		wr.wr.ud.ah = ibv_create_ah(pd, &aa);
-		IT_EXPECT(t, wr.wr.ud.ah, "ibv_create_ah: %s", strerror(errno));
-		keep(K_AH, wr.wr.ud.ah);
+		wr.wr.ud.ah = pd ? ah_in(t, pd) : NULL;
+		if (!wr.wr.ud.ah)
+			return IT_FAIL;
 		break;
-	}
 	case PS_SEND_INV_UD:
 		wr.opcode = IBV_WR_SEND_WITH_INV;
 		wr.invalidate_rkey = rb->mr->rkey;
@@ -1307,11 +1340,7 @@ static int bm_post_send(struct it_test *t, const struct bm_case *c)
 	}
 	if (expect_post(t, c, ret, bad, &wr, "ibv_post_send"))
 		return IT_FAIL;
-	it_where(t, "afterwards");
-	if (it_quiet(t, a.scq, "send CQ (nothing for the refused WR)") ||
-	    it_quiet(t, b.rcq, "receive CQ (nothing for the refused WR)"))
-		return IT_FAIL;
-	return still_works(t, &a, &b);
+	return refused_quietly(t, &a, &b);
 }
 
 /*
@@ -1324,7 +1353,6 @@ enum { WRS_LEN_ABOVE_2G, WRS_UD_AH_OTHER_PD, WRS_SGES_ABOVE_MAX,
 
 static int bm_wr_send(struct it_test *t, const struct bm_case *c)
 {
-	const struct it_env *env = t->env;
 	struct it_qp_attr attr;
 	struct ibv_qp_ex *qpx;
 	struct ibv_ah *ah = NULL;
@@ -1355,20 +1383,11 @@ static int bm_wr_send(struct it_test *t, const struct bm_case *c)
 					   .length = 8,
 					   .lkey = lb->mr->lkey };
 	if (c->arg == WRS_UD_AH_OTHER_PD) {
-		struct ibv_ah_attr aa = {
-			.is_global = 1,
-			.port_num = env->port,
-			.grh = { .dgid = env->gid,
-				 .sgid_index = env->gidx,
-				 .hop_limit = 64 },
-		};
-		struct ibv_pd *pd = ibv_alloc_pd(env->ctx);
+		struct ibv_pd *pd = other_pd(t);
 
-		IT_EXPECT(t, pd, "ibv_alloc_pd: %s", strerror(errno));
-		keep(K_PD, pd);
-		ah = ibv_create_ah(pd, &aa);
-		IT_EXPECT(t, ah, "ibv_create_ah: %s", strerror(errno));
-		keep(K_AH, ah);
+		ah = pd ? ah_in(t, pd) : NULL;
+		if (!ah)
+			return IT_FAIL;
 	}
 	ibv_wr_start(qpx);
 	qpx->wr_id = 9;
@@ -1393,11 +1412,7 @@ static int bm_wr_send(struct it_test *t, const struct bm_case *c)
 	}
 	if (expect_ret(t, c, ibv_wr_complete(qpx), "ibv_wr_complete"))
 		return IT_FAIL;
-	it_where(t, "afterwards");
-	if (it_quiet(t, a.scq, "send CQ (nothing for the refused WR)") ||
-	    it_quiet(t, b.rcq, "receive CQ (nothing for the refused WR)"))
-		return IT_FAIL;
-	return still_works(t, &a, &b);
+	return refused_quietly(t, &a, &b);
 }
 
 /* post_recv, post_srq_recv */
@@ -1515,13 +1530,7 @@ enum { AH_PORT_0, AH_PORT_2, AH_NO_GRH, AH_SGID_PAST_TABLE, AH_SGID_EMPTY };
 static int bm_create_ah(struct it_test *t, const struct bm_case *c)
 {
 	const struct it_env *env = t->env;
-	struct ibv_ah_attr aa = {
-		.is_global = 1,
-		.port_num = env->port,
-		.grh = { .dgid = env->gid,
-			 .sgid_index = env->gidx,
-			 .hop_limit = 64 },
-	};
+	struct ibv_ah_attr aa = self_ah_attr(env);
 	struct ibv_ah *ah;
 	struct it_ep a, b;
 
