@@ -238,6 +238,16 @@ struct m5_srq {
 	struct verbs_srq vsrq;
 	struct m5_rsc rsc;
 	struct m5_wq wq; /* head, tail: the free list's ends */
+	/* Per WQE, under wq.lock: posted to the device and not yet retired. */
+	uint8_t *busy;
+	/*
+	 * The wait queue, a list from waitq_head to waitq_tail of WQEs that
+	 * had an ODP page fault, kept intact while the kernel's page-fault
+	 * handler may read them (libmlx5 v44 srq.c); has_waitq false when
+	 * the device's max_srq_recv_wr leaves no room for one.
+	 */
+	bool has_waitq;
+	uint16_t waitq_head, waitq_tail;
 	__be32 *dbrec;
 	size_t buf_len;
 	uint32_t srqn;
