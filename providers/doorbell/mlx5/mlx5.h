@@ -62,7 +62,8 @@ struct m5_bf {
 	/* dynamic UARs only */
 	enum m5_bf_kind kind;
 	uint32_t page_id;	/* the UAR create_qp is told */
-	unsigned int users;	/* QPs on it (under uar_mutex) */
+	/* QPs on it, plus its thread domain if M5_BF_TD (under uar_mutex) */
+	unsigned int users;
 	struct m5_uar_obj *obj; /* the UAR object it is in */
 };
 
@@ -79,7 +80,8 @@ struct m5_uar_obj {
 /* A thread domain: with dynamic UARs, its own bfreg. */
 struct m5_td {
 	struct db_td core;
-	struct m5_uar_obj *uar; /* NULL with static UARs */
+	/* Its bfreg: NULL with static UARs or without write combining. */
+	struct m5_bf *bf;
 };
 
 /* A page of doorbell records, carved into cache-line slots. */
