@@ -52,8 +52,7 @@ static int wr_api(struct fake_qp *f, const struct ibv_send_wr *wr)
 }
 
 /* The same errno from both APIs, and nothing published by either. */
-static void both_refuse(enum ibv_qp_type type, struct ibv_send_wr *wr,
-			int err)
+static void both_refuse(enum ibv_qp_type type, struct ibv_send_wr *wr, int err)
 {
 	const struct db_epoch *saved = db_lib.epoch;
 	struct ibv_send_wr *bad = NULL;

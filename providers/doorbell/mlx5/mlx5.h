@@ -61,7 +61,7 @@ struct m5_bf {
 	struct db_lock lock;
 	/* dynamic UARs only */
 	enum m5_bf_kind kind;
-	uint32_t page_id;	/* the UAR create_qp is told */
+	uint32_t page_id; /* the UAR create_qp is told */
 	/* QPs on it, plus its thread domain if M5_BF_TD (under uar_mutex) */
 	unsigned int users;
 	struct m5_uar_obj *obj; /* the UAR object it is in */

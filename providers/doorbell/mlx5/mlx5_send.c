@@ -475,9 +475,8 @@ int m5_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
  * m5_post_send stays the only caller the inliner weighs and keeps its
  * copies inlined (tests/bench/insn-guard.sh --mlx5 counts it).
  */
-__attribute__((flatten)) int m5_sq_check(const struct m5_qp *qp,
-					 const struct ibv_send_wr *wr,
-					 uint32_t *inl)
+__attribute__((flatten)) int
+m5_sq_check(const struct m5_qp *qp, const struct ibv_send_wr *wr, uint32_t *inl)
 {
 	/*
 	 * Inline bytes are staged as one SGE, which max_send_sge does not

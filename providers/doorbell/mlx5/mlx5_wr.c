@@ -329,7 +329,8 @@ uint64_t m5_wr_ops_supported(uint32_t opcode_mask)
 
 int m5_qp_init_wr(struct m5_qp *qp, uint64_t send_ops_flags)
 {
-	size_t sges = (qp->sq.max_gs ? qp->sq.max_gs : 1) * sizeof(struct ibv_sge);
+	size_t sges =
+		(qp->sq.max_gs ? qp->sq.max_gs : 1) * sizeof(struct ibv_sge);
 	struct m5_wr *w;
 
 	w = calloc(1, sizeof(*w) + sges + qp->max_inline_data);

@@ -81,9 +81,10 @@ static inline int rxe_check_send_wr(const struct rxe_qp *qp,
 	if (__builtin_expect((unsigned int)wr->opcode >= 32, 0))
 		return EINVAL;
 	bit = 1u << wr->opcode;
+	/* A negative num_sge is a huge count. */
 	if (__builtin_expect(!(qp->opcode_mask & bit) ||
 				     rxe_flags_refused(wr->send_flags) ||
-				     rxe_sges_refused(qp, (uint32_t)wr->num_sge),
+				     rxe_sges_refused(qp, wr->num_sge),
 			     0))
 		return rxe_op_refused(bit);
 	if (__builtin_expect(wr->num_sge == 1, 1)) {

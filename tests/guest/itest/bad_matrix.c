@@ -1348,8 +1348,12 @@ static int bm_post_send(struct it_test *t, const struct bm_case *c)
  * and setters.  The batch's one WR is refused at ibv_wr_complete with the
  * errno ibv_post_send gives the same WR; nothing is posted.
  */
-enum { WRS_LEN_ABOVE_2G, WRS_UD_AH_OTHER_PD, WRS_SGES_ABOVE_MAX,
-       WRS_INLINE_ABOVE_MAX };
+enum {
+	WRS_LEN_ABOVE_2G,
+	WRS_UD_AH_OTHER_PD,
+	WRS_SGES_ABOVE_MAX,
+	WRS_INLINE_ABOVE_MAX
+};
 
 static int bm_wr_send(struct it_test *t, const struct bm_case *c)
 {

@@ -591,10 +591,9 @@ static void kernel_refuses_stale_and_foreign_uars(void)
 	/* Destroying a UAR a QP was created on is flagged too. */
 	{
 		uint64_t v = m5m_violations(r.dev);
+		uint32_t h = ((struct m5_td *)d.td)->bf->obj->k.handle;
 
-		CHECK_EQ(m5k_destroy_uar(ctx,
-					 ((struct m5_td *)d.td)->bf->obj->k.handle),
-			 0);
+		CHECK_EQ(m5k_destroy_uar(ctx, h), 0);
 		CHECK_EQ(m5m_violations(r.dev), v + 1);
 	}
 out:

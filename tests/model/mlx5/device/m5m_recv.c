@@ -424,8 +424,7 @@ void m5m_odp_work(struct m5m_dev *dev)
 	dev->st.odp_pfaults_handled++;
 	ds = (const void *)(srq->buf + ((size_t)dev->pfault.wqe << srq->shift) +
 			    sizeof(struct m5_srq_next_seg));
-	n = ((1u << srq->shift) - sizeof(struct m5_srq_next_seg)) /
-	    sizeof(*ds);
+	n = ((1u << srq->shift) - sizeof(struct m5_srq_next_seg)) / sizeof(*ds);
 	for (i = 0; i < n; i++) {
 		len = be32toh(ds[i].byte_count) & ~M5_INLINE_SEG;
 		lkey = be32toh(ds[i].lkey);
@@ -435,7 +434,8 @@ void m5m_odp_work(struct m5m_dev *dev)
 		if (!len)
 			len = 1u << 31;
 		mr = m5m_mr_find(dev, lkey);
-		if (!mr || m5m_mr_local(mr->pd, lkey, addr, len, false, &host)) {
+		if (!mr ||
+		    m5m_mr_local(mr->pd, lkey, addr, len, false, &host)) {
 			dev->st.odp_resume_errors++;
 			m5m_qp_to_err(qp);
 			return;
