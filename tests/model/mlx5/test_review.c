@@ -415,6 +415,33 @@ out:
 	rig_close(&r);
 }
 
+/* The rig with an SRQ of 4 WRs of one SGE behind r->b (check_failed). */
+static struct ibv_srq *srq_rig_open(struct rig *r)
+{
+	struct ibv_srq_init_attr sa = { .attr = { .max_wr = 4, .max_sge = 1 } };
+	struct ibv_srq *srq;
+
+	CHECK_EQ(rig_open(r, false), 0);
+	if (check_failed)
+		return NULL;
+	srq = ibv_create_srq(r->pd, &sa);
+	CHECK(srq);
+	if (srq)
+		CHECK_EQ(rig_rc(r, srq), 0);
+	return srq;
+}
+
+static void srq_rig_close(struct rig *r, struct ibv_srq *srq)
+{
+	if (r->b) {
+		CHECK_EQ(ibv_destroy_qp(r->b), 0);
+		r->b = NULL;
+	}
+	if (srq)
+		CHECK_EQ(ibv_destroy_srq(srq), 0);
+	rig_close(r);
+}
+
 /*
  * An ODP page fault on an SRQ receive: the device takes the WQE, writes
  * an error CQE (REMOTE_ABORTED, vendor syndrome 0x93) and NAKs; the
@@ -423,22 +450,15 @@ out:
  */
 static void odp_fault_on_srq_recv_is_reposted(void)
 {
-	struct ibv_srq_init_attr sa = { .attr = { .max_wr = 4, .max_sge = 1 } };
 	unsigned int seen[8] = { 0 }, i, round;
 	struct ibv_srq *srq = NULL;
 	struct m5m_stats st;
 	struct ibv_wc wc;
 	struct rig r;
 
-	CHECK_EQ(rig_open(&r, false), 0);
+	srq = srq_rig_open(&r);
 	if (check_failed)
 		goto out;
-	srq = ibv_create_srq(r.pd, &sa);
-	CHECK(srq);
-	if (!srq || rig_rc(&r, srq)) {
-		CHECK(0);
-		goto out;
-	}
 	for (round = 0; round < 2 && !check_failed; round++) {
 		for (i = 0; i < 4; i++)
 			CHECK_EQ(srq_recv(&r, srq, i, 64 * i), 0);
@@ -477,13 +497,7 @@ static void odp_fault_on_srq_recv_is_reposted(void)
 	CHECK_EQ(st.odp_resume_errors, 0);
 	expect_empty(r.acq);
 out:
-	if (r.b) {
-		CHECK_EQ(ibv_destroy_qp(r.b), 0);
-		r.b = NULL;
-	}
-	if (srq)
-		CHECK_EQ(ibv_destroy_srq(srq), 0);
-	rig_close(&r);
+	srq_rig_close(&r, srq);
 }
 
 /* SRQ WQE idx's scatter list, as the device and mlx5_ib read it. */
@@ -506,22 +520,15 @@ static void srq_wqe_segs(struct ibv_srq *srq, uint16_t idx, void *out,
  */
 static void odp_faulted_srq_wqe_cools_down_intact(void)
 {
-	struct ibv_srq_init_attr sa = { .attr = { .max_wr = 4, .max_sge = 1 } };
 	uint8_t posted[16], now[16];
 	struct ibv_srq *srq = NULL;
 	struct ibv_wc wc;
 	unsigned int i;
 	struct rig r;
 
-	CHECK_EQ(rig_open(&r, false), 0);
+	srq = srq_rig_open(&r);
 	if (check_failed)
 		goto out;
-	srq = ibv_create_srq(r.pd, &sa);
-	CHECK(srq);
-	if (!srq || rig_rc(&r, srq)) {
-		CHECK(0);
-		goto out;
-	}
 	for (i = 0; i < 4; i++)
 		CHECK_EQ(srq_recv(&r, srq, i, 64 * i), 0);
 	srq_wqe_segs(srq, 0, posted, sizeof(posted));
@@ -543,13 +550,7 @@ static void odp_faulted_srq_wqe_cools_down_intact(void)
 	}
 	expect_empty(r.bcq);
 out:
-	if (r.b) {
-		CHECK_EQ(ibv_destroy_qp(r.b), 0);
-		r.b = NULL;
-	}
-	if (srq)
-		CHECK_EQ(ibv_destroy_srq(srq), 0);
-	rig_close(&r);
+	srq_rig_close(&r, srq);
 }
 
 /*
