@@ -74,7 +74,7 @@ static inline int rxe_check_send_wr(const struct rxe_qp *qp,
 				    const struct ibv_send_wr *wr,
 				    uint32_t *length)
 {
-	uint32_t bit;
+	uint32_t bit, n;
 	uint64_t len;
 	int i;
 
@@ -82,9 +82,10 @@ static inline int rxe_check_send_wr(const struct rxe_qp *qp,
 		return EINVAL;
 	bit = 1u << wr->opcode;
 	/* A negative num_sge is a huge count. */
+	n = (uint32_t)wr->num_sge;
 	if (__builtin_expect(!(qp->opcode_mask & bit) ||
 				     rxe_flags_refused(wr->send_flags) ||
-				     rxe_sges_refused(qp, wr->num_sge),
+				     rxe_sges_refused(qp, n),
 			     0))
 		return rxe_op_refused(bit);
 	if (__builtin_expect(wr->num_sge == 1, 1)) {
