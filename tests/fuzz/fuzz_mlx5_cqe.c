@@ -1419,6 +1419,7 @@ static void teardown(struct st *s)
 	if (s->srq) {
 		m5_uidx_free(&g.ctx, s->srq->rsc.uidx);
 		free(s->srq->wq.buf);
+		free(s->srq->busy);
 		free(s->srq_wrid);
 		free(s->srq_db);
 		free(s->srq);

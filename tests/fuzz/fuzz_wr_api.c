@@ -103,11 +103,28 @@ static void fail(struct ctx *c, int err)
 	c->cur = NULL;
 }
 
+/*
+ * The end of the WR described so far (rxe_wr_end): an atomic needs an
+ * 8-byte result buffer and an 8-byte aligned target.
+ */
+static void model_end(struct ctx *c)
+{
+	struct expect *e = c->cur;
+
+	if (e &&
+	    (e->opcode == IBV_WR_ATOMIC_CMP_AND_SWP ||
+	     e->opcode == IBV_WR_ATOMIC_FETCH_AND_ADD) &&
+	    (e->len < 8 || (e->raddr & 7)))
+		fail(c, EINVAL);
+	c->cur = NULL;
+}
+
 /* The model of a builder: a new WQE, or the session's first error. */
 static struct expect *model_new(struct ctx *c, uint32_t op)
 {
 	struct expect *e;
 
+	model_end(c);
 	if (c->err)
 		return NULL;
 	if (!(allowed_ops(c->f.qp->vqp.qp.qp_type) & (1u << op)) ||
@@ -169,10 +186,6 @@ static void call_builder(struct ctx *c, struct fz *in)
 			qpx->wr_atomic_cmp_swp(qpx, rkey, addr, a2, a3);
 		else
 			qpx->wr_atomic_fetch_add(qpx, rkey, addr, a2);
-		if (addr & 7) {
-			fail(c, EINVAL);
-			break;
-		}
 		e = model_new(c, which == 3 ? IBV_WR_ATOMIC_CMP_AND_SWP
 					    : IBV_WR_ATOMIC_FETCH_AND_ADD);
 		if (e) {
@@ -485,6 +498,7 @@ static void session(struct ctx *c, struct fz *in)
 	}
 	complete = fz_u8(in) < 200;
 	if (complete) {
+		model_end(c);
 		ret = qpx->wr_complete(qpx);
 		FZ_ASSERT(ret == 0 || ret == EINVAL || ret == ENOMEM,
 			  "wr_complete returned %d", ret);

@@ -5,6 +5,7 @@
  * behind, minus the kernel (see m5_fake.h).
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "m5_fake.h"
@@ -114,6 +115,11 @@ int m5_fake_srq_init(struct m5_srq *srq, struct m5_context *ctx, __be32 *dbrec)
 	uint32_t i;
 
 	srq->vsrq.srq.context = &ctx->core.vctx.context;
+	/* No wait queue, as on a device with too small a max_srq_recv_wr. */
+	srq->has_waitq = false;
+	srq->busy = calloc(wq->wqe_cnt, 1);
+	if (!srq->busy)
+		return ENOMEM;
 	for (i = 0; i + 1 < wq->wqe_cnt; i++) {
 		next = (struct m5_srq_next_seg *)((char *)wq->buf +
 						  ((size_t)i << wq->wqe_shift));

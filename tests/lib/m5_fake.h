@@ -51,8 +51,9 @@ int m5_fake_qp_init(struct m5_qp *qp, struct m5_context *ctx,
 		    struct m5_bf *bf);
 
 /*
- * An SRQ as m5_create_srq_ex leaves it, its wq already set with
- * m5_fake_wq_init: the free list 0 -> 1 -> ... -> wqe_cnt - 1 threaded
+ * An SRQ as m5_create_srq_ex leaves it on a device without room for a
+ * wait queue, its wq already set with m5_fake_wq_init: busy[] (freed by
+ * the caller), the free list 0 -> 1 -> ... -> wqe_cnt - 1 threaded
  * through the WQEs, the doorbell record (1 word), a user index.
  * Returns 0 or ENOMEM.
  */

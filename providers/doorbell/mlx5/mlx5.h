@@ -61,8 +61,9 @@ struct m5_bf {
 	struct db_lock lock;
 	/* dynamic UARs only */
 	enum m5_bf_kind kind;
-	uint32_t page_id;	/* the UAR create_qp is told */
-	unsigned int users;	/* QPs on it (under uar_mutex) */
+	uint32_t page_id; /* the UAR create_qp is told */
+	/* QPs on it, plus its thread domain if M5_BF_TD (under uar_mutex) */
+	unsigned int users;
 	struct m5_uar_obj *obj; /* the UAR object it is in */
 };
 
@@ -79,7 +80,8 @@ struct m5_uar_obj {
 /* A thread domain: with dynamic UARs, its own bfreg. */
 struct m5_td {
 	struct db_td core;
-	struct m5_uar_obj *uar; /* NULL with static UARs */
+	/* Its bfreg: NULL with static UARs or without write combining. */
+	struct m5_bf *bf;
 };
 
 /* A page of doorbell records, carved into cache-line slots. */
@@ -238,6 +240,16 @@ struct m5_srq {
 	struct verbs_srq vsrq;
 	struct m5_rsc rsc;
 	struct m5_wq wq; /* head, tail: the free list's ends */
+	/* Per WQE, under wq.lock: posted to the device and not yet retired. */
+	uint8_t *busy;
+	/*
+	 * The wait queue, a list from waitq_head to waitq_tail of WQEs that
+	 * had an ODP page fault, kept intact while the kernel's page-fault
+	 * handler may read them (libmlx5 v44 srq.c); has_waitq false when
+	 * the device's max_srq_recv_wr leaves no room for one.
+	 */
+	bool has_waitq;
+	uint16_t waitq_head, waitq_tail;
 	__be32 *dbrec;
 	size_t buf_len;
 	uint32_t srqn;
@@ -383,11 +395,15 @@ int m5_destroy_qp(struct ibv_qp *ibqp);
 int m5_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 		 struct ibv_send_wr **bad_wr);
 /*
- * post_send's WQE builder for mlx5_wr.c: build a checked WR (inl: its
+ * post_send's checks and WQE builder for mlx5_wr.c.  m5_sq_check: every
+ * check of ibv_post_send on a WR staged by ibv_wr_* (inline data as one
+ * SGE), 0 or its errno, *inl its inline length.  m5_sq_build: build a checked WR (inl: its
  * inline length) at cur_post as the nreq-th of a list, *ctrl its WQE;
  * returns its ds.  m5_sq_ring: the dbrec and doorbell for nreq WQEs, ctrl
  * and ds those of the last.  Both under the SQ lock.
  */
+int m5_sq_check(const struct m5_qp *qp, const struct ibv_send_wr *wr,
+		uint32_t *inl);
 unsigned int m5_sq_build(struct m5_qp *qp, const struct ibv_send_wr *wr,
 			 uint32_t inl, unsigned int nreq,
 			 struct m5_ctrl_seg **ctrl);

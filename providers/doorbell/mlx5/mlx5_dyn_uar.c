@@ -7,8 +7,9 @@
  * mlx5_attach_dedicated_uar, mlx5_set_singleton_nc_uar):
  *  - CQ arms go to one non-cached UAR per context;
  *  - a thread domain has a bfreg of its own, which its QPs use without a
- *    lock (here: one UAR per thread domain, destroyed with it; libmlx5
- *    packs two thread domains into a UAR and keeps it until close);
+ *    lock; thread domains share UARs, one bfreg each (two per 4 KB UAR,
+ *    32 per 64 KB page), and a freed one goes to the next thread domain;
+ *    TD UARs are kept until the context closes;
  *  - other QPs take a free dedicated bfreg while there are fewer than
  *    M5_LOW_LAT_BFREGS, then a shared one while there are fewer than
  *    M5_TOTAL_BFREGS - M5_LOW_LAT_BFREGS, then the least used shared one;
@@ -147,7 +148,10 @@ static struct m5_bf *m5_find_bf(struct m5_context *ctx, enum m5_bf_kind kind,
 	return free_only ? NULL : best;
 }
 
-/* One more UAR of kind for QPs; false (errno set) if it cannot be had. */
+/*
+ * One more UAR of kind for QPs or thread domains; false (errno set) if it
+ * cannot be had.
+ */
 static bool m5_grow_qp_uars(struct m5_context *ctx, enum m5_bf_kind kind)
 {
 	struct m5_uar_obj *obj;
@@ -159,7 +163,7 @@ static bool m5_grow_qp_uars(struct m5_context *ctx, enum m5_bf_kind kind)
 	ctx->qp_uars = obj;
 	if (kind == M5_BF_QP_DEDICATED)
 		ctx->qp_dedicated += obj->nbf;
-	else
+	else if (kind == M5_BF_QP_SHARED)
 		ctx->qp_shared += obj->nbf;
 	return true;
 }
@@ -197,8 +201,8 @@ struct m5_bf *m5_dyn_bf_get(struct m5_context *ctx, struct ibv_pd *pd)
 	struct m5_bf *bf;
 
 	pthread_mutex_lock(&ctx->uar_mutex);
-	if (td && td->uar)
-		bf = &td->uar->bf[0];
+	if (td && td->bf)
+		bf = td->bf;
 	else if (!ctx->bf_reg_size)
 		bf = &ctx->nc_uar->bf[0];
 	else
@@ -231,11 +235,20 @@ struct ibv_td *m5_alloc_td(struct ibv_context *ibctx,
 		errno = ENOMEM;
 		return NULL;
 	}
-	/* Static UARs, or no write combining: the QPs' bfregs as ever. */
+	/*
+	 * A bfreg no thread domain holds, from a new UAR if there is none
+	 * (libmlx5 v44 verbs.c, mlx5_attach_dedicated_uar).  Static UARs, or
+	 * no write combining: the QPs' bfregs as ever.
+	 */
 	if (ctx->dyn_uar && ctx->bf_reg_size) {
-		td->uar = m5_uar_obj_new(ctx, MLX5_IB_UAPI_UAR_ALLOC_TYPE_BF,
-					 M5_BF_TD);
-		if (!td->uar) {
+		pthread_mutex_lock(&ctx->uar_mutex);
+		td->bf = m5_find_bf(ctx, M5_BF_TD, true);
+		if (!td->bf && m5_grow_qp_uars(ctx, M5_BF_TD))
+			td->bf = m5_find_bf(ctx, M5_BF_TD, true);
+		if (td->bf)
+			td->bf->users++;
+		pthread_mutex_unlock(&ctx->uar_mutex);
+		if (!td->bf) {
 			free(td);
 			return NULL;
 		}
@@ -250,16 +263,19 @@ int m5_dealloc_td(struct ibv_td *ibtd)
 	struct m5_context *ctx = to_m5ctx(ibtd->context);
 	bool busy = atomic_load(&td->core.users);
 
-	/* Parent domains hold their TD; QPs hold its bfreg. */
-	if (td->uar) {
+	/*
+	 * Parent domains hold their TD; QPs hold its bfreg.  The bfreg goes
+	 * back for the next thread domain; its UAR stays until close.
+	 */
+	if (td->bf) {
 		pthread_mutex_lock(&ctx->uar_mutex);
-		busy |= td->uar->bf[0].users != 0;
+		busy |= td->bf->users > 1;
+		if (!busy)
+			td->bf->users = 0;
 		pthread_mutex_unlock(&ctx->uar_mutex);
 	}
 	if (busy)
 		return EBUSY;
-	if (td->uar)
-		m5_uar_obj_free(ctx, td->uar);
 	free(td);
 	return 0;
 }

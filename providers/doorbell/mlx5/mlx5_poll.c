@@ -9,8 +9,8 @@
  * reported as IBV_WC_GENERAL_ERR for that CQE, and the CQE is consumed.
  * What is outstanding is read from what the poster published: the QP's
  * doorbell record (the WQEs the device was told of), the SQ's control
- * segments and wqe_head[], the SRQ WQEs' first data segments
- * (m5_srq_claim); tests/fuzz/fuzz_mlx5_cqe.c plays a device that lies.
+ * segments and wqe_head[], the SRQ's busy[] marks (m5_srq_claim);
+ * tests/fuzz/fuzz_mlx5_cqe.c plays a device that lies.
  *
  * The SQ and RQ tails are the only fields the poller writes that a poster
  * reads.  The poller reads wrid[] and wqe_head[] of the WQEs it retires and
@@ -165,25 +165,18 @@ static inline bool m5_rq_retire(struct m5_qp *qp, uint64_t *wr_id)
 }
 
 /*
- * Claim SRQ WQE ctr back from the device, if it is outstanding.  Its first
- * data segment tells: m5_post_srq_recv always writes one that is not all
- * zero (an SGE, whose byte_count is not 0, or the terminator, whose lkey
- * is not 0); a new SRQ's buffer is zero; a claimed WQE gets it zeroed.
- * Under the SRQ lock, which the poster holds while it writes the segment,
- * so two CQs told of one WQE cannot both claim it.
+ * Claim SRQ WQE ctr back from the device, if it is outstanding: busy[],
+ * which the poster sets.  Under the SRQ lock, which the poster holds while
+ * it sets it, so two CQs told of one WQE cannot both claim it.  The WQE
+ * itself is not written: mlx5_ib may still read it (m5_srq_repost).
  */
 static bool m5_srq_claim(struct m5_srq *srq, uint16_t ctr)
 {
-	struct m5_data_seg *d =
-		(struct m5_data_seg *)((char *)srq->wq.buf +
-				       ((size_t)ctr << srq->wq.wqe_shift) +
-				       sizeof(struct m5_srq_next_seg));
 	bool posted;
 
 	db_lock(&srq->wq.lock);
-	posted = d->byte_count || d->lkey;
-	d->byte_count = 0;
-	d->lkey = 0;
+	posted = srq->busy[ctr];
+	srq->busy[ctr] = 0;
 	db_unlock(&srq->wq.lock);
 	return posted;
 }

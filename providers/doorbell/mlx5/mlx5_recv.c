@@ -132,6 +132,7 @@ int m5_post_srq_recv(struct ibv_srq *ibsrq, struct ibv_recv_wr *wr,
 						  ((size_t)wq->head
 						   << wq->wqe_shift));
 		wq->wrid[wq->head] = wr->wr_id;
+		srq->busy[wq->head] = 1;
 		wq->head = be16toh(next->next_wqe_index);
 		m5_set_scatter((struct m5_data_seg *)(next + 1), wr,
 			       wq->max_gs);

@@ -37,7 +37,10 @@ static const uint8_t m5_wr_opcode[] = {
 };
 #define M5_NUM_WR_OPCODES (sizeof(m5_wr_opcode) / sizeof(m5_wr_opcode[0]))
 
-/* Inline payload of a WR; EINVAL if it does not fit or may not be inline. */
+/*
+ * Inline payload of a WR: EINVAL if its opcode carries no payload, ENOMEM
+ * if it does not fit (libmlx5 v44's answer, qp.c set_data_inl_seg).
+ */
 static __attribute__((noinline)) int
 m5_check_inline(const struct m5_qp *qp, const struct ibv_send_wr *wr,
 		uint32_t bit, uint32_t *inl)
@@ -50,7 +53,7 @@ m5_check_inline(const struct m5_qp *qp, const struct ibv_send_wr *wr,
 	for (i = 0; i < wr->num_sge; i++)
 		len += wr->sg_list[i].length;
 	if (len > qp->max_inline_data)
-		return EINVAL;
+		return ENOMEM;
 	*inl = len;
 	return 0;
 }
@@ -115,10 +118,13 @@ static inline bool m5_sge_lens_ok(const struct ibv_sge *sg, int n)
 
 /*
  * Everything about a WR that can be wrong is found here, before any byte
- * of its WQE is written.  *inl is the inline payload length, if inline.
+ * of its WQE is written, for both send APIs (m5_sq_check).  num_sge must
+ * be below gs (see m5_wq.open_gs).  *inl is the inline payload length, if
+ * inline.
  */
 static inline int m5_check_send_wr(const struct m5_qp *qp,
-				   const struct ibv_send_wr *wr, uint32_t *inl)
+				   const struct ibv_send_wr *wr, uint32_t gs,
+				   uint32_t *inl)
 {
 	uint32_t op = wr->opcode, bit;
 
@@ -128,7 +134,7 @@ static inline int m5_check_send_wr(const struct m5_qp *qp,
 	if (__builtin_expect(!(qp->opcode_mask & bit), 0))
 		return m5_op_refused(qp, bit);
 	/* The SGE count and the state gate in one (see m5_wq.open_gs). */
-	if (__builtin_expect((uint32_t)wr->num_sge >= qp->sq.open_gs, 0))
+	if (__builtin_expect((uint32_t)wr->num_sge >= gs, 0))
 		return m5_sge_refused(wr);
 	if (__builtin_expect((wr->send_flags & ~M5_SEND_FLAGS) ||
 				     !m5_sge_lens_ok(wr->sg_list, wr->num_sge),
@@ -143,7 +149,7 @@ static inline int m5_check_send_wr(const struct m5_qp *qp,
 		if ((wr->send_flags & IBV_SEND_INLINE) && wr->num_sge == 1 &&
 		    (bit & M5_OPS_INLINE) && qp->vqp.qp.qp_type != IBV_QPT_UD) {
 			if (wr->sg_list[0].length > qp->max_inline_data)
-				return EINVAL;
+				return ENOMEM;
 			*inl = wr->sg_list[0].length;
 			return 0;
 		}
@@ -444,7 +450,7 @@ int m5_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 	/* Acquire: pairs with the poller's release of the WQEs it retired. */
 	tail = atomic_load_explicit(&sq->tail, memory_order_acquire);
 	for (; wr; wr = wr->next, nreq++) {
-		err = m5_check_send_wr(qp, wr, &inl);
+		err = m5_check_send_wr(qp, wr, qp->sq.open_gs, &inl);
 		if (__builtin_expect(err, 0))
 			break;
 		if (m5_sq_full(sq, &tail, nreq)) {
@@ -469,6 +475,18 @@ int m5_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
  * m5_post_send stays the only caller the inliner weighs and keeps its
  * copies inlined (tests/bench/insn-guard.sh --mlx5 counts it).
  */
+__attribute__((flatten)) int
+m5_sq_check(const struct m5_qp *qp, const struct ibv_send_wr *wr, uint32_t *inl)
+{
+	/*
+	 * Inline bytes are staged as one SGE, which max_send_sge does not
+	 * bound; m5_wr_start has checked the state gate.
+	 */
+	uint32_t gs = wr->send_flags & IBV_SEND_INLINE ? 2 : qp->sq.open_gs;
+
+	return m5_check_send_wr(qp, wr, gs, inl);
+}
+
 __attribute__((flatten)) unsigned int
 m5_sq_build(struct m5_qp *qp, const struct ibv_send_wr *wr, uint32_t inl,
 	    unsigned int nreq, struct m5_ctrl_seg **ctrl)

@@ -4,6 +4,13 @@
  * through their next segments: posting takes the head, a completion gives
  * its WQE back at the tail, in whatever order completions arrive.  One
  * entry always stays on the list, so head == tail means full.
+ *
+ * As libmlx5 v44 (srq.c, mlx5_alloc_srq_buf), the ring has room for
+ * 2 * max_wr + 1 WQEs where the device allows it: the second half is a
+ * wait queue where WQEs that took an ODP page fault cool down, untouched,
+ * while mlx5_ib's page-fault handler may still read them
+ * (mlx5_ib_read_user_wqe_srq); each fault moves the faulted WQE to the
+ * wait queue's end and the wait queue's first WQE to the free list.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -37,12 +44,25 @@ static int m5_check_srq_attr(struct m5_context *ctx,
 	return 0;
 }
 
-/* max_wr + 1 WQEs rounded to a power of two, linked 0 -> 1 -> ... */
+/* Link WQEs first -> first + 1 -> ... -> last. */
+static void m5_srq_link(struct m5_srq *srq, uint32_t first, uint32_t last)
+{
+	uint32_t i;
+
+	for (i = first; i < last; i++)
+		m5_srq_wqe(srq, i)->next_wqe_index = htobe16(i + 1);
+}
+
+/*
+ * The free list: max_wr + 1 WQEs rounded to a power of two, linked
+ * 0 -> 1 -> ...; then, if the device takes twice as many, as many again
+ * for the wait queue.
+ */
 static int m5_srq_alloc_ring(struct m5_context *ctx, struct m5_srq *srq,
 			     const struct ibv_srq_attr *a, struct ibv_pd *pd)
 {
 	struct m5_wq *wq = &srq->wq;
-	uint32_t size, i;
+	uint32_t size, nfree;
 
 	size = sizeof(struct m5_srq_next_seg) +
 	       a->max_sge * sizeof(struct m5_data_seg);
@@ -50,22 +70,32 @@ static int m5_srq_alloc_ring(struct m5_context *ctx, struct m5_srq *srq,
 		size = M5_SRQ_MIN_WQE;
 	size = db_roundup_pow2(size);
 	wq->wqe_shift = 31 - __builtin_clz(size);
-	wq->wqe_cnt = db_roundup_pow2(a->max_wr + 1);
+	nfree = db_roundup_pow2(a->max_wr + 1);
+	/* max_wr 0 is left for the kernel to refuse. */
+	srq->has_waitq = a->max_wr &&
+			 2 * a->max_wr + 1 <= ctx->max_srq_recv_wr &&
+			 2 * nfree <= UINT16_MAX + 1u;
+	wq->wqe_cnt = srq->has_waitq ? 2 * nfree : nfree;
 	wq->max_gs = (size - sizeof(struct m5_srq_next_seg)) /
 		     sizeof(struct m5_data_seg);
-	wq->max_post = wq->wqe_cnt - 1;
+	wq->max_post = nfree - 1;
 	srq->buf_len = (size_t)wq->wqe_cnt << wq->wqe_shift;
 	wq->buf = m5_qbuf_alloc(&srq->qbuf, pd, srq->buf_len, M5_RES_TYPE_SRQ);
 	if (!wq->buf)
 		return errno;
 	wq->qend = (char *)wq->buf + srq->buf_len;
 	wq->wrid = calloc(wq->wqe_cnt, sizeof(*wq->wrid));
-	if (!wq->wrid)
+	srq->busy = calloc(wq->wqe_cnt, 1);
+	if (!wq->wrid || !srq->busy)
 		return ENOMEM;
-	for (i = 0; i + 1 < wq->wqe_cnt; i++)
-		m5_srq_wqe(srq, i)->next_wqe_index = htobe16(i + 1);
+	m5_srq_link(srq, 0, nfree - 1);
 	wq->head = 0;
-	atomic_init(&wq->tail, wq->wqe_cnt - 1);
+	atomic_init(&wq->tail, nfree - 1);
+	if (srq->has_waitq) {
+		m5_srq_link(srq, nfree, wq->wqe_cnt - 1);
+		srq->waitq_head = nfree;
+		srq->waitq_tail = wq->wqe_cnt - 1;
+	}
 	srq->dbrec = m5_dbrec_alloc(ctx);
 	return srq->dbrec ? 0 : ENOMEM;
 }
@@ -73,6 +103,7 @@ static int m5_srq_alloc_ring(struct m5_context *ctx, struct m5_srq *srq,
 static void m5_srq_free_ring(struct m5_context *ctx, struct m5_srq *srq)
 {
 	free(srq->wq.wrid);
+	free(srq->busy);
 	m5_qbuf_free(&srq->qbuf, srq->wq.buf, srq->buf_len);
 	m5_dbrec_free(ctx, srq->dbrec);
 	if (srq->rsc.uidx != M5_UIDX_NONE)
@@ -86,7 +117,8 @@ static int m5_srq_kernel_create(struct m5_context *ctx, struct m5_srq *srq,
 	struct ibv_srq_init_attr_ex kattr = {
 		.srq_context = attr->srq_context,
 		.attr = {
-			.max_wr = srq->wq.max_post,
+			/* The wait queue included. */
+			.max_wr = srq->wq.wqe_cnt - 1,
 			.max_sge = srq->wq.max_gs,
 			.srq_limit = attr->attr.srq_limit,
 		},
@@ -177,53 +209,74 @@ int m5_destroy_srq(struct ibv_srq *ibsrq)
 	return 0;
 }
 
-/* The tail moves only under the SRQ lock: relaxed accesses suffice. */
-void m5_srq_free_wqe(struct m5_srq *srq, uint16_t idx)
+/* idx at the free list's tail, under the SRQ lock. */
+static void m5_srq_to_tail(struct m5_srq *srq, uint16_t idx)
 {
 	struct m5_wq *wq = &srq->wq;
 
-	db_lock(&wq->lock);
+	/* The tail moves only under the SRQ lock: relaxed accesses suffice. */
 	m5_srq_wqe(srq, atomic_load_explicit(&wq->tail, memory_order_relaxed))
 		->next_wqe_index = htobe16(idx);
 	atomic_store_explicit(&wq->tail, idx, memory_order_relaxed);
-	db_unlock(&wq->lock);
+}
+
+void m5_srq_free_wqe(struct m5_srq *srq, uint16_t idx)
+{
+	db_lock(&srq->wq.lock);
+	m5_srq_to_tail(srq, idx);
+	db_unlock(&srq->wq.lock);
+}
+
+/*
+ * A faulted WQE is parked, intact, at the wait queue's end and the wait
+ * queue's first WQE goes to the free list instead; without a wait queue
+ * the faulted WQE goes back to the free list itself (libmlx5 v44 srq.c,
+ * srq_cooldown_wqe and mlx5_complete_odp_fault).
+ */
+static void m5_srq_cool_down(struct m5_srq *srq, uint16_t idx)
+{
+	uint16_t first;
+
+	if (!srq->has_waitq) {
+		m5_srq_to_tail(srq, idx);
+		return;
+	}
+	m5_srq_wqe(srq, srq->waitq_tail)->next_wqe_index = htobe16(idx);
+	srq->waitq_tail = idx;
+	first = srq->waitq_head;
+	srq->waitq_head = be16toh(m5_srq_wqe(srq, first)->next_wqe_index);
+	m5_srq_to_tail(srq, first);
 }
 
 /*
  * An ODP page fault on SRQ WQE idx: the device took it and wrote nothing.
- * As libmlx5 v44 does without its wait queue (srq.c,
- * mlx5_complete_odp_fault and srq_repost): idx goes back at the tail, its
- * scatter list is copied to the head WQE under the same wr_id, and that
- * one is posted.  idx is no longer posted, so its first data segment is
- * cleared for m5_srq_claim (mlx5_poll.c).  False if idx is not outstanding
- * (a device's lie): then nothing changes.
+ * As libmlx5 v44 does (srq.c, mlx5_complete_odp_fault and srq_repost):
+ * idx cools down (m5_srq_cool_down), its scatter list is copied to the
+ * head WQE under the same wr_id, and that one is posted.  Nothing in idx
+ * is written: mlx5_ib's page-fault handler may read it after this.  False
+ * if idx is not outstanding (a device's lie): then nothing changes.
  */
 bool m5_srq_repost(struct m5_srq *srq, uint16_t idx)
 {
 	struct m5_wq *wq = &srq->wq;
 	struct m5_srq_next_seg *from, *to;
-	struct m5_data_seg *d;
-	uint32_t tail;
 	bool posted;
 
 	if (idx >= wq->wqe_cnt)
 		return false;
 	db_lock(&wq->lock);
-	from = m5_srq_wqe(srq, idx);
-	d = (struct m5_data_seg *)(from + 1);
-	posted = d->byte_count || d->lkey;
+	posted = srq->busy[idx];
 	if (posted) {
-		/* The tail moves only under this lock. */
-		tail = atomic_load_explicit(&wq->tail, memory_order_relaxed);
-		m5_srq_wqe(srq, tail)->next_wqe_index = htobe16(idx);
-		atomic_store_explicit(&wq->tail, idx, memory_order_relaxed);
-		/* head != idx: idx was outstanding, now it is past the tail. */
+		srq->busy[idx] = 0;
+		m5_srq_cool_down(srq, idx);
+		/* The free list has two WQEs at least now: head is not idx. */
+		from = m5_srq_wqe(srq, idx);
 		to = m5_srq_wqe(srq, wq->head);
-		memcpy(to + 1, d, wq->max_gs * sizeof(*d));
+		memcpy(to + 1, from + 1,
+		       wq->max_gs * sizeof(struct m5_data_seg));
 		wq->wrid[wq->head] = wq->wrid[idx];
+		srq->busy[wq->head] = 1;
 		wq->head = be16toh(to->next_wqe_index);
-		d->byte_count = 0;
-		d->lkey = 0;
 		srq->counter++;
 		/* Orders: the WQE stores before the dbrec store. */
 		udma_to_device_barrier();

@@ -7,14 +7,15 @@
  * builder (wr_send, wr_rdma_write, ...) starts describing a WR as a
  * struct ibv_send_wr; the setters that follow fill in its data (copied at
  * once: SGEs and inline bytes may be reused as soon as a setter returns)
- * and its UD address.  The WR is checked as it is described and written
- * into the SQ by the builder of the next WR or by wr_complete.  Only
+ * and its UD address.  The WR is checked whole, by post_send's own checks
+ * (m5_sq_check), and written into the SQ by the builder of the next WR or
+ * by wr_complete; so both APIs answer a WR alike.  Only
  * wr_complete moves the SND dbrec and rings the doorbell, once for the
  * whole batch; after the first error, or on wr_abort, cur_post goes back
  * to where wr_start found it and nothing is rung: the WQEs written past
  * the producer index are never read by the device and will be written
- * over.  wr_complete returns that first error (EINVAL, or ENOMEM for a
- * full SQ) and the batch is discarded whole.
+ * over.  wr_complete returns that first error (ibv_post_send's errno for
+ * the same WR) and the batch is discarded whole.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -48,7 +49,7 @@ struct m5_wr {
 	struct m5_ctrl_seg *ctrl; /* ... and where it is */
 	struct ibv_sge inl_sge;	  /* the inline payload, as one SGE */
 	uint8_t *inl_buf;	  /* max_inline_data bytes */
-	struct ibv_sge sge[];	  /* max_send_sge entries */
+	struct ibv_sge sge[];	  /* max_send_sge entries, at least 1 */
 };
 
 static inline struct m5_qp *qpx_to_m5qp(struct ibv_qp_ex *qpx)
@@ -64,25 +65,21 @@ static void m5_wr_fail(struct m5_wr *w, int err)
 }
 
 /*
- * The checks that need the whole WR, then its WQE at cur_post.  A full SQ
+ * post_send's checks on the whole WR, then its WQE at cur_post.  A full SQ
  * is found here, as post_send finds it.
  */
 static void m5_wr_build(struct m5_qp *qp, struct m5_wr *w)
 {
 	const struct ibv_send_wr *wr = &w->wr;
 	struct m5_wq *sq = &qp->sq;
+	int err;
 
 	if (!w->pending)
 		return;
 	w->pending = false;
-	/* An atomic's 8-byte result lands in its first SGE. */
-	if (((1u << wr->opcode) & M5_OPS_ATOMIC) &&
-	    (wr->num_sge < 1 || wr->sg_list[0].length < 8)) {
-		m5_wr_fail(w, EINVAL);
-		return;
-	}
-	if (qp->vqp.qp.qp_type == IBV_QPT_UD && !wr->wr.ud.ah) {
-		m5_wr_fail(w, EINVAL);
+	err = m5_sq_check(qp, wr, &w->inl);
+	if (err) {
+		m5_wr_fail(w, err);
 		return;
 	}
 	if (m5_sq_full(sq, &w->tail, w->nreq)) {
@@ -103,17 +100,19 @@ static struct ibv_send_wr *m5_wr_new(struct ibv_qp_ex *qpx,
 	m5_wr_build(qp, w);
 	if (w->err)
 		return NULL;
-	if (!(w->ops & (1u << op)) || (qpx->wr_flags & ~M5_SEND_FLAGS)) {
+	if (!(w->ops & (1u << op))) {
 		m5_wr_fail(w, EINVAL);
 		return NULL;
 	}
 	memset(&w->wr, 0, sizeof(w->wr));
 	w->wr.wr_id = qpx->wr_id;
 	w->wr.opcode = op;
-	/* IBV_SEND_INLINE is ignored: the data setter called decides. */
+	/*
+	 * IBV_SEND_INLINE is ignored: the data setter called decides.  Other
+	 * bits are kept for m5_sq_check to judge.
+	 */
 	w->wr.send_flags = qpx->wr_flags & ~IBV_SEND_INLINE;
 	w->wr.sg_list = w->sge;
-	w->inl = 0;
 	w->pending = true;
 	return &w->wr;
 }
@@ -130,9 +129,11 @@ static void m5_wr_start(struct ibv_qp_ex *qpx)
 	/*
 	 * The same gate as m5_post_send (mlx5_send.c, m5_wq.open_gs): shut
 	 * from RESET until the first RTS, then open through SQD, SQE and ERR,
-	 * where the device flushes what is posted; ENOMEM as libmlx5.
+	 * where the device flushes what is posted.  EINVAL as libmlx5 v44's
+	 * wr_complete (qp.c, mlx5_send_wr_complete_error); its post_send
+	 * says ENOMEM.
 	 */
-	w->err = qp->sq.open_gs ? 0 : ENOMEM;
+	w->err = qp->sq.open_gs ? 0 : EINVAL;
 	/* Acquire: pairs with the poller's release of what it retired. */
 	w->tail = atomic_load_explicit(&qp->sq.tail, memory_order_acquire);
 }
@@ -199,10 +200,6 @@ static void m5_wr_atomic(struct ibv_qp_ex *qpx, enum ibv_wr_opcode op,
 
 	if (!wr)
 		return;
-	if (addr & 7) {
-		m5_wr_fail(qpx_to_m5qp(qpx)->wr, EINVAL);
-		return;
-	}
 	wr->wr.atomic.remote_addr = addr;
 	wr->wr.atomic.rkey = rkey;
 	wr->wr.atomic.compare_add = cmp_add;
@@ -234,7 +231,7 @@ static void m5_wr_send_imm(struct ibv_qp_ex *qpx, __be32 imm)
 		wr->imm_data = imm;
 }
 
-/* The same test as post_send's: an AH of this context. */
+/* The AH is checked with the WR (m5_sq_check). */
 static void m5_wr_set_ud_addr(struct ibv_qp_ex *qpx, struct ibv_ah *ah,
 			      uint32_t remote_qpn, uint32_t remote_qkey)
 {
@@ -242,28 +239,19 @@ static void m5_wr_set_ud_addr(struct ibv_qp_ex *qpx, struct ibv_ah *ah,
 
 	if (!w->pending)
 		return;
-	if (!ah || ah->context != qpx->qp_base.context) {
-		m5_wr_fail(w, EINVAL);
-		return;
-	}
 	w->wr.wr.ud.ah = ah;
 	w->wr.wr.ud.remote_qpn = remote_qpn;
 	w->wr.wr.ud.remote_qkey = remote_qkey;
 }
 
+/* The SGEs are checked with the WR (m5_sq_check); sge[] has room for 1. */
 static void m5_wr_set_sge(struct ibv_qp_ex *qpx, uint32_t lkey, uint64_t addr,
 			  uint32_t length)
 {
-	struct m5_qp *qp = qpx_to_m5qp(qpx);
-	struct m5_wr *w = qp->wr;
+	struct m5_wr *w = qpx_to_m5qp(qpx)->wr;
 
 	if (!w->pending)
 		return;
-	if (!qp->sq.max_gs) {
-		/* One SGE is too many: ENOMEM, as for ibv_post_send. */
-		m5_wr_fail(w, ENOMEM);
-		return;
-	}
 	w->sge[0] = (struct ibv_sge){ .addr = addr,
 				      .length = length,
 				      .lkey = lkey };
@@ -280,19 +268,23 @@ static void m5_wr_set_sge_list(struct ibv_qp_ex *qpx, size_t num_sge,
 
 	if (!w->pending)
 		return;
-	if (num_sge > qp->sq.max_gs) {
-		/* ENOMEM, as ibv_post_send's answer to too many SGEs. */
-		m5_wr_fail(w, ENOMEM);
-		return;
-	}
-	if (num_sge)
+	/*
+	 * More than sge[] holds are not copied: max_gs + 1 stands for them,
+	 * a count m5_sq_check refuses without reading the list.
+	 */
+	if (num_sge > qp->sq.max_gs)
+		num_sge = qp->sq.max_gs + 1;
+	else if (num_sge)
 		memcpy(w->sge, sg_list, num_sge * sizeof(*sg_list));
 	w->wr.sg_list = w->sge;
 	w->wr.num_sge = (int)num_sge;
 	w->wr.send_flags &= ~IBV_SEND_INLINE;
 }
 
-/* The bytes are copied now, into the staging buffer the builder reads. */
+/*
+ * The bytes are copied now, into the staging buffer the builder reads, and
+ * checked with the WR as one SGE (m5_sq_check).
+ */
 static void m5_wr_set_inline_data_list(struct ibv_qp_ex *qpx, size_t num_buf,
 				       const struct ibv_data_buf *buf_list)
 {
@@ -302,20 +294,16 @@ static void m5_wr_set_inline_data_list(struct ibv_qp_ex *qpx, size_t num_buf,
 
 	if (!w->pending)
 		return;
-	if (!((1u << w->wr.opcode) & M5_OPS_INLINE)) {
-		m5_wr_fail(w, EINVAL);
-		return;
-	}
-	/* Compare before adding, so no sum can wrap past the limit. */
+	/*
+	 * Bytes past the staging buffer are not copied: max_inline_data + 1
+	 * stands for them, a length m5_sq_check refuses.
+	 */
 	for (i = 0; i < num_buf; i++) {
+		/* Compare before adding, so no sum can wrap past the limit. */
 		if (buf_list[i].length > qp->max_inline_data - len) {
-			m5_wr_fail(w, EINVAL);
-			return;
+			len = (size_t)qp->max_inline_data + 1;
+			break;
 		}
-		len += buf_list[i].length;
-	}
-	len = 0;
-	for (i = 0; i < num_buf; i++) {
 		memcpy(w->inl_buf + len, buf_list[i].addr, buf_list[i].length);
 		len += buf_list[i].length;
 	}
@@ -324,7 +312,6 @@ static void m5_wr_set_inline_data_list(struct ibv_qp_ex *qpx, size_t num_buf,
 	w->wr.sg_list = &w->inl_sge;
 	w->wr.num_sge = len ? 1 : 0;
 	w->wr.send_flags |= IBV_SEND_INLINE;
-	w->inl = (uint32_t)len;
 }
 
 static void m5_wr_set_inline_data(struct ibv_qp_ex *qpx, void *addr,
@@ -342,7 +329,8 @@ uint64_t m5_wr_ops_supported(uint32_t opcode_mask)
 
 int m5_qp_init_wr(struct m5_qp *qp, uint64_t send_ops_flags)
 {
-	size_t sges = qp->sq.max_gs * sizeof(struct ibv_sge);
+	size_t sges =
+		(qp->sq.max_gs ? qp->sq.max_gs : 1) * sizeof(struct ibv_sge);
 	struct m5_wr *w;
 
 	w = calloc(1, sizeof(*w) + sges + qp->max_inline_data);

@@ -43,21 +43,18 @@ uint32_t rxe_slow_ops(enum ibv_qp_type type)
 int rxe_check_send_wr_slow(const struct rxe_qp *qp,
 			   const struct ibv_send_wr *wr, uint64_t len)
 {
-	const struct ibv_mw_bind_info *bi = &wr->bind_mw.bind_info;
-
 	if ((wr->send_flags & IBV_SEND_INLINE) &&
-	    (!(RXE_OPS_PAYLOAD & (1u << wr->opcode)) ||
-	     len > qp->sq.max_inline))
+	    rxe_inline_refused(qp, wr->opcode, len))
 		return EINVAL;
 	switch (wr->opcode) {
 	case IBV_WR_ATOMIC_CMP_AND_SWP:
 	case IBV_WR_ATOMIC_FETCH_AND_ADD:
-		if (len < 8 || (wr->wr.atomic.remote_addr & 7))
+		if (rxe_atomic_refused(len, wr->wr.atomic.remote_addr))
 			return EINVAL;
 		return 0;
 	case IBV_WR_BIND_MW:
-		if (!wr->bind_mw.mw || (!bi->mr && bi->length) ||
-		    wr->bind_mw.mw->context != qp->vqp.qp.context)
+		if (rxe_bind_refused(qp, wr->bind_mw.mw,
+				     &wr->bind_mw.bind_info))
 			return EINVAL;
 		return 0;
 	default:

@@ -3,13 +3,65 @@
  * Checking a send WR and building its WQE: the body of the post_send loop.
  * They are inline because callgrind shows the calls costing more than the
  * work (docs/performance.md); the rare cases live in rxe_send.c.
+ *
+ * The rules a WR's parts must follow are the rxe_*_refused functions
+ * below, one for each part; ibv_post_send (rxe_check_send_wr) and the
+ * ibv_wr_* builders and setters (rxe_wr.c) both call them, so the two
+ * APIs give one answer for one WR.
  */
 #ifndef DOORBELL_RXE_SEND_WQE_H
 #define DOORBELL_RXE_SEND_WQE_H
 
+#include <errno.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "rxe/rxe.h"
+
+/* An opcode the QP does not take (bit: 1 << opcode, 0 if out of range). */
+static inline int rxe_op_refused(uint32_t bit)
+{
+	return (bit & RXE_OPS_WR_API_ONLY) ? EOPNOTSUPP : EINVAL;
+}
+
+/* send_flags: the four rxe has. */
+static inline bool rxe_flags_refused(unsigned int flags)
+{
+	return flags & ~RXE_SEND_FLAGS;
+}
+
+/* The gather list: at most max_sge SGEs of at most RXE_MAX_MSG in all. */
+static inline bool rxe_sges_refused(const struct rxe_qp *qp, uint64_t num_sge)
+{
+	return num_sge > qp->sq.max_sge;
+}
+
+static inline bool rxe_len_refused(uint64_t len)
+{
+	return len > RXE_MAX_MSG;
+}
+
+/* Inline data: only on opcodes that carry a payload, max_inline bytes. */
+static inline bool rxe_inline_refused(const struct rxe_qp *qp, uint32_t op,
+				      uint64_t len)
+{
+	return !(RXE_OPS_PAYLOAD & (1u << op)) || len > qp->sq.max_inline;
+}
+
+/* Atomics: an 8-byte result buffer and an 8-byte aligned target. */
+static inline bool rxe_atomic_refused(uint64_t len, uint64_t remote_addr)
+{
+	return len < 8 || (remote_addr & 7);
+}
+
+/* A type 1 or 2 bind: a window of this context; an MR unless unbinding. */
+static inline bool rxe_bind_refused(const struct rxe_qp *qp,
+				    const struct ibv_mw *mw,
+				    const struct ibv_mw_bind_info *bi)
+{
+	return !mw || !bi || (!bi->mr && bi->length) ||
+	       mw->context != qp->vqp.qp.context;
+}
 
 int rxe_check_send_wr_slow(const struct rxe_qp *qp,
 			   const struct ibv_send_wr *wr, uint64_t len);
@@ -22,25 +74,27 @@ static inline int rxe_check_send_wr(const struct rxe_qp *qp,
 				    const struct ibv_send_wr *wr,
 				    uint32_t *length)
 {
-	uint32_t bit;
+	uint32_t bit, n;
 	uint64_t len;
 	int i;
 
 	if (__builtin_expect((unsigned int)wr->opcode >= 32, 0))
 		return EINVAL;
 	bit = 1u << wr->opcode;
+	/* A negative num_sge is a huge count. */
+	n = (uint32_t)wr->num_sge;
 	if (__builtin_expect(!(qp->opcode_mask & bit) ||
-				     (wr->send_flags & ~RXE_SEND_FLAGS) ||
-				     (uint32_t)wr->num_sge > qp->sq.max_sge,
+				     rxe_flags_refused(wr->send_flags) ||
+				     rxe_sges_refused(qp, n),
 			     0))
-		return (bit & RXE_OPS_WR_API_ONLY) ? EOPNOTSUPP : EINVAL;
+		return rxe_op_refused(bit);
 	if (__builtin_expect(wr->num_sge == 1, 1)) {
 		len = wr->sg_list[0].length;
 	} else {
 		for (len = 0, i = 0; i < wr->num_sge; i++)
 			len += wr->sg_list[i].length;
 	}
-	if (__builtin_expect(len > RXE_MAX_MSG, 0))
+	if (__builtin_expect(rxe_len_refused(len), 0))
 		return EINVAL;
 	*length = len;
 	if (__builtin_expect((qp->slow_ops & bit) ||

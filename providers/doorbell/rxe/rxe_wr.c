@@ -4,13 +4,17 @@
  * wr_complete the SQ lock is held; each builder claims the next slot and
  * fills its header, the setters fill in its data.  Nothing is published to
  * the kernel until wr_complete, and the first error makes wr_complete post
- * nothing at all: a list with a bad WR is refused whole.
+ * nothing at all: a list with a bad WR is refused whole.  Each part of a
+ * WR is checked by post_send's rules (the rxe_*_refused functions of
+ * rxe_send_wqe.h) as it is set, and what needs the whole WR (an atomic's
+ * result buffer) when the WR is ended by the next builder or wr_complete.
  */
 #include <errno.h>
 #include <string.h>
 
 #include "core/attr.h"
 #include "rxe/rxe.h"
+#include "rxe/rxe_send_wqe.h"
 
 static inline struct rxe_qp *qpx_to_rqp(struct ibv_qp_ex *qpx)
 {
@@ -32,15 +36,41 @@ static void rxe_wr_set_length(struct rxe_send_wqe *wqe, uint32_t len,
 	wqe->dma.num_sge = num_sge;
 }
 
-/* Claim the next SQ slot for a WR whose opcode the caller checked. */
-static inline struct rxe_send_wqe *rxe_wr_claim(struct ibv_qp_ex *qpx,
-						uint32_t op)
+/*
+ * The rules that need the whole WR, once its setters are done: an atomic's
+ * (its SGE is set after the builder).
+ */
+static void rxe_wr_end(struct rxe_qp *qp)
+{
+	struct rxe_send_wqe *wqe = qp->wr_cur;
+
+	if (wqe && (RXE_OPS_ATOMIC & (1u << wqe->wr.opcode)) &&
+	    rxe_atomic_refused(wqe->dma.length, wqe->iova))
+		rxe_wr_fail(qp, EINVAL);
+	qp->wr_cur = NULL;
+}
+
+/*
+ * End the WR described so far and claim the next SQ slot for one of
+ * opcode op: one of the QP's opcodes, or FLUSH and ATOMIC WRITE on a QP
+ * created with their send_ops_flags (which rxe_check_qp_attr accepts only
+ * where the kernel has them).  NULL once in error.
+ */
+static struct rxe_send_wqe *rxe_wr_new(struct ibv_qp_ex *qpx, uint32_t op)
 {
 	struct rxe_qp *qp = qpx_to_rqp(qpx);
 	struct rxe_ring *r = &qp->sq.ring;
+	uint32_t bit = 1u << op;
 	struct rxe_send_wqe *wqe;
 
-	if (qpx->wr_flags & ~RXE_SEND_FLAGS) {
+	rxe_wr_end(qp);
+	if (qp->wr_err)
+		return NULL;
+	if (!((qp->opcode_mask | qp->wr_ext_ops) & bit)) {
+		rxe_wr_fail(qp, rxe_op_refused(bit));
+		return NULL;
+	}
+	if (rxe_flags_refused(qpx->wr_flags)) {
 		rxe_wr_fail(qp, EINVAL);
 		return NULL;
 	}
@@ -59,38 +89,6 @@ static inline struct rxe_send_wqe *rxe_wr_claim(struct ibv_qp_ex *qpx,
 	return wqe;
 }
 
-/* Claim the next SQ slot for a WR of this opcode; NULL once in error. */
-static struct rxe_send_wqe *rxe_wr_new(struct ibv_qp_ex *qpx,
-				       enum ibv_wr_opcode op)
-{
-	struct rxe_qp *qp = qpx_to_rqp(qpx);
-
-	if (qp->wr_err)
-		return NULL;
-	if (!(qp->opcode_mask & (1u << op))) {
-		rxe_wr_fail(qp, EINVAL);
-		return NULL;
-	}
-	return rxe_wr_claim(qpx, op);
-}
-
-/*
- * FLUSH and ATOMIC WRITE: only on a QP created with their send_ops_flags,
- * which rxe_check_qp_attr accepts only where the kernel has them.
- */
-static struct rxe_send_wqe *rxe_wr_new_ext(struct ibv_qp_ex *qpx, uint32_t op)
-{
-	struct rxe_qp *qp = qpx_to_rqp(qpx);
-
-	if (qp->wr_err)
-		return NULL;
-	if (!(qp->wr_ext_ops & (1u << op))) {
-		rxe_wr_fail(qp, EOPNOTSUPP);
-		return NULL;
-	}
-	return rxe_wr_claim(qpx, op);
-}
-
 static void rxe_wr_start(struct ibv_qp_ex *qpx)
 {
 	struct rxe_qp *qp = qpx_to_rqp(qpx);
@@ -106,9 +104,11 @@ static int rxe_wr_complete(struct ibv_qp_ex *qpx)
 {
 	struct rxe_qp *qp = qpx_to_rqp(qpx);
 	struct rxe_ring *r = &qp->sq.ring;
-	int err = qp->wr_err;
 	bool posted;
+	int err;
 
+	rxe_wr_end(qp);
+	err = qp->wr_err;
 	if (err) {
 		r->own = qp->wr_first;
 		qp->sq.room = qp->wr_room;
@@ -169,13 +169,9 @@ static void rxe_wr_atomic(struct ibv_qp_ex *qpx, enum ibv_wr_opcode op,
 			  uint32_t rkey, uint64_t addr, uint64_t cmp_add,
 			  uint64_t swap)
 {
-	struct rxe_send_wqe *wqe;
+	struct rxe_send_wqe *wqe = rxe_wr_new(qpx, op);
 
-	if (addr & 7) {
-		rxe_wr_fail(qpx_to_rqp(qpx), EINVAL);
-		return;
-	}
-	wqe = rxe_wr_new(qpx, op);
+	/* Its target and result buffer are checked at rxe_wr_end. */
 	if (!wqe)
 		return;
 	wqe->wr.wr.atomic.remote_addr = addr;
@@ -207,7 +203,7 @@ static void rxe_wr_atomic_fetch_add(struct ibv_qp_ex *qpx, uint32_t rkey,
 static void rxe_wr_atomic_write(struct ibv_qp_ex *qpx, uint32_t rkey,
 				uint64_t addr, const void *atomic_wr)
 {
-	struct rxe_send_wqe *wqe = rxe_wr_new_ext(qpx, RXE_WR_ATOMIC_WRITE);
+	struct rxe_send_wqe *wqe = rxe_wr_new(qpx, RXE_WR_ATOMIC_WRITE);
 
 	if (!wqe)
 		return;
@@ -232,7 +228,7 @@ static void rxe_wr_flush(struct ibv_qp_ex *qpx, uint32_t rkey, uint64_t addr,
 			 size_t len, uint8_t type, uint8_t level)
 {
 	struct rxe_qp *qp = qpx_to_rqp(qpx);
-	struct rxe_send_wqe *wqe = rxe_wr_new_ext(qpx, RXE_WR_FLUSH);
+	struct rxe_send_wqe *wqe = rxe_wr_new(qpx, RXE_WR_FLUSH);
 
 	if (!wqe)
 		return;
@@ -286,8 +282,7 @@ static void rxe_wr_bind_mw(struct ibv_qp_ex *qpx, struct ibv_mw *mw,
 	struct rxe_send_wqe *wqe;
 
 	/* An unbind has no MR; a bind without one is refused, not followed. */
-	if (!mw || !bi || (!bi->mr && bi->length) ||
-	    mw->context != qpx->qp_base.context) {
+	if (rxe_bind_refused(qpx_to_rqp(qpx), mw, bi)) {
 		rxe_wr_fail(qpx_to_rqp(qpx), EINVAL);
 		return;
 	}
@@ -327,7 +322,7 @@ static void rxe_wr_set_sge(struct ibv_qp_ex *qpx, uint32_t lkey, uint64_t addr,
 
 	if (!wqe)
 		return;
-	if (!qp->sq.max_sge || length > RXE_MAX_MSG) {
+	if (rxe_sges_refused(qp, 1) || rxe_len_refused(length)) {
 		rxe_wr_fail(qp, EINVAL);
 		return;
 	}
@@ -349,13 +344,13 @@ static void rxe_wr_set_sge_list(struct ibv_qp_ex *qpx, size_t num_sge,
 
 	if (!wqe)
 		return;
-	if (num_sge > qp->sq.max_sge) {
+	if (rxe_sges_refused(qp, num_sge)) {
 		rxe_wr_fail(qp, EINVAL);
 		return;
 	}
 	for (i = 0; i < num_sge; i++)
 		len += sg_list[i].length;
-	if (len > RXE_MAX_MSG) {
+	if (rxe_len_refused(len)) {
 		rxe_wr_fail(qp, EINVAL);
 		return;
 	}
@@ -375,17 +370,14 @@ static void rxe_wr_set_inline_data_list(struct ibv_qp_ex *qpx, size_t num_buf,
 
 	if (!wqe)
 		return;
-	if (!(RXE_OPS_PAYLOAD & (1u << wqe->wr.opcode))) {
+	/* Summed with a cap, so that no sum can wrap below the limit. */
+	for (i = 0; i < num_buf && len <= qp->sq.max_inline; i++)
+		len += buf_list[i].length > qp->sq.max_inline
+			       ? (size_t)qp->sq.max_inline + 1
+			       : buf_list[i].length;
+	if (rxe_inline_refused(qp, wqe->wr.opcode, len)) {
 		rxe_wr_fail(qp, EINVAL);
 		return;
-	}
-	/* Compare before adding, so no sum can wrap past the limit. */
-	for (i = 0; i < num_buf; i++) {
-		if (buf_list[i].length > qp->sq.max_inline - len) {
-			rxe_wr_fail(qp, EINVAL);
-			return;
-		}
-		len += buf_list[i].length;
 	}
 	p = wqe->dma.inline_data;
 	for (i = 0; i < num_buf; i++) {

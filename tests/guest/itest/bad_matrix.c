@@ -287,6 +287,51 @@ static int still_works(struct it_test *t, struct it_ep *a, struct it_ep *b)
 	return it_pair_still_works(t, a, b, 77, 177, 5);
 }
 
+/* After a refused post: no completion for it, and the pair still works. */
+static int refused_quietly(struct it_test *t, struct it_ep *a, struct it_ep *b)
+{
+	it_where(t, "afterwards");
+	if (it_quiet(t, a->scq, "send CQ (nothing for the refused WR)") ||
+	    it_quiet(t, b->rcq, "receive CQ (nothing for the refused WR)"))
+		return IT_FAIL;
+	return still_works(t, a, b);
+}
+
+/* The attributes of an AH to our own GID. */
+static struct ibv_ah_attr self_ah_attr(const struct it_env *env)
+{
+	return (struct ibv_ah_attr){
+		.is_global = 1,
+		.port_num = env->port,
+		.grh = { .dgid = env->gid,
+			 .sgid_index = env->gidx,
+			 .hop_limit = 64 },
+	};
+}
+
+/* An AH to our own GID in @pd (NULL and a FAIL verdict on failure). */
+static struct ibv_ah *ah_in(struct it_test *t, struct ibv_pd *pd)
+{
+	struct ibv_ah_attr aa = self_ah_attr(t->env);
+	struct ibv_ah *ah = ibv_create_ah(pd, &aa);
+
+	if (!ah)
+		it_fail(t, "ibv_create_ah: %s", strerror(errno));
+	keep(K_AH, ah);
+	return ah;
+}
+
+/* A PD of the test's context other than its own (NULL: FAIL verdict). */
+static struct ibv_pd *other_pd(struct it_test *t)
+{
+	struct ibv_pd *pd = ibv_alloc_pd(t->env->ctx);
+
+	if (!pd)
+		it_fail(t, "ibv_alloc_pd: %s", strerror(errno));
+	keep(K_PD, pd);
+	return pd;
+}
+
 /* create_cq */
 
 enum { CQ_ZERO, CQ_NEG, CQ_ABOVE_MAX, CQ_MAX, CQ_VECTOR, CQ_CHANNEL_CTX2 };
@@ -1197,7 +1242,6 @@ enum {
 
 static int bm_post_send(struct it_test *t, const struct bm_case *c)
 {
-	const struct it_env *env = t->env;
 	enum ibv_qp_type type = IBV_QPT_RC;
 	struct ibv_send_wr wr, *bad = NULL;
 	struct ibv_sge sge[2];
@@ -1247,29 +1291,18 @@ static int bm_post_send(struct it_test *t, const struct bm_case *c)
 		wr.wr.ud.ah = NULL;
 		break;
 	case PS_UD_AH_OTHER_PD:
-	case PS_UD_AH_CTX2: {
-		struct ibv_ah_attr aa = {
-			.is_global = 1,
-			.port_num = env->port,
-			.grh = { .dgid = env->gid,
-				 .sgid_index = env->gidx,
-				 .hop_limit = 64 },
-		};
-
+	case PS_UD_AH_CTX2:
 		if (c->arg == PS_UD_AH_CTX2) {
 			if (other_ctx(t))
 				return IT_FAIL;
 			pd = pd2;
 		} else {
-			pd = ibv_alloc_pd(env->ctx);
-			IT_EXPECT(t, pd, "ibv_alloc_pd: %s", strerror(errno));
-			keep(K_PD, pd);
+			pd = other_pd(t);
 		}
-		wr.wr.ud.ah = ibv_create_ah(pd, &aa);
-		IT_EXPECT(t, wr.wr.ud.ah, "ibv_create_ah: %s", strerror(errno));
-		keep(K_AH, wr.wr.ud.ah);
+		wr.wr.ud.ah = pd ? ah_in(t, pd) : NULL;
+		if (!wr.wr.ud.ah)
+			return IT_FAIL;
 		break;
-	}
 	case PS_SEND_INV_UD:
 		wr.opcode = IBV_WR_SEND_WITH_INV;
 		wr.invalidate_rkey = rb->mr->rkey;
@@ -1307,11 +1340,83 @@ static int bm_post_send(struct it_test *t, const struct bm_case *c)
 	}
 	if (expect_post(t, c, ret, bad, &wr, "ibv_post_send"))
 		return IT_FAIL;
-	it_where(t, "afterwards");
-	if (it_quiet(t, a.scq, "send CQ (nothing for the refused WR)") ||
-	    it_quiet(t, b.rcq, "receive CQ (nothing for the refused WR)"))
+	return refused_quietly(t, &a, &b);
+}
+
+/*
+ * ibv_wr_*: the same bad parts as ibv_post_send's, through the builders
+ * and setters.  The batch's one WR is refused at ibv_wr_complete with the
+ * errno ibv_post_send gives the same WR; nothing is posted.
+ */
+enum {
+	WRS_LEN_ABOVE_2G,
+	WRS_UD_AH_OTHER_PD,
+	WRS_SGES_ABOVE_MAX,
+	WRS_INLINE_ABOVE_MAX
+};
+
+static int bm_wr_send(struct it_test *t, const struct bm_case *c)
+{
+	struct it_qp_attr attr;
+	struct ibv_qp_ex *qpx;
+	struct ibv_ah *ah = NULL;
+	struct ibv_sge *sge;
+	struct it_buf *lb;
+	struct it_ep a, b;
+	uint32_t i, n;
+	char *inl;
+
+	attr = it_qp_defaults(c->arg == WRS_UD_AH_OTHER_PD ? IBV_QPT_UD
+							   : IBV_QPT_RC);
+	attr.cqe = 16;
+	attr.send_wr = 16;
+	attr.recv_wr = 16;
+	attr.send_ops_flags = IBV_QP_EX_WITH_SEND;
+	if (it_pair(t, &a, &b, &attr))
 		return IT_FAIL;
-	return still_works(t, &a, &b);
+	qpx = ibv_qp_to_qp_ex(a.qp);
+	IT_EXPECT(t, qpx, "ibv_qp_to_qp_ex: NULL");
+	lb = it_buf_new(t, 4096, IT_ACCESS_ALL, 0);
+	n = a.cap.max_send_sge + 1;
+	sge = it_alloc(t, n * sizeof(*sge));
+	inl = it_alloc(t, a.cap.max_inline_data + 1);
+	if (!lb || !sge || !inl)
+		return IT_FAIL;
+	for (i = 0; i < n; i++)
+		sge[i] = (struct ibv_sge){ .addr = (uintptr_t)lb->addr,
+					   .length = 8,
+					   .lkey = lb->mr->lkey };
+	if (c->arg == WRS_UD_AH_OTHER_PD) {
+		struct ibv_pd *pd = other_pd(t);
+
+		ah = pd ? ah_in(t, pd) : NULL;
+		if (!ah)
+			return IT_FAIL;
+	}
+	ibv_wr_start(qpx);
+	qpx->wr_id = 9;
+	qpx->wr_flags = IBV_SEND_SIGNALED;
+	ibv_wr_send(qpx);
+	switch (c->arg) {
+	case WRS_LEN_ABOVE_2G:
+		sge[0].length = 0x80000000u;
+		sge[1].length = 1;
+		ibv_wr_set_sge_list(qpx, 2, sge);
+		break;
+	case WRS_UD_AH_OTHER_PD:
+		ibv_wr_set_ud_addr(qpx, ah, b.qp->qp_num, IT_QKEY);
+		ibv_wr_set_sge_list(qpx, 1, sge);
+		break;
+	case WRS_SGES_ABOVE_MAX:
+		ibv_wr_set_sge_list(qpx, n, sge);
+		break;
+	case WRS_INLINE_ABOVE_MAX:
+		ibv_wr_set_inline_data(qpx, inl, a.cap.max_inline_data + 1);
+		break;
+	}
+	if (expect_ret(t, c, ibv_wr_complete(qpx), "ibv_wr_complete"))
+		return IT_FAIL;
+	return refused_quietly(t, &a, &b);
 }
 
 /* post_recv, post_srq_recv */
@@ -1429,13 +1534,7 @@ enum { AH_PORT_0, AH_PORT_2, AH_NO_GRH, AH_SGID_PAST_TABLE, AH_SGID_EMPTY };
 static int bm_create_ah(struct it_test *t, const struct bm_case *c)
 {
 	const struct it_env *env = t->env;
-	struct ibv_ah_attr aa = {
-		.is_global = 1,
-		.port_num = env->port,
-		.grh = { .dgid = env->gid,
-			 .sgid_index = env->gidx,
-			 .hop_limit = 64 },
-	};
+	struct ibv_ah_attr aa = self_ah_attr(env);
 	struct ibv_ah *ah;
 	struct it_ep a, b;
 
@@ -1911,6 +2010,12 @@ static int bm_domains(struct it_test *t, const struct bm_case *c)
 	  -1)                                                                  \
 	X(post_send_bind_mw_null_mw, bm_post_send, PS_BIND_MW_NULL, EINVAL,    \
 	  -1)                                                                  \
+	X(wr_send_length_above_2GiB, bm_wr_send, WRS_LEN_ABOVE_2G, EINVAL, -1) \
+	X(wr_send_ud_ah_of_other_pd, bm_wr_send, WRS_UD_AH_OTHER_PD, EINVAL,   \
+	  -1)                                                                  \
+	X(wr_send_sges_above_max, bm_wr_send, WRS_SGES_ABOVE_MAX, EINVAL, -1)  \
+	X(wr_send_inline_above_max, bm_wr_send, WRS_INLINE_ABOVE_MAX, EINVAL,  \
+	  -1)                                                                  \
 	X(post_recv_num_sge_negative, bm_post_recv, PR_NUM_SGE_NEG, EINVAL,    \
 	  -1)                                                                  \
 	X(post_recv_length_above_4GiB, bm_post_recv, PR_LEN_ABOVE_4G, EINVAL,  \
@@ -1999,6 +2104,10 @@ static const struct bm_other {
 	{ "create_qp_uc_with_srq", EOPNOTSUPP, -1, BM_NO_UC },
 	{ "create_qp_ex_every_rc_send_op", EOPNOTSUPP, -1,
 	  "the mlx5 backend has no ibv_wr_* API (send_ops_flags)" },
+	{ "wr_send_sges_above_max", ENOMEM, -1,
+	  "libmlx5's answer to too many SGEs, in both send APIs" },
+	{ "wr_send_inline_above_max", ENOMEM, -1,
+	  "libmlx5's answer to too much inline data, in both send APIs" },
 	{ "post_send_local_inv_on_uc", BM_NA, -1, BM_NO_UC },
 	{ "bind_mw_type_2_window", BM_NA, -1, BM_NO_MW },
 	{ "bind_mw_window_of_other_context", BM_NA, -1, BM_NO_MW },

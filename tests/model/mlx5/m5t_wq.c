@@ -236,7 +236,7 @@ bool m5t_rq_post(struct m5t_rq *rq, struct ibv_recv_wr *wr, int ret,
 int m5t_srq_init(struct m5t_srq *s, struct ibv_srq *srq, unsigned int max_gs)
 {
 	struct m5_srq *m = to_m5srq(srq);
-	uint32_t i;
+	uint32_t i, nfree = m->wq.max_post + 1;
 
 	memset(s, 0, sizeof(*s));
 	s->srq = srq;
@@ -245,10 +245,13 @@ int m5t_srq_init(struct m5t_srq *s, struct ibv_srq *srq, unsigned int max_gs)
 	s->next = calloc(s->cnt, sizeof(*s->next));
 	if (!s->next)
 		return -1;
-	/* A new SRQ's list runs 0 -> 1 -> ... -> cnt - 1, the tail. */
-	for (i = 0; i + 1 < s->cnt; i++)
+	/*
+	 * A new SRQ's free list runs 0 -> 1 -> ... -> max_wr, the tail; the
+	 * wait queue after it (libmlx5's mlx5_alloc_srq_buf) takes no post.
+	 */
+	for (i = 0; i + 1 < nfree; i++)
 		s->next[i] = (uint16_t)(i + 1);
-	s->tail = (uint16_t)(s->cnt - 1);
+	s->tail = (uint16_t)(nfree - 1);
 	return 0;
 }
 

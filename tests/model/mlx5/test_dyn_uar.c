@@ -191,7 +191,11 @@ out:
 	rig_close(&r);
 }
 
-static void two_tds_get_different_uars(void)
+/*
+ * Two thread domains get two bfregs of one UAR (libmlx5 v44 verbs.c,
+ * mlx5_attach_dedicated_uar: two per 4 KB UAR), each rung without a lock.
+ */
+static void two_tds_share_a_uar_on_their_own_bfregs(void)
 {
 	struct ibv_qp *q[2] = {}, *peer = NULL;
 	struct domain d[2] = {};
@@ -209,13 +213,16 @@ static void two_tds_get_different_uars(void)
 		q[i] = d[i].parent ? qp_in(&r, d[i].parent) : NULL;
 		CHECK(q[i]);
 	}
-	CHECK_EQ(m5m_live_uars(r.dev, r.ctx), base + 2);
+	if (check_failed)
+		goto out;
+	/* One UAR for both (a 4 KB UAR has 2 bfregs, a 64 KB page 32). */
+	CHECK_EQ(m5m_live_uars(r.dev, r.ctx), base + 1);
+	CHECK(to_m5qp(q[0])->bf != to_m5qp(q[1])->bf);
+	CHECK(to_m5qp(q[0])->bf->obj == to_m5qp(q[1])->bf->obj);
+	CHECK(!to_m5qp(q[0])->bf->need_lock && !to_m5qp(q[1])->bf->need_lock);
 	peer = qp_in(&r, r.pd);
 	if (check_failed || !peer)
 		goto out;
-	CHECK(to_m5qp(q[0])->bf != to_m5qp(q[1])->bf);
-	CHECK(m5m_qp_uar_page(r.dev, q[0]->qp_num) !=
-	      m5m_qp_uar_page(r.dev, q[1]->qp_num));
 	for (i = 0; i < 2 && !check_failed; i++) {
 		CHECK_EQ(rig_pair(&r, q[i], peer), 0);
 		send_one(&r, q[i], peer, 64, true);
@@ -362,8 +369,43 @@ out:
 	rig_close(&r);
 }
 
-static void dealloc_td_destroys_its_uar(void)
+/*
+ * N thread domains use ceil(N / bfregs per UAR) UARs, as libmlx5's
+ * shared pool of TD bfregs (2 per 4 KB UAR, 32 per 64 KB page).
+ */
+static void n_tds_use_libmlx5s_number_of_uars(void)
 {
+	struct domain d[5] = {};
+	unsigned int base, i, per;
+	struct rig r;
+
+	CHECK_EQ(rig_open(&r, false), 0);
+	if (check_failed)
+		goto out;
+	base = m5m_live_uars(r.dev, r.ctx);
+	for (i = 0; i < 5 && !check_failed; i++) {
+		CHECK_EQ(domain_open(&r, &d[i]), 0);
+		if (check_failed)
+			break;
+		per = ((struct m5_td *)d[i].td)->bf->obj->nbf;
+		CHECK_EQ(per, sysconf(_SC_PAGESIZE) / M5_UAR_SIZE *
+				      M5_NON_FP_BFREGS_PER_UAR);
+		CHECK_EQ(m5m_live_uars(r.dev, r.ctx),
+			 base + (i + 1 + per - 1) / per);
+	}
+out:
+	for (i = 0; i < 5; i++)
+		domain_close(&d[i]);
+	rig_close(&r);
+}
+
+/*
+ * A freed TD's bfreg goes to the next thread domain; its UAR stays until
+ * the context closes (libmlx5's mlx5_detach_dedicated_uar).
+ */
+static void dealloc_td_gives_its_bfreg_to_the_next_td(void)
+{
+	struct m5_bf *bf = NULL;
 	struct ibv_qp *q = NULL;
 	struct domain d = {};
 	unsigned int base;
@@ -386,9 +428,13 @@ static void dealloc_td_destroys_its_uar(void)
 	CHECK_EQ(ibv_destroy_qp(q), 0);
 	q = NULL;
 	CHECK_EQ(m5m_live_uars(r.dev, r.ctx), base + 1);
+	bf = ((struct m5_td *)d.td)->bf;
 	CHECK_EQ(ibv_dealloc_td(d.td), 0);
 	d.td = NULL;
-	CHECK_EQ(m5m_live_uars(r.dev, r.ctx), base);
+	CHECK_EQ(m5m_live_uars(r.dev, r.ctx), base + 1);
+	CHECK_EQ(domain_open(&r, &d), 0);
+	CHECK(d.td && ((struct m5_td *)d.td)->bf == bf);
+	CHECK_EQ(m5m_live_uars(r.dev, r.ctx), base + 1);
 out:
 	if (q)
 		ibv_destroy_qp(q);
@@ -513,16 +559,17 @@ static void kernel_refuses_stale_and_foreign_uars(void)
 	CHECK_EQ(domain_open(&r2, &d2), 0);
 	if (check_failed)
 		goto out;
-	bf = &((struct m5_td *)d.td)->uar->bf[0];
+	bf = ((struct m5_td *)d.td)->bf;
 	saved = bf;
 	bf->page_id = stale;
 	CHECK(!qp_in(&r, d.parent));
 	CHECK_EQ(errno, EINVAL);
-	bf->page_id = ((struct m5_td *)d2.td)->uar->bf[0].page_id;
+	bf->page_id = ((struct m5_td *)d2.td)->bf->page_id;
 	CHECK(!qp_in(&r, d.parent));
 	CHECK_EQ(errno, EINVAL);
-	bf->page_id = ((struct m5_td *)d.td)->uar->k.page_id;
-	CHECK_EQ(bf->users, 0);
+	bf->page_id = ((struct m5_td *)d.td)->bf->obj->k.page_id;
+	/* The TD holds it; no QP yet. */
+	CHECK_EQ(bf->users, 1);
 	/* A doorbell on a UAR not the QP's: the device says so. */
 	q = qp_in(&r, d.parent);
 	peer = qp_in(&r, r.pd);
@@ -544,10 +591,9 @@ static void kernel_refuses_stale_and_foreign_uars(void)
 	/* Destroying a UAR a QP was created on is flagged too. */
 	{
 		uint64_t v = m5m_violations(r.dev);
+		uint32_t h = ((struct m5_td *)d.td)->bf->obj->k.handle;
 
-		CHECK_EQ(m5k_destroy_uar(ctx,
-					 ((struct m5_td *)d.td)->uar->k.handle),
-			 0);
+		CHECK_EQ(m5k_destroy_uar(ctx, h), 0);
 		CHECK_EQ(m5m_violations(r.dev), v + 1);
 	}
 out:
@@ -555,7 +601,7 @@ out:
 		ibv_destroy_qp(q);
 	if (peer)
 		ibv_destroy_qp(peer);
-	/* dealloc_td's own destroy of the UAR now answers EINVAL: ignored. */
+	/* The context's own destroy of the UAR now answers EINVAL: ignored. */
 	domain_close(&d);
 	domain_close(&d2);
 	rig_close(&r2);
@@ -565,10 +611,11 @@ out:
 
 static const struct check_test tests[] = {
 	CHECK_TEST(td_qp_rings_its_own_uar_without_lock),
-	CHECK_TEST(two_tds_get_different_uars),
+	CHECK_TEST(two_tds_share_a_uar_on_their_own_bfregs),
+	CHECK_TEST(n_tds_use_libmlx5s_number_of_uars),
 	CHECK_TEST(qps_without_td_share_bfregs),
 	CHECK_TEST(cq_arms_go_to_the_nc_uar),
-	CHECK_TEST(dealloc_td_destroys_its_uar),
+	CHECK_TEST(dealloc_td_gives_its_bfreg_to_the_next_td),
 	CHECK_TEST(static_uars_without_kernel_dyn_uar),
 	CHECK_TEST(no_write_combining_rings_the_nc_uar),
 	CHECK_TEST(kernel_refuses_stale_and_foreign_uars),

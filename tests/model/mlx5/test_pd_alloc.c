@@ -138,7 +138,11 @@ static struct ibv_cq *pa_cq(struct pa_rig *r)
 	return cq ? ibv_cq_ex_to_cq(cq) : NULL;
 }
 
-/* An SRQ of 15 WRs of one SGE (16 WQEs of 32 bytes) in the parent domain. */
+/*
+ * An SRQ of 15 WRs of one SGE in the parent domain: 16 WQEs of 32 bytes,
+ * and as many again for the wait queue (libmlx5's 2 * max_wr + 1, rounded
+ * up to a power of two).
+ */
 static struct ibv_srq *pa_srq(struct pa_rig *r)
 {
 	struct ibv_srq_init_attr a = { .attr = { .max_wr = 15, .max_sge = 1 } };
@@ -236,7 +240,7 @@ static void allocators_give_the_queue_buffers(void)
 	CHECK(srq);
 	if (!srq)
 		goto out;
-	pa_check_alloc(&r, 1, MLX5DV_RES_TYPE_SRQ, 16 * 32);
+	pa_check_alloc(&r, 1, MLX5DV_RES_TYPE_SRQ, 2 * 16 * 32);
 	CHECK(to_m5srq(srq)->wq.buf == r.log.a[1].ptr);
 	a = m5t_rc_qp(r.parent, cq, NULL, 8, 1);
 	b = m5t_rc_qp(r.parent, cq, srq, 8, 1);
@@ -326,7 +330,7 @@ static void use_default_falls_back_to_the_provider(void)
 		goto out;
 	CHECK_EQ(r.log.nalloc, 4);
 	pa_check_alloc(&r, 0, MLX5DV_RES_TYPE_CQ, 16 * 64);
-	pa_check_alloc(&r, 1, MLX5DV_RES_TYPE_SRQ, 16 * 32);
+	pa_check_alloc(&r, 1, MLX5DV_RES_TYPE_SRQ, 2 * 16 * 32);
 	pa_check_alloc(&r, 2, MLX5DV_RES_TYPE_QP, to_m5qp(a)->buf_len);
 	CHECK(to_m5cq(cq)->buf && to_m5qp(a)->buf && to_m5srq(srq)->wq.buf);
 	CHECK_EQ(m5t_rc_pair(r.dev, a, b, 7), 0);

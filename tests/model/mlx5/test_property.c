@@ -395,10 +395,12 @@ static uint64_t pt_sum(const struct ibv_sge *sg, int n)
  * 0 if the backend must take the WR, else EINVAL: an opcode it does not
  * have (or not on this QP type), a flag libibverbs does not define, a
  * negative SGE count, an atomic without an 8-byte first SGE or on an
- * unaligned address, a UD WR without an AH of this context, inline data
- * on an opcode that carries none or more of it than max_inline_data.
- * ENOMEM for too many SGEs (libmlx5's answer).  IBV_SEND_IP_CSUM is
- * ignored on RC and UD, as by libmlx5.
+ * unaligned address, a UD WR without an AH of this context and PD, inline
+ * data on an opcode that carries none.  ENOMEM for too many SGEs and for
+ * more inline data than max_inline_data (libmlx5's answers).
+ * IBV_SEND_IP_CSUM is ignored on RC and UD, as by libmlx5.  Both APIs
+ * check a WR with the same code, in the same order, but for the first
+ * three ibv_wr_* rules below.
  */
 static int pt_check(const struct pt *p, const struct ibv_send_wr *wr)
 {
@@ -425,9 +427,6 @@ static int pt_check(const struct pt *p, const struct ibv_send_wr *wr)
 	/* ibv_wr_*: a builder the QP was not created for. */
 	if (pt_wr_api && !(p->cfg.wr_ops & (1u << wr->opcode)))
 		return EINVAL;
-	/* ibv_wr_*: wr_flags are checked as the WR is begun, before its SGEs. */
-	if (pt_wr_api && (wr->send_flags & ~known))
-		return EINVAL;
 	/* ibv_wr_set_sge_list takes a size_t: a negative count is too many. */
 	if (wr->num_sge < 0)
 		return pt_wr_api ? ENOMEM : EINVAL;
@@ -443,10 +442,11 @@ static int pt_check(const struct pt *p, const struct ibv_send_wr *wr)
 		return EINVAL;
 	if (ud && (!wr->wr.ud.ah || wr->wr.ud.ah->context != p->ctx))
 		return EINVAL;
-	if ((wr->send_flags & IBV_SEND_INLINE) &&
-	    (!pt_carries_data(wr->opcode) ||
-	     pt_sum(wr->sg_list, wr->num_sge) > p->cap.max_inline_data))
+	if ((wr->send_flags & IBV_SEND_INLINE) && !pt_carries_data(wr->opcode))
 		return EINVAL;
+	if ((wr->send_flags & IBV_SEND_INLINE) &&
+	    pt_sum(wr->sg_list, wr->num_sge) > p->cap.max_inline_data)
+		return ENOMEM;
 	return 0;
 }
 

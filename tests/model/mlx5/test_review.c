@@ -16,7 +16,7 @@
 
 #include <infiniband/mlx5dv.h>
 
-#include "mlx5/mlx5_hw.h"
+#include "mlx5/mlx5.h"
 #include "m5model.h"
 #include "check.h"
 #include "m5t_verbs.h"
@@ -415,6 +415,33 @@ out:
 	rig_close(&r);
 }
 
+/* The rig with an SRQ of 4 WRs of one SGE behind r->b (check_failed). */
+static struct ibv_srq *srq_rig_open(struct rig *r)
+{
+	struct ibv_srq_init_attr sa = { .attr = { .max_wr = 4, .max_sge = 1 } };
+	struct ibv_srq *srq;
+
+	CHECK_EQ(rig_open(r, false), 0);
+	if (check_failed)
+		return NULL;
+	srq = ibv_create_srq(r->pd, &sa);
+	CHECK(srq);
+	if (srq)
+		CHECK_EQ(rig_rc(r, srq), 0);
+	return srq;
+}
+
+static void srq_rig_close(struct rig *r, struct ibv_srq *srq)
+{
+	if (r->b) {
+		CHECK_EQ(ibv_destroy_qp(r->b), 0);
+		r->b = NULL;
+	}
+	if (srq)
+		CHECK_EQ(ibv_destroy_srq(srq), 0);
+	rig_close(r);
+}
+
 /*
  * An ODP page fault on an SRQ receive: the device takes the WQE, writes
  * an error CQE (REMOTE_ABORTED, vendor syndrome 0x93) and NAKs; the
@@ -423,22 +450,15 @@ out:
  */
 static void odp_fault_on_srq_recv_is_reposted(void)
 {
-	struct ibv_srq_init_attr sa = { .attr = { .max_wr = 4, .max_sge = 1 } };
 	unsigned int seen[8] = { 0 }, i, round;
 	struct ibv_srq *srq = NULL;
 	struct m5m_stats st;
 	struct ibv_wc wc;
 	struct rig r;
 
-	CHECK_EQ(rig_open(&r, false), 0);
+	srq = srq_rig_open(&r);
 	if (check_failed)
 		goto out;
-	srq = ibv_create_srq(r.pd, &sa);
-	CHECK(srq);
-	if (!srq || rig_rc(&r, srq)) {
-		CHECK(0);
-		goto out;
-	}
 	for (round = 0; round < 2 && !check_failed; round++) {
 		for (i = 0; i < 4; i++)
 			CHECK_EQ(srq_recv(&r, srq, i, 64 * i), 0);
@@ -469,15 +489,68 @@ static void odp_fault_on_srq_recv_is_reposted(void)
 		CHECK_EQ(seen[i], 1);
 	m5m_get_stats(r.dev, &st);
 	CHECK_EQ(st.rnr_naks, 2);
+	/*
+	 * mlx5_ib's page-fault handler read each faulted WQE after the
+	 * provider had reposted it, and could map it: it was left intact.
+	 */
+	CHECK_EQ(st.odp_pfaults_handled, 2);
+	CHECK_EQ(st.odp_resume_errors, 0);
 	expect_empty(r.acq);
 out:
-	if (r.b) {
-		CHECK_EQ(ibv_destroy_qp(r.b), 0);
-		r.b = NULL;
+	srq_rig_close(&r, srq);
+}
+
+/* SRQ WQE idx's scatter list, as the device and mlx5_ib read it. */
+static void srq_wqe_segs(struct ibv_srq *srq, uint16_t idx, void *out,
+			 size_t len)
+{
+	const struct m5_wq *wq = &to_m5srq(srq)->wq;
+
+	memcpy(out,
+	       (const char *)wq->buf + ((size_t)idx << wq->wqe_shift) +
+		       sizeof(struct m5_srq_next_seg),
+	       len);
+}
+
+/*
+ * A faulted SRQ WQE cools down in the wait queue (libmlx5 v44 srq.c):
+ * while the application keeps receiving and posting again, well past a
+ * full turn of the free list, nothing in it is written, so a late
+ * page-fault handler still reads the buffer that faulted.
+ */
+static void odp_faulted_srq_wqe_cools_down_intact(void)
+{
+	uint8_t posted[16], now[16];
+	struct ibv_srq *srq = NULL;
+	struct ibv_wc wc;
+	unsigned int i;
+	struct rig r;
+
+	srq = srq_rig_open(&r);
+	if (check_failed)
+		goto out;
+	for (i = 0; i < 4; i++)
+		CHECK_EQ(srq_recv(&r, srq, i, 64 * i), 0);
+	srq_wqe_segs(srq, 0, posted, sizeof(posted));
+	m5m_inject(r.dev, M5M_FAULT_ODP_PFAULT, 1);
+	CHECK_EQ(send_on(&r, r.a, 10, 2048, IBV_SEND_SIGNALED), 0);
+	/* The retry lands in the next WQE posted, WR 1. */
+	CHECK_EQ(m5t_poll_one(r.bcq, &wc), 1);
+	CHECK_EQ(wc.wr_id, 1);
+	expect_wc(r.acq, 10, IBV_WC_SUCCESS);
+	/* Four turns of the 8-WQE free list, one receive posted per message. */
+	for (i = 0; i < 32 && !check_failed; i++) {
+		CHECK_EQ(srq_recv(&r, srq, 100 + i, 256 + 64 * (i % 4)), 0);
+		CHECK_EQ(send_on(&r, r.a, 20 + i, 2048, IBV_SEND_SIGNALED), 0);
+		CHECK_EQ(m5t_poll_one(r.bcq, &wc), 1);
+		CHECK_EQ(wc.status, IBV_WC_SUCCESS);
+		expect_wc(r.acq, 20 + i, IBV_WC_SUCCESS);
+		srq_wqe_segs(srq, 0, now, sizeof(now));
+		CHECK_EQ(memcmp(now, posted, sizeof(now)), 0);
 	}
-	if (srq)
-		CHECK_EQ(ibv_destroy_srq(srq), 0);
-	rig_close(&r);
+	expect_empty(r.bcq);
+out:
+	srq_rig_close(&r, srq);
 }
 
 /*
@@ -664,6 +737,7 @@ static const struct check_test tests[] = {
 	CHECK_TEST(send_before_first_rts_refused_enomem),
 	CHECK_TEST(odp_fault_on_srq_recv_is_reposted),
 	CHECK_TEST(odp_fault_on_srq_recv_not_shown_by_start_poll),
+	CHECK_TEST(odp_faulted_srq_wqe_cools_down_intact),
 	CHECK_TEST(req_notify_inside_poll_batch_returns),
 };
 

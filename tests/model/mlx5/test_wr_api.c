@@ -715,7 +715,8 @@ static void wt_too_much_inline(struct wt *t, struct ibv_send_wr *wr,
 
 static void too_much_inline_discards_batch(void)
 {
-	wt_bad_batch(&rc_opts, wt_too_much_inline, EINVAL);
+	/* ENOMEM, as libmlx5 v44 (qp.c, set_data_inl_seg) and post_send. */
+	wt_bad_batch(&rc_opts, wt_too_much_inline, ENOMEM);
 }
 
 static void wt_read_op(struct wt *t, struct ibv_send_wr *wr, struct ibv_sge *sg)
@@ -809,8 +810,8 @@ out:
  * A UD QP without SGEs or inline data: its 64-byte WQE slot is all
  * control and datagram segments, so there is no room for inline data
  * (max_inline_data 0, not 0 - 4 wrapped).  Inline data is refused by
- * wr_complete (EINVAL) and by ibv_post_send (ENOMEM: its SGE is one too
- * many), with nothing rung, rather than built as
+ * wr_complete (ENOMEM: too long) and by ibv_post_send (ENOMEM: its SGE is
+ * one too many), with nothing rung, rather than built as
  * a 2-WQEBB WQE in the 1-WQEBB SQ; a WR without data is taken, and a
  * second one in the same batch finds the SQ full.
  */
@@ -847,7 +848,7 @@ static void no_inline_room_refuses_inline_data(void)
 	wt_seen(&t, 0, &before);
 	ibv_wr_start(qpx);
 	CHECK(m5t_wr_one(qpx, &wr[0]));
-	CHECK_EQ(ibv_wr_complete(qpx), EINVAL);
+	CHECK_EQ(ibv_wr_complete(qpx), ENOMEM);
 	wt_nothing_seen(&t, 0, &before);
 	/* Its one SGE is more than max_send_sge 0: ENOMEM, as libmlx5. */
 	CHECK_EQ(ibv_post_send(t.a[0], &wr[0], &bad), ENOMEM);
@@ -868,16 +869,17 @@ out:
 }
 
 /*
- * Before the first RTS the batch is refused with ENOMEM, as ibv_post_send
- * refuses (libmlx5's gate: no SGE fits until the QP has been in RTS).
+ * Before the first RTS the batch is refused with EINVAL, as libmlx5 v44's
+ * wr_complete refuses it (qp.c, mlx5_send_wr_complete_error, installed
+ * until the first RTS); its ibv_post_send says ENOMEM (no SGE fits).
  */
-static void batch_before_first_rts_refused_enomem(void)
+static void batch_before_first_rts_refused_einval(void)
 {
 	struct wt_opts o = rc_opts;
 	struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT, .port_num = 1 };
 	struct ibv_qp_ex *qpx;
 	struct wt_seen before;
-	struct ibv_send_wr wr;
+	struct ibv_send_wr wr, *bad;
 	struct ibv_sge sg[4];
 	struct ibv_qp *qp;
 	struct wt t;
@@ -901,7 +903,9 @@ static void batch_before_first_rts_refused_enomem(void)
 	wt_wr(&t, &wr, sg, IBV_WR_SEND, 1, 1);
 	ibv_wr_start(qpx);
 	CHECK(m5t_wr_one(qpx, &wr));
-	CHECK_EQ(ibv_wr_complete(qpx), ENOMEM);
+	CHECK_EQ(ibv_wr_complete(qpx), EINVAL);
+	wt_nothing_seen(&t, 0, &before);
+	CHECK_EQ(ibv_post_send(qp, &wr, &bad), ENOMEM);
 	wt_nothing_seen(&t, 0, &before);
 out:
 	wt_close(&t);
@@ -920,7 +924,7 @@ static const struct check_test tests[] = {
 	CHECK_TEST(short_atomic_sge_discards_batch),
 	CHECK_TEST(sq_full_enomem_discards_batch),
 	CHECK_TEST(no_inline_room_refuses_inline_data),
-	CHECK_TEST(batch_before_first_rts_refused_enomem),
+	CHECK_TEST(batch_before_first_rts_refused_einval),
 };
 
 int main(int argc, char **argv)

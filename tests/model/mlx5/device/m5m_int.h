@@ -352,6 +352,12 @@ struct m5m_dev {
 	uint64_t guid;
 	uint8_t mac[6];
 	uint32_t next_uar_page; /* device-wide UAR page ids */
+	/* The ODP page fault on an SRQ WQE mlx5_ib has yet to handle. */
+	struct {
+		bool pending;
+		uint32_t qpn, srqn;
+		uint16_t wqe;
+	} pfault;
 };
 
 /* m5m_dev.c: the lock, the device list, handle tables */
@@ -450,6 +456,7 @@ enum m5m_rx m5m_rx_check(struct m5m_qp *dst);
 struct m5m_qp *m5m_qp_find(struct m5m_dev *dev, uint32_t qpn);
 void m5m_rq_posted(struct m5m_qp *qp);
 void m5m_srq_posted(struct m5m_srq *srq);
+void m5m_odp_work(struct m5m_dev *dev);
 uint32_t m5m_rnr_timer_us(uint8_t code);
 /* The RNR timer of a parked message ran out: retry or give up. */
 void m5m_rnr_expire(struct m5m_qp *qp);

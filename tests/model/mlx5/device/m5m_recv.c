@@ -252,6 +252,14 @@ enum m5m_rx m5m_deliver(struct m5m_qp *src, const struct m5m_wqe *w,
 		return ud ? M5M_RX_DROP : M5M_RX_RNR;
 	if (!ud && dst->srq && w->opcode != M5_OPCODE_RDMA_WRITE_IMM &&
 	    m5m_fault_take(dst->ctx->dev, M5M_FAULT_ODP_PFAULT)) {
+		struct m5m_dev *dev = dst->ctx->dev;
+
+		/* mlx5_ib is told by a page-fault EQE; it reads the WQE later. */
+		m5m_odp_work(dev);
+		dev->pfault.pending = true;
+		dev->pfault.qpn = dst->qpn;
+		dev->pfault.srqn = dst->srq->srqn;
+		dev->pfault.wqe = rw.counter;
 		/* The page is faulted in meanwhile: the retry lands. */
 		m5m_rwqe_take(dst);
 		m5m_cqe_resp_err_vendor(dst, rw.counter,
@@ -384,11 +392,63 @@ void m5m_rq_posted(struct m5m_qp *qp)
 	m5m_rnr_wake(dev, qp, NULL);
 }
 
+/*
+ * mlx5_ib's work for an ODP page fault on an SRQ receive (odp.c,
+ * mlx5_ib_mr_wqe_pfault_handler -> mlx5_ib_read_user_wqe_srq ->
+ * mlx5_ib_mr_responder_pfault_handler_srq -> pagefault_data_segments):
+ * a workqueue item that reads the faulted WQE from the user's SRQ buffer
+ * and faults in the pages of each data segment, up to the terminator.
+ * The model runs it at the first SRQ dbrec write or send doorbell after
+ * the fault, when a busy poller has already consumed the fault's CQE and
+ * reposted.  A segment no MR covers (byte_count 0 means 2 GiB; lkey 0 is
+ * no mkey) fails the fault: the kernel resumes it with an error, and the
+ * model moves the QP to ERR.
+ */
+void m5m_odp_work(struct m5m_dev *dev)
+{
+	const struct m5_data_seg *ds;
+	struct m5m_srq *srq;
+	struct m5m_qp *qp;
+	struct m5m_mr *mr;
+	uint32_t i, n, len, lkey;
+	uint64_t addr;
+	uint8_t *host;
+
+	if (!dev->pfault.pending)
+		return;
+	dev->pfault.pending = false;
+	qp = m5m_qp_find(dev, dev->pfault.qpn);
+	srq = m5m_tab_get(&dev->srqs, dev->pfault.srqn);
+	if (!qp || !srq || qp->srq != srq || dev->pfault.wqe >= srq->nwqe)
+		return;
+	dev->st.odp_pfaults_handled++;
+	ds = (const void *)(srq->buf + ((size_t)dev->pfault.wqe << srq->shift) +
+			    sizeof(struct m5_srq_next_seg));
+	n = ((1u << srq->shift) - sizeof(struct m5_srq_next_seg)) / sizeof(*ds);
+	for (i = 0; i < n; i++) {
+		len = be32toh(ds[i].byte_count) & ~M5_INLINE_SEG;
+		lkey = be32toh(ds[i].lkey);
+		addr = be64toh(ds[i].addr);
+		if (!len && lkey == M5_INVALID_LKEY && !addr)
+			break;
+		if (!len)
+			len = 1u << 31;
+		mr = m5m_mr_find(dev, lkey);
+		if (!mr ||
+		    m5m_mr_local(mr->pd, lkey, addr, len, false, &host)) {
+			dev->st.odp_resume_errors++;
+			m5m_qp_to_err(qp);
+			return;
+		}
+	}
+}
+
 void m5m_srq_posted(struct m5m_srq *srq)
 {
 	struct m5m_dev *dev = srq->ctx->dev;
 	uint16_t avail = (uint16_t)(m5m_srq_posted_count(srq) - srq->consumed);
 
+	m5m_odp_work(dev);
 	m5m_check(dev, avail < srq->nwqe,
 		  "SRQ 0x%x: %u WQEs posted and not consumed, the ring has "
 		  "%u (one stays as the free list's tail)",

@@ -457,6 +457,7 @@ void m5m_send_doorbell(const struct m5m_db *db)
 	uint32_t v0 = be32toh(*(const __be32 *)db->bytes);
 	uint32_t v1 = be32toh(*(const __be32 *)(db->bytes + 4));
 
+	m5m_odp_work(dev);
 	dev->st.doorbells++;
 	if (db->bf)
 		dev->st.bf_doorbells++;

@@ -213,6 +213,10 @@ struct m5m_stats {
 	uint64_t async_events;	 /* async events written to async fds */
 	uint64_t rnr_naks;
 	uint64_t ud_dropped;
+	/* ODP faults on SRQ WQEs the kernel's handler read, and of those
+	 * the ones it resumed with an error (a WQE it could not map) */
+	uint64_t odp_pfaults_handled;
+	uint64_t odp_resume_errors;
 	/* CQE write -> channel event, virtual µs */
 	uint64_t lat_count;
 	uint64_t lat_sum;
