@@ -129,10 +129,6 @@ static struct ibv_mw *m5_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type)
 	return NULL;
 }
 
-/* mlx5_ib writes the PD number after ALLOC_PD's response, room or not. */
-_Static_assert(sizeof(struct mlx5_ib_alloc_pd_resp) <= DB_K_PD_DRV_RESP_MAX,
-	       "mlx5_ib_alloc_pd_resp fits the core's ALLOC_PD room");
-
 static const struct verbs_context_ops m5_ops = {
 	.alloc_mw = m5_alloc_mw,
 	.alloc_td = m5_alloc_td,
@@ -168,7 +164,21 @@ const struct db_backend db_mlx5_backend = {
 	.opt_in_env = "DOORBELL_MLX5",
 	.native_provider = "libmlx5",
 	.context_size = sizeof(struct m5_context),
+	/* mlx5_ib writes the PD number after ALLOC_PD's response, room or not. */
 	.pd_resp_drv_len = sizeof(struct mlx5_ib_alloc_pd_resp),
+	/*
+	 * What this backend builds: no CQ or QP create flag reaches the
+	 * kernel (single-threaded use is ours), no completion timestamps,
+	 * no UC, XRC, TSO or RSS, basic SRQs.
+	 */
+	.cq_comp_mask = IBV_CQ_INIT_ATTR_MASK_FLAGS | IBV_CQ_INIT_ATTR_MASK_PD,
+	.cq_create_flags = IBV_CREATE_CQ_ATTR_SINGLE_THREADED,
+	.cq_wc_flags = IBV_WC_STANDARD_FLAGS,
+	.qp_comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_CREATE_FLAGS |
+			IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
+	.qp_types = DB_QPT(IBV_QPT_RC) | DB_QPT(IBV_QPT_UD),
+	.srq_comp_mask = IBV_SRQ_INIT_ATTR_TYPE | IBV_SRQ_INIT_ATTR_PD,
+	.srq_types = DB_SRQT(IBV_SRQT_BASIC),
 	.init_context = m5_init_context,
 	.uninit_context = m5_uninit_context,
 	.format_fw_ver = m5_format_fw_ver,

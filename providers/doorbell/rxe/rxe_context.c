@@ -67,6 +67,19 @@ const struct db_backend db_rxe_backend = {
 	.kabi_min = RXE_KABI_VERSION,
 	.kabi_max = RXE_KABI_VERSION,
 	.context_size = sizeof(struct rxe_ctx),
+	/*
+	 * What rdma_rxe takes: no CQ or QP create flag reaches the kernel
+	 * (single-threaded use is ours), no XRC, TSO or RSS, basic SRQs.
+	 */
+	.cq_comp_mask = IBV_CQ_INIT_ATTR_MASK_FLAGS | IBV_CQ_INIT_ATTR_MASK_PD,
+	.cq_create_flags = IBV_CREATE_CQ_ATTR_SINGLE_THREADED,
+	.cq_wc_flags = IBV_WC_STANDARD_FLAGS,
+	.qp_comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_CREATE_FLAGS |
+			IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
+	.qp_types =
+		DB_QPT(IBV_QPT_RC) | DB_QPT(IBV_QPT_UC) | DB_QPT(IBV_QPT_UD),
+	.srq_comp_mask = IBV_SRQ_INIT_ATTR_TYPE | IBV_SRQ_INIT_ATTR_PD,
+	.srq_types = DB_SRQT(IBV_SRQT_BASIC),
 	.init_context = rxe_init_context,
 	.ops = &rxe_ops,
 };

@@ -7,11 +7,6 @@
 #include "core/attr.h"
 #include "rxe/rxe.h"
 
-enum {
-	RXE_QP_COMP_MASK = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_CREATE_FLAGS |
-			   IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
-};
-
 /* Slot bytes the kernel must give us for the caps it reported. */
 static size_t rxe_sq_slot_min(const struct ibv_qp_cap *cap)
 {
@@ -32,9 +27,7 @@ static int rxe_check_qp_attr(struct ibv_context *ctx,
 {
 	int ret;
 
-	ret = db_qp_attr_check(ctx, attr, RXE_QP_COMP_MASK,
-			       DB_QPT(IBV_QPT_RC) | DB_QPT(IBV_QPT_UC) |
-				       DB_QPT(IBV_QPT_UD));
+	ret = db_qp_attr_check(ctx, attr);
 	if (ret)
 		return ret;
 	/* What the QP type or the running kernel lacks is refused. */
