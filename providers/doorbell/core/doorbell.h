@@ -74,7 +74,13 @@ struct db_backend {
 	uint32_t qp_types;	  /* DB_QPT(enum ibv_qp_type), core/attr.h */
 	uint32_t srq_comp_mask;	  /* enum ibv_srq_init_attr_mask */
 	uint32_t srq_types;	  /* DB_SRQT(enum ibv_srq_type), core/attr.h */
-	/* Finish a context after the core initialised it; 0 or errno. */
+	/*
+	 * Open the kernel's side of a context the core initialised:
+	 * GET_CONTEXT with the driver's data, and what its reply says; 0 or
+	 * errno.  The core then queries the device once (db_context.dev).
+	 */
+	int (*get_context)(struct db_context *ctx);
+	/* Optional: finish the context, dev known; 0 or errno. */
 	int (*init_context)(struct db_context *ctx);
 	/* Optional: release what init_context took. */
 	void (*uninit_context)(struct db_context *ctx);
@@ -102,6 +108,13 @@ struct db_context {
 	unsigned char vctx_front[DB_VCTX_FRONT_ROOM];
 	struct verbs_context vctx;
 	const struct db_backend *backend;
+	/*
+	 * The device as EX_QUERY_DEVICE described it once, when the context
+	 * opened (register.c): odp_caps, device_cap_flags_ex and the limits
+	 * the backends check.  All zero when the kernel did not answer.
+	 */
+	struct ibv_device_attr_ex dev;
+	bool dev_known; /* the kernel answered */
 };
 
 static inline struct db_context *to_db_ctx(struct ibv_context *ibctx)

@@ -33,12 +33,6 @@
 /* The largest message rxe carries (RXE_MAX_MSG_SIZE, 2 GiB). */
 #define RXE_MAX_MSG ((uint64_t)1 << 31)
 
-struct rxe_ctx {
-	struct db_context core;
-	/* device_cap_flags_ex at open: the RXE_DEV_* features the kernel has */
-	uint64_t dev_caps;
-};
-
 struct rxe_cq {
 	struct verbs_cq vcq;
 	struct rxe_ring ring;
@@ -106,9 +100,14 @@ struct rxe_ah {
 	uint32_t ah_num;
 };
 
-static inline struct rxe_ctx *to_rctx(struct ibv_context *ibctx)
+/*
+ * device_cap_flags_ex at open: what the running kernel's rxe can do beyond
+ * Linux 6.1 (the RXE_DEV_* bits: FLUSH, ATOMIC WRITE).  A kernel that
+ * would not say has none of it.
+ */
+static inline uint64_t rxe_dev_caps(struct ibv_context *ibctx)
 {
-	return container_of(to_db_ctx(ibctx), struct rxe_ctx, core);
+	return to_db_ctx(ibctx)->dev.device_cap_flags_ex;
 }
 
 static inline struct rxe_cq *to_rcq(struct ibv_cq *ibcq)
