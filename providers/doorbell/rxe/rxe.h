@@ -137,15 +137,12 @@ struct ibv_cq_ex *rxe_create_cq_ex(struct ibv_context *ctx,
 				   struct ibv_cq_init_attr_ex *attr);
 int rxe_resize_cq(struct ibv_cq *ibcq, int cqe);
 int rxe_destroy_cq(struct ibv_cq *ibcq);
-int rxe_poll_cq(struct ibv_cq *ibcq, int nwc, struct ibv_wc *wc);
 int rxe_cq_repair(struct rxe_cq *cq);
+
+/* rxe_cqex.c: ibv_poll_cq and the ibv_cq_ex polling API */
+int rxe_poll_cq(struct ibv_cq *ibcq, int nwc, struct ibv_wc *wc);
 void rxe_cqe_to_wc(const struct ib_uverbs_wc *cqe, struct ibv_wc *wc);
 unsigned int rxe_wc_flags(uint32_t kernel_flags);
-struct rxe_cq *rxe_cq_new(struct ibv_context *ibctx,
-			  struct ibv_cq_init_attr_ex *attr,
-			  bool single_threaded);
-
-/* rxe_cqex.c: the ibv_cq_ex polling API */
 void rxe_cq_set_ex_ops(struct rxe_cq *cq, uint64_t wc_flags);
 
 /* rxe_qp.c */
