@@ -9,14 +9,19 @@ bool db_need_lock(struct ibv_pd *pd)
 	return !db_config()->single_threaded && !db_pd_single_threaded(pd);
 }
 
+/* The backend @ctx is served by. */
+static const struct db_backend *db_backend_of_ctx(struct ibv_context *ctx)
+{
+	return to_db_ctx(ctx)->backend;
+}
+
 /* Create flags and the parent domain; 0 or a positive errno. */
 static int db_cq_attr_domain(struct ibv_context *ctx,
 			     const struct ibv_cq_init_attr_ex *attr,
 			     bool *single)
 {
 	if (attr->comp_mask & IBV_CQ_INIT_ATTR_MASK_FLAGS) {
-		/* Linux 6.1 has no CQ create flag a provider may pass on. */
-		if (attr->flags & ~IBV_CREATE_CQ_ATTR_SINGLE_THREADED)
+		if (attr->flags & ~db_backend_of_ctx(ctx)->cq_create_flags)
 			return EOPNOTSUPP;
 		*single |= !!(attr->flags & IBV_CREATE_CQ_ATTR_SINGLE_THREADED);
 	}
@@ -32,13 +37,12 @@ static int db_cq_attr_domain(struct ibv_context *ctx,
 int db_cq_attr_check(struct ibv_context *ctx,
 		     const struct ibv_cq_init_attr_ex *attr, bool *single)
 {
-	const uint32_t known =
-		IBV_CQ_INIT_ATTR_MASK_FLAGS | IBV_CQ_INIT_ATTR_MASK_PD;
+	const struct db_backend *be = db_backend_of_ctx(ctx);
 	int ret;
 
 	*single = db_config()->single_threaded;
-	if (attr->comp_mask & ~known ||
-	    attr->wc_flags & ~(uint64_t)IBV_WC_STANDARD_FLAGS)
+	if (attr->comp_mask & ~be->cq_comp_mask ||
+	    attr->wc_flags & ~be->cq_wc_flags)
 		return EOPNOTSUPP;
 	ret = db_cq_attr_domain(ctx, attr, single);
 	if (ret)
@@ -68,9 +72,10 @@ static bool db_qpt_known(enum ibv_qp_type type)
 }
 
 int db_qp_attr_check(struct ibv_context *ctx,
-		     const struct ibv_qp_init_attr_ex *attr, uint32_t comp_mask,
-		     uint32_t qpts)
+		     const struct ibv_qp_init_attr_ex *attr)
 {
+	const struct db_backend *be = db_backend_of_ctx(ctx);
+
 	/*
 	 * A QP needs a PD and CQs, whatever the device: EINVAL before any
 	 * EOPNOTSUPP.  Handles are numbered per context: an object of
@@ -82,32 +87,39 @@ int db_qp_attr_check(struct ibv_context *ctx,
 	    !db_same_context(ctx, attr->recv_cq->context) ||
 	    (attr->srq && !db_same_context(ctx, attr->srq->context)))
 		return EINVAL;
-	if (attr->comp_mask & ~comp_mask)
+	if (attr->comp_mask & ~be->qp_comp_mask)
 		return EOPNOTSUPP;
-	/* Linux 6.1 takes no create flag from these providers. */
 	if ((attr->comp_mask & IBV_QP_INIT_ATTR_CREATE_FLAGS) &&
-	    attr->create_flags)
+	    (attr->create_flags & ~be->qp_create_flags))
 		return EOPNOTSUPP;
 	if (!db_qpt_known(attr->qp_type))
 		return EINVAL;
-	if (!(qpts & DB_QPT(attr->qp_type)) || attr->qp_type == IBV_QPT_DRIVER)
+	if (!(be->qp_types & DB_QPT(attr->qp_type)))
 		return EOPNOTSUPP;
 	return 0;
+}
+
+/* Whether @type is an SRQ type this libibverbs knows. */
+static bool db_srqt_known(enum ibv_srq_type type)
+{
+	return type == IBV_SRQT_BASIC || type == IBV_SRQT_XRC ||
+	       type == IBV_SRQT_TM;
 }
 
 int db_srq_attr_check(struct ibv_context *ctx,
 		      const struct ibv_srq_init_attr_ex *attr)
 {
+	const struct db_backend *be = db_backend_of_ctx(ctx);
 	enum ibv_srq_type type = IBV_SRQT_BASIC;
 
-	if (attr->comp_mask & ~(IBV_SRQ_INIT_ATTR_TYPE | IBV_SRQ_INIT_ATTR_PD))
+	if (attr->comp_mask & ~be->srq_comp_mask)
 		return EOPNOTSUPP;
 	if (attr->comp_mask & IBV_SRQ_INIT_ATTR_TYPE)
 		type = attr->srq_type;
-	if (type == IBV_SRQT_XRC || type == IBV_SRQT_TM)
-		return EOPNOTSUPP;
-	if (type != IBV_SRQT_BASIC)
+	if (!db_srqt_known(type))
 		return EINVAL;
+	if (!(be->srq_types & DB_SRQT(type)))
+		return EOPNOTSUPP;
 	if (!(attr->comp_mask & IBV_SRQ_INIT_ATTR_PD) || !attr->pd ||
 	    !db_same_context(ctx, attr->pd->context))
 		return EINVAL;

@@ -46,6 +46,10 @@ static inline uint32_t db_roundup_pow2(uint32_t n)
 }
 
 /*
+ * The create checks below refuse with EOPNOTSUPP what @ctx's backend does
+ * not take, as its descriptor (struct db_backend, core/doorbell.h) says,
+ * and with EINVAL what is wrong whatever the backend.
+ *
  * ibv_create_cq_ex: comp_mask, wc_flags, create flags, parent domain,
  * channel, vector and a non-zero cqe.  0 or a positive errno; on success
  * *@single says whether the CQ is used by one thread at a time (its flag,
@@ -55,23 +59,18 @@ static inline uint32_t db_roundup_pow2(uint32_t n)
 int db_cq_attr_check(struct ibv_context *ctx,
 		     const struct ibv_cq_init_attr_ex *attr, bool *single);
 
-/* Bit of an enum ibv_qp_type in a backend's mask of QP types. */
-#define DB_QPT(type) (1u << ((type)&31))
-
 /*
  * ibv_create_qp_ex: a PD, CQs and SRQ of @ctx (EINVAL, checked first),
- * comp_mask (bits outside @comp_mask are EOPNOTSUPP), create flags (none
- * taken), the QP type (known types outside @qpts, a mask of DB_QPT(), are
- * EOPNOTSUPP, unknown ones EINVAL).  0 or a positive errno.
+ * comp_mask, create flags, the QP type (a known type the backend does not
+ * take is EOPNOTSUPP, an unknown one EINVAL).  0 or a positive errno.
  */
 int db_qp_attr_check(struct ibv_context *ctx,
-		     const struct ibv_qp_init_attr_ex *attr, uint32_t comp_mask,
-		     uint32_t qpts);
+		     const struct ibv_qp_init_attr_ex *attr);
 
 /*
- * ibv_create_srq_ex for a device with basic SRQs only: comp_mask beyond
- * TYPE and PD, XRC and tag-matching types (EOPNOTSUPP), an unknown type
- * and a missing or foreign PD (EINVAL).  0 or a positive errno.
+ * ibv_create_srq_ex: comp_mask, the SRQ type (a known type the backend
+ * does not take is EOPNOTSUPP, an unknown one EINVAL), a missing or
+ * foreign PD (EINVAL).  0 or a positive errno.
  */
 int db_srq_attr_check(struct ibv_context *ctx,
 		      const struct ibv_srq_init_attr_ex *attr);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
  * The backends this build carries: one descriptor per folder, each defined
- * in its backend's *_context.c.  Only core/backends.c includes this.
+ * in its backend's *_context.c.  core/backends.c and the unit tests include
+ * this.
  */
 #ifndef DOORBELL_CORE_BACKENDS_H
 #define DOORBELL_CORE_BACKENDS_H

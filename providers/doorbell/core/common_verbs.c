@@ -34,17 +34,18 @@ static int db_query_device_ex(struct ibv_context *ctx,
 }
 
 /*
- * Does the device page on demand?  The kernel refuses IBV_ACCESS_ON_DEMAND
- * without it, but with EINVAL (Linux 6.1 rxe), which says the request
- * was wrong rather than that the device lacks the feature.
+ * Does the device page on demand, as it said when the context opened?  The
+ * kernel refuses IBV_ACCESS_ON_DEMAND without it, but with EINVAL (Linux
+ * 6.1 rxe), which says the request was wrong rather than that the device
+ * lacks the feature.
  */
-static bool db_has_odp(struct ibv_context *ctx)
+static bool db_has_odp(struct ibv_context *ibctx)
 {
-	struct ibv_device_attr_ex attr = {};
+	const struct db_context *ctx = to_db_ctx(ibctx);
 
-	if (db_k_query_device_ex(ctx, NULL, &attr, sizeof(attr), NULL))
+	if (!ctx->dev_known)
 		return true; /* cannot tell: the kernel decides */
-	return attr.odp_caps.general_caps & IBV_ODP_SUPPORT;
+	return ctx->dev.odp_caps.general_caps & IBV_ODP_SUPPORT;
 }
 
 static struct ibv_mr *db_reg_mr(struct ibv_pd *pd, void *addr, size_t length,

@@ -25,6 +25,11 @@
 
 struct db_context;
 
+/* Bit of an enum ibv_qp_type in a backend's qp_types. */
+#define DB_QPT(type) (1u << ((type)&31))
+/* Bit of an enum ibv_srq_type in a backend's srq_types. */
+#define DB_SRQT(type) (1u << ((type)&31))
+
 /*
  * A backend drives one kind of kernel driver, and this descriptor is all the
  * core knows of it.  register.c builds libibverbs' match table and ABI range
@@ -55,10 +60,28 @@ struct db_backend {
 	size_t context_size; /* the backend's context object */
 	/*
 	 * Room for the driver data the kernel writes after ALLOC_PD's
-	 * response (at most DB_K_PD_DRV_RESP_MAX, core/kcmd.h); 0 for none.
+	 * response; 0 for none.
 	 */
 	size_t pd_resp_drv_len;
-	/* Finish a context after the core initialised it; 0 or errno. */
+	/*
+	 * What the backend's create verbs take (core/attr.c refuses the rest
+	 * with EOPNOTSUPP): masks of the libibverbs enums named, 0 for none.
+	 */
+	uint32_t cq_comp_mask;	  /* enum ibv_cq_init_attr_mask */
+	uint32_t cq_create_flags; /* enum ibv_create_cq_attr_flags */
+	uint64_t cq_wc_flags;	  /* enum ibv_create_cq_wc_flags */
+	uint32_t qp_comp_mask;	  /* enum ibv_qp_init_attr_mask */
+	uint32_t qp_create_flags; /* enum ibv_qp_create_flags */
+	uint32_t qp_types;	  /* DB_QPT(enum ibv_qp_type), core/attr.h */
+	uint32_t srq_comp_mask;	  /* enum ibv_srq_init_attr_mask */
+	uint32_t srq_types;	  /* DB_SRQT(enum ibv_srq_type), core/attr.h */
+	/*
+	 * Open the kernel's side of a context the core initialised:
+	 * GET_CONTEXT with the driver's data, and what its reply says; 0 or
+	 * errno.  The core then queries the device once (db_context.dev).
+	 */
+	int (*get_context)(struct db_context *ctx);
+	/* Optional: finish the context, dev known; 0 or errno. */
 	int (*init_context)(struct db_context *ctx);
 	/* Optional: release what init_context took. */
 	void (*uninit_context)(struct db_context *ctx);
@@ -86,6 +109,13 @@ struct db_context {
 	unsigned char vctx_front[DB_VCTX_FRONT_ROOM];
 	struct verbs_context vctx;
 	const struct db_backend *backend;
+	/*
+	 * The device as EX_QUERY_DEVICE described it once, when the context
+	 * opened (register.c): odp_caps, device_cap_flags_ex and the limits
+	 * the backends check.  All zero when the kernel did not answer.
+	 */
+	struct ibv_device_attr_ex dev;
+	bool dev_known; /* the kernel answered */
 };
 
 static inline struct db_context *to_db_ctx(struct ibv_context *ibctx)

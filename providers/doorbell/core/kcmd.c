@@ -6,18 +6,9 @@
  * definitions of these functions instead of this file.
  */
 #include <errno.h>
+#include <stdlib.h>
 
 #include "core/kcmd.h"
-
-/* ALLOC_PD's response with room for driver data, as DECLARE_DRV_CMD lays out. */
-struct db_k_alloc_pd_resp {
-	struct ib_uverbs_alloc_pd_resp ibv;
-	uint8_t drv[DB_K_PD_DRV_RESP_MAX];
-};
-
-_Static_assert(offsetof(struct db_k_alloc_pd_resp, drv) ==
-		       sizeof(struct ib_uverbs_alloc_pd_resp),
-	       "driver data follows the ALLOC_PD response with no padding");
 
 int db_k_query_device_ex(struct ibv_context *ctx,
 			 const struct ibv_query_device_ex_input *input,
@@ -47,12 +38,17 @@ int db_k_alloc_pd(struct ibv_context *ctx, struct ibv_pd *pd,
 		  size_t drv_resp_len)
 {
 	struct ibv_alloc_pd cmd = {};
-	struct db_k_alloc_pd_resp resp = {};
+	struct ib_uverbs_alloc_pd_resp *resp;
+	int ret;
 
-	if (drv_resp_len > sizeof(resp.drv))
-		return EINVAL;
-	return db_lib.ibv_cmd_alloc_pd(ctx, pd, &cmd, sizeof(cmd), &resp.ibv,
-				       sizeof(resp.ibv) + drv_resp_len);
+	/* The driver data follows the response, as DECLARE_DRV_CMD lays out. */
+	resp = calloc(1, sizeof(*resp) + drv_resp_len);
+	if (!resp)
+		return ENOMEM;
+	ret = db_lib.ibv_cmd_alloc_pd(ctx, pd, &cmd, sizeof(cmd), resp,
+				      sizeof(*resp) + drv_resp_len);
+	free(resp);
+	return ret;
 }
 
 int db_k_dealloc_pd(struct ibv_pd *pd)

@@ -15,9 +15,6 @@
 
 #include "core/pabi.h"
 
-/* The most driver data a backend may ask ALLOC_PD's response to carry. */
-#define DB_K_PD_DRV_RESP_MAX 32
-
 /* fw_ver (may be NULL): the kernel's 64-bit firmware version. */
 int db_k_query_device_ex(struct ibv_context *ctx,
 			 const struct ibv_query_device_ex_input *input,

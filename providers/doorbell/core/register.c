@@ -7,8 +7,10 @@
 #include <errno.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/doorbell.h"
+#include "core/kcmd.h"
 
 /* One entry per backend, then the terminator; filled at load time. */
 static struct verbs_match_ent *db_match_table;
@@ -136,7 +138,15 @@ static struct verbs_context *db_alloc_context(struct ibv_device *ibdev,
 	db_set_ops(&ctx->vctx, &db_common_ops);
 	db_set_ops(&ctx->vctx, be->ops);
 	db_say_dropped(be->ops);
-	ret = be->init_context(ctx);
+	ret = be->get_context(ctx);
+	if (ret)
+		goto err;
+	/* One query serves the whole context: later verbs read ctx->dev. */
+	ctx->dev_known = !db_k_query_device_ex(
+		&ctx->vctx.context, NULL, &ctx->dev, sizeof(ctx->dev), NULL);
+	if (!ctx->dev_known)
+		memset(&ctx->dev, 0, sizeof(ctx->dev));
+	ret = be->init_context ? be->init_context(ctx) : 0;
 	if (ret)
 		goto err;
 	db_debug("%s: serving the device with the %s backend", ibdev->name,

@@ -135,8 +135,7 @@ struct m5_context {
 	/* port link layer, cached at open: UD AV encoding differs */
 	uint8_t num_ports;
 	uint8_t link_layer[2];
-	uint8_t port_flags[2];	  /* IBV_QPF_GRH_REQUIRED */
-	_Atomic uint32_t max_cqe; /* device max_cqe, 0 until queried */
+	uint8_t port_flags[2]; /* IBV_QPF_GRH_REQUIRED */
 };
 
 /* A queue buffer and where it came from (m5_qbuf_alloc). */

@@ -35,14 +35,13 @@ static void m5_store_limits(struct m5_context *ctx,
 static void m5_cache_caps(struct m5_context *ctx)
 {
 	struct ibv_context *ibctx = &ctx->core.vctx.context;
-	struct ibv_device_attr_ex attr = {};
+	const struct ibv_device_attr *dev = &ctx->core.dev.orig_attr;
 	union db_port_attr pattr; /* 56 bytes from rdma-core 49 */
 	unsigned int p;
 
-	if (!db_k_query_device_ex(ibctx, NULL, &attr, sizeof(attr), NULL)) {
-		ctx->atomic_cap = attr.orig_attr.atomic_cap != IBV_ATOMIC_NONE;
-		ctx->max_sge = attr.orig_attr.max_sge;
-	}
+	/* The core's query at open; all zero if the kernel did not answer. */
+	ctx->atomic_cap = dev->atomic_cap != IBV_ATOMIC_NONE;
+	ctx->max_sge = dev->max_sge;
 	for (p = 1; p <= ctx->num_ports && p <= 2; p++) {
 		pattr = (union db_port_attr){};
 		if (db_k_query_port(ibctx, p, &pattr.attr))
@@ -52,7 +51,7 @@ static void m5_cache_caps(struct m5_context *ctx)
 	}
 }
 
-static int m5_init_context(struct db_context *core)
+static int m5_get_context(struct db_context *core)
 {
 	struct m5_context *ctx = container_of(core, struct m5_context, core);
 	const char *name = core->vctx.context.device->name;
@@ -79,8 +78,18 @@ static int m5_init_context(struct db_context *core)
 		return EOPNOTSUPP;
 	}
 	m5_store_limits(ctx, &resp);
+	return 0;
+}
+
+static int m5_init_context(struct db_context *core)
+{
+	struct m5_context *ctx = container_of(core, struct m5_context, core);
+	const char *name = core->vctx.context.device->name;
+	int ret;
+
 	m5_buf_ctx_init(ctx);
-	ctx->dyn_uar = !resp.tot_bfregs;
+	/* mlx5_ib answers tot_bfregs 0 when it gives dynamic UARs. */
+	ctx->dyn_uar = !ctx->tot_bfregs;
 	if (ctx->dyn_uar) {
 		ret = m5_dyn_uar_init(ctx);
 	} else {
@@ -129,10 +138,6 @@ static struct ibv_mw *m5_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type)
 	return NULL;
 }
 
-/* mlx5_ib writes the PD number after ALLOC_PD's response, room or not. */
-_Static_assert(sizeof(struct mlx5_ib_alloc_pd_resp) <= DB_K_PD_DRV_RESP_MAX,
-	       "mlx5_ib_alloc_pd_resp fits the core's ALLOC_PD room");
-
 static const struct verbs_context_ops m5_ops = {
 	.alloc_mw = m5_alloc_mw,
 	.alloc_td = m5_alloc_td,
@@ -168,7 +173,22 @@ const struct db_backend db_mlx5_backend = {
 	.opt_in_env = "DOORBELL_MLX5",
 	.native_provider = "libmlx5",
 	.context_size = sizeof(struct m5_context),
+	/* mlx5_ib writes the PD number after ALLOC_PD's response, room or not. */
 	.pd_resp_drv_len = sizeof(struct mlx5_ib_alloc_pd_resp),
+	/*
+	 * What this backend builds: no CQ or QP create flag reaches the
+	 * kernel (single-threaded use is ours), no completion timestamps,
+	 * no UC, XRC, TSO or RSS, basic SRQs.
+	 */
+	.cq_comp_mask = IBV_CQ_INIT_ATTR_MASK_FLAGS | IBV_CQ_INIT_ATTR_MASK_PD,
+	.cq_create_flags = IBV_CREATE_CQ_ATTR_SINGLE_THREADED,
+	.cq_wc_flags = IBV_WC_STANDARD_FLAGS,
+	.qp_comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_CREATE_FLAGS |
+			IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
+	.qp_types = DB_QPT(IBV_QPT_RC) | DB_QPT(IBV_QPT_UD),
+	.srq_comp_mask = IBV_SRQ_INIT_ATTR_TYPE | IBV_SRQ_INIT_ATTR_PD,
+	.srq_types = DB_SRQT(IBV_SRQT_BASIC),
+	.get_context = m5_get_context,
 	.init_context = m5_init_context,
 	.uninit_context = m5_uninit_context,
 	.format_fw_ver = m5_format_fw_ver,

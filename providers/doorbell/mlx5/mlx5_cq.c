@@ -17,27 +17,14 @@
 /* cq_period is 12 bits in the CQ context (MLX5_MAX_CQ_PERIOD). */
 #define M5_MAX_CQ_PERIOD 4095
 
-/*
- * The device's max_cqe, queried once per context; the hardware limit if
- * the query fails.
- */
+/* The device's max_cqe, as it said at open; the hardware limit if not. */
 static uint32_t m5_max_cqe(struct ibv_context *ibctx)
 {
-	struct m5_context *ctx = to_m5ctx(ibctx);
-	struct ibv_query_device_ex_input input = {};
-	struct ibv_device_attr_ex attr = {};
-	uint32_t max;
+	int max = to_db_ctx(ibctx)->dev.orig_attr.max_cqe;
 
-	max = atomic_load_explicit(&ctx->max_cqe, memory_order_relaxed);
-	if (max)
+	if (max > 0 && (uint32_t)max < M5_MAX_NCQE - 1)
 		return max;
-	max = M5_MAX_NCQE - 1;
-	if (!db_k_query_device_ex(ibctx, &input, &attr, sizeof(attr), NULL) &&
-	    attr.orig_attr.max_cqe > 0 &&
-	    (uint32_t)attr.orig_attr.max_cqe < max)
-		max = attr.orig_attr.max_cqe;
-	atomic_store_explicit(&ctx->max_cqe, max, memory_order_relaxed);
-	return max;
+	return M5_MAX_NCQE - 1;
 }
 
 /* The CQ buffer, with every CQE owned by hardware (opcode INVALID). */

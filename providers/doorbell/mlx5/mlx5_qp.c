@@ -49,12 +49,8 @@ static int m5_check_qp_attr(struct ibv_context *ctx,
 {
 	int ret;
 
-	/* No XRC, TSO, RSS; send_ops_flags (ibv_wr_*) is checked below. */
-	ret = db_qp_attr_check(ctx, attr,
-			       IBV_QP_INIT_ATTR_PD |
-				       IBV_QP_INIT_ATTR_CREATE_FLAGS |
-				       IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
-			       DB_QPT(IBV_QPT_RC) | DB_QPT(IBV_QPT_UD));
+	/* send_ops_flags (ibv_wr_*) is checked below. */
+	ret = db_qp_attr_check(ctx, attr);
 	if (ret)
 		return ret;
 	/* ibv_wr_*: the opcodes post_send has on this QP, nothing more. */

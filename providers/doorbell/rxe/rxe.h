@@ -33,12 +33,6 @@
 /* The largest message rxe carries (RXE_MAX_MSG_SIZE, 2 GiB). */
 #define RXE_MAX_MSG ((uint64_t)1 << 31)
 
-struct rxe_ctx {
-	struct db_context core;
-	/* device_cap_flags_ex at open: the RXE_DEV_* features the kernel has */
-	uint64_t dev_caps;
-};
-
 struct rxe_cq {
 	struct verbs_cq vcq;
 	struct rxe_ring ring;
@@ -106,9 +100,14 @@ struct rxe_ah {
 	uint32_t ah_num;
 };
 
-static inline struct rxe_ctx *to_rctx(struct ibv_context *ibctx)
+/*
+ * device_cap_flags_ex at open: what the running kernel's rxe can do beyond
+ * Linux 6.1 (the RXE_DEV_* bits: FLUSH, ATOMIC WRITE).  A kernel that
+ * would not say has none of it.
+ */
+static inline uint64_t rxe_dev_caps(struct ibv_context *ibctx)
 {
-	return container_of(to_db_ctx(ibctx), struct rxe_ctx, core);
+	return to_db_ctx(ibctx)->dev.device_cap_flags_ex;
 }
 
 static inline struct rxe_cq *to_rcq(struct ibv_cq *ibcq)
@@ -138,15 +137,12 @@ struct ibv_cq_ex *rxe_create_cq_ex(struct ibv_context *ctx,
 				   struct ibv_cq_init_attr_ex *attr);
 int rxe_resize_cq(struct ibv_cq *ibcq, int cqe);
 int rxe_destroy_cq(struct ibv_cq *ibcq);
-int rxe_poll_cq(struct ibv_cq *ibcq, int nwc, struct ibv_wc *wc);
 int rxe_cq_repair(struct rxe_cq *cq);
+
+/* rxe_cqex.c: ibv_poll_cq and the ibv_cq_ex polling API */
+int rxe_poll_cq(struct ibv_cq *ibcq, int nwc, struct ibv_wc *wc);
 void rxe_cqe_to_wc(const struct ib_uverbs_wc *cqe, struct ibv_wc *wc);
 unsigned int rxe_wc_flags(uint32_t kernel_flags);
-struct rxe_cq *rxe_cq_new(struct ibv_context *ibctx,
-			  struct ibv_cq_init_attr_ex *attr,
-			  bool single_threaded);
-
-/* rxe_cqex.c: the ibv_cq_ex polling API */
 void rxe_cq_set_ex_ops(struct rxe_cq *cq, uint64_t wc_flags);
 
 /* rxe_qp.c */

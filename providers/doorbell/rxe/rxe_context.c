@@ -2,33 +2,16 @@
 /* The rxe backend's entry: its ops table and its part of opening a context. */
 #include <errno.h>
 
-#include "core/kcmd.h"
 #include "rxe/rxe.h"
 
-static int rxe_init_context(struct db_context *ctx)
+/* rxe sends no driver data with GET_CONTEXT. */
+static int rxe_get_context(struct db_context *ctx)
 {
-	struct rxe_ctx *rctx = container_of(ctx, struct rxe_ctx, core);
 	struct ibv_get_context cmd = {};
 	struct ib_uverbs_get_context_resp resp = {};
-	struct ibv_device_attr_ex attr = {};
-	int ret;
 
-	/* rxe sends no driver data with GET_CONTEXT. */
-	ret = db_cmd_get_context(&ctx->vctx, &cmd, sizeof(cmd), &resp,
-				 sizeof(resp));
-	if (ret)
-		return ret;
-	/*
-	 * What the running kernel's rxe can do beyond Linux 6.1 (FLUSH,
-	 * ATOMIC WRITE).  A kernel that will not say has none of it.
-	 */
-	if (!db_k_query_device_ex(&ctx->vctx.context, NULL, &attr, sizeof(attr),
-				  NULL))
-		rctx->dev_caps =
-			attr.device_cap_flags_ex &
-			(RXE_DEV_FLUSH_GLOBAL | RXE_DEV_FLUSH_PERSISTENT |
-			 RXE_DEV_ATOMIC_WRITE);
-	return 0;
+	return db_cmd_get_context(&ctx->vctx, &cmd, sizeof(cmd), &resp,
+				  sizeof(resp));
 }
 
 static const struct verbs_context_ops rxe_ops = {
@@ -66,7 +49,21 @@ const struct db_backend db_rxe_backend = {
 	.driver_id = RDMA_DRIVER_RXE,
 	.kabi_min = RXE_KABI_VERSION,
 	.kabi_max = RXE_KABI_VERSION,
-	.context_size = sizeof(struct rxe_ctx),
-	.init_context = rxe_init_context,
+	/* rxe keeps nothing per context beyond the core's. */
+	.context_size = sizeof(struct db_context),
+	/*
+	 * What rdma_rxe takes: no CQ or QP create flag reaches the kernel
+	 * (single-threaded use is ours), no XRC, TSO or RSS, basic SRQs.
+	 */
+	.cq_comp_mask = IBV_CQ_INIT_ATTR_MASK_FLAGS | IBV_CQ_INIT_ATTR_MASK_PD,
+	.cq_create_flags = IBV_CREATE_CQ_ATTR_SINGLE_THREADED,
+	.cq_wc_flags = IBV_WC_STANDARD_FLAGS,
+	.qp_comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_CREATE_FLAGS |
+			IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
+	.qp_types =
+		DB_QPT(IBV_QPT_RC) | DB_QPT(IBV_QPT_UC) | DB_QPT(IBV_QPT_UD),
+	.srq_comp_mask = IBV_SRQ_INIT_ATTR_TYPE | IBV_SRQ_INIT_ATTR_PD,
+	.srq_types = DB_SRQT(IBV_SRQT_BASIC),
+	.get_context = rxe_get_context,
 	.ops = &rxe_ops,
 };

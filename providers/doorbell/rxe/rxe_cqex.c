@@ -1,16 +1,104 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * The ibv_cq_ex polling API of the rxe backend.  start_poll takes the CQ
- * lock and shows the oldest CQE; next_poll consumes it and shows the next;
- * end_poll consumes the one shown, if any, and gives the slots back.  The
- * consumer index only moves over CQEs that were shown, so it can never pass
- * the producer.
+ * Polling a CQ of the rxe backend: ibv_poll_cq and the ibv_cq_ex polling
+ * API.  start_poll takes the CQ lock and shows the oldest CQE; next_poll
+ * consumes it and shows the next; end_poll consumes the one shown, if any,
+ * and gives the slots back.  The consumer index only moves over CQEs that
+ * were shown, so it can never pass the producer.
  */
 #include <errno.h>
-#include <stdlib.h>
+#include <string.h>
 
-#include "core/attr.h"
 #include "rxe/rxe.h"
+
+/* Kernel wc_flags bits differ from libibverbs' from bit 2 on. */
+static const uint8_t rxe_wc_flag_map[16] = {
+#define F(k)                                                                   \
+	((((k)&RXE_KWC_GRH) ? IBV_WC_GRH : 0) |                                \
+	 (((k)&RXE_KWC_WITH_IMM) ? IBV_WC_WITH_IMM : 0) |                      \
+	 (((k)&RXE_KWC_WITH_INVALIDATE) ? IBV_WC_WITH_INV : 0) |               \
+	 (((k)&RXE_KWC_IP_CSUM_OK) ? IBV_WC_IP_CSUM_OK : 0))
+	F(0), F(1), F(2),  F(3),  F(4),	 F(5),	F(6),  F(7),
+	F(8), F(9), F(10), F(11), F(12), F(13), F(14), F(15),
+#undef F
+};
+
+unsigned int rxe_wc_flags(uint32_t k)
+{
+	/* rxe sets no bit above 3; any other bit is not passed on. */
+	return rxe_wc_flag_map[k & 15];
+}
+
+/*
+ * ib_uverbs_wc and ibv_wc agree field for field up to dlid_path_bits, so a
+ * CQE is copied whole and only its flags are translated.
+ */
+#define RXE_WC_SAME(f)                                                         \
+	(offsetof(struct ib_uverbs_wc, f) == offsetof(struct ibv_wc, f) &&     \
+	 sizeof(((struct ib_uverbs_wc *)0)->f) ==                              \
+		 sizeof(((struct ibv_wc *)0)->f))
+_Static_assert(RXE_WC_SAME(wr_id) && RXE_WC_SAME(status) &&
+		       RXE_WC_SAME(opcode) && RXE_WC_SAME(vendor_err) &&
+		       RXE_WC_SAME(byte_len) && RXE_WC_SAME(qp_num) &&
+		       RXE_WC_SAME(src_qp) && RXE_WC_SAME(wc_flags) &&
+		       RXE_WC_SAME(pkey_index) && RXE_WC_SAME(slid) &&
+		       RXE_WC_SAME(sl) && RXE_WC_SAME(dlid_path_bits) &&
+		       offsetof(struct ib_uverbs_wc, ex.imm_data) ==
+			       offsetof(struct ibv_wc, imm_data) &&
+		       sizeof(struct ibv_wc) == sizeof(struct ib_uverbs_wc),
+	       "a CQE is copied onto an ibv_wc whole");
+
+void rxe_cqe_to_wc(const struct ib_uverbs_wc *cqe, struct ibv_wc *wc)
+{
+	/* The two bytes past dlid_path_bits are padding in ibv_wc. */
+	memcpy(wc, cqe, sizeof(*wc));
+	wc->wc_flags = rxe_wc_flags(cqe->wc_flags);
+}
+
+/* Out of line, so that the poll loop makes no call. */
+static __attribute__((noinline)) int
+rxe_poll_cq_broken(struct ibv_cq *ibcq, int nwc, struct ibv_wc *wc)
+{
+	struct rxe_cq *cq = to_rcq(ibcq);
+	int ret = 0;
+
+	db_lock(&cq->lock);
+	if (atomic_load_explicit(&cq->broken, memory_order_relaxed))
+		ret = rxe_cq_repair(cq);
+	db_unlock(&cq->lock);
+	return ret ? -EIO : rxe_poll_cq(ibcq, nwc, wc);
+}
+
+int rxe_poll_cq(struct ibv_cq *ibcq, int nwc, struct ibv_wc *wc)
+{
+	struct rxe_cq *cq = to_rcq(ibcq);
+	struct rxe_ring *r = &cq->ring;
+	uint32_t prod, own, mask, shift;
+	uint8_t *data;
+	int n = 0;
+
+	if (__builtin_expect(
+		    atomic_load_explicit(&cq->broken, memory_order_relaxed), 0))
+		return rxe_poll_cq_broken(ibcq, nwc, wc);
+	db_lock(&cq->lock);
+	/* Locals: the stores into wc[] could alias the ring's fields. */
+	own = r->own;
+	mask = r->mask;
+	shift = r->log2_stride;
+	data = r->buf->data;
+	prod = rxe_ring_kprod(r);
+	while (n < nwc && own != prod) {
+		rxe_cqe_to_wc((void *)(data + ((size_t)own << shift)),
+			      &wc[n++]);
+		own = (own + 1) & mask;
+	}
+	if (n) {
+		r->own = own;
+		rxe_ring_publish_consumer(r);
+	}
+	db_unlock(&cq->lock);
+	return n;
+}
 
 static inline struct rxe_cq *cqx_to_rcq(struct ibv_cq_ex *cqx)
 {
@@ -154,32 +242,4 @@ void rxe_cq_set_ex_ops(struct rxe_cq *cq, uint64_t wc_flags)
 		cqx->read_sl = rxe_read_sl;
 	if (wc_flags & IBV_WC_EX_WITH_DLID_PATH_BITS)
 		cqx->read_dlid_path_bits = rxe_read_dlid_path_bits;
-}
-
-/*
- * The attributes are checked once for every backend (core/attr.c); single
- * threaded use and parent domains are userspace notions the kernel never
- * sees.
- */
-struct ibv_cq_ex *rxe_create_cq_ex(struct ibv_context *ibctx,
-				   struct ibv_cq_init_attr_ex *attr)
-{
-	struct ibv_cq_init_attr_ex kattr = *attr;
-	struct rxe_cq *cq;
-	bool single;
-	int ret;
-
-	ret = db_cq_attr_check(ibctx, attr, &single);
-	if (ret) {
-		errno = ret;
-		return NULL;
-	}
-	kattr.comp_mask = 0;
-	kattr.flags = 0;
-	kattr.parent_domain = NULL;
-	cq = rxe_cq_new(ibctx, &kattr, single);
-	if (!cq)
-		return NULL;
-	rxe_cq_set_ex_ops(cq, attr->wc_flags);
-	return &cq->vcq.cq_ex;
 }

@@ -7,11 +7,6 @@
 #include "core/attr.h"
 #include "rxe/rxe.h"
 
-enum {
-	RXE_QP_COMP_MASK = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_CREATE_FLAGS |
-			   IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
-};
-
 /* Slot bytes the kernel must give us for the caps it reported. */
 static size_t rxe_sq_slot_min(const struct ibv_qp_cap *cap)
 {
@@ -32,15 +27,13 @@ static int rxe_check_qp_attr(struct ibv_context *ctx,
 {
 	int ret;
 
-	ret = db_qp_attr_check(ctx, attr, RXE_QP_COMP_MASK,
-			       DB_QPT(IBV_QPT_RC) | DB_QPT(IBV_QPT_UC) |
-				       DB_QPT(IBV_QPT_UD));
+	ret = db_qp_attr_check(ctx, attr);
 	if (ret)
 		return ret;
 	/* What the QP type or the running kernel lacks is refused. */
 	if ((attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) &&
 	    (attr->send_ops_flags &
-	     ~rxe_send_ops_flags_ok(attr->qp_type, to_rctx(ctx)->dev_caps)))
+	     ~rxe_send_ops_flags_ok(attr->qp_type, rxe_dev_caps(ctx))))
 		return EOPNOTSUPP;
 	return 0;
 }
@@ -120,7 +113,7 @@ struct ibv_qp *rxe_create_qp_ex(struct ibv_context *ibctx,
 	rxe_qp_init_doorbell(qp);
 	if (attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) {
 		qp->wr_ext_ops =
-			rxe_wr_ext_ops(attr->qp_type, to_rctx(ibctx)->dev_caps,
+			rxe_wr_ext_ops(attr->qp_type, rxe_dev_caps(ibctx),
 				       attr->send_ops_flags);
 		rxe_qp_set_wr_ops(qp);
 		/* After the command: libibverbs cleared comp_mask in it. */

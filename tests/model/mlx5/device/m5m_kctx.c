@@ -471,6 +471,9 @@ int db_k_query_device_ex(struct ibv_context *ctx,
 		return ENODEV;
 	if ((input && input->comp_mask) || attr_size < sizeof(*o))
 		return EINVAL;
+	m5m_lock();
+	dev->st.query_device_cmds++;
+	m5m_unlock();
 	o->node_guid = htobe64(dev->guid);
 	o->sys_image_guid = htobe64(dev->guid);
 	o->max_mr_size = ~0ull;
@@ -499,6 +502,13 @@ int db_k_query_device_ex(struct ibv_context *ctx,
 	o->max_pkeys = 1;
 	o->local_ca_ack_delay = 16;
 	o->phys_port_cnt = (uint8_t)dev->cfg.num_ports;
+	if (dev->cfg.odp) {
+		a.odp_caps.general_caps = IBV_ODP_SUPPORT;
+		a.odp_caps.per_transport_caps.rc_odp_caps =
+			IBV_ODP_SUPPORT_SEND | IBV_ODP_SUPPORT_RECV |
+			IBV_ODP_SUPPORT_WRITE | IBV_ODP_SUPPORT_READ |
+			IBV_ODP_SUPPORT_ATOMIC;
+	}
 	if (dev->cfg.cq_moderation) {
 		a.cq_mod_caps.max_cq_count = 0xffff;
 		a.cq_mod_caps.max_cq_period = 4095;

@@ -78,7 +78,8 @@ int db_k_dealloc_pd(struct ibv_pd *pd)
 
 /* --- MRs ------------------------------------------------------------------ */
 
-static int m5m_access_check(int access)
+/* @odp: the device pages on demand (m5m_config.odp). */
+static int m5m_access_check(int access, bool odp)
 {
 	const int known = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
 			  IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC |
@@ -92,7 +93,8 @@ static int m5m_access_check(int access)
 	if ((access & (IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_ATOMIC)) &&
 	    !(access & IBV_ACCESS_LOCAL_WRITE))
 		return EINVAL;
-	if (access & (IBV_ACCESS_ON_DEMAND | IBV_ACCESS_ZERO_BASED))
+	if ((access & IBV_ACCESS_ZERO_BASED) ||
+	    ((access & IBV_ACCESS_ON_DEMAND) && !odp))
 		return EOPNOTSUPP;
 	return 0;
 }
@@ -140,7 +142,7 @@ int db_k_reg_mr(struct ibv_pd *pd, void *addr, size_t len, uint64_t hca_va,
 
 	m5m_lock();
 	p = m5m_pd_of(pd);
-	ret = p ? m5m_access_check(access) : EINVAL;
+	ret = p ? m5m_access_check(access, p->ctx->dev->cfg.odp) : EINVAL;
 	if (!ret && !len)
 		ret = EINVAL;
 	if (!ret && !m5m_mapped(addr, len))
@@ -180,7 +182,8 @@ int db_k_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset, size_t len,
 
 	m5m_lock();
 	p = m5m_pd_of(pd);
-	ret = p ? m5m_access_check(access) : EINVAL;
+	/* A dma-buf MR pages through its exporter, never on demand. */
+	ret = p ? m5m_access_check(access, false) : EINVAL;
 	if (!ret && !len)
 		ret = EINVAL;
 	if (!ret) {

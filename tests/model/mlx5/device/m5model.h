@@ -119,6 +119,13 @@ struct m5m_config {
 	 * static bfregs are always given, and there are no UAR objects.
 	 */
 	bool no_dyn_uar; /* default false */
+	/*
+	 * On-demand paging: odp_caps say IBV_ODP_SUPPORT with RC send, recv,
+	 * write, read and atomics, and IBV_ACCESS_ON_DEMAND MRs register
+	 * (the model reaches host memory directly, so they work as pinned
+	 * ones).  Default false: ON_DEMAND MRs are EOPNOTSUPP.
+	 */
+	bool odp;
 };
 
 /* Defaults as documented above. */
@@ -221,6 +228,8 @@ struct m5m_stats {
 	uint64_t lat_count;
 	uint64_t lat_sum;
 	uint64_t lat_max;
+	/* kernel commands */
+	uint64_t query_device_cmds; /* EX_QUERY_DEVICE answered */
 };
 
 void m5m_get_stats(struct m5m_dev *dev, struct m5m_stats *out);

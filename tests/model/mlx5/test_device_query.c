@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * The device query of a context: the core sends EX_QUERY_DEVICE once, when
+ * the context opens, and the verbs that depend on what the device said
+ * (the ODP check of ibv_reg_mr, the CQ size limit, the atomics of a QP)
+ * read that answer; none of them queries the fake kernel again.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "m5model.h"
+#include "check.h"
+
+/* EX_QUERY_DEVICE commands the fake kernel of @dev has answered. */
+static uint64_t queries(struct m5m_dev *dev)
+{
+	struct m5m_stats st;
+
+	m5m_get_stats(dev, &st);
+	return st.query_device_cmds;
+}
+
+static struct m5m_dev *dev_with_odp(bool odp)
+{
+	struct m5m_config cfg;
+
+	m5m_config_default(&cfg);
+	cfg.odp = odp;
+	return m5m_dev_create(&cfg);
+}
+
+static void a_context_open_queries_the_device_once(void)
+{
+	struct m5m_dev *dev = dev_with_odp(false);
+	struct ibv_context *ctx;
+	struct ibv_cq *cq;
+
+	CHECK(dev != NULL);
+	if (!dev)
+		return;
+	ctx = m5m_open(dev);
+	CHECK(ctx != NULL);
+	if (ctx) {
+		CHECK_EQ(queries(dev), 1);
+		/* The CQ size limit is the device's max_cqe, read at open. */
+		cq = ibv_create_cq(ctx, 16, NULL, NULL, 0);
+		CHECK(cq != NULL);
+		CHECK(!ibv_create_cq(ctx, 1 << 23, NULL, NULL, 0));
+		CHECK_EQ(queries(dev), 1);
+		if (cq)
+			CHECK_EQ(ibv_destroy_cq(cq), 0);
+		ibv_close_device(ctx);
+	}
+	m5m_dev_destroy(dev);
+}
+
+/*
+ * ibv_reg_mr with IBV_ACCESS_ON_DEMAND on a context of a device with or
+ * without ODP: the MR it gives (NULL or not), its errno, and the queries
+ * the fake kernel answered during the call.
+ */
+static void reg_on_demand(bool odp, bool *got_mr, int *err, uint64_t *sent)
+{
+	struct m5m_dev *dev = dev_with_odp(odp);
+	struct ibv_context *ctx = dev ? m5m_open(dev) : NULL;
+	struct ibv_pd *pd = ctx ? ibv_alloc_pd(ctx) : NULL;
+	static char buf[4096];
+	struct ibv_mr *mr = NULL;
+	uint64_t before;
+
+	*got_mr = false;
+	*err = -1;
+	*sent = ~0ull;
+	CHECK(pd != NULL);
+	if (pd) {
+		before = queries(dev);
+		errno = 0;
+		mr = ibv_reg_mr(pd, buf, sizeof(buf),
+				IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_ON_DEMAND);
+		*err = errno;
+		*sent = queries(dev) - before;
+		*got_mr = mr != NULL;
+		if (mr)
+			CHECK_EQ(ibv_dereg_mr(mr), 0);
+		CHECK_EQ(ibv_dealloc_pd(pd), 0);
+	}
+	if (ctx)
+		ibv_close_device(ctx);
+	if (dev)
+		m5m_dev_destroy(dev);
+}
+
+static void reg_mr_on_demand_without_odp_is_EOPNOTSUPP_with_no_query(void)
+{
+	uint64_t sent;
+	bool got;
+	int err;
+
+	reg_on_demand(false, &got, &err, &sent);
+	CHECK(!got);
+	CHECK_EQ(err, EOPNOTSUPP);
+	CHECK_EQ(sent, 0);
+}
+
+static void reg_mr_on_demand_with_odp_registers_with_no_query(void)
+{
+	uint64_t sent;
+	bool got;
+	int err;
+
+	reg_on_demand(true, &got, &err, &sent);
+	CHECK(got);
+	CHECK_EQ(sent, 0);
+}
+
+static void query_device_ex_reports_the_odp_caps_of_the_device(void)
+{
+	struct m5m_dev *dev = dev_with_odp(true);
+	struct ibv_context *ctx = dev ? m5m_open(dev) : NULL;
+	struct ibv_device_attr_ex attr = {};
+
+	CHECK(ctx != NULL);
+	if (ctx) {
+		CHECK_EQ(ibv_query_device_ex(ctx, NULL, &attr), 0);
+		CHECK(attr.odp_caps.general_caps & IBV_ODP_SUPPORT);
+		CHECK(attr.odp_caps.per_transport_caps.rc_odp_caps &
+		      IBV_ODP_SUPPORT_WRITE);
+		ibv_close_device(ctx);
+	}
+	if (dev)
+		m5m_dev_destroy(dev);
+}
+
+static const struct check_test tests[] = {
+	CHECK_TEST(a_context_open_queries_the_device_once),
+	CHECK_TEST(reg_mr_on_demand_without_odp_is_EOPNOTSUPP_with_no_query),
+	CHECK_TEST(reg_mr_on_demand_with_odp_registers_with_no_query),
+	CHECK_TEST(query_device_ex_reports_the_odp_caps_of_the_device),
+};
+
+int main(int argc, char **argv)
+{
+	return CHECK_MAIN(argc, argv, "mlx5_device_query_", tests);
+}
