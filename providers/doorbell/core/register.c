@@ -105,12 +105,14 @@ static bool db_vctx_size_ok(struct db_context *ctx)
 {
 	static atomic_bool said;
 
-	if (ctx->vctx.sz == db_lib.epoch->vctx_size)
+	size_t want = db_lib.epoch->vctx_size + DB_MUTEX_GROWTH;
+
+	if (ctx->vctx.sz == want)
 		return true;
 	if (!atomic_exchange(&said, true))
 		db_refuse("no context: libibverbs from rdma-core %d made a "
-			  "%zu-byte verbs_context, expected %u",
-			  db_lib.major, ctx->vctx.sz, db_lib.epoch->vctx_size);
+			  "%zu-byte verbs_context, expected %zu",
+			  db_lib.major, ctx->vctx.sz, want);
 	return false;
 }
 
