@@ -3,7 +3,7 @@
 # Cross-build doorbell for arm64 in build-arm64/ (the guest of
 # "tests/vm/run.sh --arch arm64" sees the checkout): the provider and
 # doorbell-itest, with Debian 12's aarch64 cross compiler and the arm64
-# libibverbs-dev of multiarch (cmake/aarch64-linux-gnu.cmake).  Adds the
+# libibverbs-dev of multiarch (cmake/toolchains/arm64.cmake).  Adds the
 # arm64 architecture to dpkg and installs the packages when missing (root).
 # Prints the build directory.
 #
@@ -20,4 +20,4 @@ fi
 install_missing build-arm64.sh gcc-aarch64-linux-gnu libibverbs-dev:arm64 >&2
 DOORBELL_BUILD_DIR=${DOORBELL_BUILD_DIR:-$top/build-arm64} "$here/build.sh" \
 	--target doorbell-rdmav34 --target doorbell-itest \
-	-DCMAKE_TOOLCHAIN_FILE="$top/cmake/aarch64-linux-gnu.cmake" "$@"
+	-DCMAKE_TOOLCHAIN_FILE="$top/cmake/toolchains/arm64.cmake" "$@"

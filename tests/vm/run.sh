@@ -22,7 +22,7 @@
 #                    arm64 root and 6.1 kernel (prepare.sh --arch arm64
 #                    builds and caches them) under qemu-system-aarch64 -M
 #                    virt, host directories shared as with --distro; run
-#                    arm64 binaries there (cmake/aarch64-linux-gnu.cmake)
+#                    arm64 binaries there (cmake/toolchains/arm64.cmake)
 #   --timeout SECS   kill the guest after SECS seconds (default 900), exit 124
 #   --mem SIZE       guest memory (default 2G)
 #   --smp N          guest CPUs (default 2)
