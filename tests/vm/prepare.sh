@@ -443,10 +443,11 @@ get_root() {
 # runs, nothing of the root runs on the host) with their dependencies, plus
 # the kernel; what guest-init.sh and the guest tests run: bash, mount,
 # setsid, timeout, ip/rdma, busybox (static: also the initramfs's), the
-# verbs tools, gzip (rdma-core-suite.sh unpacks rdma-core's tests). Changing
-# this list (or arch_root_format) rebuilds the root.
+# verbs tools, dash (/bin/sh) and gzip (rdma-core-suite.sh unpacks
+# rdma-core's tests with gunzip, a /bin/sh script). Changing this list (or
+# arch_root_format) rebuilds the root.
 arch_root_packages=(bash coreutils util-linux mount iproute2 kmod busybox-static
-	procps grep sed gawk gzip findutils diffutils libc-bin dpkg rdma-core
+	dash procps grep sed gawk gzip findutils diffutils libc-bin dpkg rdma-core
 	ibverbs-utils ibverbs-providers perftest rdmacm-utils python3 python3-pyverbs)
 arch_root_format=1
 
