@@ -308,8 +308,9 @@ qopt() { printf '%s' "${1//,/,,}"; } # escape commas in QEMU option values
 # shellcheck disable=SC2054 # commas are QEMU's
 case $arch in
 amd64) qemu=(qemu-system-x86_64 -machine q35 -cpu max) ;;
-# pauth-impdef: QEMU's own pointer-authentication hash, much cheaper under
-# TCG than the architected QARMA one (same instructions for the guest).
+# pauth-impdef: QEMU's own pointer-authentication hash, faster to emulate
+# than the architected QARMA one (QEMU's Arm CPU-features documentation;
+# the same instructions for the guest).
 arm64) qemu=(qemu-system-aarch64 -machine virt -cpu max,pauth-impdef=on) ;;
 esac
 qemu+=(-nodefaults -no-user-config -display none -no-reboot
