@@ -3,28 +3,15 @@
  * The layout epochs of libibverbs' private provider interface, as data: one
  * entry per range of rdma-core majors (34 to 65) in which every size, offset,
  * ops slot and ibv_cmd_* parameter count doorbell relies on is the same.
- * Values are x86_64 (LP64) ones.  Other LP64 architectures share them,
- * but for the pthread_mutex_t in struct ibv_context and struct ibv_qp:
- * what lies after it grows by DB_MUTEX_GROWTH (below).  Facts and their
- * sources: docs/abi.md.
+ * Values are x86_64 (LP64) ones; every field they measure is made of
+ * pointers, longs and fixed-width integers, so other LP64 architectures
+ * share them.  Facts and their sources: docs/abi.md.
  *
  * Self-contained (no libibverbs header), so tests can check the tables
  * against data recorded from each rdma-core tag.
  */
 #ifndef DOORBELL_ABI_EPOCHS_H
 #define DOORBELL_ABI_EPOCHS_H
-
-#include <pthread.h>
-
-/*
- * struct ibv_context and struct ibv_qp each hold a pthread_mutex_t: 40 bytes
- * on x86_64 (and ppc64le, riscv64, s390x), 48 on aarch64 (glibc).  The
- * tables keep the x86_64 values; vctx_size, qp_ex_size, vqp_comp_mask_off,
- * vqp_xrcd_off and vqp_size lie after the mutex and are used plus this
- * (vctx_context_off and sysfs_abi_ver_off lie before any mutex).  Found on
- * Debian 12's arm64 guest: libibverbs made a 656-byte verbs_context there.
- */
-#define DB_MUTEX_GROWTH (sizeof(pthread_mutex_t) - 40)
 
 /*
  * Every struct verbs_context_ops member that exists in any of rdma-core 34

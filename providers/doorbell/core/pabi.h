@@ -91,8 +91,7 @@ static inline struct verbs_context *db_lib_vctx(struct verbs_context *vctx)
 /* verbs_qp.comp_mask where the running libibverbs has it. */
 static inline uint32_t *db_vqp_comp_mask(struct verbs_qp *vqp)
 {
-	return (uint32_t *)((char *)vqp + db_lib.epoch->vqp_comp_mask_off +
-			    DB_MUTEX_GROWTH);
+	return (uint32_t *)((char *)vqp + db_lib.epoch->vqp_comp_mask_off);
 }
 
 /* After ibv_cmd_create_qp_ex2: ibv_qp_to_qp_ex() now returns the QP. */
@@ -105,16 +104,15 @@ static inline void db_vqp_set_ex(struct verbs_qp *vqp)
  * ibv_qp_ex members newer than rdma-core 43, at the same offset in every
  * release that has them (pabi-versions.md §2.1): wr_atomic_write from 44,
  * wr_flush from 45.  Before that, those bytes are verbs_qp's comp_mask and
- * xrcd, which libibverbs owns.  (x86_64 offsets, plus the mutex growth.)
+ * xrcd, which libibverbs owns.
  */
-#define DB_QPX_WR_ATOMIC_WRITE_OFF (344 + DB_MUTEX_GROWTH)
-#define DB_QPX_WR_FLUSH_OFF	   (352 + DB_MUTEX_GROWTH)
+#define DB_QPX_WR_ATOMIC_WRITE_OFF 344
+#define DB_QPX_WR_FLUSH_OFF	   352
 
 /* Does the running release's ibv_qp_ex have the function pointer at off? */
 static inline bool db_qpx_has(size_t off)
 {
-	return off + sizeof(void (*)(void)) <=
-	       db_lib.epoch->qp_ex_size + DB_MUTEX_GROWTH;
+	return off + sizeof(void (*)(void)) <= db_lib.epoch->qp_ex_size;
 }
 
 static inline uint32_t db_sysfs_abi_ver(const struct verbs_sysfs_dev *sysfs)

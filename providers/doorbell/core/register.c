@@ -105,14 +105,12 @@ static bool db_vctx_size_ok(struct db_context *ctx)
 {
 	static atomic_bool said;
 
-	size_t want = db_lib.epoch->vctx_size + DB_MUTEX_GROWTH;
-
-	if (ctx->vctx.sz == want)
+	if (ctx->vctx.sz == db_lib.epoch->vctx_size)
 		return true;
 	if (!atomic_exchange(&said, true))
 		db_refuse("no context: libibverbs from rdma-core %d made a "
-			  "%zu-byte verbs_context, expected %zu",
-			  db_lib.major, ctx->vctx.sz, want);
+			  "%zu-byte verbs_context, expected %u",
+			  db_lib.major, ctx->vctx.sz, db_lib.epoch->vctx_size);
 	return false;
 }
 
