@@ -3,8 +3,9 @@
 # Configure and build doorbell in build/ (the guest sees the checkout).
 # Prints the build directory; shows the compiler's output only on failure.
 # --provider-only: build the provider alone, not the tests (scripts/demo.sh).
+# --target T: build target T (repeatable) instead of all.
 #
-# Usage: scripts/build.sh [--provider-only] [CMAKE_ARGS...]
+# Usage: scripts/build.sh [--provider-only | --target T...] [CMAKE_ARGS...]
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -17,6 +18,10 @@ if [[ ${1:-} == --provider-only ]]; then
 	target=(--target doorbell-rdmav34)
 	shift
 fi
+while [[ ${1:-} == --target ]]; do
+	target+=(--target "${2:?--target needs a target}")
+	shift 2
+done
 if ! { cmake -S "$top" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" &&
        cmake --build "$build" -j "$(nproc)" "${target[@]}"; } >"$log" 2>&1; then
 	cat "$log" >&2

@@ -39,6 +39,7 @@ stage_table=(
 	"trixie|Debian 13 guest (rdma-core 56, Linux 6.12): this build and a native one, apps, rdma-core suite, pyverbs, bad-input matrix, against the stock provider; the .deb take-over (tests/guest/distro-suite.sh)"
 	"twohost_trixie|the two-host loss tests on Debian 13's kernel (Linux 6.12) in its own profile, 10% loss added (tests/twohost/run-all.sh --distro trixie)"
 	"sid|the trixie stage on Debian sid (rdma-core 65, Linux 7.x)"
+	"arm64|Debian 12 arm64 guest (qemu-system-aarch64 -M virt, TCG): the cross-built provider against the stock one in the same boot, a subset of the apps pairs and all of doorbell-itest (tests/guest/distro-suite.sh)"
 	"sanitize|ASan+UBSan and TSan builds, unit tests then the guest (scripts/sanitize.sh)"
 	"fuzz|the libFuzzer targets of tests/fuzz, 30 s each (scripts/fuzz.sh)"
 )
@@ -313,6 +314,31 @@ stage_twohost_trixie() {
 		--phase 150 --timeout 420 --netem-limit 20000 | record
 }
 
+# The arm64 guest (tests/vm/run.sh --arch arm64): TCG emulates arm64 on
+# amd64 several times slower than amd64 itself, so a subset of the apps
+# pairs, one of each kind (RC send/write/read/atomic bandwidth, latency, UD,
+# UC, the data-checking and SRQ pingpongs), at 50 iterations each.
+arm64_pairs='^(perftest_ib_(send|write|read|atomic)_bw_rc|perftest_ib_write_lat_rc|perftest_ib_send_bw_(ud|uc)|pingpong_rc_checked_data|pingpong_srq)$'
+stage_arm64() {
+	local b
+	if ! b=$(scripts/build-arm64.sh -DDOORBELL_WERROR=ON); then
+		echo "FAIL arm64_build_is_warning_free" | record
+		return
+	fi
+	echo "PASS arm64_build_is_warning_free" | record
+	if ! tests/vm/prepare.sh --arch arm64 >/dev/null; then
+		echo "FAIL arm64_guest_prepares" | record
+		return
+	fi
+	tests/vm/run.sh --arch arm64 --keep-stock --timeout 2400 \
+		--env DOORBELL_DISTRO_BUILDS=prebuilt \
+		--env "DOORBELL_DISTRO_PARTS=apps itest" \
+		--env "DOORBELL_APPS_ONLY=$arm64_pairs" --env DOORBELL_APPS_ITERS=50 \
+		--env DOORBELL_TIMEOUT_SCALE=2 -- \
+		tests/guest/distro-suite.sh "$b" | record
+	vm_status arm64_distro_suite_completes "${PIPESTATUS[0]}"
+}
+
 stage_sanitize() {
 	local rc=0
 	scripts/sanitize.sh address,undefined | record || rc=$?
@@ -351,6 +377,7 @@ run_stage() {
 	packages) stage_packages ;;
 	trixie | sid) stage_distro "$s" ;;
 	twohost_trixie) stage_twohost_trixie ;;
+	arm64) stage_arm64 ;;
 	sanitize) stage_sanitize ;;
 	fuzz) stage_fuzz ;;
 	extra) stage_extra ;;

@@ -11,7 +11,9 @@
 # Needs RDMAV_DRIVERS pointing at the doorbell build.  Prints PASS/FAIL lines.
 # DOORBELL_EXPECT_BACKEND (default rxe) names the backend that must serve
 # the device; DOORBELL_APPS_SKIP is an extended regex of pair names to leave
-# out (scripts/mlx5-validate.sh leaves out UC, which the mlx5 backend lacks).
+# out (scripts/mlx5-validate.sh leaves out UC, which the mlx5 backend lacks);
+# DOORBELL_APPS_ONLY, one of the pairs to run (the others are left out);
+# DOORBELL_APPS_ITERS the iterations of each (-n, default 200).
 # DOORBELL_EXPECT_BACKEND=stock: the stock provider must serve instead (no
 # "doorbell:" line on either side): the baseline of tests/guest/distro-suite.sh.
 # DOORBELL_NAME_PREFIX is put before every name; DOORBELL_APPS_STOCK_FAILED
@@ -31,6 +33,7 @@ served="doorbell: .*serving the device with the $backend backend"
 prefix=${DOORBELL_NAME_PREFIX:-}
 stock_failed=" ${DOORBELL_APPS_STOCK_FAILED:-} "
 skip=${DOORBELL_APPS_SKIP:-}
+only=${DOORBELL_APPS_ONLY:-}
 # shellcheck source=tests/guest/pair-lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/pair-lib.sh"
 
@@ -40,6 +43,7 @@ pair() {
 	shift 3
 	[[ -n $filter && $name != *$filter* ]] && return 0
 	[[ -n $skip && $name =~ $skip ]] && return 0
+	[[ -n $only && ! $name =~ $only ]] && return 0
 	srv=$logs/$name.server cli=$logs/$name.client
 	for _ in 1 2 3; do
 		run_pair "$srv" "$cli" "$@"
@@ -75,7 +79,8 @@ pair() {
 pt=(-d "$dev" -x "$gid" -F)
 bw='^[[:space:]]+[0-9]+[[:space:]]+[0-9]+[[:space:]]+[0-9.]+[[:space:]]+[0-9.]+[[:space:]]+[0-9.]+'
 lat="$bw"
-n=(-n 200)
+iters=${DOORBELL_APPS_ITERS:-200}
+n=(-n "$iters")
 
 pair perftest_ib_send_bw_rc "$bw" -- ib_send_bw "${pt[@]}" "${n[@]}"
 pair perftest_ib_write_bw_rc "$bw" -- ib_write_bw "${pt[@]}" "${n[@]}"
@@ -95,11 +100,11 @@ pair perftest_ib_write_bw_4_qps "$bw" -- ib_write_bw "${pt[@]}" "${n[@]}" -q 4
 pair perftest_ib_write_bw_post_list_8 "$bw" -- ib_write_bw "${pt[@]}" "${n[@]}" --post_list 8
 
 pp='iters in [0-9.]+ seconds'
-pair pingpong_rc "$pp" -- ibv_rc_pingpong -d "$dev" -g "$gid" -n 200
-pair pingpong_rc_events "$pp" -- ibv_rc_pingpong -d "$dev" -g "$gid" -n 200 -e
-pair pingpong_rc_checked_data "$pp" -- ibv_rc_pingpong -d "$dev" -g "$gid" -n 200 -c -s 4096
-pair pingpong_ud "$pp" -- ibv_ud_pingpong -d "$dev" -g "$gid" -n 200 -s 1024
-pair pingpong_srq "$pp" -- ibv_srq_pingpong -d "$dev" -g "$gid" -n 200 -q 16
-pair pingpong_uc "$pp" -- ibv_uc_pingpong -d "$dev" -g "$gid" -n 200
+pair pingpong_rc "$pp" -- ibv_rc_pingpong -d "$dev" -g "$gid" -n "$iters"
+pair pingpong_rc_events "$pp" -- ibv_rc_pingpong -d "$dev" -g "$gid" -n "$iters" -e
+pair pingpong_rc_checked_data "$pp" -- ibv_rc_pingpong -d "$dev" -g "$gid" -n "$iters" -c -s 4096
+pair pingpong_ud "$pp" -- ibv_ud_pingpong -d "$dev" -g "$gid" -n "$iters" -s 1024
+pair pingpong_srq "$pp" -- ibv_srq_pingpong -d "$dev" -g "$gid" -n "$iters" -q 16
+pair pingpong_uc "$pp" -- ibv_uc_pingpong -d "$dev" -g "$gid" -n "$iters"
 
 rm -rf "$logs"

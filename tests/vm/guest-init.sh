@@ -163,7 +163,8 @@ cmd_env=("${dbvm_env[@]}"
 	DOORBELL_VM_GID_INDEX="$gid_index"
 	DOORBELL_VM_OUT="$dbvm_out"
 	DOORBELL_VM_KVER="$kver"
-	DOORBELL_VM_DISTRO="$dbvm_distro")
+	DOORBELL_VM_DISTRO="$dbvm_distro"
+	DOORBELL_VM_ARCH="${dbvm_arch:-amd64}")
 
 cd "$dbvm_cwd" || die "cannot cd to $dbvm_cwd"
 setsid -w env -i "${cmd_env[@]}" "${dbvm_cmd[@]}" \

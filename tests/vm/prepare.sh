@@ -11,6 +11,7 @@
 #     root is mounted (rebuilt only when its inputs change).
 #
 # Usage: prepare.sh [-v|--verbose] [--print-env] [--distro bookworm|trixie|sid]
+#                   [--arch amd64|arm64]
 #   --print-env  print shell assignments (vm_kver, vm_kernel, vm_initrd,
 #                vm_moddir, vm_kpkg, vm_distro, vm_root) describing the
 #                prepared VM on stdout.
@@ -22,6 +23,15 @@
 #                holding the suite's own kernel; cached under
 #                $DOORBELL_VM_CACHE/roots/SUITE-KEY (KEY: hash of the package
 #                list), built when absent (~4 min, ~160 MiB download).
+#   --arch A     amd64 (default, $DOORBELL_VM_ARCH) or arm64: Debian 12's
+#                arm64 userspace (rdma-core, perftest, pyverbs, ...) and its
+#                newest linux-image-6.1.0-NN-arm64-unsigned, unpacked by
+#                "mmdebstrap --arch=arm64 --variant=extract" (no maintainer
+#                script runs, so no binfmt/qemu-user is needed) from the
+#                host's apt sources; cached under
+#                $DOORBELL_VM_CACHE/roots/bookworm-arm64-KEY (KEY: hash of
+#                the package list and the kernel). Booted by run.sh under
+#                qemu-system-aarch64 -M virt.
 #
 # The kernel booted is the uncompressed vmlinux (PVH entry, extracted once;
 # DOORBELL_VM_PVH=0 boots the bzImage through the firmware instead).
@@ -40,6 +50,7 @@ cache=${DOORBELL_VM_CACHE:-/var/cache/doorbell-vm}
 verbose=${DOORBELL_VM_VERBOSE:-0}
 print_env=0
 distro=${DOORBELL_VM_DISTRO:-bookworm}
+arch=${DOORBELL_VM_ARCH:-amd64}
 
 # Bump when the initramfs layout produced below changes.
 initramfs_format=1
@@ -117,28 +128,29 @@ install_packages() {
 }
 
 # "<package> <candidate version>" of the kernel to boot with the host root:
-# the newest linux-image-6.1.0-NN-amd64-unsigned apt knows (Debian 12's, from
-# the linux-image-amd64 metapackage and a name search); when the archive has
-# none (a Debian 13 host), the unsigned build of the kernel linux-image-amd64
-# names (the host distribution's own, 6.12 on Debian 13); or
-# $DOORBELL_VM_KERNEL. Empty if apt knows none.
+# the newest linux-image-6.1.0-NN-$arch-unsigned apt knows (Debian 12's, from
+# the linux-image-$arch metapackage and a name search; another
+# architecture's through multiarch, "dpkg --add-architecture"); when the
+# archive has none (a Debian 13 host), the unsigned build of the kernel
+# linux-image-$arch names (the host distribution's own, 6.12 on Debian 13);
+# or $DOORBELL_VM_KERNEL. Empty if apt knows none.
 resolve_kernel_apt() {
-	local names meta
+	local names meta ac=(apt-cache -o "APT::Architecture=$arch")
 	if [[ -n ${DOORBELL_VM_KERNEL:-} ]]; then
 		names=$DOORBELL_VM_KERNEL
 	else
-		meta=$(apt-cache depends linux-image-amd64 2>/dev/null |
-			sed -n 's/^ *Depends: *\(linux-image-[^ ]*-amd64\)$/\1-unsigned/p')
+		meta=$("${ac[@]}" depends "linux-image-$arch" 2>/dev/null |
+			sed -n "s/^ *Depends: *\(linux-image-[^ ]*-$arch\)\$/\1-unsigned/p")
 		names=$({
 			echo "$meta"
-			apt-cache search --names-only '^linux-image-6\.1\.0-[0-9]+-amd64-unsigned$' \
+			"${ac[@]}" search --names-only "^linux-image-6\.1\.0-[0-9]+-$arch-unsigned\$" \
 				2>/dev/null | cut -d' ' -f1
-		} | grep -E '^linux-image-6\.1\.0-[0-9]+-amd64-unsigned$' | sort -u || true)
+		} | grep -E "^linux-image-6\.1\.0-[0-9]+-$arch-unsigned\$" | sort -u || true)
 		[[ -n $names ]] || names=$meta
 		[[ -n $names ]] || return 0
 	fi
 	# shellcheck disable=SC2086
-	apt-cache policy $names 2>/dev/null | awk '
+	"${ac[@]}" policy $names 2>/dev/null | awk '
 		/^[^ ].*:$/ { pkg = substr($0, 1, length($0) - 1) }
 		$1 == "Candidate:" && $2 != "(none)" { print pkg, $2 }' |
 		sort -V | tail -n 1
@@ -147,6 +159,7 @@ resolve_kernel_apt() {
 # Same, but memoised on the state of the apt lists (apt-cache is slow).
 resolve_kernel() {
 	local sig memo=$cache/.resolved r
+	[[ $arch == amd64 ]] || memo+=-$arch
 	sig=$({
 		echo "${DOORBELL_VM_KERNEL:-}"
 		stat -c '%n %Y %s' /var/lib/apt/lists /var/lib/apt/lists/*Packages* \
@@ -287,8 +300,11 @@ module_list() {
 # image (default: the tree).
 build_initramfs() {
 	local kdir=$1 kver=$2 odir=${3:-$1} mods hash out stage busybox m
-	busybox=$(command -v busybox) || die "busybox not found"
-	if ldd "$busybox" >/dev/null 2>&1; then die "$busybox is not static (install busybox-static)"; fi
+	# The guest's busybox: the host's, or the arm64 root's (busybox-static).
+	busybox=${initramfs_busybox:-$(command -v busybox)} || die "busybox not found"
+	if readelf -l "$busybox" | grep -q 'program interpreter'; then
+		die "$busybox is not static (install busybox-static)"
+	fi
 	mods=$(module_list "$kdir" "$kver") || exit 1
 	hash=$({
 		echo "format $initramfs_format $kver $(basename "$kdir")"
@@ -427,9 +443,99 @@ get_root() {
 	echo "$dir"
 }
 
+# --- another architecture: an extracted Debian 12 root ---------------------
+
+# Packages of the arm64 root, unpacked (not installed: no maintainer script
+# runs, nothing of the root runs on the host) with their dependencies, plus
+# the kernel; what guest-init.sh and the guest tests run: bash, mount,
+# setsid, timeout, ip/rdma, busybox (static: also the initramfs's), the
+# verbs tools, dash (/bin/sh) and gzip (rdma-core-suite.sh unpacks
+# rdma-core's tests with gunzip, a /bin/sh script). Changing this list (or
+# arch_root_format) rebuilds the root.
+arch_root_packages=(bash coreutils util-linux mount iproute2 kmod busybox-static
+	dash procps grep sed gawk gzip findutils diffutils libc-bin dpkg rdma-core
+	ibverbs-utils ibverbs-providers perftest rdmacm-utils python3 python3-pyverbs)
+arch_root_format=1
+
+# mmdebstrap --extract-hook (run as "prepare.sh --extract-hook ROOT" on the
+# host, the .debs still in ROOT's apt cache): dpkg's status from their
+# control files, so that dpkg-query in the guest names the versions.
+extract_hook() {
+	local root=$1 d
+	for d in "$root"/var/cache/apt/archives/*.deb; do
+		dpkg-deb -f "$d"
+		echo "Status: install ok installed"
+		echo
+	done >"$root/var/lib/dpkg/status"
+}
+
+# The host's apt sources (mmdebstrap takes the files as its mirrors).
+apt_sources() {
+	local f
+	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list \
+		/etc/apt/sources.list.d/*.sources; do
+		[[ -s $f ]] && echo "$f"
+	done
+	return 0
+}
+
+# The cached bookworm root of $arch (built when absent): prints its
+# directory, which holds root/, kver, kpkg, and later the initramfs.
+get_arch_root() {
+	local r kpkg key dir tmp t0 inc kver srcs
+	r=$(resolve_kernel)
+	if [[ -z $r ]] && apt_update; then r=$(resolve_kernel); fi
+	[[ -n $r ]] || die "apt knows no linux-image-6.1.0-NN-$arch-unsigned (dpkg --add-architecture $arch; apt-get update)"
+	kpkg=${r%%=*}
+	key=$({
+		echo "format $arch_root_format bookworm $arch $r"
+		printf '%s\n' "${arch_root_packages[@]}"
+	} | sha256sum | cut -c1-12)
+	dir=$cache/roots/bookworm-$arch-$key
+	if [[ -e $dir/.complete ]]; then
+		touch "$dir/.used"
+		echo "$dir"
+		return
+	fi
+	if ! command -v mmdebstrap >/dev/null; then
+		packages=(mmdebstrap)
+		install_packages
+	fi
+	find "$cache" -mindepth 1 -maxdepth 1 -name '.tmp.*' -mmin +720 -exec rm -rf {} + || true
+	mapfile -t srcs < <(apt_sources)
+	((${#srcs[@]})) || die "no apt sources on the host"
+	say "building the bookworm $arch root with mmdebstrap into $dir (a few minutes)"
+	t0=$SECONDS
+	tmp=$(mktemp -d "$cache/.tmp.XXXXXX")
+	inc=$(IFS=,; echo "${arch_root_packages[*]},$kpkg=${r#*=}")
+	quiet mmdebstrap --arch="$arch" --variant=extract --include="$inc" \
+		--extract-hook="\"$here/prepare.sh\" --extract-hook \"\$1\"" \
+		bookworm "$tmp/root" "${srcs[@]}" ||
+		{ rm -rf "$tmp"; die "mmdebstrap --arch=$arch failed"; }
+	kver=$(ls "$tmp/root/lib/modules")
+	[[ -n $kver && $kver != *$'\n'* ]] || die "unexpected module tree in the $arch root: $kver"
+	# What maintainer scripts would have made: the modules' index, awk.
+	quiet depmod -b "$tmp/root" "$kver" || die "depmod failed"
+	[[ -e $tmp/root/usr/bin/awk ]] || ln -s gawk "$tmp/root/usr/bin/awk"
+	echo "$kver" >"$tmp/kver"
+	echo "$kpkg ${r#*=}" >"$tmp/kpkg"
+	touch "$tmp/.complete"
+	mkdir -p "$cache/roots"
+	mv "$tmp" "$dir"
+	chmod 0755 "$dir"
+	say "bookworm $arch root built in $((SECONDS - t0))s: $(du -sh "$dir" | cut -f1), kernel $kver"
+	touch "$dir/.used"
+	find "$cache/roots" -mindepth 2 -maxdepth 2 -path "$cache/roots/bookworm-$arch-*/.used" \
+		! -path "$dir/.used" -mtime +7 -printf '%h\n' | xargs -r rm -rf
+	echo "$dir"
+}
+
 while (($#)); do
 	case "$1" in
 	-v | --verbose) verbose=1 ;;
+	--arch) arch=${2:?--arch needs amd64 or arm64}; shift ;;
+	--arch=*) arch=${1#*=} ;;
+	--extract-hook) extract_hook "${2:?}"; exit ;;
 	--print-env) print_env=1 ;;
 	--distro) distro=${2:?--distro needs bookworm, trixie or sid}; shift ;;
 	--distro=*) distro=${1#*=} ;;
@@ -451,6 +557,14 @@ case "$distro" in
 bookworm | trixie | sid) ;;
 *) die "unknown --distro '$distro' (bookworm, trixie or sid)" ;;
 esac
+case "$arch" in
+amd64) ;;
+arm64)
+	[[ $distro == bookworm ]] || die "--arch $arch: Debian 12 (bookworm) only"
+	packages+=(qemu-system-arm mmdebstrap)
+	;;
+*) die "unknown --arch '$arch' (amd64 or arm64)" ;;
+esac
 
 install_packages
 
@@ -458,10 +572,27 @@ mkdir -p "$cache/kernels" 2>/dev/null || as_root mkdir -p "$cache/kernels"
 [[ -w $cache ]] || die "$cache is not writable (set DOORBELL_VM_CACHE)"
 # One lock per distribution: building a root (minutes) does not hold up
 # the bookworm guests.
-if [[ $distro == bookworm ]]; then exec 9>"$cache/.lock"; else exec 9>"$cache/.lock-$distro"; fi
+if [[ $arch != amd64 ]]; then
+	exec 9>"$cache/.lock-$arch"
+elif [[ $distro == bookworm ]]; then
+	exec 9>"$cache/.lock"
+else
+	exec 9>"$cache/.lock-$distro"
+fi
 flock 9
 
-if [[ $distro == bookworm ]]; then
+if [[ $arch != amd64 ]]; then
+	rdir=$(get_arch_root)
+	kver=$(cat "$rdir/kver")
+	kpkg=$(cut -d' ' -f1 "$rdir/kpkg")
+	root=$rdir/root
+	moddir=
+	# arm64: a gzip'ed Image, which QEMU unpacks itself.
+	kernel=$root/boot/vmlinuz-$kver
+	[[ -f $kernel ]] || die "no /boot/vmlinuz-$kver in the $arch root"
+	initramfs_busybox=$root/bin/busybox
+	initrd=$(build_initramfs "$root" "$kver" "$rdir")
+elif [[ $distro == bookworm ]]; then
 	kdir=$(get_kernel)
 	kver=$(cat "$kdir/.kver")
 	kpkg=$(cat "$kdir/.pkg")
@@ -484,10 +615,11 @@ else
 	initrd=$(build_initramfs "$root" "$kver" "$rdir")
 	kernel=$(kernel_image "$z" "$config" "$rdir/vmlinux-$kver")
 fi
-log "$distro: kernel $kver ($kpkg), initramfs $initrd"
+log "$distro $arch: kernel $kver ($kpkg), initramfs $initrd"
 
 if ((print_env)); then
 	printf 'vm_distro=%q\n' "$distro"
+	printf 'vm_arch=%q\n' "$arch"
 	printf 'vm_root=%q\n' "$root"
 	printf 'vm_kpkg=%q\n' "$kpkg"
 	printf 'vm_kver=%q\n' "$kver"

@@ -20,6 +20,11 @@
 #                    plus the checkout and the host directories COMMAND names
 #                    (cwd, COMMAND's dir, absolute paths in its arguments and
 #                    --env values) read-only at their host paths
+#   --arch A         amd64 (default, $DOORBELL_VM_ARCH) or arm64: Debian 12's
+#                    arm64 root and 6.1 kernel (prepare.sh --arch arm64
+#                    builds and caches them) under qemu-system-aarch64 -M
+#                    virt, host directories shared as with --distro; run
+#                    arm64 binaries there (cmake/toolchains/arm64.cmake)
 #   --timeout SECS   kill the guest after SECS seconds (default 900), exit 124
 #   --mem SIZE       guest memory (default 2G)
 #   --smp N          guest CPUs (default 2)
@@ -48,6 +53,7 @@ shares=()
 extra_env=()
 keep_stock=${DOORBELL_VM_KEEP_STOCK:-0}
 distro=${DOORBELL_VM_DISTRO:-bookworm}
+arch=${DOORBELL_VM_ARCH:-amd64}
 timeout_s=${DOORBELL_VM_TIMEOUT:-900}
 mem=${DOORBELL_VM_MEM:-2G}
 smp=${DOORBELL_VM_SMP:-2}
@@ -73,6 +79,8 @@ while (($#)); do
 	--keep-stock) keep_stock=1 ;;
 	--distro) distro=${2:?--distro needs bookworm, trixie or sid}; shift ;;
 	--distro=*) distro=${1#*=} ;;
+	--arch) arch=${2:?--arch needs amd64 or arm64}; shift ;;
+	--arch=*) arch=${1#*=} ;;
 	--timeout) timeout_s=${2:?--timeout needs seconds}; shift ;;
 	--timeout=*) timeout_s=${1#*=} ;;
 	--mem) mem=${2:?}; shift ;;
@@ -101,12 +109,21 @@ case "$distro" in
 bookworm | trixie | sid) ;;
 *) say "unknown --distro '$distro' (bookworm, trixie or sid)"; exit 2 ;;
 esac
-prep_args=(--print-env --distro "$distro")
+case "$arch" in
+amd64 | arm64) ;;
+*) say "unknown --arch '$arch' (amd64 or arm64)"; exit 2 ;;
+esac
+prep_args=(--print-env --distro "$distro" --arch "$arch")
 [[ $verbose == 1 ]] && prep_args+=(-v)
 vm_env=$("$here/prepare.sh" "${prep_args[@]}") || die "prepare.sh failed"
 vm_kernel='' vm_initrd='' vm_moddir='' vm_kver='' vm_root=''
 eval "$vm_env"
-[[ $distro == bookworm || -d $vm_root ]] || die "prepare.sh gave no $distro root"
+[[ ($distro == bookworm && $arch == amd64) || -d $vm_root ]] ||
+	die "prepare.sh gave no $distro $arch root"
+# The guest's root: the host's (own_root=1), or a tree of another
+# distribution or architecture, with the host directories shared into it.
+own_root=1
+[[ -z $vm_root ]] || own_root=0
 [[ -f $vm_kernel && -f $vm_initrd ]] || die "prepare.sh gave no kernel/initramfs"
 t_prepared=$(date +%s.%N)
 
@@ -215,7 +232,7 @@ done < <(named_dirs "$@" "${passed_env[@]}")
 # Other distributions: the checkout, and the cwd and named host directories
 # outside it, read-only under tmpfs overlays (parents first).
 ro_shares=()
-if [[ $distro != bookworm ]]; then
+if ((!own_root)); then
 	[[ $top != *[[:space:]]* ]] || die "the checkout path must not contain white space ($top)"
 	while IFS= read -r d; do
 		if [[ -z $d ]] || system_dir "$d" || covered "$d"; then continue; fi
@@ -250,7 +267,8 @@ arr() { # name values...: a bash array assignment
 	printf 'dbvm_moddir=%q\n' "$vm_moddir"
 	printf 'dbvm_keep_stock=%q\n' "$keep_stock"
 	printf 'dbvm_distro=%q\n' "$distro"
-	if [[ $distro != bookworm ]]; then printf 'dbvm_src=%q\n' "$top"; fi
+	printf 'dbvm_arch=%q\n' "$arch"
+	if ((!own_root)); then printf 'dbvm_src=%q\n' "$top"; fi
 	arr dbvm_ro_shares "${ro_shares[@]}"
 	printf 'dbvm_ibdev=rxe0\n'
 	printf 'dbvm_netdev=d0\n'
@@ -270,7 +288,7 @@ arr() { # name values...: a bash array assignment
 ginit=$here/guest-init.sh
 [[ $ginit != *[[:space:]]* ]] || die "the checkout path must not contain white space ($ginit)"
 rootdir=/
-if [[ $distro != bookworm ]]; then
+if ((!own_root)); then
 	# The initramfs mounts the checkout at /.dbvm-src; guest-init.sh
 	# mounts it again at its host path (which may be under the guest's /tmp).
 	ginit="/.dbvm-src${here#"$top"}/guest-init.sh"
@@ -278,8 +296,10 @@ if [[ $distro != bookworm ]]; then
 fi
 # oops=panic: a kernel oops (e.g. rxe fed a bad WQE) ends the run at once
 # (exit 125, oops shown) instead of leaving a dead process behind.
-kappend="console=ttyS0 panic=-1 oops=panic dbvm.init=$ginit"
-[[ $distro == bookworm ]] || kappend+=" dbvm.src=/.dbvm-src"
+console=ttyS0
+[[ $arch == amd64 ]] || console=ttyAMA0
+kappend="console=$console panic=-1 oops=panic dbvm.init=$ginit"
+((own_root)) || kappend+=" dbvm.src=/.dbvm-src"
 # no_timer_check: on a loaded host, 6.12 under TCG failed its IO-APIC timer
 # check at boot ("IO-APIC + timer doesn't work!", panic). Every kernel but
 # Debian 12's 6.1 (a Debian 13 host boots 6.12 with its own root).
@@ -289,13 +309,20 @@ kappend+=" ${DOORBELL_VM_APPEND:-}"
 
 qopt() { printf '%s' "${1//,/,,}"; } # escape commas in QEMU option values
 # shellcheck disable=SC2054 # commas are QEMU's
-qemu=(qemu-system-x86_64 -nodefaults -no-user-config -display none -no-reboot
-	-machine q35 -accel tcg -cpu max -smp "$smp" -m "$mem"
+case $arch in
+amd64) qemu=(qemu-system-x86_64 -machine q35 -cpu max) ;;
+# pauth-impdef: QEMU's own pointer-authentication hash, faster to emulate
+# than the architected QARMA one (QEMU's Arm CPU-features documentation;
+# the same instructions for the guest).
+arm64) qemu=(qemu-system-aarch64 -machine virt -cpu max,pauth-impdef=on) ;;
+esac
+qemu+=(-nodefaults -no-user-config -display none -no-reboot
+	-accel tcg -smp "$smp" -m "$mem"
 	-kernel "$vm_kernel" -initrd "$vm_initrd" -append "$kappend"
 	-serial "file:$ctl/console.log"
 	-virtfs "local,path=$(qopt "$rootdir"),mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap"
 	-virtfs "local,path=$(qopt "$ctl"),mount_tag=dbvmctl,security_model=none")
-if [[ $distro != bookworm ]]; then
+if ((!own_root)); then
 	qemu+=(-virtfs "local,path=$(qopt "$top"),mount_tag=dbvmsrc,security_model=none,readonly=on,multidevs=remap")
 fi
 for i in "${!ro_shares[@]}"; do
@@ -307,7 +334,7 @@ done
 # shellcheck disable=SC2206
 qemu+=(${DOORBELL_VM_QEMU_ARGS:-})
 
-log "booting $distro $vm_kver (timeout ${timeout_s}s): $*"
+log "booting $distro $arch $vm_kver (timeout ${timeout_s}s): $*"
 t_launch=$(date +%s.%N)
 timeout -k 5 "$timeout_s" "${qemu[@]}" </dev/null >"$ctl/qemu.log" 2>&1 &
 qemu_pid=$!
