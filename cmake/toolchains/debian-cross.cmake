@@ -19,6 +19,10 @@ set(ENV{PKG_CONFIG_LIBDIR} "/usr/lib/${db_triplet}/pkgconfig:/usr/share/pkgconfi
 set(ENV{PKG_CONFIG_PATH} "")
 
 # ctest (and the test listing at ctest time) runs every target program
-# through qemu-user, the cross libc first on its library path
-# (qemu-user-static; no binfmt_misc registration is needed).
-set(CMAKE_CROSSCOMPILING_EMULATOR qemu-${db_qemu}-static -L /usr/${db_triplet})
+# through qemu-user (qemu-user-static; no binfmt_misc registration is
+# needed).  The programs run on the multiarch libc6:<arch> that
+# libibverbs1:<arch> brings, loader included (-L /): with
+# -L /usr/<triplet> the cross libc's ld.so would load the multiarch
+# libc.so.6 that /etc/ld.so.cache names, and on ppc64el and s390x that pair
+# aborts before main ("stack smashing detected"), even for an empty program.
+set(CMAKE_CROSSCOMPILING_EMULATOR qemu-${db_qemu}-static -L /)

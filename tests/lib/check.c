@@ -5,6 +5,7 @@
 #include "check.h"
 
 int check_failed;
+const char *check_skip_reason;
 
 /* name, or prefix + name: ctest passes the latter (see --list). */
 static int check_is(const char *arg, const char *prefix, const char *name)
@@ -20,7 +21,7 @@ int check_main(int argc, char **argv, const char *prefix,
 	       const struct check_test *tests, int n)
 {
 	const char *only = argc > 1 ? argv[1] : NULL;
-	int i, ran = 0, failed = 0;
+	int i, ran = 0, failed = 0, skipped = 0;
 
 	if (only && !strcmp(only, "--list")) {
 		for (i = 0; i < n; i++)
@@ -31,17 +32,27 @@ int check_main(int argc, char **argv, const char *prefix,
 		if (only && !check_is(only, prefix, tests[i].name))
 			continue;
 		check_failed = 0;
+		check_skip_reason = NULL;
 		tests[i].fn();
+		ran++;
+		if (check_skip_reason && !check_failed) {
+			printf("SKIP %s%s: %s\n", prefix, tests[i].name,
+			       check_skip_reason);
+			skipped++;
+			continue;
+		}
 		printf("%s %s%s\n", check_failed ? "FAIL" : "PASS", prefix,
 		       tests[i].name);
 		failed += check_failed;
-		ran++;
 	}
 	if (!ran) {
 		printf("FAIL %s%s: no such test\n", prefix, only ? only : "");
 		return EXIT_FAILURE;
 	}
 	if (!only)
-		printf("%d passed, %d failed\n", ran - failed, failed);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+		printf("%d passed, %d failed, %d skipped\n",
+		       ran - failed - skipped, failed, skipped);
+	if (failed)
+		return EXIT_FAILURE;
+	return only && skipped ? 77 : EXIT_SUCCESS;
 }

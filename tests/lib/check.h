@@ -39,6 +39,13 @@ extern int check_failed;
 		}                                                              \
 	} while (0)
 
+/*
+ * The test cannot run on this build (an architecture without what it
+ * checks): it says why and returns; check_main prints "SKIP name: why".
+ */
+extern const char *check_skip_reason;
+#define CHECK_SKIP(why) (check_skip_reason = (why))
+
 #define CHECK_TEST(fn)                                                         \
 	{                                                                      \
 #fn, fn                                                        \
@@ -51,8 +58,9 @@ extern int check_failed;
  * With no argument, runs every test; with a name (with or without the
  * prefix), that test only; with --list, prints <prefix><name> for each test,
  * one a line (the ctest names, see tests/lib/CMakeLists.txt).  Prints "PASS|FAIL <prefix><name>"
- * per test (the form scripts/test.sh counts).  Returns 0 if every test run
- * passed, 1 otherwise or when the name matches no test.
+ * (or "SKIP <prefix><name>: why") per test (the form scripts/test.sh
+ * counts).  Returns 0 if every test run passed, 1 otherwise or when the name
+ * matches no test, 77 when the one test named was skipped.
  */
 int check_main(int argc, char **argv, const char *prefix,
 	       const struct check_test *tests, int n);

@@ -11,13 +11,18 @@
 #   - a name whose release disagrees with the exports (the host's 44 exports
 #     renamed 1.14.56.0, 1.15.59.0 and 1.13.44.0): refused the same way.
 # Usage: provider-load.sh LOAD_PROVIDER_EXE PROVIDER_SO
+# Cross builds (tests/unit/CMakeLists.txt) set DOORBELL_TEST_LIBIBVERBS, the
+# target's libibverbs.so.1, and DOORBELL_TEST_EMULATOR, the qemu-user
+# command line the program runs under.
 # Prints PASS/FAIL/SKIP per case; exit 1 on a FAIL.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib.sh"
 exe=${1:?usage: provider-load.sh LOAD_PROVIDER_EXE PROVIDER_SO}
 prov=${2:?usage: provider-load.sh LOAD_PROVIDER_EXE PROVIDER_SO}
-host=$(realpath "$(ldconfig -p | awk '$1 == "libibverbs.so.1" && /x86-64|64bit/ { print $NF; exit }')" 2>/dev/null || true)
+read -r -a emu <<<"${DOORBELL_TEST_EMULATOR:-}"
+lib=${DOORBELL_TEST_LIBIBVERBS:-$(ldconfig -p | awk '$1 == "libibverbs.so.1" && /x86-64|64bit/ { print $NF; exit }')}
+host=$(realpath "$lib" 2>/dev/null || true)
 if [[ -z $host || ! -f $host ]]; then
 	echo "SKIP provider_load: no 64-bit libibverbs.so.1 in ldconfig's cache"
 	exit 0
@@ -35,7 +40,7 @@ run() {
 	cp "$host" "$dir/$1"
 	ln -sf "$1" "$dir/libibverbs.so.1"
 	out=$(LD_LIBRARY_PATH=$dir DOORBELL_DEBUG=${dbg:-0} \
-		"$exe" "$prov" 2>"$dir/err") || true
+		"${emu[@]}" "$exe" "$prov" 2>"$dir/err") || true
 	err=$(cat "$dir/err")
 	n=$(grep -c . "$dir/err" || true)
 }

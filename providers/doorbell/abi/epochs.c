@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * The epoch tables (abi/epochs.h).  Where each number comes from: rdma-core's
- * libibverbs/driver.h and verbs.h at each release tag, compiled for x86_64;
- * docs/abi.md says how to check one and how to add a release.
+ * libibverbs/driver.h and verbs.h at each release tag, compiled for x86_64
+ * (abi/epochs.h: DB_MUTEX_GROWTH for the others); docs/abi.md says how to
+ * check one and how to add a release.
  */
 #include <stddef.h>
 
@@ -122,22 +123,29 @@ const char *const db_vop_name[DB_VOP_NUM] = { DB_VOP_NAMES(DB_VOP_NAME_ENTRY) };
 #define DB_COL_64(n, a, b, c, d, e, f, g) [DB_VOP_##n] = f,
 #define DB_COL_65(n, a, b, c, d, e, f, g) [DB_VOP_##n] = g,
 
-/* verbs_context: 648 bytes up to 58; 59, 62 and 64 prepend members. */
-#define DB_VCTX_648 .vctx_size = 648, .vctx_context_off = 320
-#define DB_VCTX_672 .vctx_size = 672, .vctx_context_off = 344
-#define DB_VCTX_680 .vctx_size = 680, .vctx_context_off = 352
-#define DB_VCTX_696 .vctx_size = 696, .vctx_context_off = 368
+/*
+ * verbs_context: 648 bytes up to 58; 59, 62 and 64 prepend members.  Its
+ * last member is the ibv_context, which holds a pthread_mutex_t.
+ */
+#define DB_VCTX(size, off)                                                     \
+	.vctx_size = (size) + DB_MUTEX_GROWTH, .vctx_context_off = (off)
+#define DB_VCTX_648 DB_VCTX(648, 320)
+#define DB_VCTX_672 DB_VCTX(672, 344)
+#define DB_VCTX_680 DB_VCTX(680, 352)
+#define DB_VCTX_696 DB_VCTX(696, 368)
 
-/* ibv_qp_ex: + wr_atomic_write in 44, + wr_flush in 45; verbs_qp follows. */
-#define DB_QP_344                                                              \
-	.qp_ex_size = 344, .vqp_comp_mask_off = 344, .vqp_xrcd_off = 352,      \
-	.vqp_size = 360
-#define DB_QP_352                                                              \
-	.qp_ex_size = 352, .vqp_comp_mask_off = 352, .vqp_xrcd_off = 360,      \
-	.vqp_size = 368
-#define DB_QP_360                                                              \
-	.qp_ex_size = 360, .vqp_comp_mask_off = 360, .vqp_xrcd_off = 368,      \
-	.vqp_size = 376
+/*
+ * ibv_qp_ex: + wr_atomic_write in 44, + wr_flush in 45; verbs_qp follows.
+ * Its first member, the ibv_qp, holds a pthread_mutex_t.
+ */
+#define DB_QP(size)                                                            \
+	.qp_ex_size = (size) + DB_MUTEX_GROWTH,                                \
+	.vqp_comp_mask_off = (size) + DB_MUTEX_GROWTH,                         \
+	.vqp_xrcd_off = (size) + 8 + DB_MUTEX_GROWTH,                          \
+	.vqp_size = (size) + 16 + DB_MUTEX_GROWTH
+#define DB_QP_344 DB_QP(344)
+#define DB_QP_352 DB_QP(352)
+#define DB_QP_360 DB_QP(360)
 
 /* Parameter counts: reg_dmabuf_mr, get_context, create_cq_ex, create_qp_ex2 */
 #define DB_ARGS(a, b, c, d)                                                    \

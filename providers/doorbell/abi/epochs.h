@@ -3,15 +3,27 @@
  * The layout epochs of libibverbs' private provider interface, as data: one
  * entry per range of rdma-core majors (34 to 65) in which every size, offset,
  * ops slot and ibv_cmd_* parameter count doorbell relies on is the same.
- * Values are x86_64 (LP64) ones; every field they measure is made of
- * pointers, longs and fixed-width integers, so other LP64 architectures
- * share them.  Facts and their sources: docs/abi.md.
+ * Values are x86_64 (LP64) ones plus DB_MUTEX_GROWTH where a struct holds a
+ * pthread_mutex_t; every other field they measure is made of pointers,
+ * longs, fixed-width integers and pthread_cond_t (48 bytes on every LP64
+ * glibc), so other LP64 architectures share them.  Facts and their
+ * sources: docs/abi.md; the architectures: docs/architectures.md.
  *
  * Self-contained (no libibverbs header), so tests can check the tables
  * against data recorded from each rdma-core tag.
  */
 #ifndef DOORBELL_ABI_EPOCHS_H
 #define DOORBELL_ABI_EPOCHS_H
+
+#include <pthread.h>
+
+/*
+ * How much larger glibc's pthread_mutex_t is here than on x86_64 (40
+ * bytes): 8 on aarch64 (48), 0 on ppc64le, s390x and riscv64.  struct
+ * ibv_context and struct ibv_qp each hold one, so sizeof(verbs_context)
+ * and every ibv_qp_ex/verbs_qp field past ibv_qp grow by it.
+ */
+#define DB_MUTEX_GROWTH (sizeof(pthread_mutex_t) - 40)
 
 /*
  * Every struct verbs_context_ops member that exists in any of rdma-core 34

@@ -31,6 +31,8 @@
 #include <rdma/ib_user_verbs.h>
 #include <rdma/ib_user_ioctl_verbs.h>
 
+#include "abi/epochs.h"
+
 /*
  * The rdma-core release whose layouts the private structs declared here
  * (verbs_context_ops, verbs_sysfs_dev, ...) copy; the public ones come from
@@ -499,9 +501,10 @@ union db_port_attr {
  * 44 and wr_flush in 45, moving comp_mask and xrcd).  verbs_context: its
  * members are prepended, 648 bytes up to 58 and 696 from 64, so a context
  * reserves the difference in front of it (core/doorbell.h, struct
- * db_context).  LP64 sizes (abi/epochs.h); 32-bit builds refuse to load.
+ * db_context).  LP64 sizes (abi/epochs.h: x86_64's, plus DB_MUTEX_GROWTH
+ * for the pthread_mutex_t inside ibv_qp); 32-bit builds refuse to load.
  */
-#define DB_VQP_ROOM	   376
+#define DB_VQP_ROOM	   (376 + DB_MUTEX_GROWTH)
 #define DB_VCTX_FRONT_ROOM 48
 /* A backend QP's libibverbs part, with the room for any release's layout. */
 #define DB_VERBS_QP(name)                                                      \
@@ -512,11 +515,13 @@ union db_port_attr {
 
 /*
  * Layout checks: x86_64 sizes and offsets of rdma-core v44's own structs
- * (libibverbs/driver.h, verbs.h), as gcc lays them out.
+ * (libibverbs/driver.h, verbs.h), as gcc lays them out, on every LP64
+ * architecture: the structs that hold a pthread_mutex_t (ibv_context,
+ * ibv_cq, ibv_srq, ibv_qp) are DB_MUTEX_GROWTH larger than on x86_64.
  * A change in any of these means this header no longer describes the
  * libibverbs-dev headers it is compiled against (Debian 12's, rdma-core 44).
  */
-#if defined(__x86_64__)
+#if defined(__LP64__)
 _Static_assert(sizeof(struct verbs_match_ent) == 24, "verbs_match_ent");
 _Static_assert(sizeof(struct verbs_device_ops) == 72, "verbs_device_ops");
 _Static_assert(offsetof(struct verbs_device_ops, alloc_context) == 40,
@@ -545,20 +550,20 @@ _Static_assert(offsetof(struct verbs_context_ops, unimport_pd) == 75 * 8,
  * The public structs below come from the libibverbs-dev the build uses
  * (rdma-core 44 or later): their layout is that release's, and the run-time
  * layout is the epoch's (abi/epochs.c).  What must hold for any of them:
- * verbs_context keeps 328 bytes from .context to its end and grows only in
+ * verbs_context keeps 328 bytes (x86_64) from .context to its end and grows only in
  * front, which DB_VCTX_FRONT_ROOM covers; ibv_qp_ex is one of its three
  * sizes and verbs_qp fits DB_VQP_ROOM; ibv_port_attr fits its room.
  */
 _Static_assert(sizeof(struct verbs_context) -
 			       offsetof(struct verbs_context, context) ==
-		       328,
+		       328 + DB_MUTEX_GROWTH,
 	       "verbs_context: 328 bytes from .context to the end");
 _Static_assert(DB_VCTX_FRONT_ROOM + offsetof(struct verbs_context, context) >=
 		       368,
 	       "verbs_context: room in front for rdma-core 64's layout");
-_Static_assert(sizeof(struct ibv_qp_ex) == 344 ||
-		       sizeof(struct ibv_qp_ex) == 352 ||
-		       sizeof(struct ibv_qp_ex) == 360,
+_Static_assert(sizeof(struct ibv_qp_ex) - DB_MUTEX_GROWTH == 344 ||
+		       sizeof(struct ibv_qp_ex) - DB_MUTEX_GROWTH == 352 ||
+		       sizeof(struct ibv_qp_ex) - DB_MUTEX_GROWTH == 360,
 	       "ibv_qp_ex: 344 (34-43), 352 (44) or 360 (45-65) bytes");
 _Static_assert(offsetof(struct verbs_qp, comp_mask_v44) ==
 		       sizeof(struct ibv_qp_ex),
@@ -567,9 +572,10 @@ _Static_assert(sizeof(struct verbs_qp) <= DB_VQP_ROOM, "verbs_qp room");
 _Static_assert(sizeof(struct ibv_port_attr) <= sizeof(union db_port_attr) &&
 		       sizeof(struct ibv_port_attr) >= 52,
 	       "ibv_port_attr: 52 (34-48) or 56 (49-65) bytes");
-_Static_assert(sizeof(struct verbs_cq) == 288, "verbs_cq");
-_Static_assert(offsetof(struct verbs_srq, srq_num) == 152, "verbs_srq.srq_num");
-_Static_assert(sizeof(struct verbs_srq) == 160, "verbs_srq");
+_Static_assert(sizeof(struct verbs_cq) == 288 + DB_MUTEX_GROWTH, "verbs_cq");
+_Static_assert(offsetof(struct verbs_srq, srq_num) == 152 + DB_MUTEX_GROWTH,
+	       "verbs_srq.srq_num");
+_Static_assert(sizeof(struct verbs_srq) == 160 + DB_MUTEX_GROWTH, "verbs_srq");
 _Static_assert(sizeof(struct verbs_mr) == 56, "verbs_mr");
 _Static_assert(sizeof(struct verbs_xrcd) == 16, "verbs_xrcd");
 #endif

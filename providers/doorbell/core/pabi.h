@@ -104,10 +104,11 @@ static inline void db_vqp_set_ex(struct verbs_qp *vqp)
  * ibv_qp_ex members newer than rdma-core 43, at the same offset in every
  * release that has them (pabi-versions.md §2.1): wr_atomic_write from 44,
  * wr_flush from 45.  Before that, those bytes are verbs_qp's comp_mask and
- * xrcd, which libibverbs owns.
+ * xrcd, which libibverbs owns.  ibv_qp_ex starts with the ibv_qp, which
+ * holds a pthread_mutex_t (abi/epochs.h, DB_MUTEX_GROWTH).
  */
-#define DB_QPX_WR_ATOMIC_WRITE_OFF 344
-#define DB_QPX_WR_FLUSH_OFF	   352
+#define DB_QPX_WR_ATOMIC_WRITE_OFF (344 + DB_MUTEX_GROWTH)
+#define DB_QPX_WR_FLUSH_OFF	   (352 + DB_MUTEX_GROWTH)
 
 /* Does the running release's ibv_qp_ex have the function pointer at off? */
 static inline bool db_qpx_has(size_t off)

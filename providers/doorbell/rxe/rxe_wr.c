@@ -435,7 +435,7 @@ typedef void rxe_wr_flush_fn(struct ibv_qp_ex *qpx, uint32_t rkey,
 			     uint64_t addr, size_t len, uint8_t type,
 			     uint8_t level);
 
-#if defined(__x86_64__)
+#if defined(__LP64__)
 _Static_assert(offsetof(struct ibv_qp_ex, wr_atomic_write) ==
 		       DB_QPX_WR_ATOMIC_WRITE_OFF,
 	       "ibv_qp_ex.wr_atomic_write");

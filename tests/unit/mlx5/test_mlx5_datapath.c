@@ -7,6 +7,7 @@
  * Production seams: the "UAR" is a buffer, barriers are compiler barriers.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -96,6 +97,24 @@ static void *sq_bb(struct rig *r, unsigned int i)
 	return (char *)r->qp.sq.buf + (i % SQ_BBS) * 64;
 }
 
+/*
+ * Whether the UAR/BlueFlame stores (core/mmio.h) land in this rig's plain
+ * memory; on s390x they are s390_pci_mmio_write system calls, which store
+ * only into a PCI mapping, and the test is skipped (the mlx5_ model tests
+ * check those bytes there, through DB_MMIO_MODEL's hooks).
+ */
+static bool uar_stores_land_in_memory(void)
+{
+#if defined(__s390x__)
+	CHECK_SKIP("s390x: UAR stores are s390_pci_mmio_write system calls, "
+		   "which store nothing into plain memory (the mlx5_ model "
+		   "tests check these bytes)");
+	return false;
+#else
+	return true;
+#endif
+}
+
 static struct ibv_send_wr wr_of(uint64_t id, enum ibv_wr_opcode op,
 				struct ibv_sge *sge, int n)
 {
@@ -122,6 +141,10 @@ static void rc_send_encodes_like_mlx5dv(void)
 	struct mlx5_wqe_data_seg d;
 	uint64_t db;
 
+	if (!uar_stores_land_in_memory()) {
+		rig_free(r);
+		return;
+	}
 	CHECK_EQ(m5_post_send(&r->qp.vqp.qp, &wr, &bad), 0);
 	ctrl_ref(&c, 0, MLX5_OPCODE_SEND, 2, MLX5_WQE_CTRL_CQ_UPDATE, 0);
 	mlx5dv_set_data_seg(&d, 64, 0x77, (uintptr_t)r->data);
@@ -198,6 +221,10 @@ static void ud_inline_wraps_and_goes_by_blueflame(void)
 	uint8_t *p, bf[256];
 	struct mlx5_wqe_ctrl_seg c;
 
+	if (!uar_stores_land_in_memory()) {
+		rig_free(r);
+		return;
+	}
 	r->bf.uuarn = 2;
 	r->bf.buf_size = 256;
 	/* Start in the last WQEBB: the datagram segment ends at qend. */
@@ -423,6 +450,10 @@ static void arm_writes_dbrec_then_uar(void)
 	struct rig *r = rig_new(IBV_QPT_RC);
 	uint64_t v;
 
+	if (!uar_stores_land_in_memory()) {
+		rig_free(r);
+		return;
+	}
 	r->cq.cons_index = 0x1000005;
 	m5_cq_event(&r->cq.vcq.cq);
 	CHECK_EQ(m5_req_notify_cq(&r->cq.vcq.cq, 1), 0);
