@@ -28,7 +28,11 @@ cd "$top" || exit
 
 # The cross targets: scripts/cross-compile.sh's architecture names.  Add
 # one here to compile for one more architecture.
-cross_archs=(aarch64 ppc64le riscv64 s390x i686)
+# aarch64, ppc64le and s390x are built, linked and run by the cross stage
+# of scripts/test.sh (scripts/cross-test.sh); riscv64 (no Debian 12 archive
+# to link against) stays compile-only, and i686 stays, to prove that the
+# 32-bit build (no mlx5, the core's refusal to load) compiles.
+cross_archs=(riscv64 i686)
 
 build=${DOORBELL_BUILD_DIR:-$top/build}
 work=$(mktemp -d)

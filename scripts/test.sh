@@ -28,9 +28,10 @@ cd "$top" || exit
 
 # name|what it runs: the stages, in order.
 stage_table=(
-	"lint|clang-format, shellcheck, a clang -Werror build, cross-compiles for aarch64, ppc64le, riscv64, s390x and i686 (scripts/lint.sh)"
+	"lint|clang-format, shellcheck, a clang -Werror build, compile-only cross builds for riscv64 and i686 (scripts/lint.sh)"
 	"build|the gcc build, warning-free (scripts/build.sh)"
 	"unit|ctest: unit tests and the software ConnectX tests, no device"
+	"cross|the unit stage's ctest entries built for arm64, ppc64el and s390x, run under qemu-user (scripts/cross-test.sh)"
 	"demo|scripts/demo.sh from a clean clone; checks both perftest results"
 	"trixie_host|the demo and build,unit stages on a Debian 13 host: a fresh trixie root, chrooted (tests/host/fresh-root.sh)"
 	"guest|the guest suites on Soft-RoCE under QEMU (tests/guest/suite.sh)"
@@ -152,6 +153,13 @@ stage_unit() {
 ctest_listed() {
 	awk -v h="The following tests $1:" '$0 == h { on = 1; next }
 		!NF { on = 0 } on && $2 == "-" { print $1, $3, $4 }' "$2"
+}
+
+# Every ctest entry of the unit stage on arm64, ppc64el and s390x, under
+# qemu-user (docs/architectures.md); names prefixed with the architecture.
+stage_cross() {
+	need_build || return
+	scripts/cross-test.sh --native "$build" | record
 }
 
 # The README's first command, as a newcomer runs it: from a clean clone of
@@ -370,6 +378,7 @@ run_stage() {
 	lint) stage_lint ;;
 	build) stage_build ;;
 	unit) stage_unit ;;
+	cross) stage_cross ;;
 	demo) stage_demo ;;
 	trixie_host) stage_trixie_host ;;
 	guest) stage_guest ;;
