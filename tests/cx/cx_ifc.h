@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * Fields of the command and context layouts the device reads or writes, as
+ * (bit offset, width) pairs into big-endian buffers, with the numbering of
+ * Linux's include/linux/mlx5/mlx5_ifc.h (bit 0 = the most significant bit
+ * of the first dword).  The numbers were printed by
+ *	tests/cx/ifc-offsets.py HEADERS... STRUCT.FIELD...
+ * from Linux 6.1's headers; the F_ name is the mlx5_ifc.h STRUCT_FIELD.
+ * Widths above 32 bits are whole 64-bit words (cx_get64/cx_set64).
+ */
+#ifndef DOORBELL_TESTS_CX_IFC_H
+#define DOORBELL_TESTS_CX_IFC_H
+
+#include <stdint.h>
+
+/* Every command: the *_in and *_out headers. */
+#define F_IN_OPCODE    0x0, 0x10
+#define F_IN_OP_MOD    0x30, 0x10
+#define F_OUT_STATUS   0x0, 0x8
+#define F_OUT_SYNDROME 0x20, 0x20
+
+#define F_ENABLE_HCA_IN_FUNCTION_ID	      0x50, 0x10
+#define F_QUERY_ISSI_OUT_CURRENT_ISSI	      0x50, 0x10
+#define F_QUERY_ISSI_OUT_SUPPORTED_ISSI_DW0   0x360, 0x20
+#define F_SET_ISSI_IN_CURRENT_ISSI	      0x50, 0x10
+#define F_TEARDOWN_HCA_IN_PROFILE	      0x50, 0x10
+#define F_QUERY_PAGES_IN_FUNCTION_ID	      0x50, 0x10
+#define F_QUERY_PAGES_OUT_FUNCTION_ID	      0x50, 0x10
+#define F_QUERY_PAGES_OUT_NUM_PAGES	      0x60, 0x20
+#define F_MANAGE_PAGES_IN_INPUT_NUM_ENTRIES   0x60, 0x20
+#define F_MANAGE_PAGES_OUT_OUTPUT_NUM_ENTRIES 0x40, 0x20
+/* Byte offsets (B_) of the nested structs and arrays. */
+#define B_QUERY_HCA_CAP_OUT_CAPABILITY 0x10 /* 0x1000 bytes */
+#define B_SET_HCA_CAP_IN_CAPABILITY    0x10
+#define F_ALLOC_UAR_OUT_UAR	       0x48, 0x18
+#define F_DEALLOC_UAR_IN_UAR	       0x48, 0x18
+
+/* CREATE_EQ / DESTROY_EQ and struct mlx5_ifc_eqc_bits. */
+#define B_CREATE_EQ_IN_EQ_CONTEXT_ENTRY 0x10  /* 0x40 bytes */
+#define B_CREATE_EQ_IN_EVENT_BITMASK	0x58  /* 4 x be64, type t: word t/64 */
+#define B_CREATE_EQ_IN_PAS		0x110 /* be64 page addresses */
+#define F_CREATE_EQ_OUT_EQ_NUMBER	0x58, 0x8
+#define F_DESTROY_EQ_IN_EQ_NUMBER	0x58, 0x8
+#define F_EQC_STATUS			0x0, 0x4
+#define F_EQC_EC			0xd, 0x1
+#define F_EQC_OI			0xe, 0x1
+#define F_EQC_ST			0x14, 0x4
+#define F_EQC_PAGE_OFFSET		0x54, 0x6
+#define F_EQC_LOG_EQ_SIZE		0x63, 0x5
+#define F_EQC_UAR_PAGE			0x68, 0x18
+#define F_EQC_INTR			0xb4, 0xc
+#define F_EQC_LOG_PAGE_SIZE		0xc3, 0x5
+#define F_EQC_CONSUMER_COUNTER		0x148, 0x18
+#define F_EQC_PRODUCER_COUNTER		0x168, 0x18
+
+#define F_ACCESS_REGISTER_IN_REGISTER_ID 0x50, 0x10
+#define F_ACCESS_REGISTER_IN_ARGUMENT	 0x60, 0x20
+#define B_ACCESS_REGISTER_DATA		 0x10 /* in and out */
+
+/* Field at bit OFF, WIDTH bits (<= 32, inside one dword). */
+static inline uint32_t cx_get(const void *buf, unsigned int off,
+			      unsigned int width)
+{
+	const uint8_t *p = (const uint8_t *)buf + off / 32 * 4;
+	uint32_t dw = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+		      (uint32_t)p[2] << 8 | p[3];
+	unsigned int shift = 32 - off % 32 - width;
+	uint32_t mask = width == 32 ? ~0u : (1u << width) - 1;
+
+	return dw >> shift & mask;
+}
+
+static inline void cx_set(void *buf, unsigned int off, unsigned int width,
+			  uint32_t val)
+{
+	uint8_t *p = (uint8_t *)buf + off / 32 * 4;
+	uint32_t dw = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+		      (uint32_t)p[2] << 8 | p[3];
+	unsigned int shift = 32 - off % 32 - width;
+	uint32_t mask = width == 32 ? ~0u : (1u << width) - 1;
+
+	dw = (dw & ~(mask << shift)) | (val & mask) << shift;
+	p[0] = dw >> 24;
+	p[1] = dw >> 16;
+	p[2] = dw >> 8;
+	p[3] = dw;
+}
+
+/* Big-endian 64-bit word at byte offset BOFF. */
+static inline uint64_t cx_get64(const void *buf, unsigned int boff)
+{
+	return (uint64_t)cx_get(buf, boff * 8, 32) << 32 |
+	       cx_get(buf, boff * 8 + 32, 32);
+}
+
+static inline void cx_set64(void *buf, unsigned int boff, uint64_t val)
+{
+	cx_set(buf, boff * 8, 32, val >> 32);
+	cx_set(buf, boff * 8 + 32, 32, (uint32_t)val);
+}
+
+#endif
