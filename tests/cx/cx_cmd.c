@@ -120,6 +120,8 @@ int cx_cmd_exec(struct cx *cx, struct cx_cmd *c)
 	case CX_OP_CREATE_EQ:
 	case CX_OP_DESTROY_EQ:
 		return cx_eq_exec(cx, op, c);
+	case CX_OP_MAD_IFC:
+		return cx_mad_exec(cx, c);
 	default:
 		return cx_hca_exec(cx, op, c);
 	}
@@ -193,9 +195,18 @@ void cx_cmd_doorbell(struct cx *cx, uint32_t bits)
 	uint32_t done = 0;
 	unsigned int i;
 
-	for (i = 0; i < (1u << CX_CMDQ_LOG_SZ); i++)
-		if (bits & (1u << i) && run_entry(cx, i) != 0xff)
+	/*
+	 * A command reports its completion to the EQ that took command
+	 * events when it started: not to the one CREATE_EQ makes (mlx5_core
+	 * polls that command, then arms the EQ; an EQE would complete the
+	 * entry twice), still to the one DESTROY_EQ removes (it finds none).
+	 */
+	for (i = 0; i < (1u << CX_CMDQ_LOG_SZ); i++) {
+		bool ev = cx_eq_takes(cx, CX_EVENT_CMD);
+
+		if (bits & (1u << i) && run_entry(cx, i) != 0xff && ev)
 			done |= 1u << i;
+	}
 	if (done) {
 		uint8_t vec[4] = { done >> 24, done >> 16, done >> 8, done };
 

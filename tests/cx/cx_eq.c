@@ -46,17 +46,29 @@ static void fire(struct cx *cx, struct cx_eq *eq)
 	cx->host.irq(cx->host.ctx, eq->intr);
 }
 
+/* The EQ whose event mask takes TYPE (the first one), or NULL. */
+static struct cx_eq *eq_for(struct cx *cx, uint8_t type)
+{
+	unsigned int i;
+
+	for (i = 0; i < CX_MAX_EQ; i++)
+		if (cx->eq[i].valid &&
+		    cx->eq[i].mask[type / 64] >> (type % 64) & 1)
+			return &cx->eq[i];
+	return NULL;
+}
+
+bool cx_eq_takes(struct cx *cx, uint8_t type)
+{
+	return eq_for(cx, type) != NULL;
+}
+
 bool cx_eq_post(struct cx *cx, uint8_t type, uint8_t sub_type, const void *data,
 		unsigned int len)
 {
-	struct cx_eq *eq = NULL;
+	struct cx_eq *eq = eq_for(cx, type);
 	uint8_t *eqe;
-	unsigned int i;
 
-	for (i = 0; i < CX_MAX_EQ && !eq; i++)
-		if (cx->eq[i].valid &&
-		    cx->eq[i].mask[type / 64] >> (type % 64) & 1)
-			eq = &cx->eq[i];
 	if (!eq)
 		return false;
 	/* A full EQ (overrun) drops the event: nothing is overwritten. */

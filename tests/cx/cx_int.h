@@ -7,6 +7,7 @@
  *	cx_hca.c	HCA lifecycle commands (ENABLE_HCA .. TEARDOWN_HCA, UARs)
  *	cx_caps.c	what QUERY_HCA_CAP answers, what SET_HCA_CAP may change
  *	cx_eq.c		EQs: CREATE/DESTROY_EQ, EQE writing, arm/fire, MSI-X
+ *	cx_mad.c	MAD_IFC: the port's subnet management attributes
  */
 #ifndef DOORBELL_TESTS_CX_INT_H
 #define DOORBELL_TESTS_CX_INT_H
@@ -47,6 +48,7 @@ enum {
 	CX_OP_ALLOC_UAR = 0x802,
 	CX_OP_DEALLOC_UAR = 0x803,
 	CX_OP_ACCESS_REG = 0x805,
+	CX_OP_MAD_IFC = 0x50d,
 };
 
 /* EQE types (mlx5 device.h MLX5_EVENT_TYPE_*). */
@@ -119,6 +121,8 @@ void cx_eq_doorbell(struct cx *cx, uint32_t uar, uint32_t off, uint32_t val);
 /* Post an EQE of TYPE with 28 bytes of event data to the EQ mapping it. */
 bool cx_eq_post(struct cx *cx, uint8_t type, uint8_t sub_type, const void *data,
 		unsigned int len);
+bool cx_eq_takes(struct cx *cx, uint8_t type);
 void cx_eq_reset(struct cx *cx);
+int cx_mad_exec(struct cx *cx, struct cx_cmd *c);
 
 #endif

@@ -333,9 +333,13 @@ static void eq_fires_once_per_arm_and_on_arm_with_pending_eqes(void)
 	int eqn = make_eq(cx, 2, 3, &uar, EQ_PAGES);
 
 	CHECK(eqn >= 0);
-	/* CREATE_EQ's own completion went to the new, unarmed EQ. */
+	/* CREATE_EQ's own completion is not reported to the EQ it made. */
+	CHECK_EQ(at(EQ_PAGES)[63], 1);
+	/* The next command's is, with its entry's bit; not armed: no IRQ. */
+	simple(cx, CX_OP_QUERY_ADAPTER, 0, out, 16);
 	CHECK_EQ(irqs[3], 0);
 	CHECK_EQ(at(EQ_PAGES)[1], CX_EVENT_CMD);
+	CHECK_EQ(cx_get(at(EQ_PAGES), 0x20 * 8, 32), 1); /* entry 0 */
 	CHECK_EQ(at(EQ_PAGES)[63], 0);
 	/* Arming with that EQE unconsumed fires at once. */
 	w32(cx, uar * 4096 + 0x40, (uint32_t)eqn << 24 | 0);
@@ -346,19 +350,21 @@ static void eq_fires_once_per_arm_and_on_arm_with_pending_eqes(void)
 	CHECK_EQ(irqs[3], 2);
 	simple(cx, CX_OP_QUERY_ADAPTER, 0, out, 16);
 	CHECK_EQ(irqs[3], 2);
-	CHECK_EQ(cx_get(at(EQ_PAGES + 2 * 64), 0x20 * 8, 32), 1); /* entry 0 */
 	/* Update ci without arming: still no interrupt. */
 	w32(cx, uar * 4096 + 0x48, (uint32_t)eqn << 24 | 3);
-	simple(cx, CX_OP_QUERY_ADAPTER, 0, out, 16);
 	CHECK_EQ(irqs[3], 2);
 	/* Fourth EQE, then the ring wraps: owner flips to 1. */
+	w32(cx, uar * 4096 + 0x40, (uint32_t)eqn << 24 | 3);
+	simple(cx, CX_OP_QUERY_ADAPTER, 0, out, 16);
+	CHECK_EQ(irqs[3], 3);
+	CHECK_EQ(at(EQ_PAGES + 3 * 64)[63], 0);
 	w32(cx, uar * 4096 + 0x40, (uint32_t)eqn << 24 | 4);
 	simple(cx, CX_OP_QUERY_ADAPTER, 0, out, 16);
 	CHECK_EQ(at(EQ_PAGES)[63], 1);
-	CHECK_EQ(irqs[3], 3);
+	CHECK_EQ(irqs[3], 4);
 	/* A doorbell on another UAR page does nothing. */
-	w32(cx, (uar + 1) * 4096 + 0x40, (uint32_t)eqn << 24 | 5);
-	CHECK_EQ(irqs[3], 3);
+	w32(cx, (uar + 1) * 4096 + 0x40, (uint32_t)eqn << 24 | 4);
+	CHECK_EQ(irqs[3], 4);
 	cx_destroy(cx);
 }
 
@@ -370,6 +376,52 @@ static void create_eq_refuses_pages_outside_guest_memory(void)
 	CHECK_EQ(make_eq(cx, 2, 0, &uar, 0x7000000), -CX_BAD_PARAM);
 	CHECK_EQ(make_eq(cx, 2, 0, &uar, EQ_PAGES + 64), -CX_BAD_PARAM);
 	CHECK(make_eq(cx, 2, 0, &uar, EQ_PAGES) >= 0);
+	cx_destroy(cx);
+}
+
+/* MAD_IFC with a LID-routed SubnGet(ATTR, MOD) on port 1; SMP to OUT. */
+static int mad(struct cx *cx, uint16_t attr, uint32_t mod, uint8_t *out)
+{
+	uint8_t in[16 + 256] = { 0 }, o[16 + 256];
+
+	cx_set(in, F_IN_OPCODE, CX_OP_MAD_IFC);
+	cx_set(in, F_IN_OP_MOD, 3);
+	cx_set(in, F_MAD_IFC_IN_PORT, 1);
+	in[16] = 1; /* base version */
+	in[17] = 1; /* SubnMgmt LID routed */
+	in[18] = 1;
+	in[19] = 1; /* Get */
+	cx_set(in + 16, 16 * 8, 16, attr);
+	cx_set(in + 16, 20 * 8, 32, mod);
+	if (cmd(cx, in, sizeof(in), o, sizeof(o)))
+		return -1;
+	memcpy(out, o + 16, 256);
+	return cx_get(o, F_OUT_STATUS);
+}
+
+static void mad_ifc_says_port_1_active_with_lid_1(void)
+{
+	struct cx *cx = dev_up();
+	uint8_t smp[256];
+
+	CHECK_EQ(mad(cx, 0x15, 1, smp), CX_OK);
+	CHECK_EQ(smp[3], 0x81);			   /* GetResp */
+	CHECK_EQ(cx_get(smp, 4 * 8, 16), 0);	   /* MAD status */
+	CHECK_EQ(cx_get(smp + 64, 16 * 8, 16), 1); /* LID */
+	CHECK_EQ(smp[64 + 32] & 0xf, 4);	   /* ACTIVE */
+	CHECK_EQ(smp[64 + 33] >> 4, 5);		   /* LinkUp */
+	CHECK_EQ(mad(cx, 0x11, 0, smp), CX_OK);
+	CHECK_EQ(smp[64 + 2], 1); /* channel adapter */
+	CHECK_EQ(cx_get(smp + 64, 20 * 8, 32), cx_get(smp + 64, 12 * 8, 32));
+	CHECK_EQ(mad(cx, 0x16, 0, smp), CX_OK);
+	CHECK_EQ(cx_get(smp + 64, 0, 16), 0xffff);
+	/* Port 2, P_Key block 4, an attribute it lacks: MAD status errors. */
+	CHECK_EQ(mad(cx, 0x15, 2, smp), CX_OK);
+	CHECK_EQ(cx_get(smp, 4 * 8, 16), 0x1c);
+	CHECK_EQ(mad(cx, 0x16, 4, smp), CX_OK);
+	CHECK_EQ(cx_get(smp, 4 * 8, 16), 0x1c);
+	CHECK_EQ(mad(cx, 0xff90, 1, smp), CX_OK);
+	CHECK_EQ(cx_get(smp, 4 * 8, 16), 0x0c);
 	cx_destroy(cx);
 }
 
@@ -401,6 +453,7 @@ static const struct check_test tests[] = {
 	CHECK_TEST(bad_mailbox_chains_get_delivery_errors_and_copy_nothing),
 	CHECK_TEST(eq_fires_once_per_arm_and_on_arm_with_pending_eqes),
 	CHECK_TEST(create_eq_refuses_pages_outside_guest_memory),
+	CHECK_TEST(mad_ifc_says_port_1_active_with_lid_1),
 	CHECK_TEST(config_space_is_a_connectx5_with_msix_in_bar0),
 };
 

@@ -4,6 +4,7 @@
  * one PCI function (see vfu.h).  Messages are native-endian; each starts
  * with a 16-byte header (id, command, size, flags, error).
  */
+#define _GNU_SOURCE /* accept4 */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
