@@ -9,8 +9,10 @@
 # commands the driver sent (opcode, op_mod, status), which shows how far
 # the driver got.
 #
-# Usage: scripts/cx.sh [--timeout SECS] [--wait SECS] [--no-build] -- COMMAND [ARGS...]
+# Usage: scripts/cx.sh [--timeout SECS] [--wait SECS] [--always] [--no-build] -- COMMAND [ARGS...]
 #   e.g. scripts/cx.sh -- ibv_devinfo -d mlx5_0
+#   --wait SECS   how long to wait for mlx5_0 after loading the drivers (60)
+#   --always      run COMMAND even when mlx5_0 did not appear
 # Exit status: COMMAND's; 3 if mlx5_0 never appeared; run.sh's 124/125.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
@@ -18,12 +20,14 @@ set -euo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 timeout_s=600
 wait_s=60
+always=()
 build=1
 while (($#)); do
 	case "$1" in
 	--timeout) timeout_s=${2:?}; shift ;;
 	--wait) wait_s=${2:?}; shift ;;
 	--no-build) build=0 ;;
+	--always) always=(--always) ;;
 	--) shift; break ;;
 	-h | --help) sed -n '3,/^$/s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) die "unknown option '$1' (COMMAND goes after --)" ;;
@@ -63,7 +67,7 @@ done
 
 rc=0
 "$top/tests/vm/run.sh" --distro sid --vfio-user "$sock" --timeout "$timeout_s" \
-	-- "$top/tests/cx/guest-cx.sh" --wait "$wait_s" -- "$@" || rc=$?
+	-- "$top/tests/cx/guest-cx.sh" --wait "$wait_s" "${always[@]}" -- "$@" || rc=$?
 
 n=$(grep -c '^cx: cmd ' "$work/server.log" || true)
 echo "--- device server: $n commands; those that failed, then the last 30"

@@ -122,6 +122,13 @@ int cx_cmd_exec(struct cx *cx, struct cx_cmd *c)
 		return cx_eq_exec(cx, op, c);
 	case CX_OP_MAD_IFC:
 		return cx_mad_exec(cx, c);
+	case CX_OP_ALLOC_PD:
+	case CX_OP_DEALLOC_PD:
+	case CX_OP_ALLOC_XRCD:
+	case CX_OP_DEALLOC_XRCD:
+	case CX_OP_ALLOC_TRANSPORT_DOMAIN:
+	case CX_OP_DEALLOC_TRANSPORT_DOMAIN:
+		return cx_obj_exec(cx, op, c);
 	default:
 		return cx_hca_exec(cx, op, c);
 	}

@@ -45,6 +45,7 @@ void cx_hca_reset(struct cx *cx)
 	cx->state = CX_HCA_DISABLED;
 	cx->issi = 0;
 	memset(cx->uar_used, 0, sizeof(cx->uar_used));
+	memset(cx->obj_used, 0, sizeof(cx->obj_used));
 	cx_caps_init(cx);
 }
 
@@ -148,6 +149,7 @@ int cx_hca_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c)
 			return CX_BAD_PARAM; /* no force/fast teardown cap */
 		cx_eq_reset(cx);
 		memset(cx->uar_used, 0, sizeof(cx->uar_used));
+		memset(cx->obj_used, 0, sizeof(cx->obj_used));
 		cx->state = CX_HCA_ENABLED;
 		return CX_OK;
 	case CX_OP_ACCESS_REG:

@@ -34,6 +34,8 @@
 #define B_SET_HCA_CAP_IN_CAPABILITY    0x10
 #define F_ALLOC_UAR_OUT_UAR	       0x48, 0x18
 #define F_DEALLOC_UAR_IN_UAR	       0x48, 0x18
+/* alloc_pd_out.pd, dealloc_pd_in.pd; the same for xrcd, transport_domain */
+#define F_OBJ_NUMBER 0x48, 0x18
 
 /* CREATE_EQ / DESTROY_EQ and struct mlx5_ifc_eqc_bits. */
 #define B_CREATE_EQ_IN_EQ_CONTEXT_ENTRY 0x10  /* 0x40 bytes */

@@ -8,6 +8,7 @@
  *	cx_caps.c	what QUERY_HCA_CAP answers, what SET_HCA_CAP may change
  *	cx_eq.c		EQs: CREATE/DESTROY_EQ, EQE writing, arm/fire, MSI-X
  *	cx_mad.c	MAD_IFC: the port's subnet management attributes
+ *	cx_obj.c	PD, XRCD, transport domain: numbers handed out
  */
 #ifndef DOORBELL_TESTS_CX_INT_H
 #define DOORBELL_TESTS_CX_INT_H
@@ -47,7 +48,13 @@ enum {
 	CX_OP_DESTROY_EQ = 0x302,
 	CX_OP_ALLOC_UAR = 0x802,
 	CX_OP_DEALLOC_UAR = 0x803,
+	CX_OP_ALLOC_PD = 0x800,
+	CX_OP_DEALLOC_PD = 0x801,
 	CX_OP_ACCESS_REG = 0x805,
+	CX_OP_ALLOC_XRCD = 0x80e,
+	CX_OP_DEALLOC_XRCD = 0x80f,
+	CX_OP_ALLOC_TRANSPORT_DOMAIN = 0x816,
+	CX_OP_DEALLOC_TRANSPORT_DOMAIN = 0x817,
 	CX_OP_MAD_IFC = 0x50d,
 };
 
@@ -68,6 +75,9 @@ enum {
 	/* 32 command entries (the most mlx5_core takes) of 64 bytes. */
 	CX_CMDQ_LOG_SZ = 5,
 	CX_CMDQ_LOG_STRIDE = 6,
+	/* cx_obj.c: PD, XRCD, transport domain; up to 1024 of each */
+	CX_OBJ_KINDS = 3,
+	CX_OBJ_MAX = 1024,
 };
 
 struct cx_eq {
@@ -93,6 +103,7 @@ struct cx {
 	uint8_t uar_used[CX_MAX_UAR];
 	uint8_t cap_cur[CX_CAP_TYPES][CX_CAP_BYTES];
 	struct cx_eq eq[CX_MAX_EQ];
+	uint8_t obj_used[CX_OBJ_KINDS][CX_OBJ_MAX / 8];
 };
 
 /* A command handler: IN/OUT are the whole input and output (headers too). */
@@ -124,5 +135,6 @@ bool cx_eq_post(struct cx *cx, uint8_t type, uint8_t sub_type, const void *data,
 bool cx_eq_takes(struct cx *cx, uint8_t type);
 void cx_eq_reset(struct cx *cx);
 int cx_mad_exec(struct cx *cx, struct cx_cmd *c);
+int cx_obj_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c);
 
 #endif

@@ -425,6 +425,43 @@ static void mad_ifc_says_port_1_active_with_lid_1(void)
 	cx_destroy(cx);
 }
 
+static void pd_xrcd_and_transport_domain_numbers_are_handed_out_once(void)
+{
+	static const uint16_t ops[][2] = {
+		{ CX_OP_ALLOC_PD, CX_OP_DEALLOC_PD },
+		{ CX_OP_ALLOC_XRCD, CX_OP_DEALLOC_XRCD },
+		{ CX_OP_ALLOC_TRANSPORT_DOMAIN,
+		  CX_OP_DEALLOC_TRANSPORT_DOMAIN },
+	};
+	struct cx *cx = dev_new();
+	uint8_t in[16], out[16];
+	uint32_t a, b;
+
+	w32(cx, 0x14, CMDQ);
+	simple(cx, CX_OP_ENABLE_HCA, 0, out, 12);
+	CHECK_EQ(simple(cx, CX_OP_ALLOC_PD, 0, out, 16), CX_BAD_SYS_STATE);
+	simple(cx, CX_OP_INIT_HCA, 0, out, 16);
+	for (unsigned int k = 0; k < 3; k++) {
+		CHECK_EQ(simple(cx, ops[k][0], 0, out, 16), CX_OK);
+		a = cx_get(out, F_OBJ_NUMBER);
+		CHECK_EQ(simple(cx, ops[k][0], 0, out, 16), CX_OK);
+		b = cx_get(out, F_OBJ_NUMBER);
+		CHECK(a != 0 && b != 0 && a != b);
+		memset(in, 0, sizeof(in));
+		cx_set(in, F_IN_OPCODE, ops[k][1]);
+		cx_set(in, F_OBJ_NUMBER, a);
+		cmd(cx, in, sizeof(in), out, 16);
+		CHECK_EQ(cx_get(out, F_OUT_STATUS), CX_OK);
+		/* Twice: the number is no longer allocated. */
+		cmd(cx, in, sizeof(in), out, 16);
+		CHECK_EQ(cx_get(out, F_OUT_STATUS), CX_BAD_RES);
+		/* The freed number is the next one handed out. */
+		simple(cx, ops[k][0], 0, out, 16);
+		CHECK_EQ(cx_get(out, F_OBJ_NUMBER), a);
+	}
+	cx_destroy(cx);
+}
+
 static void config_space_is_a_connectx5_with_msix_in_bar0(void)
 {
 	struct cx *cx = dev_new();
@@ -454,6 +491,7 @@ static const struct check_test tests[] = {
 	CHECK_TEST(eq_fires_once_per_arm_and_on_arm_with_pending_eqes),
 	CHECK_TEST(create_eq_refuses_pages_outside_guest_memory),
 	CHECK_TEST(mad_ifc_says_port_1_active_with_lid_1),
+	CHECK_TEST(pd_xrcd_and_transport_domain_numbers_are_handed_out_once),
 	CHECK_TEST(config_space_is_a_connectx5_with_msix_in_bar0),
 };
 
