@@ -60,6 +60,18 @@
 #define F_ACCESS_REGISTER_IN_ARGUMENT	 0x60, 0x20
 #define B_ACCESS_REGISTER_DATA		 0x10 /* in and out */
 
+/* QUERY_HCA_VPORT_CONTEXT and struct mlx5_ifc_hca_vport_context_bits. */
+#define F_QUERY_HCA_VPORT_CONTEXT_IN_OTHER_VPORT 0x40, 0x1
+#define F_QUERY_HCA_VPORT_CONTEXT_IN_PORT_NUM	 0x4c, 0x4
+#define F_HCA_VPORT_CONTEXT_HAS_SMI		 0x101, 0x1
+#define F_HCA_VPORT_CONTEXT_PORT_PHYSICAL_STATE	 0x110, 0x4
+#define F_HCA_VPORT_CONTEXT_VPORT_STATE		 0x11c, 0x4
+#define B_HCA_VPORT_CONTEXT_PORT_GUID		 0x30
+#define B_HCA_VPORT_CONTEXT_NODE_GUID		 0x38
+#define F_HCA_VPORT_CONTEXT_LID			 0x300, 0x10
+#define F_HCA_VPORT_CONTEXT_SUBNET_TIMEOUT	 0x31b, 0x5
+#define F_HCA_VPORT_CONTEXT_SM_LID		 0x320, 0x10
+
 /* Field at bit OFF, WIDTH bits (<= 32, inside one dword). */
 static inline uint32_t cx_get(const void *buf, unsigned int off,
 			      unsigned int width)

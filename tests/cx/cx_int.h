@@ -9,6 +9,7 @@
  *	cx_eq.c		EQs: CREATE/DESTROY_EQ, EQE writing, arm/fire, MSI-X
  *	cx_mad.c	MAD_IFC: the port's subnet management attributes
  *	cx_obj.c	PD, XRCD, transport domain: numbers handed out
+ *	cx_port.c	QUERY_HCA_VPORT_CONTEXT: the port, as the HCA sees it
  */
 #ifndef DOORBELL_TESTS_CX_INT_H
 #define DOORBELL_TESTS_CX_INT_H
@@ -50,6 +51,7 @@ enum {
 	CX_OP_DEALLOC_UAR = 0x803,
 	CX_OP_ALLOC_PD = 0x800,
 	CX_OP_DEALLOC_PD = 0x801,
+	CX_OP_QUERY_HCA_VPORT_CONTEXT = 0x762,
 	CX_OP_ACCESS_REG = 0x805,
 	CX_OP_ALLOC_XRCD = 0x80e,
 	CX_OP_DEALLOC_XRCD = 0x80f,
@@ -62,6 +64,23 @@ enum {
 enum {
 	CX_EVENT_CMD = 0x0a,
 };
+
+/*
+ * The one InfiniBand port, as MAD_IFC's PortInfo (cx_mad.c) and
+ * QUERY_HCA_VPORT_CONTEXT (cx_port.c) both report it: ACTIVE and LinkUp
+ * with LID 1, the subnet manager at LID 1 (there is no fabric to wait
+ * for), GUIDs under Mellanox's OUI (the function claims to be a
+ * ConnectX-5) ending in "cx"; the port GUID is the next one.
+ */
+enum {
+	CX_PORT_LID = 1,
+	CX_PORT_SM_LID = 1,
+	CX_PORT_STATE_ACTIVE = 4,
+	CX_PORT_PHYS_LINK_UP = 5,
+	CX_PORT_SUBNET_TIMEOUT = 18,
+};
+#define CX_NODE_GUID 0x0002c90300006378ull
+#define CX_PORT_GUID (CX_NODE_GUID + 1)
 
 enum cx_hca_state { CX_HCA_DISABLED, CX_HCA_ENABLED, CX_HCA_INITIALIZED };
 
@@ -136,5 +155,6 @@ bool cx_eq_takes(struct cx *cx, uint8_t type);
 void cx_eq_reset(struct cx *cx);
 int cx_mad_exec(struct cx *cx, struct cx_cmd *c);
 int cx_obj_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c);
+int cx_port_exec(struct cx *cx, struct cx_cmd *c);
 
 #endif

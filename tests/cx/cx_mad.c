@@ -39,10 +39,6 @@ enum {
 	PKEY_BLOCKS = 128 / 32, /* pkey_table_size 0: 128 entries */
 };
 
-/* Node GUID: Mellanox's OUI (the PCI function claims to be a ConnectX-5),
- * then "cx"; the port GUID is the next one. */
-#define NODE_GUID 0x0002c90300006378ull
-#define PORT_GUID (NODE_GUID + 1)
 #define NODE_DESC "doorbell software ConnectX (tests/cx)"
 
 static void put16(uint8_t *p, uint16_t v)
@@ -59,13 +55,13 @@ static void put64(uint8_t *p, uint64_t v)
 
 static void node_info(uint8_t *d)
 {
-	d[0] = 1;		 /* base version */
-	d[1] = 1;		 /* class version */
-	d[2] = 1;		 /* node type: channel adapter */
-	d[3] = 1;		 /* ports */
-	put64(d + 4, NODE_GUID); /* system image GUID */
-	put64(d + 12, NODE_GUID);
-	put64(d + 20, PORT_GUID);
+	d[0] = 1;		    /* base version */
+	d[1] = 1;		    /* class version */
+	d[2] = 1;		    /* node type: channel adapter */
+	d[3] = 1;		    /* ports */
+	put64(d + 4, CX_NODE_GUID); /* system image GUID */
+	put64(d + 12, CX_NODE_GUID);
+	put64(d + 20, CX_PORT_GUID);
 	put16(d + 28, 128); /* partition cap */
 	put16(d + 30, CX_PCI_DEVICE);
 	d[36] = 1;    /* local port number */
@@ -78,21 +74,23 @@ static void node_info(uint8_t *d)
 static void port_info(uint8_t *d)
 {
 	put64(d + 8, 0xfe80000000000000ull); /* GID prefix */
-	put16(d + 16, 1);		     /* LID */
-	put16(d + 18, 1);		     /* master SM LID */
+	put16(d + 16, CX_PORT_LID);	     /* LID */
+	put16(d + 18, CX_PORT_SM_LID);	     /* master SM LID */
 	d[28] = 1;			     /* local port number */
 	d[29] = 2;			     /* link width enabled: 4x */
 	d[30] = 3;			     /* link width supported: 1x, 4x */
 	d[31] = 2;			     /* link width active: 4x */
-	d[32] = 1 << 4 | 4; /* speed supported SDR, state ACTIVE */
-	d[33] = 5 << 4 | 2; /* phys state LinkUp, down: polling */
-	d[35] = 1 << 4 | 1; /* speed active, enabled: SDR */
-	d[36] = 5 << 4;	    /* neighbour MTU 4096, SM SL 0 */
-	d[37] = 1 << 4;	    /* VLCap: VL0 */
-	d[41] = 5;	    /* MTUCap 4096 */
-	d[43] = 1 << 4;	    /* operational VLs: VL0 */
-	d[50] = 1;	    /* GUIDCap: one GUID */
-	d[51] = 18;	    /* subnet timeout */
+	d[32] = 1 << 4 |
+		CX_PORT_STATE_ACTIVE; /* speed supported SDR, state ACTIVE */
+	d[33] = CX_PORT_PHYS_LINK_UP << 4 |
+		2;			/* phys state LinkUp, down: polling */
+	d[35] = 1 << 4 | 1;		/* speed active, enabled: SDR */
+	d[36] = 5 << 4;			/* neighbour MTU 4096, SM SL 0 */
+	d[37] = 1 << 4;			/* VLCap: VL0 */
+	d[41] = 5;			/* MTUCap 4096 */
+	d[43] = 1 << 4;			/* operational VLs: VL0 */
+	d[50] = 1;			/* GUIDCap: one GUID */
+	d[51] = CX_PORT_SUBNET_TIMEOUT; /* subnet timeout */
 }
 
 int cx_mad_exec(struct cx *cx, struct cx_cmd *c)
@@ -137,7 +135,7 @@ int cx_mad_exec(struct cx *cx, struct cx_cmd *c)
 			if (mod != 0)
 				status = STATUS_INVALID_FIELD;
 			else
-				put64(d, PORT_GUID);
+				put64(d, CX_PORT_GUID);
 			break;
 		case ATTR_PKEY_TABLE:
 			if (mod >= PKEY_BLOCKS)

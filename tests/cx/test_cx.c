@@ -425,6 +425,32 @@ static void mad_ifc_says_port_1_active_with_lid_1(void)
 	cx_destroy(cx);
 }
 
+static void hca_vport_context_agrees_with_port_info(void)
+{
+	struct cx *cx = dev_up();
+	uint8_t in[16] = { 0 }, out[16 + 0x200], smp[256];
+	const uint8_t *v = out + 16;
+
+	cx_set(in, F_IN_OPCODE, CX_OP_QUERY_HCA_VPORT_CONTEXT);
+	cx_set(in, F_QUERY_HCA_VPORT_CONTEXT_IN_PORT_NUM, 1);
+	CHECK_EQ(cmd(cx, in, sizeof(in), out, sizeof(out)), 0);
+	CHECK_EQ(cx_get(out, F_OUT_STATUS), CX_OK);
+	mad(cx, 0x15, 1, smp);
+	CHECK_EQ(cx_get(v, F_HCA_VPORT_CONTEXT_LID),
+		 cx_get(smp + 64, 16 * 8, 16));
+	CHECK_EQ(cx_get(v, F_HCA_VPORT_CONTEXT_VPORT_STATE),
+		 smp[64 + 32] & 0xf);
+	CHECK_EQ(cx_get(v, F_HCA_VPORT_CONTEXT_PORT_PHYSICAL_STATE),
+		 smp[64 + 33] >> 4);
+	mad(cx, 0x14, 0, smp);
+	CHECK(cx_get64(v, B_HCA_VPORT_CONTEXT_PORT_GUID) == cx_get64(smp, 64));
+	/* Another vport (a VF's) does not exist. */
+	cx_set(in, F_QUERY_HCA_VPORT_CONTEXT_IN_OTHER_VPORT, 1);
+	cmd(cx, in, sizeof(in), out, sizeof(out));
+	CHECK_EQ(cx_get(out, F_OUT_STATUS), CX_BAD_PARAM);
+	cx_destroy(cx);
+}
+
 static void pd_xrcd_and_transport_domain_numbers_are_handed_out_once(void)
 {
 	static const uint16_t ops[][2] = {
@@ -491,6 +517,7 @@ static const struct check_test tests[] = {
 	CHECK_TEST(eq_fires_once_per_arm_and_on_arm_with_pending_eqes),
 	CHECK_TEST(create_eq_refuses_pages_outside_guest_memory),
 	CHECK_TEST(mad_ifc_says_port_1_active_with_lid_1),
+	CHECK_TEST(hca_vport_context_agrees_with_port_info),
 	CHECK_TEST(pd_xrcd_and_transport_domain_numbers_are_handed_out_once),
 	CHECK_TEST(config_space_is_a_connectx5_with_msix_in_bar0),
 };
