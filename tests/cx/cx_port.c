@@ -4,7 +4,8 @@
  * mlx5_ib's get_port_immutable (mlx5_port_immutable) reads for an
  * InfiniBand port before ib_register_device() goes on.  The same port as
  * MAD_IFC's PortInfo (the CX_PORT_* facts of cx_int.h).  No other vport
- * (no SR-IOV): other_vport gets BAD_PARAM.
+ * (no SR-IOV): other_vport gets BAD_PARAM.  port_num is 0 (mlx5_core sets
+ * it only on dual-port devices) or 1.
  */
 #include "cx_ifc.h"
 #include "cx_int.h"
@@ -22,7 +23,7 @@ int cx_port_exec(struct cx *cx, struct cx_cmd *c)
 	if (cx->state != CX_HCA_INITIALIZED)
 		return CX_BAD_SYS_STATE;
 	if (cx_get(c->in, F_QUERY_HCA_VPORT_CONTEXT_IN_OTHER_VPORT) ||
-	    cx_get(c->in, F_QUERY_HCA_VPORT_CONTEXT_IN_PORT_NUM) != 1)
+	    cx_get(c->in, F_QUERY_HCA_VPORT_CONTEXT_IN_PORT_NUM) > 1)
 		return CX_BAD_PARAM;
 	cx_set(v, F_HCA_VPORT_CONTEXT_HAS_SMI, 1);
 	cx_set(v, F_HCA_VPORT_CONTEXT_PORT_PHYSICAL_STATE,

@@ -432,7 +432,7 @@ static void hca_vport_context_agrees_with_port_info(void)
 	const uint8_t *v = out + 16;
 
 	cx_set(in, F_IN_OPCODE, CX_OP_QUERY_HCA_VPORT_CONTEXT);
-	cx_set(in, F_QUERY_HCA_VPORT_CONTEXT_IN_PORT_NUM, 1);
+	/* port_num 0, as mlx5_core sends it on a single-port device */
 	CHECK_EQ(cmd(cx, in, sizeof(in), out, sizeof(out)), 0);
 	CHECK_EQ(cx_get(out, F_OUT_STATUS), CX_OK);
 	mad(cx, 0x15, 1, smp);
@@ -444,6 +444,10 @@ static void hca_vport_context_agrees_with_port_info(void)
 		 smp[64 + 33] >> 4);
 	mad(cx, 0x14, 0, smp);
 	CHECK(cx_get64(v, B_HCA_VPORT_CONTEXT_PORT_GUID) == cx_get64(smp, 64));
+	cx_set(in, F_QUERY_HCA_VPORT_CONTEXT_IN_PORT_NUM, 2);
+	cmd(cx, in, sizeof(in), out, sizeof(out));
+	CHECK_EQ(cx_get(out, F_OUT_STATUS), CX_BAD_PARAM);
+	cx_set(in, F_QUERY_HCA_VPORT_CONTEXT_IN_PORT_NUM, 1);
 	/* Another vport (a VF's) does not exist. */
 	cx_set(in, F_QUERY_HCA_VPORT_CONTEXT_IN_OTHER_VPORT, 1);
 	cmd(cx, in, sizeof(in), out, sizeof(out));
