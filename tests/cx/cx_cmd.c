@@ -124,6 +124,9 @@ int cx_cmd_exec(struct cx *cx, struct cx_cmd *c)
 		return cx_mad_exec(cx, c);
 	case CX_OP_QUERY_HCA_VPORT_CONTEXT:
 		return cx_port_exec(cx, c);
+	case CX_OP_CREATE_MKEY:
+	case CX_OP_DESTROY_MKEY:
+		return cx_mkey_exec(cx, op, c);
 	case CX_OP_ALLOC_PD:
 	case CX_OP_DEALLOC_PD:
 	case CX_OP_ALLOC_XRCD:

@@ -59,5 +59,7 @@ struct cx *cx_create(const struct cx_host *host)
 
 void cx_destroy(struct cx *cx)
 {
+	if (cx)
+		cx_mkey_reset(cx);
 	free(cx);
 }

@@ -10,6 +10,7 @@
  *	cx_mad.c	MAD_IFC: the port's subnet management attributes
  *	cx_obj.c	PD, XRCD, transport domain: numbers handed out
  *	cx_port.c	QUERY_HCA_VPORT_CONTEXT: the port, as the HCA sees it
+ *	cx_mkey.c	CREATE_MKEY/DESTROY_MKEY: PA and MTT memory keys
  */
 #ifndef DOORBELL_TESTS_CX_INT_H
 #define DOORBELL_TESTS_CX_INT_H
@@ -45,6 +46,8 @@ enum {
 	CX_OP_SET_HCA_CAP = 0x109,
 	CX_OP_QUERY_ISSI = 0x10a,
 	CX_OP_SET_ISSI = 0x10b,
+	CX_OP_CREATE_MKEY = 0x200,
+	CX_OP_DESTROY_MKEY = 0x202,
 	CX_OP_CREATE_EQ = 0x301,
 	CX_OP_DESTROY_EQ = 0x302,
 	CX_OP_ALLOC_UAR = 0x802,
@@ -96,6 +99,8 @@ enum {
 	CX_CMDQ_LOG_STRIDE = 6,
 	/* cx_obj.c: PD, XRCD, transport domain; up to 1024 of each */
 	CX_OBJ_KINDS = 3,
+	CX_OBJ_PD = 0,	       /* index in obj_used */
+	CX_MAX_MKEY = 1 << 12, /* cx_caps.c log_max_mkey */
 	CX_OBJ_MAX = 1024,
 };
 
@@ -108,6 +113,15 @@ struct cx_eq {
 	uint64_t mask[4];
 	uint32_t npas;
 	uint64_t pas[CX_EQ_MAX_PAS];
+};
+
+struct cx_mkey {
+	bool valid, free, umr_en, length64;
+	uint8_t mode, access, variant,
+		log_page_size; /* access: a rw rr lw lr */
+	uint32_t pd, qpn, nmtt;
+	uint64_t start, len;
+	uint64_t *mtt;
 };
 
 struct cx {
@@ -123,6 +137,7 @@ struct cx {
 	uint8_t cap_cur[CX_CAP_TYPES][CX_CAP_BYTES];
 	struct cx_eq eq[CX_MAX_EQ];
 	uint8_t obj_used[CX_OBJ_KINDS][CX_OBJ_MAX / 8];
+	struct cx_mkey mkey[CX_MAX_MKEY];
 };
 
 /* A command handler: IN/OUT are the whole input and output (headers too). */
@@ -156,5 +171,7 @@ void cx_eq_reset(struct cx *cx);
 int cx_mad_exec(struct cx *cx, struct cx_cmd *c);
 int cx_obj_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c);
 int cx_port_exec(struct cx *cx, struct cx_cmd *c);
+int cx_mkey_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c);
+void cx_mkey_reset(struct cx *cx);
 
 #endif

@@ -492,6 +492,55 @@ static void pd_xrcd_and_transport_domain_numbers_are_handed_out_once(void)
 	cx_destroy(cx);
 }
 
+/* CREATE_MKEY in access MODE on PD with NMTT page addresses. */
+static int mkey(struct cx *cx, uint32_t mode, uint32_t pd, unsigned int nmtt,
+		uint32_t *index)
+{
+	static uint8_t in[0x110 + 64 * 8];
+	uint8_t out[16], *mkc = in + B_CREATE_MKEY_IN_MKC;
+	unsigned int i;
+
+	memset(in, 0, sizeof(in));
+	cx_set(in, F_IN_OPCODE, CX_OP_CREATE_MKEY);
+	cx_set(mkc, F_MKC_ACCESS_MODE_1_0, mode);
+	cx_set(mkc, F_MKC_PD, pd);
+	cx_set(mkc, F_MKC_LR, 1);
+	cx_set(mkc, F_MKC_MKEY_7_0, 0x42);
+	cx_set(mkc, F_MKC_LENGTH64, mode == 0);
+	cx_set(in, F_CREATE_MKEY_IN_TRANSLATIONS_ACTUAL, nmtt / 2);
+	for (i = 0; i < nmtt; i++)
+		cx_set64(in, B_CREATE_MKEY_IN_MTT + i * 8, MEM_BASE + i * 4096);
+	if (cmd(cx, in, 0x110 + nmtt * 8, out, sizeof(out)))
+		return -1;
+	*index = cx_get(out, F_MKEY_INDEX);
+	return cx_get(out, F_OUT_STATUS);
+}
+
+static void mkeys_need_a_pd_and_a_known_access_mode(void)
+{
+	struct cx *cx = dev_up();
+	uint8_t in[16] = { 0 }, out[16];
+	uint32_t pd, a, b;
+
+	simple(cx, CX_OP_ALLOC_PD, 0, out, 16);
+	pd = cx_get(out, F_OBJ_NUMBER);
+	CHECK_EQ(mkey(cx, 0, pd, 0, &a), CX_OK); /* PA: ib_alloc_pd's DMA MR */
+	CHECK_EQ(mkey(cx, 1, pd, 8, &b), CX_OK); /* MTT: 8 pages */
+	CHECK(a != 0 && b != 0 && a != b);
+	CHECK_EQ(cx->mkey[b].nmtt, 8);
+	CHECK(cx->mkey[b].mtt[7] == MEM_BASE + 7 * 4096);
+	CHECK_EQ(mkey(cx, 0, pd + 1, 0, &a), CX_BAD_RES); /* no such PD */
+	CHECK_EQ(mkey(cx, 2, pd, 0, &a), CX_BAD_PARAM);	  /* KLM: not here */
+	CHECK_EQ(mkey(cx, 0, pd, 2, &a), CX_BAD_PARAM);	  /* PA with pages */
+	cx_set(in, F_IN_OPCODE, CX_OP_DESTROY_MKEY);
+	cx_set(in, F_MKEY_INDEX, b);
+	cmd(cx, in, sizeof(in), out, 16);
+	CHECK_EQ(cx_get(out, F_OUT_STATUS), CX_OK);
+	cmd(cx, in, sizeof(in), out, 16);
+	CHECK_EQ(cx_get(out, F_OUT_STATUS), CX_BAD_RES);
+	cx_destroy(cx);
+}
+
 static void config_space_is_a_connectx5_with_msix_in_bar0(void)
 {
 	struct cx *cx = dev_new();
@@ -523,6 +572,7 @@ static const struct check_test tests[] = {
 	CHECK_TEST(mad_ifc_says_port_1_active_with_lid_1),
 	CHECK_TEST(hca_vport_context_agrees_with_port_info),
 	CHECK_TEST(pd_xrcd_and_transport_domain_numbers_are_handed_out_once),
+	CHECK_TEST(mkeys_need_a_pd_and_a_known_access_mode),
 	CHECK_TEST(config_space_is_a_connectx5_with_msix_in_bar0),
 };
 
