@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-# Run COMMAND in a sid guest (Linux 7.x) whose PCI bus holds the software
+# Run COMMAND in a guest (sid's Linux 7.x by default) whose PCI bus holds the software
 # ConnectX (tests/cx, docs/connectx-device.md), driven by the guest's own
 # mlx5_core and mlx5_ib.  Builds the device server, starts it on a
 # vfio-user socket, boots the guest with sid's QEMU attached to it
@@ -9,8 +9,10 @@
 # commands the driver sent (opcode, op_mod, status), which shows how far
 # the driver got.
 #
-# Usage: scripts/cx.sh [--timeout SECS] [--wait SECS] [--always] [--no-build] -- COMMAND [ARGS...]
+# Usage: scripts/cx.sh [--distro sid|bookworm] [--timeout SECS] [--wait SECS]
+#                     [--always] [--no-build] -- COMMAND [ARGS...]
 #   e.g. scripts/cx.sh -- ibv_devinfo -d mlx5_0
+#   --distro D    the guest (default sid, Linux 7.x; bookworm: Debian 12's 6.1)
 #   --wait SECS   how long to wait for mlx5_0 after loading the drivers (60)
 #   --always      run COMMAND even when mlx5_0 did not appear
 # Exit status: COMMAND's; 3 if mlx5_0 never appeared; run.sh's 124/125.
@@ -19,11 +21,13 @@ set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 timeout_s=600
+distro=sid
 wait_s=60
 always=()
 build=1
 while (($#)); do
 	case "$1" in
+	--distro) distro=${2:?}; shift ;;
 	--timeout) timeout_s=${2:?}; shift ;;
 	--wait) wait_s=${2:?}; shift ;;
 	--no-build) build=0 ;;
@@ -66,7 +70,7 @@ done
 [[ -S $sock ]] || die "cx-server did not listen on $sock: $(cat "$work/server.log")"
 
 rc=0
-"$top/tests/vm/run.sh" --distro sid --vfio-user "$sock" --timeout "$timeout_s" \
+"$top/tests/vm/run.sh" --distro "$distro" --vfio-user "$sock" --timeout "$timeout_s" \
 	-- "$top/tests/cx/guest-cx.sh" --wait "$wait_s" "${always[@]}" -- "$@" || rc=$?
 
 n=$(grep -c '^cx: cmd ' "$work/server.log" || true)
