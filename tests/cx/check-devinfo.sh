@@ -24,7 +24,7 @@ check() { # name, then a command that must succeed
 has() { grep -qE "$1" <<<"$info"; }
 
 info=$(ibv_devinfo -v -d mlx5_0 2>&1)
-echo "$info" | sed -n '1,12p;/port:/,$p' | sed 's/^/  /'
+echo "$info" | sed -n '1,6p;/^[[:space:]]*port:[[:space:]]/,$p' | sed 's/^/  /'
 drv=$(basename "$(readlink -f /sys/class/infiniband/mlx5_0/device/driver)")
 check mlx5_0_is_bound_by_mlx5_core test "$drv" = mlx5_core
 check stock_provider_opens_mlx5_0 has '^hca_id:[[:space:]]+mlx5_0$'
@@ -33,6 +33,6 @@ check node_guid_is_the_devices has 'node_guid:[[:space:]]+0002:c903:0000:6378$'
 check port_1_is_active has 'state:[[:space:]]+PORT_ACTIVE \(4\)$'
 check port_1_is_infiniband has 'link_layer:[[:space:]]+InfiniBand$'
 check port_1_has_lid_1 has 'port_lid:[[:space:]]+1$'
-check port_1_sm_lid_1 has 'sm_lid:[[:space:]]+1$'
+check port_1_sm_lid_is_1 has 'sm_lid:[[:space:]]+1$'
 check port_1_gid_0_is_the_port_guid has 'GID\[  0\]:[[:space:]]+fe80:0000:0000:0000:0002:c903:0000:6379$'
 exit "$failed"
