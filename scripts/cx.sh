@@ -15,7 +15,10 @@
 #   --distro D    the guest (default sid, Linux 7.x; bookworm: Debian 12's 6.1)
 #   --wait SECS   how long to wait for mlx5_0 after loading the drivers (60)
 #   --always      run COMMAND even when mlx5_0 did not appear
-# Exit status: COMMAND's; 3 if mlx5_0 never appeared; run.sh's 124/125.
+# Exit status: COMMAND's; 3 if mlx5_0 never appeared; run.sh's 124/125;
+# 1 if COMMAND passed but cx-server failed (crashed, sanitizer report).
+# DOORBELL_BUILD_DIR with --no-build: the build whose cx-server to use
+# (e.g. one built with -fsanitize=address).
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -73,9 +76,26 @@ rc=0
 "$top/tests/vm/run.sh" --distro "$distro" --vfio-user "$sock" --timeout "$timeout_s" \
 	-- "$top/tests/cx/guest-cx.sh" --wait "$wait_s" "${always[@]}" -- "$@" || rc=$?
 
+# The server exits when QEMU hangs up; a crash (or an ASan report) fails
+# the run even when COMMAND passed.
+src=0
+for ((i = 0; i < 50; i++)); do
+	kill -0 "$spid" 2>/dev/null || break
+	sleep 0.1
+done
+if kill -0 "$spid" 2>/dev/null; then
+	echo "cx.sh: cx-server still running after QEMU exited: stopped"
+else
+	wait "$spid" || src=$?
+	spid=
+fi
 n=$(grep -c '^cx: cmd ' "$work/server.log" || true)
 echo "--- device server: $n commands; those that failed, then the last 30"
 { grep -v -e '^cx: cmd .*status 0x0$' "$work/server.log" || true; } | tail -n 30 | sed 's/^/  /'
 echo "  ..."
 tail -n 30 "$work/server.log" | sed 's/^/  /'
+if ((src)); then
+	echo "cx.sh: cx-server exited with status $src"
+	((rc)) || rc=1
+fi
 exit "$rc"
