@@ -297,9 +297,9 @@ static void bad_mailbox_chains_get_delivery_errors_and_copy_nothing(void)
 	cx_destroy(cx);
 }
 
-/* ALLOC_UAR, then CREATE_EQ of 2^LOG entries taking command completions. */
-static int make_eq(struct cx *cx, unsigned int log, unsigned int vec,
-		   uint32_t *uar, uint64_t pages)
+/* ALLOC_UAR, then CREATE_EQ of 2^LOG entries taking event TYPE. */
+static int make_eq_for(struct cx *cx, unsigned int log, unsigned int vec,
+		       uint32_t *uar, uint64_t pages, uint8_t type)
 {
 	static uint8_t in[0x110 + 8 * 8];
 	uint8_t out[16], *eqc = in + B_CREATE_EQ_IN_EQ_CONTEXT_ENTRY;
@@ -312,7 +312,8 @@ static int make_eq(struct cx *cx, unsigned int log, unsigned int vec,
 	cx_set(eqc, F_EQC_LOG_EQ_SIZE, log);
 	cx_set(eqc, F_EQC_UAR_PAGE, *uar);
 	cx_set(eqc, F_EQC_INTR, vec);
-	cx_set64(in, B_CREATE_EQ_IN_EVENT_BITMASK, 1ull << CX_EVENT_CMD);
+	cx_set64(in, B_CREATE_EQ_IN_EVENT_BITMASK + type / 64 * 8,
+		 1ull << (type % 64));
 	for (i = 0; i < n; i++)
 		cx_set64(in, B_CREATE_EQ_IN_PAS + i * 8, pages + i * 4096);
 	for (i = 0; t_dma(NULL, pages, 64u << log, true) && i < (1u << log);
@@ -323,6 +324,45 @@ static int make_eq(struct cx *cx, unsigned int log, unsigned int vec,
 	if (cx_get(out, F_OUT_STATUS))
 		return -(int)cx_get(out, F_OUT_STATUS);
 	return cx_get(out, F_CREATE_EQ_OUT_EQ_NUMBER);
+}
+
+/* ... taking command completions. */
+static int make_eq(struct cx *cx, unsigned int log, unsigned int vec,
+		   uint32_t *uar, uint64_t pages)
+{
+	return make_eq_for(cx, log, vec, uar, pages, CX_EVENT_CMD);
+}
+
+static void eqs_sharing_a_vector_each_signal_it_and_get_their_events(void)
+{
+	struct cx *cx = dev_up();
+	uint8_t out[16], data[4] = { 1, 2, 3, 4 };
+	uint32_t u1, u2;
+	int e1 = make_eq(cx, 2, 0, &u1, EQ_PAGES);
+	/* 0x0b: page request, as mlx5_core's pages EQ takes it */
+	int e2 = make_eq_for(cx, 2, 0, &u2, EQ_PAGES + 4096, 0x0b);
+
+	CHECK(e1 >= 0 && e2 >= 0 && e1 != e2);
+	/* e1 holds the completions of e2's ALLOC_UAR and CREATE_EQ. */
+	CHECK_EQ(cx->eq[e1].pc, 2);
+	w32(cx, u1 * 4096 + 0x40, (uint32_t)e1 << 24 | 2);
+	w32(cx, u2 * 4096 + 0x40, (uint32_t)e2 << 24);
+	CHECK_EQ(irqs[0], 0);
+	simple(cx, CX_OP_QUERY_ADAPTER, 0, out, 16); /* to e1 */
+	CHECK_EQ(irqs[0], 1);
+	CHECK(cx_eq_post(cx, 0x0b, 0, data, sizeof(data))); /* to e2 */
+	CHECK_EQ(irqs[0], 2);
+	CHECK_EQ(at(EQ_PAGES + 2 * 64)[1], CX_EVENT_CMD);
+	CHECK_EQ(at(EQ_PAGES + 4096)[1], 0x0b);
+	CHECK_EQ(at(EQ_PAGES + 4096)[0x20 + 3], 4);
+	/* Both fired: neither signals again until re-armed. */
+	simple(cx, CX_OP_QUERY_ADAPTER, 0, out, 16);
+	CHECK(cx_eq_post(cx, 0x0b, 0, data, sizeof(data)));
+	CHECK_EQ(irqs[0], 2);
+	/* No EQ takes event 0x05: nothing is written, nothing signalled. */
+	CHECK(!cx_eq_post(cx, 0x05, 0, data, sizeof(data)));
+	CHECK_EQ(irqs[0], 2);
+	cx_destroy(cx);
 }
 
 static void eq_fires_once_per_arm_and_on_arm_with_pending_eqes(void)
@@ -568,6 +608,7 @@ static const struct check_test tests[] = {
 	CHECK_TEST(unknown_opcode_is_bad_op_and_short_input_bad_inp_len),
 	CHECK_TEST(bad_mailbox_chains_get_delivery_errors_and_copy_nothing),
 	CHECK_TEST(eq_fires_once_per_arm_and_on_arm_with_pending_eqes),
+	CHECK_TEST(eqs_sharing_a_vector_each_signal_it_and_get_their_events),
 	CHECK_TEST(create_eq_refuses_pages_outside_guest_memory),
 	CHECK_TEST(mad_ifc_says_port_1_active_with_lid_1),
 	CHECK_TEST(hca_vport_context_agrees_with_port_info),
