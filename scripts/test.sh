@@ -5,7 +5,9 @@
 # (no device), the README's first command from a clean clone, then the guest
 # suites against the real rdma_rxe driver of Debian 12's kernel under QEMU,
 # with doorbell alone serving rxe0, then the same build (and a native one)
-# on Debian 13's and sid's own rdma-core and kernel.  Installs what it needs (root, Debian 12).
+# on Debian 13's and sid's own rdma-core and kernel, and sid's own mlx5
+# drivers and libmlx5 on the software ConnectX (tests/cx).  Installs what
+# it needs (root, Debian 12).
 # Every test prints PASS/FAIL/SKIP <name>; every stage prints its wall time;
 # the run ends with the stage times, then "N passed, N failed, N skipped".
 #
@@ -32,6 +34,7 @@ stage_table=(
 	"trixie|Debian 13 guest (rdma-core 56, Linux 6.12): this build and a native one, apps, rdma-core suite, pyverbs, bad-input matrix, against the stock provider; the .deb take-over (tests/guest/distro-suite.sh)"
 	"twohost_trixie|the two-host loss tests on Debian 13's kernel (Linux 6.12) in its own profile, 10% loss added (tests/twohost/run-all.sh --distro trixie)"
 	"sid|the trixie stage on Debian sid (rdma-core 65, Linux 7.x)"
+	"cx|the software ConnectX (tests/cx) in the sid guest: its own mlx5_core, mlx5_ib and stock libmlx5 bring mlx5_0 up, port ACTIVE (scripts/cx.sh)"
 	"sanitize|ASan+UBSan and TSan builds, unit tests then the guest (scripts/sanitize.sh)"
 	"fuzz|the libFuzzer targets of tests/fuzz, 30 s each (scripts/fuzz.sh)"
 )
@@ -262,6 +265,19 @@ stage_twohost_trixie() {
 		--phase 150 --timeout 420 --netem-limit 20000 | record
 }
 
+# Issue #19, step 1: the sid guest's own drivers and libmlx5 on the
+# software ConnectX served over vfio-user (docs/connectx-device.md).
+stage_cx() {
+	local before rc
+	need_build || return
+	before=$(grep -c '^FAIL ' "$results")
+	scripts/cx.sh --no-build --timeout 900 -- tests/cx/check-devinfo.sh | record
+	rc=${PIPESTATUS[0]}
+	if ((rc)) && (($(grep -c '^FAIL ' "$results") == before)); then
+		echo "FAIL cx_guest_runs_the_check: scripts/cx.sh exit $rc" | record
+	fi
+}
+
 stage_sanitize() {
 	scripts/sanitize.sh address,undefined | record
 	scripts/sanitize.sh thread | record
@@ -286,6 +302,7 @@ run_stage() {
 	twohost) stage_twohost ;;
 	packages) stage_packages ;;
 	trixie | sid) stage_distro "$s" ;;
+	cx) stage_cx ;;
 	twohost_trixie) stage_twohost_trixie ;;
 	sanitize) stage_sanitize ;;
 	fuzz) stage_fuzz ;;
