@@ -82,15 +82,15 @@ void cx_caps_init(struct cx *cx)
 
 int cx_caps_query(struct cx *cx, struct cx_cmd *c)
 {
+	int st;
 	uint32_t op_mod = cx_get(c->in, F_IN_OP_MOD);
 	uint32_t type = op_mod >> 1;
 
-	if (c->inlen < 16)
-		return CX_BAD_INP_LEN;
-	if (c->outlen < B_QUERY_HCA_CAP_OUT_CAPABILITY + CX_CAP_BYTES)
-		return CX_BAD_OUTP_LEN;
-	if (cx->state < CX_HCA_ENABLED)
-		return CX_BAD_SYS_STATE;
+	st = cx_cmd_need(cx, c, 16,
+			 B_QUERY_HCA_CAP_OUT_CAPABILITY + CX_CAP_BYTES,
+			 CX_HCA_ENABLED);
+	if (st)
+		return st;
 	if (type != CAP_GENERAL)
 		return CX_BAD_PARAM;
 	if (op_mod & OP_MOD_CURRENT)
@@ -108,14 +108,15 @@ int cx_caps_query(struct cx *cx, struct cx_cmd *c)
  */
 int cx_caps_set(struct cx *cx, struct cx_cmd *c)
 {
+	int st;
 	const uint8_t *in = c->in + B_SET_HCA_CAP_IN_CAPABILITY;
 	uint32_t type = cx_get(c->in, F_IN_OP_MOD) >> 1;
 	unsigned int i;
 
-	if (c->inlen < B_SET_HCA_CAP_IN_CAPABILITY + CX_CAP_BYTES)
-		return CX_BAD_INP_LEN;
-	if (c->outlen < 16)
-		return CX_BAD_OUTP_LEN;
+	st = cx_cmd_need(cx, c, B_SET_HCA_CAP_IN_CAPABILITY + CX_CAP_BYTES, 16,
+			 CX_HCA_ENABLED);
+	if (st)
+		return st;
 	if (cx->state != CX_HCA_ENABLED)
 		return CX_BAD_SYS_STATE;
 	if (type != CAP_GENERAL)

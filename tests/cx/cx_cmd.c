@@ -103,6 +103,18 @@ static int mailboxes(struct cx *cx, uint64_t ptr, uint8_t *buf, uint32_t len,
 	return DELIV_OK;
 }
 
+int cx_cmd_need(const struct cx *cx, const struct cx_cmd *c, uint32_t in,
+		uint32_t out, enum cx_hca_state state)
+{
+	if (c->inlen < in)
+		return CX_BAD_INP_LEN;
+	if (c->outlen < out)
+		return CX_BAD_OUTP_LEN;
+	if (cx->state < state)
+		return CX_BAD_SYS_STATE;
+	return CX_OK;
+}
+
 int cx_cmd_exec(struct cx *cx, struct cx_cmd *c)
 {
 	uint16_t op;

@@ -108,6 +108,7 @@ void cx_eq_doorbell(struct cx *cx, uint32_t uar, uint32_t off, uint32_t val)
 
 static int create_eq(struct cx *cx, struct cx_cmd *c)
 {
+	int st;
 	const uint8_t *eqc = c->in + B_CREATE_EQ_IN_EQ_CONTEXT_ENTRY;
 	struct cx_eq *eq = NULL;
 	uint32_t log_size = cx_get(eqc, F_EQC_LOG_EQ_SIZE);
@@ -118,12 +119,9 @@ static int create_eq(struct cx *cx, struct cx_cmd *c)
 	uint64_t bytes, pagesz;
 	unsigned int i, npas;
 
-	if (c->inlen < B_CREATE_EQ_IN_PAS)
-		return CX_BAD_INP_LEN;
-	if (c->outlen < 16)
-		return CX_BAD_OUTP_LEN;
-	if (cx->state != CX_HCA_INITIALIZED)
-		return CX_BAD_SYS_STATE;
+	st = cx_cmd_need(cx, c, B_CREATE_EQ_IN_PAS, 16, CX_HCA_INITIALIZED);
+	if (st)
+		return st;
 	for (i = 0; i < CX_MAX_EQ && !eq; i++)
 		if (!cx->eq[i].valid)
 			eq = &cx->eq[i];
@@ -167,14 +165,14 @@ static int create_eq(struct cx *cx, struct cx_cmd *c)
 
 int cx_eq_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c)
 {
+	int st;
 	uint32_t eqn;
 
 	if (opcode == CX_OP_CREATE_EQ)
 		return create_eq(cx, c);
-	if (c->inlen < 16)
-		return CX_BAD_INP_LEN;
-	if (c->outlen < 16)
-		return CX_BAD_OUTP_LEN;
+	st = cx_cmd_need(cx, c, 16, 16, CX_HCA_INITIALIZED);
+	if (st)
+		return st;
 	eqn = cx_get(c->in, F_DESTROY_EQ_IN_EQ_NUMBER);
 	if (eqn >= CX_MAX_EQ || !cx->eq[eqn].valid)
 		return CX_BAD_RES;

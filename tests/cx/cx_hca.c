@@ -92,18 +92,16 @@ static int access_reg(struct cx *cx, struct cx_cmd *c)
 int cx_hca_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c)
 {
 	unsigned int i;
+	int st;
 
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		if (cmds[i].op == opcode)
 			break;
 	if (i == sizeof(cmds) / sizeof(cmds[0]))
 		return CX_BAD_OP;
-	if (c->inlen < cmds[i].in)
-		return CX_BAD_INP_LEN;
-	if (c->outlen < cmds[i].out)
-		return CX_BAD_OUTP_LEN;
-	if (cx->state < cmds[i].need)
-		return CX_BAD_SYS_STATE;
+	st = cx_cmd_need(cx, c, cmds[i].in, cmds[i].out, cmds[i].need);
+	if (st)
+		return st;
 
 	switch (opcode) {
 	case CX_OP_ENABLE_HCA:

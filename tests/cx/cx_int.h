@@ -156,6 +156,11 @@ void *cx_dma(struct cx *cx, uint64_t addr, uint64_t len, bool write);
 void cx_pci_init(struct cx *cx);
 void cx_cmd_doorbell(struct cx *cx, uint32_t bits);
 int cx_cmd_exec(struct cx *cx, struct cx_cmd *c);
+/* CX_BAD_INP_LEN, CX_BAD_OUTP_LEN or CX_BAD_SYS_STATE when the command's
+ * input or output is shorter than IN or OUT bytes, or the function is
+ * below STATE; else CX_OK.  Every command's first check. */
+int cx_cmd_need(const struct cx *cx, const struct cx_cmd *c, uint32_t in,
+		uint32_t out, enum cx_hca_state state);
 int cx_hca_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c);
 void cx_hca_reset(struct cx *cx);
 void cx_caps_init(struct cx *cx);

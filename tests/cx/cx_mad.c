@@ -95,17 +95,16 @@ static void port_info(uint8_t *d)
 
 int cx_mad_exec(struct cx *cx, struct cx_cmd *c)
 {
+	int st;
 	const uint8_t *in;
 	uint8_t *out, *d;
 	uint32_t mod;
 	uint16_t status = 0;
 
-	if (c->inlen < B_MAD_IFC_IN_MAD + SMP_SIZE)
-		return CX_BAD_INP_LEN;
-	if (c->outlen < B_MAD_IFC_OUT_RESPONSE + SMP_SIZE)
-		return CX_BAD_OUTP_LEN;
-	if (cx->state != CX_HCA_INITIALIZED)
-		return CX_BAD_SYS_STATE;
+	st = cx_cmd_need(cx, c, B_MAD_IFC_IN_MAD + SMP_SIZE,
+			 B_MAD_IFC_OUT_RESPONSE + SMP_SIZE, CX_HCA_INITIALIZED);
+	if (st)
+		return st;
 	if (cx_get(c->in, F_MAD_IFC_IN_PORT) != 1)
 		return CX_BAD_PARAM;
 	in = c->in + B_MAD_IFC_IN_MAD;

@@ -32,6 +32,7 @@ void cx_mkey_reset(struct cx *cx)
 
 static int create_mkey(struct cx *cx, struct cx_cmd *c)
 {
+	int st;
 	const uint8_t *mkc = c->in + B_CREATE_MKEY_IN_MKC;
 	uint32_t mode = cx_get(mkc, F_MKC_ACCESS_MODE_4_2) << 2 |
 			cx_get(mkc, F_MKC_ACCESS_MODE_1_0);
@@ -40,12 +41,9 @@ static int create_mkey(struct cx *cx, struct cx_cmd *c)
 	struct cx_mkey *k = NULL;
 	unsigned int i;
 
-	if (c->inlen < B_CREATE_MKEY_IN_MTT)
-		return CX_BAD_INP_LEN;
-	if (c->outlen < 16)
-		return CX_BAD_OUTP_LEN;
-	if (cx->state != CX_HCA_INITIALIZED)
-		return CX_BAD_SYS_STATE;
+	st = cx_cmd_need(cx, c, B_CREATE_MKEY_IN_MTT, 16, CX_HCA_INITIALIZED);
+	if (st)
+		return st;
 	if (mode != ACCESS_PA && mode != ACCESS_MTT)
 		return CX_BAD_PARAM;
 	if (pd >= CX_OBJ_MAX ||
@@ -90,16 +88,14 @@ static int create_mkey(struct cx *cx, struct cx_cmd *c)
 
 int cx_mkey_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c)
 {
+	int st;
 	uint32_t i;
 
 	if (opcode == CX_OP_CREATE_MKEY)
 		return create_mkey(cx, c);
-	if (c->inlen < 16)
-		return CX_BAD_INP_LEN;
-	if (c->outlen < 16)
-		return CX_BAD_OUTP_LEN;
-	if (cx->state != CX_HCA_INITIALIZED)
-		return CX_BAD_SYS_STATE;
+	st = cx_cmd_need(cx, c, 16, 16, CX_HCA_INITIALIZED);
+	if (st)
+		return st;
 	i = cx_get(c->in, F_MKEY_INDEX);
 	if (!i || i >= CX_MAX_MKEY || !cx->mkey[i].valid)
 		return CX_BAD_RES;

@@ -23,6 +23,7 @@ static const struct {
 
 int cx_obj_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c)
 {
+	int st;
 	uint8_t *used;
 	uint32_t n;
 	unsigned int k;
@@ -32,12 +33,9 @@ int cx_obj_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c)
 			break;
 	if (k == CX_OBJ_KINDS)
 		return CX_BAD_OP;
-	if (c->inlen < 16)
-		return CX_BAD_INP_LEN;
-	if (c->outlen < 16)
-		return CX_BAD_OUTP_LEN;
-	if (cx->state != CX_HCA_INITIALIZED)
-		return CX_BAD_SYS_STATE;
+	st = cx_cmd_need(cx, c, 16, 16, CX_HCA_INITIALIZED);
+	if (st)
+		return st;
 	used = cx->obj_used[k];
 	if (opcode == kinds[k].dealloc) {
 		n = cx_get(c->in, F_OBJ_NUMBER);

@@ -14,14 +14,14 @@ enum { B_HCA_VPORT_CONTEXT = 0x10, HCA_VPORT_CONTEXT_BYTES = 0x200 };
 
 int cx_port_exec(struct cx *cx, struct cx_cmd *c)
 {
+	int st;
 	uint8_t *v = c->out + B_HCA_VPORT_CONTEXT;
 
-	if (c->inlen < 16)
-		return CX_BAD_INP_LEN;
-	if (c->outlen < B_HCA_VPORT_CONTEXT + HCA_VPORT_CONTEXT_BYTES)
-		return CX_BAD_OUTP_LEN;
-	if (cx->state != CX_HCA_INITIALIZED)
-		return CX_BAD_SYS_STATE;
+	st = cx_cmd_need(cx, c, 16,
+			 B_HCA_VPORT_CONTEXT + HCA_VPORT_CONTEXT_BYTES,
+			 CX_HCA_INITIALIZED);
+	if (st)
+		return st;
 	if (cx_get(c->in, F_QUERY_HCA_VPORT_CONTEXT_IN_OTHER_VPORT) ||
 	    cx_get(c->in, F_QUERY_HCA_VPORT_CONTEXT_IN_PORT_NUM) > 1)
 		return CX_BAD_PARAM;
