@@ -5,8 +5,9 @@
 # (no device), the README's first command from a clean clone, then the guest
 # suites against the real rdma_rxe driver of Debian 12's kernel under QEMU,
 # with doorbell alone serving rxe0, then the same build (and a native one)
-# on Debian 13's and sid's own rdma-core and kernel.  Installs what it needs
-# (root, Debian 12 or 13; the stages past unit expect Debian 12).
+# on Debian 13's and sid's own rdma-core and kernel, and sid's own mlx5
+# drivers and libmlx5 on the software ConnectX (tests/cx).  Installs what
+# it needs (root, Debian 12 or 13; the stages past unit expect Debian 12).
 # Every test prints PASS/FAIL/SKIP <name>; every stage prints its wall time;
 # the run ends with the stage times, then "N passed, N failed, N skipped".
 # A stage that exits non-zero without a FAIL line of its own (a script that
@@ -41,6 +42,7 @@ stage_table=(
 	"twohost_trixie|the two-host loss tests on Debian 13's kernel (Linux 6.12) in its own profile, 10% loss added (tests/twohost/run-all.sh --distro trixie)"
 	"sid|the trixie stage on Debian sid (rdma-core 65, Linux 7.x)"
 	"arm64|Debian 12 arm64 guest (qemu-system-aarch64 -M virt, TCG): the cross-built provider against the stock one in the same boot, a subset of the apps pairs and all of doorbell-itest (tests/guest/distro-suite.sh)"
+	"cx|the software ConnectX (tests/cx) in the sid guest: its own mlx5_core, mlx5_ib and stock libmlx5 bring mlx5_0 up, port ACTIVE (scripts/cx.sh)"
 	"sanitize|ASan+UBSan and TSan builds, unit tests then the guest (scripts/sanitize.sh)"
 	"fuzz|the libFuzzer targets of tests/fuzz, 30 s each (scripts/fuzz.sh)"
 )
@@ -347,6 +349,13 @@ stage_arm64() {
 	vm_status arm64_distro_suite_completes "${PIPESTATUS[0]}"
 }
 
+# Issue #19, step 1: the sid guest's own drivers and libmlx5 on the
+# software ConnectX served over vfio-user (docs/connectx-device.md).
+stage_cx() {
+	need_build || return
+	scripts/cx.sh --no-build --timeout 900 -- tests/cx/check-devinfo.sh | record
+}
+
 stage_sanitize() {
 	local rc=0
 	scripts/sanitize.sh address,undefined | record || rc=$?
@@ -385,6 +394,7 @@ run_stage() {
 	twohost) stage_twohost ;;
 	packages) stage_packages ;;
 	trixie | sid) stage_distro "$s" ;;
+	cx) stage_cx ;;
 	twohost_trixie) stage_twohost_trixie ;;
 	arm64) stage_arm64 ;;
 	sanitize) stage_sanitize ;;

@@ -12,9 +12,13 @@
 #
 # Usage: prepare.sh [-v|--verbose] [--print-env] [--distro bookworm|trixie|sid]
 #                   [--arch amd64|arm64]
+#        prepare.sh [-v] --qemu-root
 #   --print-env  print shell assignments (vm_kver, vm_kernel, vm_initrd,
 #                vm_moddir, vm_kpkg, vm_distro, vm_root) describing the
 #                prepared VM on stdout.
+#   --qemu-root  build (once) a sid tree holding only sid's QEMU, whose
+#                vfio-user-pci client Debian 12's QEMU lacks (run it with
+#                chroot; scripts/cx.sh does), and print the tree's path.
 #   --distro D   bookworm (default, $DOORBELL_VM_DISTRO): the host's own
 #                root and the kernel described above (on a Debian 13 host:
 #                its root and 6.12).
@@ -49,6 +53,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 cache=${DOORBELL_VM_CACHE:-/var/cache/doorbell-vm}
 verbose=${DOORBELL_VM_VERBOSE:-0}
 print_env=0
+qemu_root=0
 distro=${DOORBELL_VM_DISTRO:-bookworm}
 arch=${DOORBELL_VM_ARCH:-amd64}
 
@@ -398,18 +403,32 @@ kernel_hook() {
 	c depmod -a "$ver"
 }
 
+# Packages of the QEMU tree (--qemu-root): sid's QEMU has the vfio-user-pci
+# client (QEMU >= 10.1) that Debian 12's 7.2 lacks; it runs on the host
+# through chroot, no guest boots from this tree.
+qemu_packages=(qemu-system-x86)
+
 # The cached root of suite $1 (built when absent): prints its directory,
 # which holds root/ (the tree), kver, and later the vmlinux and initramfs.
+# With $2 = qemu: a tree holding only $qemu_packages, no kernel, under
+# roots/qemu-SUITE-KEY.
 get_root() {
-	local suite=$1 key dir tmp t0 opts=() inc
+	local suite=$1 kind=${2:-guest} key dir tmp t0 opts=() inc pkgs hook=() kv
 	case "$suite" in
 	sid) opts=(--aptopt='Acquire::Check-Valid-Until "false"') ;;
 	esac
+	if [[ $kind == qemu ]]; then
+		pkgs=("${qemu_packages[@]}")
+	else
+		pkgs=("${root_packages[@]}")
+		hook=(--customize-hook="\"$here/prepare.sh\" --kernel-hook \"\$1\"")
+	fi
 	key=$({
 		echo "format $root_format $suite"
-		printf '%s\n' "${root_packages[@]}" "${opts[@]}"
+		printf '%s\n' "${pkgs[@]}" "${opts[@]}"
 	} | sha256sum | cut -c1-12)
 	dir=$cache/roots/$suite-$key
+	[[ $kind == qemu ]] && dir=$cache/roots/qemu-$suite-$key
 	if [[ -e $dir/.complete ]]; then
 		touch "$dir/.used"
 		echo "$dir"
@@ -424,21 +443,24 @@ get_root() {
 	say "building the $suite root with mmdebstrap into $dir (a few minutes)"
 	t0=$SECONDS
 	tmp=$(mktemp -d "$cache/.tmp.XXXXXX")
-	inc=$(IFS=,; echo "${root_packages[*]}")
-	quiet mmdebstrap --variant=apt --include="$inc" "${opts[@]}" \
-		--customize-hook="\"$here/prepare.sh\" --kernel-hook \"\$1\"" \
+	inc=$(IFS=,; echo "${pkgs[*]}")
+	quiet mmdebstrap --variant=apt --include="$inc" "${opts[@]}" "${hook[@]}" \
 		"$suite" "$tmp/root" || { rm -rf "$tmp"; die "mmdebstrap $suite failed"; }
-	ls "$tmp/root/usr/lib/modules" >"$tmp/kver"
-	cp "$tmp/root/etc/doorbell-vm-kernel" "$tmp/kpkg"
+	if [[ $kind != qemu ]]; then
+		ls "$tmp/root/usr/lib/modules" >"$tmp/kver"
+		cp "$tmp/root/etc/doorbell-vm-kernel" "$tmp/kpkg"
+	fi
 	touch "$tmp/.complete"
 	mkdir -p "$cache/roots"
 	mv "$tmp" "$dir"
 	chmod 0755 "$dir"
-	say "$suite root built in $((SECONDS - t0))s: $(du -sh "$dir" | cut -f1), kernel $(cat "$dir/kver")"
+	kv=
+	[[ -f $dir/kver ]] && kv=", kernel $(cat "$dir/kver")"
+	say "$suite $kind root built in $((SECONDS - t0))s: $(du -sh "$dir" | cut -f1)$kv"
 	touch "$dir/.used"
 	# Roots of this suite with another package list (another branch may
 	# still use one: remove only those unused for a week).
-	find "$cache/roots" -mindepth 2 -maxdepth 2 -path "$cache/roots/$suite-*/.used" \
+	find "$cache/roots" -mindepth 2 -maxdepth 2 -path "${dir%-*}-*/.used" \
 		! -path "$dir/.used" -mtime +7 -printf '%h\n' | xargs -r rm -rf
 	echo "$dir"
 }
@@ -540,6 +562,7 @@ while (($#)); do
 	--distro) distro=${2:?--distro needs bookworm, trixie or sid}; shift ;;
 	--distro=*) distro=${1#*=} ;;
 	--kernel-hook) kernel_hook "${2:?}"; exit ;;
+	--qemu-root) qemu_root=1 ;;
 	-h | --help)
 		sed -n '3,/^$/s/^# \{0,1\}//p' "$0"
 		exit 0
@@ -570,6 +593,12 @@ install_packages
 
 mkdir -p "$cache/kernels" 2>/dev/null || as_root mkdir -p "$cache/kernels"
 [[ -w $cache ]] || die "$cache is not writable (set DOORBELL_VM_CACHE)"
+if ((qemu_root)); then
+	exec 9>"$cache/.lock-qemu"
+	flock 9
+	echo "$(get_root sid qemu)/root"
+	exit
+fi
 # One lock per distribution: building a root (minutes) does not hold up
 # the bookworm guests.
 if [[ $arch != amd64 ]]; then

@@ -29,6 +29,10 @@
 #   --mem SIZE       guest memory (default 2G)
 #   --smp N          guest CPUs (default 2)
 #   --console FILE   save the guest kernel console log to FILE
+#   --vfio-user SOCK add a vfio-user PCI device served on the UNIX socket
+#                    SOCK (scripts/cx.sh's software ConnectX); QEMU is then
+#                    sid's (prepare.sh --qemu-root: Debian 12's has no
+#                    vfio-user-pci) and guest memory a shared memfd
 #   -v, --verbose    print progress, timings and the kernel console on stderr
 #   -h, --help       this text
 #
@@ -59,6 +63,7 @@ mem=${DOORBELL_VM_MEM:-2G}
 smp=${DOORBELL_VM_SMP:-2}
 console_copy=${DOORBELL_VM_CONSOLE:-}
 verbose=${DOORBELL_VM_VERBOSE:-0}
+vfio_user=
 
 say() { echo "doorbell-vm: $*" >&2; }
 log() { if [[ $verbose == 1 ]]; then say "$@"; fi; }
@@ -89,6 +94,8 @@ while (($#)); do
 	--smp=*) smp=${1#*=} ;;
 	--console) console_copy=${2:?}; shift ;;
 	--console=*) console_copy=${1#*=} ;;
+	--vfio-user) vfio_user=${2:?--vfio-user needs a socket path}; shift ;;
+	--vfio-user=*) vfio_user=${1#*=} ;;
 	-v | --verbose) verbose=1 ;;
 	-h | --help) usage; exit 0 ;;
 	--) shift; break ;;
@@ -310,14 +317,31 @@ kappend+=" ${DOORBELL_VM_APPEND:-}"
 qopt() { printf '%s' "${1//,/,,}"; } # escape commas in QEMU option values
 # shellcheck disable=SC2054 # commas are QEMU's
 case $arch in
-amd64) qemu=(qemu-system-x86_64 -machine q35 -cpu max) ;;
+amd64) qemu=(qemu-system-x86_64) machine=q35 cpu=max ;;
 # pauth-impdef: QEMU's own pointer-authentication hash, faster to emulate
 # than the architected QARMA one (QEMU's Arm CPU-features documentation;
 # the same instructions for the guest).
-arm64) qemu=(qemu-system-aarch64 -machine virt -cpu max,pauth-impdef=on) ;;
+arm64) qemu=(qemu-system-aarch64) machine=virt cpu=max,pauth-impdef=on ;;
 esac
+if [[ -n $vfio_user ]]; then
+	[[ $arch == amd64 ]] || die "--vfio-user is for amd64 guests"
+	# sid's QEMU runs on this host through sid's own loader and libraries
+	# (no chroot: every host path below stays valid); its modules and
+	# firmware come from the same tree.
+	[[ $vfio_user == /* && $vfio_user != *[\"\\]* ]] ||
+		die "--vfio-user wants an absolute path without quotes or backslashes"
+	qroot=$("$here/prepare.sh" --qemu-root) || die "prepare.sh --qemu-root failed"
+	qlib=$qroot/usr/lib/x86_64-linux-gnu
+	qemu=(env "QEMU_MODULE_DIR=$qlib/qemu" "$qroot/lib64/ld-linux-x86-64.so.2"
+		--library-path "$qlib:$qroot/lib/x86_64-linux-gnu"
+		"$qroot/usr/bin/qemu-system-x86_64" -L "$qroot/usr/share/qemu")
+	# The device server maps guest memory: it must be a shared memfd.
+	machine=q35,memory-backend=dbvmmem
+	qemu+=(-object "memory-backend-memfd,id=dbvmmem,size=$mem,share=on"
+		-device "{\"driver\":\"vfio-user-pci\",\"socket\":{\"type\":\"unix\",\"path\":\"$vfio_user\"}}")
+fi
 qemu+=(-nodefaults -no-user-config -display none -no-reboot
-	-accel tcg -smp "$smp" -m "$mem"
+	-machine "$machine" -accel tcg -cpu "$cpu" -smp "$smp" -m "$mem"
 	-kernel "$vm_kernel" -initrd "$vm_initrd" -append "$kappend"
 	-serial "file:$ctl/console.log"
 	-virtfs "local,path=$(qopt "$rootdir"),mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap"

@@ -1,0 +1,101 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# Run COMMAND in a guest (sid's Linux 7.x by default) whose PCI bus holds the software
+# ConnectX (tests/cx, docs/connectx-device.md), driven by the guest's own
+# mlx5_core and mlx5_ib.  Builds the device server, starts it on a
+# vfio-user socket, boots the guest with sid's QEMU attached to it
+# (tests/vm/run.sh --vfio-user), loads the drivers, waits for mlx5_0, prints
+# the driver's kernel lines and runs COMMAND; then the server's log of the
+# commands the driver sent (opcode, op_mod, status), which shows how far
+# the driver got.
+#
+# Usage: scripts/cx.sh [--distro sid|bookworm] [--timeout SECS] [--wait SECS]
+#                     [--always] [--no-build] -- COMMAND [ARGS...]
+#   e.g. scripts/cx.sh -- ibv_devinfo -d mlx5_0
+#   --distro D    the guest (default sid, Linux 7.x; bookworm: Debian 12's 6.1)
+#   --wait SECS   how long to wait for mlx5_0 after loading the drivers (60)
+#   --always      run COMMAND even when mlx5_0 did not appear
+# Exit status: COMMAND's; 3 if mlx5_0 never appeared; run.sh's 124/125;
+# 1 if COMMAND passed but cx-server failed (crashed, sanitizer report).
+# DOORBELL_BUILD_DIR with --no-build: the build whose cx-server to use
+# (e.g. one built with -fsanitize=address).
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+timeout_s=600
+distro=sid
+wait_s=60
+always=()
+build=1
+while (($#)); do
+	case "$1" in
+	--distro) distro=${2:?}; shift ;;
+	--timeout) timeout_s=${2:?}; shift ;;
+	--wait) wait_s=${2:?}; shift ;;
+	--no-build) build=0 ;;
+	--always) always=(--always) ;;
+	--) shift; break ;;
+	-h | --help) sed -n '3,/^$/s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	*) die "unknown option '$1' (COMMAND goes after --)" ;;
+	esac
+	shift
+done
+(($#)) || die "no COMMAND (scripts/cx.sh -- ibv_devinfo)"
+
+if ((build)); then
+	bdir=$("$top/scripts/build.sh")
+else
+	bdir=${DOORBELL_BUILD_DIR:-$top/build}
+fi
+server=$bdir/tests/cx/cx-server
+[[ -x $server ]] || die "no $server (build first)"
+
+work=$(mktemp -d /tmp/cx.XXXXXX)
+sock=$work/cx.sock
+spid=
+# shellcheck disable=SC2317 # invoked by trap
+cleanup() {
+	if [[ -n $spid ]] && kill -0 "$spid" 2>/dev/null; then
+		kill "$spid" 2>/dev/null || true
+		wait "$spid" 2>/dev/null || true
+	fi
+	rm -rf "$work"
+}
+trap cleanup EXIT
+
+"$server" --trace "$sock" 2>"$work/server.log" &
+spid=$!
+for ((i = 0; i < 50; i++)); do
+	[[ -S $sock ]] && break
+	sleep 0.1
+done
+[[ -S $sock ]] || die "cx-server did not listen on $sock: $(cat "$work/server.log")"
+
+rc=0
+"$top/tests/vm/run.sh" --distro "$distro" --vfio-user "$sock" --timeout "$timeout_s" \
+	-- "$top/tests/cx/guest-cx.sh" --wait "$wait_s" "${always[@]}" -- "$@" || rc=$?
+
+# The server exits when QEMU hangs up; a crash (or an ASan report) fails
+# the run even when COMMAND passed.
+src=0
+for ((i = 0; i < 50; i++)); do
+	kill -0 "$spid" 2>/dev/null || break
+	sleep 0.1
+done
+if kill -0 "$spid" 2>/dev/null; then
+	echo "cx.sh: cx-server still running after QEMU exited: stopped"
+else
+	wait "$spid" || src=$?
+	spid=
+fi
+n=$(grep -c '^cx: cmd ' "$work/server.log" || true)
+echo "--- device server: $n commands; those that failed, then the last 30"
+{ grep -v -e '^cx: cmd .*status 0x0$' "$work/server.log" || true; } | tail -n 30 | sed 's/^/  /'
+echo "  ..."
+tail -n 30 "$work/server.log" | sed 's/^/  /'
+if ((src)); then
+	echo "cx.sh: cx-server exited with status $src"
+	((rc)) || rc=1
+fi
+exit "$rc"

@@ -1,0 +1,38 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# In the guest, after tests/cx/guest-cx.sh found mlx5_0: step 1 of issue
+# #19 checked on the bytes the stock provider reports.  The distribution's
+# libmlx5 opens the device (ibv_devinfo), which is the software ConnectX
+# driven by the distribution's mlx5_core/mlx5_ib, and sees the port as the
+# device describes it (tests/cx/cx_int.h CX_PORT_*, cx_mad.c).
+# Prints PASS/FAIL per check; exit 1 if any failed.
+#
+# Usage: check-devinfo.sh            (scripts/cx.sh -- tests/cx/check-devinfo.sh)
+set -uo pipefail
+failed=0
+check() { # name, then a command that must succeed
+	local name=$1
+	shift
+	if "$@"; then
+		echo "PASS cx_$name"
+	else
+		echo "FAIL cx_$name: $*"
+		failed=1
+	fi
+}
+# shellcheck disable=SC2317 # called through check()
+has() { grep -qE "$1" <<<"$info"; }
+
+info=$(ibv_devinfo -v -d mlx5_0 2>&1)
+echo "$info" | sed -n '1,6p;/^[[:space:]]*port:[[:space:]]/,$p' | sed 's/^/  /'
+drv=$(basename "$(readlink -f /sys/class/infiniband/mlx5_0/device/driver)")
+check mlx5_0_is_bound_by_mlx5_core test "$drv" = mlx5_core
+check stock_provider_opens_mlx5_0 has '^hca_id:[[:space:]]+mlx5_0$'
+check fw_ver_is_the_devices has 'fw_ver:[[:space:]]+16\.99\.0001$'
+check node_guid_is_the_devices has 'node_guid:[[:space:]]+0002:c903:0000:6378$'
+check port_1_is_active has 'state:[[:space:]]+PORT_ACTIVE \(4\)$'
+check port_1_is_infiniband has 'link_layer:[[:space:]]+InfiniBand$'
+check port_1_has_lid_1 has 'port_lid:[[:space:]]+1$'
+check port_1_sm_lid_is_1 has 'sm_lid:[[:space:]]+1$'
+check port_1_gid_0_is_the_port_guid has 'GID\[  0\]:[[:space:]]+fe80:0000:0000:0000:0002:c903:0000:6379$'
+exit "$failed"

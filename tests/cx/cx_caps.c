@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * QUERY_HCA_CAP and SET_HCA_CAP.  Only the general device capabilities
+ * (struct mlx5_ifc_cmd_hca_cap_bits, op_mod type 0) exist; every other
+ * capability type answers BAD_PARAM, and the general ones leave at zero
+ * every feature bit whose commands the device does not run (no Ethernet,
+ * RoCE, flow tables, atomics, ODP, DC, XRC, tracer, ...).  The table says
+ * each value; docs/connectx-device.md says which driver path reads it.
+ */
+#include <string.h>
+
+#include "cx_ifc.h"
+#include "cx_int.h"
+
+enum {
+	CAP_GENERAL = 0,
+	OP_MOD_CURRENT = 1, /* op_mod bit 0: current (1) or maximum (0) */
+};
+
+struct cap {
+	uint16_t off;
+	uint8_t width;
+	bool settable; /* SET_HCA_CAP may lower it (or turn it off) */
+	uint32_t val;
+};
+
+/* Bit offsets from mlx5_ifc.h struct mlx5_ifc_cmd_hca_cap_bits. */
+static const struct cap general[] = {
+	{ 0x080, 0x08, false, 14 },	 /* log_max_srq_sz */
+	{ 0x088, 0x08, false, 14 },	 /* log_max_qp_sz: 16K WQEs */
+	{ 0x09b, 0x05, true, 10 },	 /* log_max_qp */
+	{ 0x0ab, 0x05, false, 8 },	 /* log_max_srq */
+	{ 0x0c8, 0x08, false, 16 },	 /* log_max_cq_sz */
+	{ 0x0db, 0x05, false, 10 },	 /* log_max_cq */
+	{ 0x0e0, 0x08, false, 13 },	 /* log_max_eq_sz */
+	{ 0x0ea, 0x06, false, 12 },	 /* log_max_mkey */
+	{ 0x0fc, 0x04, false, 4 },	 /* log_max_eq: CX_MAX_EQ */
+	{ 0x109, 0x07, false, 48 },	 /* log_max_mrw_sz */
+	{ 0x14a, 0x06, false, 4 },	 /* log_max_ra_req_qp */
+	{ 0x15a, 0x06, false, 4 },	 /* log_max_ra_res_qp */
+	{ 0x170, 0x10, false, 0 },	 /* gid_table_size */
+	{ 0x190, 0x10, true, 0 },	 /* pkey_table_size: 128 */
+	{ 0x1ab, 0x05, false, 16 },	 /* local_ca_ack_delay */
+	{ 0x1b6, 0x02, false, 0 },	 /* port_type: InfiniBand */
+	{ 0x1b8, 0x08, false, 1 },	 /* num_ports */
+	{ 0x1c3, 0x05, false, 30 },	 /* log_max_msg */
+	{ 0x1fc, 0x04, false, 1 },	 /* cqe_version */
+	{ 0x210, 0x02, true, 0 },	 /* cmdif_checksum: none */
+	{ 0x222, 0x01, false, 1 },	 /* cq_moderation */
+	{ 0x23c, 0x01, false, 1 },	 /* xrc (domains; mlx5_ib needs it) */
+	{ 0x23d, 0x01, false, 1 },	 /* ud */
+	{ 0x23f, 0x01, false, 1 },	 /* rc */
+	{ 0x24a, 0x06, false, 3 },	 /* uar_sz: 8 MiB BAR0 */
+	{ 0x258, 0x08, false, 12 },	 /* log_pg_sz */
+	{ 0x260, 0x01, false, 0 },	 /* bf: no BlueFlame yet */
+	{ 0x26b, 0x05, false, 9 },	 /* log_bf_reg_size: 2 x 256 B */
+	{ 0x290, 0x10, false, 1024 },	 /* max_wqe_sz_sq */
+	{ 0x2b0, 0x10, false, 512 },	 /* max_wqe_sz_rq */
+	{ 0x323, 0x05, false, 8 },	 /* log_max_transport_domain */
+	{ 0x32b, 0x05, false, 10 },	 /* log_max_pd */
+	{ 0x33b, 0x05, false, 8 },	 /* log_max_xrcd */
+	{ 0x490, 0x10, true, 0 },	 /* log_uar_page_sz: 4 KiB */
+	{ 0x4e0, 0x20, false, 1000000 }, /* device_frequency_khz */
+	{ 0x520, 0x20, false, 1 },	 /* num_of_uars_per_page */
+};
+
+#define NCAPS (sizeof(general) / sizeof(general[0]))
+
+static void fill(uint8_t *buf)
+{
+	unsigned int i;
+
+	memset(buf, 0, CX_CAP_BYTES);
+	for (i = 0; i < NCAPS; i++)
+		cx_set(buf, general[i].off, general[i].width, general[i].val);
+}
+
+void cx_caps_init(struct cx *cx)
+{
+	fill(cx->cap_cur[CAP_GENERAL]);
+}
+
+int cx_caps_query(struct cx *cx, struct cx_cmd *c)
+{
+	int st;
+	uint32_t op_mod = cx_get(c->in, F_IN_OP_MOD);
+	uint32_t type = op_mod >> 1;
+
+	st = cx_cmd_need(cx, c, 16,
+			 B_QUERY_HCA_CAP_OUT_CAPABILITY + CX_CAP_BYTES,
+			 CX_HCA_ENABLED);
+	if (st)
+		return st;
+	if (type != CAP_GENERAL)
+		return CX_BAD_PARAM;
+	if (op_mod & OP_MOD_CURRENT)
+		memcpy(c->out + B_QUERY_HCA_CAP_OUT_CAPABILITY,
+		       cx->cap_cur[type], CX_CAP_BYTES);
+	else
+		fill(c->out + B_QUERY_HCA_CAP_OUT_CAPABILITY);
+	return CX_OK;
+}
+
+/*
+ * SET_HCA_CAP before INIT_HCA: the settable fields take the new value if
+ * it is no more than the maximum; the rest of the input is ignored, as
+ * mlx5_core sends back the whole current structure.
+ */
+int cx_caps_set(struct cx *cx, struct cx_cmd *c)
+{
+	int st;
+	const uint8_t *in = c->in + B_SET_HCA_CAP_IN_CAPABILITY;
+	uint32_t type = cx_get(c->in, F_IN_OP_MOD) >> 1;
+	unsigned int i;
+
+	st = cx_cmd_need(cx, c, B_SET_HCA_CAP_IN_CAPABILITY + CX_CAP_BYTES, 16,
+			 CX_HCA_ENABLED);
+	if (st)
+		return st;
+	if (cx->state != CX_HCA_ENABLED)
+		return CX_BAD_SYS_STATE;
+	if (type != CAP_GENERAL)
+		return CX_BAD_PARAM;
+	for (i = 0; i < NCAPS; i++)
+		if (general[i].settable &&
+		    cx_get(in, general[i].off, general[i].width) >
+			    general[i].val)
+			return CX_BAD_PARAM;
+	for (i = 0; i < NCAPS; i++)
+		if (general[i].settable)
+			cx_set(cx->cap_cur[type], general[i].off,
+			       general[i].width,
+			       cx_get(in, general[i].off, general[i].width));
+	return CX_OK;
+}

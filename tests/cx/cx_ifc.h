@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * Fields of the command and context layouts the device reads or writes, as
+ * (bit offset, width) pairs into big-endian buffers, with the numbering of
+ * Linux's include/linux/mlx5/mlx5_ifc.h (bit 0 = the most significant bit
+ * of the first dword).  The numbers were printed by
+ *	tests/cx/ifc-offsets.py HEADERS... STRUCT.FIELD...
+ * from Linux 6.1's headers; the F_ name is the mlx5_ifc.h STRUCT_FIELD.
+ * Widths above 32 bits are whole 64-bit words (cx_get64/cx_set64).
+ */
+#ifndef DOORBELL_TESTS_CX_IFC_H
+#define DOORBELL_TESTS_CX_IFC_H
+
+#include <stdint.h>
+
+/* Every command: the *_in and *_out headers. */
+#define F_IN_OPCODE    0x0, 0x10
+#define F_IN_OP_MOD    0x30, 0x10
+#define F_OUT_STATUS   0x0, 0x8
+#define F_OUT_SYNDROME 0x20, 0x20
+
+#define F_ENABLE_HCA_IN_FUNCTION_ID	      0x50, 0x10
+#define F_QUERY_ISSI_OUT_CURRENT_ISSI	      0x50, 0x10
+#define F_QUERY_ISSI_OUT_SUPPORTED_ISSI_DW0   0x360, 0x20
+#define F_SET_ISSI_IN_CURRENT_ISSI	      0x50, 0x10
+#define F_TEARDOWN_HCA_IN_PROFILE	      0x50, 0x10
+#define F_QUERY_PAGES_IN_FUNCTION_ID	      0x50, 0x10
+#define F_QUERY_PAGES_OUT_FUNCTION_ID	      0x50, 0x10
+#define F_QUERY_PAGES_OUT_NUM_PAGES	      0x60, 0x20
+#define F_MANAGE_PAGES_IN_INPUT_NUM_ENTRIES   0x60, 0x20
+#define F_MANAGE_PAGES_OUT_OUTPUT_NUM_ENTRIES 0x40, 0x20
+/* Byte offsets (B_) of the nested structs and arrays. */
+#define B_QUERY_HCA_CAP_OUT_CAPABILITY 0x10 /* 0x1000 bytes */
+#define B_SET_HCA_CAP_IN_CAPABILITY    0x10
+#define F_ALLOC_UAR_OUT_UAR	       0x48, 0x18
+#define F_DEALLOC_UAR_IN_UAR	       0x48, 0x18
+/* alloc_pd_out.pd, dealloc_pd_in.pd; the same for xrcd, transport_domain */
+#define F_OBJ_NUMBER 0x48, 0x18
+
+/* CREATE_EQ / DESTROY_EQ and struct mlx5_ifc_eqc_bits. */
+#define B_CREATE_EQ_IN_EQ_CONTEXT_ENTRY 0x10  /* 0x40 bytes */
+#define B_CREATE_EQ_IN_EVENT_BITMASK	0x58  /* 4 x be64, type t: word t/64 */
+#define B_CREATE_EQ_IN_PAS		0x110 /* be64 page addresses */
+#define F_CREATE_EQ_OUT_EQ_NUMBER	0x58, 0x8
+#define F_DESTROY_EQ_IN_EQ_NUMBER	0x58, 0x8
+#define F_EQC_STATUS			0x0, 0x4
+#define F_EQC_EC			0xd, 0x1
+#define F_EQC_OI			0xe, 0x1
+#define F_EQC_ST			0x14, 0x4
+#define F_EQC_PAGE_OFFSET		0x54, 0x6
+#define F_EQC_LOG_EQ_SIZE		0x63, 0x5
+#define F_EQC_UAR_PAGE			0x68, 0x18
+#define F_EQC_INTR			0xb4, 0xc
+#define F_EQC_LOG_PAGE_SIZE		0xc3, 0x5
+#define F_EQC_CONSUMER_COUNTER		0x148, 0x18
+#define F_EQC_PRODUCER_COUNTER		0x168, 0x18
+
+#define F_MAD_IFC_IN_PORT		 0x58, 0x8
+#define F_ACCESS_REGISTER_IN_REGISTER_ID 0x50, 0x10
+#define F_ACCESS_REGISTER_IN_ARGUMENT	 0x60, 0x20
+#define B_ACCESS_REGISTER_DATA		 0x10 /* in and out */
+
+/* QUERY_HCA_VPORT_CONTEXT and struct mlx5_ifc_hca_vport_context_bits. */
+#define F_QUERY_HCA_VPORT_CONTEXT_IN_OTHER_VPORT 0x40, 0x1
+#define F_QUERY_HCA_VPORT_CONTEXT_IN_PORT_NUM	 0x4c, 0x4
+#define F_HCA_VPORT_CONTEXT_HAS_SMI		 0x101, 0x1
+#define F_HCA_VPORT_CONTEXT_PORT_PHYSICAL_STATE	 0x110, 0x4
+#define F_HCA_VPORT_CONTEXT_VPORT_STATE		 0x11c, 0x4
+#define B_HCA_VPORT_CONTEXT_PORT_GUID		 0x30
+#define B_HCA_VPORT_CONTEXT_NODE_GUID		 0x38
+#define F_HCA_VPORT_CONTEXT_LID			 0x300, 0x10
+#define F_HCA_VPORT_CONTEXT_SUBNET_TIMEOUT	 0x31b, 0x5
+#define F_HCA_VPORT_CONTEXT_SM_LID		 0x320, 0x10
+
+/* CREATE_MKEY / DESTROY_MKEY and struct mlx5_ifc_mkc_bits. */
+#define B_CREATE_MKEY_IN_MKC		     0x10 /* memory_key_mkey_entry, 0x40 bytes */
+#define F_CREATE_MKEY_IN_TRANSLATIONS_ACTUAL 0x300, 0x20
+#define B_CREATE_MKEY_IN_MTT		     0x110 /* klm_pas_mtt, be64 entries */
+/* create_mkey_out.mkey_index, destroy_mkey_in.mkey_index */
+#define F_MKEY_INDEX	      0x48, 0x18
+#define F_MKC_FREE	      0x1, 0x1
+#define F_MKC_ACCESS_MODE_4_2 0x3, 0x3
+#define F_MKC_UMR_EN	      0x10, 0x1
+#define F_MKC_A		      0x11, 0x1
+#define F_MKC_RW	      0x12, 0x1
+#define F_MKC_RR	      0x13, 0x1
+#define F_MKC_LW	      0x14, 0x1
+#define F_MKC_LR	      0x15, 0x1
+#define F_MKC_ACCESS_MODE_1_0 0x16, 0x2
+#define F_MKC_QPN	      0x20, 0x18
+#define F_MKC_MKEY_7_0	      0x38, 0x8
+#define F_MKC_LENGTH64	      0x60, 0x1
+#define F_MKC_PD	      0x68, 0x18
+#define B_MKC_START_ADDR      0x10
+#define B_MKC_LEN	      0x18
+#define F_MKC_LOG_PAGE_SIZE   0x1db, 0x5
+
+/* Field at bit OFF, WIDTH bits (<= 32, inside one dword). */
+static inline uint32_t cx_get(const void *buf, unsigned int off,
+			      unsigned int width)
+{
+	const uint8_t *p = (const uint8_t *)buf + off / 32 * 4;
+	uint32_t dw = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+		      (uint32_t)p[2] << 8 | p[3];
+	unsigned int shift = 32 - off % 32 - width;
+	uint32_t mask = width == 32 ? ~0u : (1u << width) - 1;
+
+	return dw >> shift & mask;
+}
+
+static inline void cx_set(void *buf, unsigned int off, unsigned int width,
+			  uint32_t val)
+{
+	uint8_t *p = (uint8_t *)buf + off / 32 * 4;
+	uint32_t dw = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+		      (uint32_t)p[2] << 8 | p[3];
+	unsigned int shift = 32 - off % 32 - width;
+	uint32_t mask = width == 32 ? ~0u : (1u << width) - 1;
+
+	dw = (dw & ~(mask << shift)) | (val & mask) << shift;
+	p[0] = dw >> 24;
+	p[1] = dw >> 16;
+	p[2] = dw >> 8;
+	p[3] = dw;
+}
+
+/* Big-endian 64-bit word at byte offset BOFF. */
+static inline uint64_t cx_get64(const void *buf, unsigned int boff)
+{
+	return (uint64_t)cx_get(buf, boff * 8, 32) << 32 |
+	       cx_get(buf, boff * 8 + 32, 32);
+}
+
+static inline void cx_set64(void *buf, unsigned int boff, uint64_t val)
+{
+	cx_set(buf, boff * 8, 32, val >> 32);
+	cx_set(buf, boff * 8 + 32, 32, (uint32_t)val);
+}
+
+#endif

@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * The software ConnectX's internals, shared by its files:
+ *	cx_pci.c	configuration space
+ *	cx_bar.c	BAR0: the initialization segment and the UAR pages
+ *	cx_cmd.c	the command queue: layouts, mailboxes, dispatch
+ *	cx_hca.c	HCA lifecycle commands (ENABLE_HCA .. TEARDOWN_HCA, UARs)
+ *	cx_caps.c	what QUERY_HCA_CAP answers, what SET_HCA_CAP may change
+ *	cx_eq.c		EQs: CREATE/DESTROY_EQ, EQE writing, arm/fire, MSI-X
+ *	cx_mad.c	MAD_IFC: the port's subnet management attributes
+ *	cx_obj.c	PD, XRCD, transport domain: numbers handed out
+ *	cx_port.c	QUERY_HCA_VPORT_CONTEXT: the port, as the HCA sees it
+ *	cx_mkey.c	CREATE_MKEY/DESTROY_MKEY: PA and MTT memory keys
+ */
+#ifndef DOORBELL_TESTS_CX_INT_H
+#define DOORBELL_TESTS_CX_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cx.h"
+
+/* Command status (mlx5 device.h MLX5_CMD_STAT_*). */
+enum {
+	CX_OK = 0x0,
+	CX_BAD_OP = 0x2,
+	CX_BAD_PARAM = 0x3,
+	CX_BAD_SYS_STATE = 0x4,
+	CX_BAD_RES = 0x5,
+	CX_LIM = 0x8,
+	CX_NO_RES = 0xf,
+	CX_BAD_INP_LEN = 0x50,
+	CX_BAD_OUTP_LEN = 0x51,
+};
+
+/* Opcodes (mlx5_ifc.h MLX5_CMD_OP_*). */
+enum {
+	CX_OP_QUERY_HCA_CAP = 0x100,
+	CX_OP_QUERY_ADAPTER = 0x101,
+	CX_OP_INIT_HCA = 0x102,
+	CX_OP_TEARDOWN_HCA = 0x103,
+	CX_OP_ENABLE_HCA = 0x104,
+	CX_OP_DISABLE_HCA = 0x105,
+	CX_OP_QUERY_PAGES = 0x107,
+	CX_OP_MANAGE_PAGES = 0x108,
+	CX_OP_SET_HCA_CAP = 0x109,
+	CX_OP_QUERY_ISSI = 0x10a,
+	CX_OP_SET_ISSI = 0x10b,
+	CX_OP_CREATE_MKEY = 0x200,
+	CX_OP_DESTROY_MKEY = 0x202,
+	CX_OP_CREATE_EQ = 0x301,
+	CX_OP_DESTROY_EQ = 0x302,
+	CX_OP_ALLOC_UAR = 0x802,
+	CX_OP_DEALLOC_UAR = 0x803,
+	CX_OP_ALLOC_PD = 0x800,
+	CX_OP_DEALLOC_PD = 0x801,
+	CX_OP_QUERY_HCA_VPORT_CONTEXT = 0x762,
+	CX_OP_ACCESS_REG = 0x805,
+	CX_OP_ALLOC_XRCD = 0x80e,
+	CX_OP_DEALLOC_XRCD = 0x80f,
+	CX_OP_ALLOC_TRANSPORT_DOMAIN = 0x816,
+	CX_OP_DEALLOC_TRANSPORT_DOMAIN = 0x817,
+	CX_OP_MAD_IFC = 0x50d,
+};
+
+/* EQE types (mlx5 device.h MLX5_EVENT_TYPE_*). */
+enum {
+	CX_EVENT_CMD = 0x0a,
+};
+
+/*
+ * The one InfiniBand port, as MAD_IFC's PortInfo (cx_mad.c) and
+ * QUERY_HCA_VPORT_CONTEXT (cx_port.c) both report it: ACTIVE and LinkUp
+ * with LID 1, the subnet manager at LID 1 (there is no fabric to wait
+ * for), GUIDs under Mellanox's OUI (the function claims to be a
+ * ConnectX-5) ending in "cx"; the port GUID is the next one.
+ */
+enum {
+	CX_PORT_LID = 1,
+	CX_PORT_SM_LID = 1,
+	CX_PORT_STATE_ACTIVE = 4,
+	CX_PORT_PHYS_LINK_UP = 5,
+	CX_PORT_SUBNET_TIMEOUT = 18,
+};
+#define CX_NODE_GUID 0x0002c90300006378ull
+#define CX_PORT_GUID (CX_NODE_GUID + 1)
+
+enum cx_hca_state { CX_HCA_DISABLED, CX_HCA_ENABLED, CX_HCA_INITIALIZED };
+
+enum {
+	CX_MAX_EQ = 16,
+	CX_EQ_MAX_PAS = 256,
+	CX_MAX_UAR = 256,
+	CX_FIRST_UAR = 4, /* pages 0-3: init segment, MSI-X table and PBA */
+	CX_CAP_BYTES = 0x1000,
+	CX_CAP_TYPES = 0x20,
+	/* 32 command entries (the most mlx5_core takes) of 64 bytes. */
+	CX_CMDQ_LOG_SZ = 5,
+	CX_CMDQ_LOG_STRIDE = 6,
+	/* cx_obj.c: PD, XRCD, transport domain; up to 1024 of each */
+	CX_OBJ_KINDS = 3,
+	CX_OBJ_PD = 0,	       /* index in obj_used */
+	CX_MAX_MKEY = 1 << 12, /* cx_caps.c log_max_mkey */
+	CX_OBJ_MAX = 1024,
+};
+
+struct cx_eq {
+	bool valid, armed;
+	uint8_t eqn;
+	uint8_t log_size, log_page_size, page_offset;
+	uint32_t uar, intr;
+	uint32_t pc, ci; /* producer and consumer counters, 24 bits */
+	uint64_t mask[4];
+	uint32_t npas;
+	uint64_t pas[CX_EQ_MAX_PAS];
+};
+
+struct cx_mkey {
+	bool valid, free, umr_en, length64;
+	uint8_t mode, access, variant,
+		log_page_size; /* access: a rw rr lw lr */
+	uint32_t pd, qpn, nmtt;
+	uint64_t start, len;
+	uint64_t *mtt;
+};
+
+struct cx {
+	struct cx_host host;
+	uint8_t config[CX_CONFIG_SIZE];
+	/* Initialization segment. */
+	uint32_t cmdq_h, cmdq_l;
+	uint64_t t0_ns;
+	/* Function state. */
+	enum cx_hca_state state;
+	uint16_t issi;
+	uint8_t uar_used[CX_MAX_UAR];
+	uint8_t cap_cur[CX_CAP_TYPES][CX_CAP_BYTES];
+	struct cx_eq eq[CX_MAX_EQ];
+	uint8_t obj_used[CX_OBJ_KINDS][CX_OBJ_MAX / 8];
+	struct cx_mkey mkey[CX_MAX_MKEY];
+};
+
+/* A command handler: IN/OUT are the whole input and output (headers too). */
+struct cx_cmd {
+	const uint8_t *in;
+	uint32_t inlen;
+	uint8_t *out;
+	uint32_t outlen;
+};
+
+uint64_t cx_now_ns(void);
+void cx_trace(struct cx *cx, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void *cx_dma(struct cx *cx, uint64_t addr, uint64_t len, bool write);
+
+void cx_pci_init(struct cx *cx);
+void cx_cmd_doorbell(struct cx *cx, uint32_t bits);
+int cx_cmd_exec(struct cx *cx, struct cx_cmd *c);
+/* CX_BAD_INP_LEN, CX_BAD_OUTP_LEN or CX_BAD_SYS_STATE when the command's
+ * input or output is shorter than IN or OUT bytes, or the function is
+ * below STATE; else CX_OK.  Every command's first check. */
+int cx_cmd_need(const struct cx *cx, const struct cx_cmd *c, uint32_t in,
+		uint32_t out, enum cx_hca_state state);
+int cx_hca_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c);
+void cx_hca_reset(struct cx *cx);
+void cx_caps_init(struct cx *cx);
+int cx_caps_query(struct cx *cx, struct cx_cmd *c);
+int cx_caps_set(struct cx *cx, struct cx_cmd *c);
+int cx_eq_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c);
+void cx_eq_doorbell(struct cx *cx, uint32_t uar, uint32_t off, uint32_t val);
+/* Post an EQE of TYPE with 28 bytes of event data to the EQ mapping it. */
+bool cx_eq_post(struct cx *cx, uint8_t type, uint8_t sub_type, const void *data,
+		unsigned int len);
+bool cx_eq_takes(struct cx *cx, uint8_t type);
+void cx_eq_reset(struct cx *cx);
+int cx_mad_exec(struct cx *cx, struct cx_cmd *c);
+int cx_obj_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c);
+int cx_port_exec(struct cx *cx, struct cx_cmd *c);
+int cx_mkey_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c);
+void cx_mkey_reset(struct cx *cx);
+
+#endif

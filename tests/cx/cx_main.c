@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * cx-server: the software ConnectX on a vfio-user socket, for QEMU's
+ * vfio-user-pci device.
+ *
+ *	cx-server [--trace] SOCKET
+ *
+ * Serves one client (one guest boot) and exits when it disconnects.  With
+ * --trace, one line per command (opcode, op_mod, status) on stderr.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cx.h"
+#include "vfu.h"
+
+static struct vfu *server;
+
+static void *host_dma(void *ctx, uint64_t addr, uint64_t len, bool write)
+{
+	(void)ctx;
+	return vfu_dma(server, addr, len, write);
+}
+
+static bool host_irq(void *ctx, unsigned int vec)
+{
+	(void)ctx;
+	return vfu_irq(server, vec);
+}
+
+static void host_trace(void *ctx, const char *line)
+{
+	(void)ctx;
+	fprintf(stderr, "cx: %s\n", line);
+}
+
+static int dev_read(void *dev, int region, uint64_t off, void *buf,
+		    uint32_t len)
+{
+	if (region == VFU_REGION_CONFIG)
+		return cx_config_read(dev, off, buf, len);
+	return cx_bar_read(dev, off, buf, len);
+}
+
+static int dev_write(void *dev, int region, uint64_t off, const void *buf,
+		     uint32_t len)
+{
+	if (region == VFU_REGION_CONFIG)
+		return cx_config_write(dev, off, buf, len);
+	return cx_bar_write(dev, off, buf, len);
+}
+
+static void dev_reset(void *dev)
+{
+	cx_reset(dev);
+}
+
+int main(int argc, char **argv)
+{
+	struct cx_host host = { .dma = host_dma, .irq = host_irq };
+	struct vfu_dev_ops ops = {
+		.bar0_size = CX_BAR0_SIZE,
+		.config_size = CX_CONFIG_SIZE,
+		.msix_count = CX_MSIX_VECTORS,
+		.read = dev_read,
+		.write = dev_write,
+		.reset = dev_reset,
+	};
+	struct cx *cx;
+	int err, a = 1;
+
+	if (a < argc && !strcmp(argv[a], "--trace")) {
+		host.trace = host_trace;
+		a++;
+	}
+	if (a + 1 != argc) {
+		fprintf(stderr, "usage: cx-server [--trace] SOCKET\n");
+		return 2;
+	}
+	cx = cx_create(&host);
+	server = cx ? vfu_create(argv[a], &ops, cx) : NULL;
+	if (!server) {
+		perror("cx-server");
+		return 1;
+	}
+	err = vfu_serve(server);
+	if (err)
+		fprintf(stderr, "cx-server: %s\n", strerror(err));
+	vfu_destroy(server);
+	cx_destroy(cx);
+	return err ? 1 : 0;
+}
