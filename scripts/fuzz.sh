@@ -84,7 +84,7 @@ if ((coverage)); then
 	done
 	llvm-profdata merge -o "$prof/all.profdata" "$prof"/*.profraw &&
 	llvm-cov report -instr-profile="$prof/all.profdata" "${objs[@]}" \
-		"$top"/providers/doorbell/rxe/{rxe_send.c,rxe_send_wqe.h,rxe_wr.c,rxe_cq.c,rxe_cqex.c,rxe_ring.c,rxe_ring.h} \
+		"$top"/providers/doorbell/rxe/{rxe_send.c,rxe_send_wqe.h,rxe_wr.c,rxe_cq.c,rxe_poll.c,rxe_ring.c,rxe_ring.h} \
 		"$top"/providers/doorbell/core/libver.c \
 		"$top"/providers/doorbell/mlx5/{mlx5_poll.c,mlx5_cq.c} |
 		awk 'NR > 2 && !/^-/ { print $1, "lines", $8 - $9 "/" $8, $10, "branches", $11 - $12 "/" $11, $13 }' |

@@ -276,7 +276,7 @@ static inline void fz_qp_init(struct fz_qp *f, enum ibv_qp_type type,
 	qp->slow_ops = rxe_slow_ops(type);
 	if (qp->sq.max_sge)
 		qp->fast_ops = qp->opcode_mask & ~qp->slow_ops;
-	qp->db_fd = f->ctx.cmd_fd;
+	qp->doorbell_fd = f->ctx.cmd_fd;
 	db_lock_init(&qp->sq.lock, locked);
 	db_lock_init(&qp->rq.lock, locked);
 	f->slot_used_max = min_slot;

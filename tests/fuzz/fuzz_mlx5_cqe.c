@@ -1157,9 +1157,9 @@ static void destroy_qp(struct st *s, struct fz *in)
 		    (!f->send_main && !f->recv_main))
 			kept[nkept++] = *cqe_at(s, ci + i);
 	/* As m5_destroy_qp: the receive CQ (with the SRQ), then the send CQ. */
-	m5_cq_clean(to_m5cq(ibqp->recv_cq), f->uidx, srq);
+	m5_cq_clean(to_m5_cq(ibqp->recv_cq), f->uidx, srq);
 	if (ibqp->send_cq != ibqp->recv_cq)
-		m5_cq_clean(to_m5cq(ibqp->send_cq), f->uidx, NULL);
+		m5_cq_clean(to_m5_cq(ibqp->send_cq), f->uidx, NULL);
 	FZ_ASSERT(s->cq->cons_index == ci + (run - nkept),
 		  "clean moved the consumer index by %u, removed %u",
 		  s->cq->cons_index - ci, run - nkept);

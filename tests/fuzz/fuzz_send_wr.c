@@ -259,7 +259,8 @@ static void check_wqe(const struct ctx *c, const struct ibv_send_wr *wr,
 					  wr->bind_mw.bind_info.mw_access_flags,
 			  "WQE %u MW bind arguments", idx);
 	else if (qp->vqp.qp.qp_type == IBV_QPT_UD)
-		FZ_ASSERT(w->wr.wr.ud.ah_num == to_rah(wr->wr.ud.ah)->ah_num &&
+		FZ_ASSERT(w->wr.wr.ud.ah_num ==
+					  to_rxe_ah(wr->wr.ud.ah)->ah_num &&
 				  w->wr.wr.ud.remote_qpn ==
 					  wr->wr.ud.remote_qpn &&
 				  w->wr.wr.ud.remote_qkey ==

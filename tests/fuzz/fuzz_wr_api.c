@@ -283,7 +283,7 @@ static void call_setter(struct ctx *c, struct fz *in)
 			break;
 		}
 		e->ud = true;
-		e->ah_num = to_rah(ah)->ah_num;
+		e->ah_num = to_rxe_ah(ah)->ah_num;
 		e->qpn = qpn;
 		e->qkey = qkey;
 		break;

@@ -60,7 +60,7 @@ void fake_qp_init(struct fake_qp *f, enum ibv_qp_type type, uint32_t max_sge,
 	f->qp.opcode_mask = rxe_opcode_mask(type);
 	f->qp.slow_ops = rxe_slow_ops(type);
 	f->qp.fast_ops = max_sge ? f->qp.opcode_mask & ~f->qp.slow_ops : 0;
-	f->qp.db_fd = f->ctx.cmd_fd;
+	f->qp.doorbell_fd = f->ctx.cmd_fd;
 	f->qp.sq.max_sge = max_sge;
 	f->qp.sq.max_inline = max_inline;
 	f->qp.rq.max_sge = max_sge;

@@ -262,27 +262,27 @@ struct m5_ah {
 	bool kern_ah;	 /* RoCE: the kernel holds one too */
 };
 
-static inline struct m5_context *to_m5ctx(struct ibv_context *ibctx)
+static inline struct m5_context *to_m5_ctx(struct ibv_context *ibctx)
 {
 	return container_of(to_db_ctx(ibctx), struct m5_context, core);
 }
 
-static inline struct m5_cq *to_m5cq(struct ibv_cq *ibcq)
+static inline struct m5_cq *to_m5_cq(struct ibv_cq *ibcq)
 {
 	return container_of(ibcq, struct m5_cq, vcq.cq);
 }
 
-static inline struct m5_qp *to_m5qp(struct ibv_qp *ibqp)
+static inline struct m5_qp *to_m5_qp(struct ibv_qp *ibqp)
 {
 	return container_of(ibqp, struct m5_qp, vqp.qp);
 }
 
-static inline struct m5_srq *to_m5srq(struct ibv_srq *ibsrq)
+static inline struct m5_srq *to_m5_srq(struct ibv_srq *ibsrq)
 {
 	return container_of(ibsrq, struct m5_srq, vsrq.srq);
 }
 
-static inline struct m5_ah *to_m5ah(struct ibv_ah *ibah)
+static inline struct m5_ah *to_m5_ah(struct ibv_ah *ibah)
 {
 	return container_of(ibah, struct m5_ah, ibv_ah);
 }

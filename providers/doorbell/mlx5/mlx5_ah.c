@@ -142,7 +142,7 @@ static int m5_ah_roce_kernel(struct ibv_pd *pd, struct m5_ah *ah,
 
 struct ibv_ah *m5_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr)
 {
-	struct m5_context *ctx = to_m5ctx(pd->context);
+	struct m5_context *ctx = to_m5_ctx(pd->context);
 	bool is_eth, grh_req;
 	struct m5_ah *ah;
 	uint8_t rate;
@@ -186,7 +186,7 @@ err:
 
 int m5_destroy_ah(struct ibv_ah *ibah)
 {
-	struct m5_ah *ah = to_m5ah(ibah);
+	struct m5_ah *ah = to_m5_ah(ibah);
 	int ret;
 
 	if (ah->kern_ah) {

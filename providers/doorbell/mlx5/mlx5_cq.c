@@ -50,7 +50,7 @@ static int m5_cq_buf_init(struct m5_cq *cq, uint32_t ncqe,
 
 static void m5_cq_free(struct m5_cq *cq)
 {
-	struct m5_context *ctx = to_m5ctx(cq->vcq.cq.context);
+	struct m5_context *ctx = to_m5_ctx(cq->vcq.cq.context);
 
 	if (cq->dbrec)
 		m5_dbrec_free(ctx, cq->dbrec);
@@ -62,7 +62,7 @@ static void m5_cq_free(struct m5_cq *cq)
 static int m5_cq_init(struct ibv_context *ibctx, struct m5_cq *cq,
 		      const struct ibv_cq_init_attr_ex *attr)
 {
-	struct m5_context *ctx = to_m5ctx(ibctx);
+	struct m5_context *ctx = to_m5_ctx(ibctx);
 	struct ibv_cq_init_attr_ex kattr = *attr;
 	struct mlx5_ib_create_cq req = {};
 	struct mlx5_ib_create_cq_resp resp = {};
@@ -154,7 +154,7 @@ struct ibv_cq_ex *m5_create_cq_ex(struct ibv_context *ctx,
 
 int m5_destroy_cq(struct ibv_cq *ibcq)
 {
-	struct m5_cq *cq = to_m5cq(ibcq);
+	struct m5_cq *cq = to_m5_cq(ibcq);
 	int ret;
 
 	ret = m5k_destroy_cq(ibcq);
@@ -191,7 +191,7 @@ int m5_modify_cq(struct ibv_cq *ibcq, struct ibv_modify_cq_attr *attr)
  */
 int m5_req_notify_cq(struct ibv_cq *ibcq, int solicited_only)
 {
-	struct m5_cq *cq = to_m5cq(ibcq);
+	struct m5_cq *cq = to_m5_cq(ibcq);
 	uint32_t arm, sn, ci;
 
 	sn = __atomic_load_n(&cq->arm_sn, __ATOMIC_RELAXED);
@@ -214,7 +214,7 @@ int m5_req_notify_cq(struct ibv_cq *ibcq, int solicited_only)
  */
 void m5_cq_event(struct ibv_cq *ibcq)
 {
-	struct m5_cq *cq = to_m5cq(ibcq);
+	struct m5_cq *cq = to_m5_cq(ibcq);
 
 	__atomic_fetch_add(&cq->arm_sn, 1, __ATOMIC_RELAXED);
 }

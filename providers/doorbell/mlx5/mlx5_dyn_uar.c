@@ -223,7 +223,7 @@ void m5_dyn_bf_put(struct m5_context *ctx, struct m5_bf *bf)
 struct ibv_td *m5_alloc_td(struct ibv_context *ibctx,
 			   struct ibv_td_init_attr *attr)
 {
-	struct m5_context *ctx = to_m5ctx(ibctx);
+	struct m5_context *ctx = to_m5_ctx(ibctx);
 	struct m5_td *td;
 
 	if (attr->comp_mask) {
@@ -260,7 +260,7 @@ struct ibv_td *m5_alloc_td(struct ibv_context *ibctx,
 int m5_dealloc_td(struct ibv_td *ibtd)
 {
 	struct m5_td *td = container_of(ibtd, struct m5_td, core.ibv_td);
-	struct m5_context *ctx = to_m5ctx(ibtd->context);
+	struct m5_context *ctx = to_m5_ctx(ibtd->context);
 	bool busy = atomic_load(&td->core.users);
 
 	/*

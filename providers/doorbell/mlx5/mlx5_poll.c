@@ -65,7 +65,7 @@ static inline struct m5_qp *m5_cqe_qp(struct m5_cq *cq,
 	struct m5_qp *qp;
 
 	if (__builtin_expect(!rsc || rsc->uidx != uidx, 0)) {
-		rsc = m5_uidx_find(to_m5ctx(cq->vcq.cq.context), uidx);
+		rsc = m5_uidx_find(to_m5_ctx(cq->vcq.cq.context), uidx);
 		if (!rsc || rsc->type != M5_RSC_QP)
 			return NULL;
 		qp = m5_rsc_qp(rsc);
@@ -198,7 +198,7 @@ static bool m5_srq_retire(struct m5_qp *qp, uint16_t ctr, uint64_t *wr_id)
 {
 	if (__builtin_expect(!qp->vqp.qp.srq, 0))
 		return false;
-	return m5_srq_take_back(to_m5srq(qp->vqp.qp.srq), ctr, wr_id);
+	return m5_srq_take_back(to_m5_srq(qp->vqp.qp.srq), ctr, wr_id);
 }
 
 /* Consume the receive WQE of a responder CQE, on the RQ or the SRQ. */
@@ -359,7 +359,7 @@ static bool m5_odp_srq_fault(struct m5_qp *qp, const struct m5_err_cqe *ecqe)
 	return qp->has_srq && qp->vqp.qp.srq &&
 	       ecqe->syndrome == M5_SYND_REMOTE_ABORTED_ERR &&
 	       ecqe->vendor_err_synd == M5_VENDOR_SYND_ODP_PFAULT &&
-	       m5_srq_repost(to_m5srq(qp->vqp.qp.srq),
+	       m5_srq_repost(to_m5_srq(qp->vqp.qp.srq),
 			     be16toh(ecqe->wqe_counter));
 }
 
@@ -489,7 +489,7 @@ static inline bool m5_poll_one(struct m5_cq *cq, struct ibv_wc *wc)
 
 int m5_poll_cq(struct ibv_cq *ibcq, int nwc, struct ibv_wc *wc)
 {
-	struct m5_cq *cq = to_m5cq(ibcq);
+	struct m5_cq *cq = to_m5_cq(ibcq);
 	const struct m5_cqe64 *ring, *cqe;
 	struct ibv_wc *w = wc, *end;
 	uint32_t ncqe, ci;
@@ -532,7 +532,7 @@ int m5_poll_cq(struct ibv_cq *ibcq, int nwc, struct ibv_wc *wc)
  * once (as libmlx5 does), and end_poll publishes the consumer index and
  * drops the lock.  The read_* functions read the parsed completion.
  */
-static inline struct m5_cq *cqx_to_m5cq(struct ibv_cq_ex *cqx)
+static inline struct m5_cq *cqx_to_m5_cq(struct ibv_cq_ex *cqx)
 {
 	return container_of(cqx, struct m5_cq, vcq.cq_ex);
 }
@@ -548,7 +548,7 @@ static int m5_cqx_show(struct m5_cq *cq)
 
 static int m5_start_poll(struct ibv_cq_ex *cqx, struct ibv_poll_cq_attr *attr)
 {
-	struct m5_cq *cq = cqx_to_m5cq(cqx);
+	struct m5_cq *cq = cqx_to_m5_cq(cqx);
 
 	if (attr->comp_mask)
 		return EINVAL;
@@ -563,12 +563,12 @@ static int m5_start_poll(struct ibv_cq_ex *cqx, struct ibv_poll_cq_attr *attr)
 
 static int m5_next_poll(struct ibv_cq_ex *cqx)
 {
-	return m5_cqx_show(cqx_to_m5cq(cqx));
+	return m5_cqx_show(cqx_to_m5_cq(cqx));
 }
 
 static void m5_end_poll(struct ibv_cq_ex *cqx)
 {
-	struct m5_cq *cq = cqx_to_m5cq(cqx);
+	struct m5_cq *cq = cqx_to_m5_cq(cqx);
 
 	m5_update_ci(cq);
 	db_unlock(&cq->lock);
@@ -576,52 +576,52 @@ static void m5_end_poll(struct ibv_cq_ex *cqx)
 
 static enum ibv_wc_opcode m5_read_opcode(struct ibv_cq_ex *cqx)
 {
-	return cqx_to_m5cq(cqx)->ex_wc.opcode;
+	return cqx_to_m5_cq(cqx)->ex_wc.opcode;
 }
 
 static uint32_t m5_read_vendor_err(struct ibv_cq_ex *cqx)
 {
-	return cqx_to_m5cq(cqx)->ex_wc.vendor_err;
+	return cqx_to_m5_cq(cqx)->ex_wc.vendor_err;
 }
 
 static uint32_t m5_read_byte_len(struct ibv_cq_ex *cqx)
 {
-	return cqx_to_m5cq(cqx)->ex_wc.byte_len;
+	return cqx_to_m5_cq(cqx)->ex_wc.byte_len;
 }
 
 static __be32 m5_read_imm_data(struct ibv_cq_ex *cqx)
 {
-	return cqx_to_m5cq(cqx)->ex_wc.imm_data;
+	return cqx_to_m5_cq(cqx)->ex_wc.imm_data;
 }
 
 static uint32_t m5_read_qp_num(struct ibv_cq_ex *cqx)
 {
-	return cqx_to_m5cq(cqx)->ex_wc.qp_num;
+	return cqx_to_m5_cq(cqx)->ex_wc.qp_num;
 }
 
 static uint32_t m5_read_src_qp(struct ibv_cq_ex *cqx)
 {
-	return cqx_to_m5cq(cqx)->ex_wc.src_qp;
+	return cqx_to_m5_cq(cqx)->ex_wc.src_qp;
 }
 
 static unsigned int m5_read_wc_flags(struct ibv_cq_ex *cqx)
 {
-	return cqx_to_m5cq(cqx)->ex_wc.wc_flags;
+	return cqx_to_m5_cq(cqx)->ex_wc.wc_flags;
 }
 
 static uint32_t m5_read_slid(struct ibv_cq_ex *cqx)
 {
-	return cqx_to_m5cq(cqx)->ex_wc.slid;
+	return cqx_to_m5_cq(cqx)->ex_wc.slid;
 }
 
 static uint8_t m5_read_sl(struct ibv_cq_ex *cqx)
 {
-	return cqx_to_m5cq(cqx)->ex_wc.sl;
+	return cqx_to_m5_cq(cqx)->ex_wc.sl;
 }
 
 static uint8_t m5_read_dlid_path_bits(struct ibv_cq_ex *cqx)
 {
-	return cqx_to_m5cq(cqx)->ex_wc.dlid_path_bits;
+	return cqx_to_m5_cq(cqx)->ex_wc.dlid_path_bits;
 }
 
 /* Every standard reader is installed, asked for or not: all are cheap. */

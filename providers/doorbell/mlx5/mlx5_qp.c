@@ -56,7 +56,7 @@ static int m5_check_qp_attr(struct ibv_context *ctx,
 	/* ibv_wr_*: the opcodes post_send has on this QP, nothing more. */
 	if ((attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) &&
 	    (attr->send_ops_flags & ~m5_wr_ops_supported(m5_qp_opcode_mask(
-					    to_m5ctx(ctx), attr->qp_type))))
+					    to_m5_ctx(ctx), attr->qp_type))))
 		return EOPNOTSUPP;
 	return 0;
 }
@@ -256,7 +256,7 @@ static int m5_qp_kernel_create(struct m5_context *ctx, struct m5_qp *qp,
 struct ibv_qp *m5_create_qp_ex(struct ibv_context *ibctx,
 			       struct ibv_qp_init_attr_ex *attr)
 {
-	struct m5_context *ctx = to_m5ctx(ibctx);
+	struct m5_context *ctx = to_m5_ctx(ibctx);
 	struct m5_qp *qp;
 	bool need_lock;
 	int ret;
@@ -311,11 +311,11 @@ static void m5_qp_clean_cqs(struct m5_qp *qp)
 	struct m5_srq *srq = NULL;
 
 	if (qp->has_srq && ibqp->srq)
-		srq = to_m5srq(ibqp->srq);
+		srq = to_m5_srq(ibqp->srq);
 	if (ibqp->recv_cq)
-		m5_cq_clean(to_m5cq(ibqp->recv_cq), qp->rsc.uidx, srq);
+		m5_cq_clean(to_m5_cq(ibqp->recv_cq), qp->rsc.uidx, srq);
 	if (ibqp->send_cq && ibqp->send_cq != ibqp->recv_cq)
-		m5_cq_clean(to_m5cq(ibqp->send_cq), qp->rsc.uidx, NULL);
+		m5_cq_clean(to_m5_cq(ibqp->send_cq), qp->rsc.uidx, NULL);
 }
 
 /* Back in RESET the queues start over from index 0, as the device does. */
@@ -357,9 +357,9 @@ int m5_modify_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr, int mask)
 	if (ret || !(mask & IBV_QP_STATE))
 		return ret;
 	if (attr->qp_state == IBV_QPS_RESET)
-		m5_qp_reset(to_m5qp(ibqp));
+		m5_qp_reset(to_m5_qp(ibqp));
 	else if (attr->qp_state == IBV_QPS_RTS)
-		m5_qp_open_sq(to_m5qp(ibqp));
+		m5_qp_open_sq(to_m5_qp(ibqp));
 	return 0;
 }
 
@@ -372,7 +372,7 @@ int m5_query_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr, int mask,
 	ret = m5k_query_qp(ibqp, attr, mask, init_attr);
 	if (ret)
 		return ret;
-	m5_qp_set_caps(to_m5qp(ibqp), &init_attr->cap);
+	m5_qp_set_caps(to_m5_qp(ibqp), &init_attr->cap);
 	attr->cap = init_attr->cap;
 	return 0;
 }
@@ -383,8 +383,8 @@ int m5_query_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr, int mask,
  */
 int m5_destroy_qp(struct ibv_qp *ibqp)
 {
-	struct m5_context *ctx = to_m5ctx(ibqp->context);
-	struct m5_qp *qp = to_m5qp(ibqp);
+	struct m5_context *ctx = to_m5_ctx(ibqp->context);
+	struct m5_qp *qp = to_m5_qp(ibqp);
 	int ret;
 
 	ret = m5k_destroy_qp(ibqp);

@@ -50,7 +50,7 @@ static inline bool m5_recv_sge_ok(const struct ibv_recv_wr *wr, uint32_t max_gs)
 int m5_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,
 		 struct ibv_recv_wr **bad_wr)
 {
-	struct m5_qp *qp = to_m5qp(ibqp);
+	struct m5_qp *qp = to_m5_qp(ibqp);
 	struct m5_wq *rq = &qp->rq;
 	uint32_t tail, nreq = 0;
 	int err = 0;
@@ -108,7 +108,7 @@ int m5_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,
 int m5_post_srq_recv(struct ibv_srq *ibsrq, struct ibv_recv_wr *wr,
 		     struct ibv_recv_wr **bad_wr)
 {
-	struct m5_srq *srq = to_m5srq(ibsrq);
+	struct m5_srq *srq = to_m5_srq(ibsrq);
 	struct m5_wq *wq = &srq->wq;
 	struct m5_srq_next_seg *next;
 	uint32_t nreq = 0;

@@ -266,7 +266,7 @@ static unsigned int m5_set_inline(const struct m5_wq *sq, char *seg,
 static inline void m5_set_dgram_seg(struct m5_av *av,
 				    const struct ibv_send_wr *wr)
 {
-	memcpy(av, &to_m5ah(wr->wr.ud.ah)->av, sizeof(*av));
+	memcpy(av, &to_m5_ah(wr->wr.ud.ah)->av, sizeof(*av));
 	av->dqp_dct = htobe32(wr->wr.ud.remote_qpn | M5_EXTENDED_UD_AV);
 	av->key.qkey.qkey = htobe32(wr->wr.ud.remote_qkey);
 }
@@ -434,7 +434,7 @@ static inline void m5_ring_sq(struct m5_qp *qp, unsigned int nreq,
 int m5_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 		 struct ibv_send_wr **bad_wr)
 {
-	struct m5_qp *qp = to_m5qp(ibqp);
+	struct m5_qp *qp = to_m5_qp(ibqp);
 	struct m5_wq *sq = &qp->sq;
 	struct m5_ctrl_seg *ctrl = NULL;
 	unsigned int nreq = 0, ds = 0;

@@ -149,7 +149,7 @@ static int m5_srq_kernel_create(struct m5_context *ctx, struct m5_srq *srq,
 struct ibv_srq *m5_create_srq_ex(struct ibv_context *ibctx,
 				 struct ibv_srq_init_attr_ex *attr)
 {
-	struct m5_context *ctx = to_m5ctx(ibctx);
+	struct m5_context *ctx = to_m5_ctx(ibctx);
 	struct m5_srq *srq;
 	int ret;
 
@@ -198,13 +198,13 @@ int m5_query_srq(struct ibv_srq *ibsrq, struct ibv_srq_attr *attr)
 
 int m5_destroy_srq(struct ibv_srq *ibsrq)
 {
-	struct m5_srq *srq = to_m5srq(ibsrq);
+	struct m5_srq *srq = to_m5_srq(ibsrq);
 	int ret;
 
 	ret = m5k_destroy_srq(ibsrq);
 	if (ret)
 		return ret;
-	m5_srq_free_ring(to_m5ctx(ibsrq->context), srq);
+	m5_srq_free_ring(to_m5_ctx(ibsrq->context), srq);
 	free(srq);
 	return 0;
 }

@@ -52,7 +52,7 @@ struct m5_wr {
 	struct ibv_sge sge[];	  /* max_send_sge entries, at least 1 */
 };
 
-static inline struct m5_qp *qpx_to_m5qp(struct ibv_qp_ex *qpx)
+static inline struct m5_qp *qpx_to_m5_qp(struct ibv_qp_ex *qpx)
 {
 	return container_of(qpx, struct m5_qp, vqp.qp_ex);
 }
@@ -94,7 +94,7 @@ static void m5_wr_build(struct m5_qp *qp, struct m5_wr *w)
 static struct ibv_send_wr *m5_wr_new(struct ibv_qp_ex *qpx,
 				     enum ibv_wr_opcode op)
 {
-	struct m5_qp *qp = qpx_to_m5qp(qpx);
+	struct m5_qp *qp = qpx_to_m5_qp(qpx);
 	struct m5_wr *w = qp->wr;
 
 	m5_wr_build(qp, w);
@@ -119,7 +119,7 @@ static struct ibv_send_wr *m5_wr_new(struct ibv_qp_ex *qpx,
 
 static void m5_wr_start(struct ibv_qp_ex *qpx)
 {
-	struct m5_qp *qp = qpx_to_m5qp(qpx);
+	struct m5_qp *qp = qpx_to_m5_qp(qpx);
 	struct m5_wr *w = qp->wr;
 
 	db_lock(&qp->sq.lock);
@@ -140,7 +140,7 @@ static void m5_wr_start(struct ibv_qp_ex *qpx)
 
 static int m5_wr_complete(struct ibv_qp_ex *qpx)
 {
-	struct m5_qp *qp = qpx_to_m5qp(qpx);
+	struct m5_qp *qp = qpx_to_m5_qp(qpx);
 	struct m5_wr *w = qp->wr;
 	int err;
 
@@ -156,7 +156,7 @@ static int m5_wr_complete(struct ibv_qp_ex *qpx)
 
 static void m5_wr_abort(struct ibv_qp_ex *qpx)
 {
-	struct m5_qp *qp = qpx_to_m5qp(qpx);
+	struct m5_qp *qp = qpx_to_m5_qp(qpx);
 
 	qp->wr->pending = false;
 	qp->sq.cur_post = qp->wr->start;
@@ -235,7 +235,7 @@ static void m5_wr_send_imm(struct ibv_qp_ex *qpx, __be32 imm)
 static void m5_wr_set_ud_addr(struct ibv_qp_ex *qpx, struct ibv_ah *ah,
 			      uint32_t remote_qpn, uint32_t remote_qkey)
 {
-	struct m5_wr *w = qpx_to_m5qp(qpx)->wr;
+	struct m5_wr *w = qpx_to_m5_qp(qpx)->wr;
 
 	if (!w->pending)
 		return;
@@ -248,7 +248,7 @@ static void m5_wr_set_ud_addr(struct ibv_qp_ex *qpx, struct ibv_ah *ah,
 static void m5_wr_set_sge(struct ibv_qp_ex *qpx, uint32_t lkey, uint64_t addr,
 			  uint32_t length)
 {
-	struct m5_wr *w = qpx_to_m5qp(qpx)->wr;
+	struct m5_wr *w = qpx_to_m5_qp(qpx)->wr;
 
 	if (!w->pending)
 		return;
@@ -263,7 +263,7 @@ static void m5_wr_set_sge(struct ibv_qp_ex *qpx, uint32_t lkey, uint64_t addr,
 static void m5_wr_set_sge_list(struct ibv_qp_ex *qpx, size_t num_sge,
 			       const struct ibv_sge *sg_list)
 {
-	struct m5_qp *qp = qpx_to_m5qp(qpx);
+	struct m5_qp *qp = qpx_to_m5_qp(qpx);
 	struct m5_wr *w = qp->wr;
 
 	if (!w->pending)
@@ -288,7 +288,7 @@ static void m5_wr_set_sge_list(struct ibv_qp_ex *qpx, size_t num_sge,
 static void m5_wr_set_inline_data_list(struct ibv_qp_ex *qpx, size_t num_buf,
 				       const struct ibv_data_buf *buf_list)
 {
-	struct m5_qp *qp = qpx_to_m5qp(qpx);
+	struct m5_qp *qp = qpx_to_m5_qp(qpx);
 	struct m5_wr *w = qp->wr;
 	size_t i, len = 0;
 

@@ -7,7 +7,7 @@
 
 #include "core/doorbell.h"
 #include "core/lock.h"
-#include "rxe/rxe_kabi.h"
+#include "rxe/rxe_hw.h"
 #include "rxe/rxe_ring.h"
 
 #define RXE_OP(op) (1u << IBV_WR_##op)
@@ -84,9 +84,9 @@ struct rxe_qp {
 	uint32_t wr_room;	     /* sq.room at wr_start */
 	int wr_err;		     /* first error since wr_start */
 	/* The doorbell: a POST_SEND command with no WRs, built at create. */
-	int db_fd;
-	struct ibv_post_send db_cmd;
-	struct ib_uverbs_post_send_resp db_resp;
+	int doorbell_fd;
+	struct ibv_post_send doorbell_cmd;
+	struct ib_uverbs_post_send_resp doorbell_resp;
 };
 
 struct rxe_srq {
@@ -110,22 +110,22 @@ static inline uint64_t rxe_dev_caps(struct ibv_context *ibctx)
 	return to_db_ctx(ibctx)->dev.device_cap_flags_ex;
 }
 
-static inline struct rxe_cq *to_rcq(struct ibv_cq *ibcq)
+static inline struct rxe_cq *to_rxe_cq(struct ibv_cq *ibcq)
 {
 	return container_of(ibcq, struct rxe_cq, vcq.cq);
 }
 
-static inline struct rxe_qp *to_rqp(struct ibv_qp *ibqp)
+static inline struct rxe_qp *to_rxe_qp(struct ibv_qp *ibqp)
 {
 	return container_of(ibqp, struct rxe_qp, vqp.qp);
 }
 
-static inline struct rxe_srq *to_rsrq(struct ibv_srq *ibsrq)
+static inline struct rxe_srq *to_rxe_srq(struct ibv_srq *ibsrq)
 {
 	return container_of(ibsrq, struct rxe_srq, vsrq.srq);
 }
 
-static inline struct rxe_ah *to_rah(struct ibv_ah *ibah)
+static inline struct rxe_ah *to_rxe_ah(struct ibv_ah *ibah)
 {
 	return container_of(ibah, struct rxe_ah, ibv_ah);
 }
@@ -139,7 +139,7 @@ int rxe_resize_cq(struct ibv_cq *ibcq, int cqe);
 int rxe_destroy_cq(struct ibv_cq *ibcq);
 int rxe_cq_repair(struct rxe_cq *cq);
 
-/* rxe_cqex.c: ibv_poll_cq and the ibv_cq_ex polling API */
+/* rxe_poll.c: ibv_poll_cq and the ibv_cq_ex polling API */
 int rxe_poll_cq(struct ibv_cq *ibcq, int nwc, struct ibv_wc *wc);
 void rxe_cqe_to_wc(const struct ib_uverbs_wc *cqe, struct ibv_wc *wc);
 unsigned int rxe_wc_flags(uint32_t kernel_flags);

@@ -40,6 +40,6 @@ int rxe_destroy_ah(struct ibv_ah *ibah)
 
 	ret = db_lib.ibv_cmd_destroy_ah(ibah);
 	if (!ret)
-		free(to_rah(ibah));
+		free(to_rxe_ah(ibah));
 	return ret;
 }

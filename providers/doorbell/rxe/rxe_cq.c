@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * Completion queues of the rxe backend: create, resize, destroy; the
- * kernel produces the CQEs and rxe_cqex.c polls them.
+ * kernel produces the CQEs and rxe_poll.c polls them.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -60,7 +60,7 @@ static struct rxe_cq *rxe_cq_new(struct ibv_context *ibctx,
  */
 int rxe_resize_cq(struct ibv_cq *ibcq, int cqe)
 {
-	struct rxe_cq *cq = to_rcq(ibcq);
+	struct rxe_cq *cq = to_rxe_cq(ibcq);
 	struct rxe_cmd_resize_cq cmd = {};
 	struct rxe_cmd_resize_cq_resp resp = {};
 	struct rxe_ring ring = {};
@@ -111,7 +111,7 @@ int rxe_cq_repair(struct rxe_cq *cq)
 
 int rxe_destroy_cq(struct ibv_cq *ibcq)
 {
-	struct rxe_cq *cq = to_rcq(ibcq);
+	struct rxe_cq *cq = to_rxe_cq(ibcq);
 	int ret;
 
 	ret = db_lib.ibv_cmd_destroy_cq(ibcq);

@@ -41,13 +41,13 @@ static int rxe_check_qp_attr(struct ibv_context *ctx,
 /* The doorbell is a POST_SEND write() with no WRs; format it once. */
 static void rxe_qp_init_doorbell(struct rxe_qp *qp)
 {
-	struct ibv_post_send *c = &qp->db_cmd;
+	struct ibv_post_send *c = &qp->doorbell_cmd;
 
-	qp->db_fd = qp->vqp.qp.context->cmd_fd;
+	qp->doorbell_fd = qp->vqp.qp.context->cmd_fd;
 	c->hdr.command = IB_USER_VERBS_CMD_POST_SEND;
 	c->hdr.in_words = sizeof(*c) / 4;
-	c->hdr.out_words = sizeof(qp->db_resp) / 4;
-	c->core.response = (uintptr_t)&qp->db_resp;
+	c->hdr.out_words = sizeof(qp->doorbell_resp) / 4;
+	c->core.response = (uintptr_t)&qp->doorbell_resp;
 	c->core.qp_handle = qp->vqp.qp.handle;
 	c->core.wr_count = 0;
 	c->core.sge_count = 0;
@@ -160,7 +160,7 @@ int rxe_query_qp_data_in_order(struct ibv_qp *ibqp, enum ibv_wr_opcode op,
 
 int rxe_destroy_qp(struct ibv_qp *ibqp)
 {
-	struct rxe_qp *qp = to_rqp(ibqp);
+	struct rxe_qp *qp = to_rxe_qp(ibqp);
 	int ret;
 
 	ret = db_lib.ibv_cmd_destroy_qp(ibqp);

@@ -65,7 +65,7 @@ int rxe_post_recv_ring(struct rxe_wq *wq, struct ibv_recv_wr *wr,
 int rxe_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,
 		  struct ibv_recv_wr **bad_wr)
 {
-	struct rxe_qp *qp = to_rqp(ibqp);
+	struct rxe_qp *qp = to_rxe_qp(ibqp);
 
 	/* A QP with an SRQ has no RQ; a QP in RESET takes no receives. */
 	if (ibqp->srq || ibqp->state == IBV_QPS_RESET) {
@@ -78,5 +78,5 @@ int rxe_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,
 int rxe_post_srq_recv(struct ibv_srq *ibsrq, struct ibv_recv_wr *wr,
 		      struct ibv_recv_wr **bad_wr)
 {
-	return rxe_post_recv_ring(&to_rsrq(ibsrq)->rq, wr, bad_wr);
+	return rxe_post_recv_ring(&to_rxe_srq(ibsrq)->rq, wr, bad_wr);
 }

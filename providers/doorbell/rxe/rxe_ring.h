@@ -11,7 +11,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-#include "rxe/rxe_kabi.h"
+#include "rxe/rxe_hw.h"
 
 struct rxe_ring {
 	struct rxe_queue_buf *buf; /* the mmapped ring, NULL if none */

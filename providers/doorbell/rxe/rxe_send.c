@@ -115,7 +115,7 @@ void rxe_build_send_wqe_slow(const struct rxe_qp *qp,
 		k->wr.ud.remote_qkey = wr->wr.ud.remote_qkey;
 		k->wr.ud.pkey_index = 0;
 		k->wr.ud.reserved = 0;
-		k->wr.ud.ah_num = to_rah(wr->wr.ud.ah)->ah_num;
+		k->wr.ud.ah_num = to_rxe_ah(wr->wr.ud.ah)->ah_num;
 	}
 	if (wr->send_flags & IBV_SEND_INLINE) {
 		for (i = 0; i < wr->num_sge; i++) {
@@ -156,7 +156,8 @@ static inline void rxe_doorbell_write(int fd, const void *cmd, size_t len)
  */
 static inline void rxe_ring_doorbell_inline(struct rxe_qp *qp)
 {
-	rxe_doorbell_write(qp->db_fd, &qp->db_cmd, sizeof(qp->db_cmd));
+	rxe_doorbell_write(qp->doorbell_fd, &qp->doorbell_cmd,
+			   sizeof(qp->doorbell_cmd));
 }
 
 void rxe_ring_doorbell(struct rxe_qp *qp)
@@ -169,7 +170,7 @@ static __attribute__((noinline)) int
 rxe_post_send_list(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 		   struct ibv_send_wr **bad_wr)
 {
-	struct rxe_qp *qp = to_rqp(ibqp);
+	struct rxe_qp *qp = to_rxe_qp(ibqp);
 	struct rxe_ring *r = &qp->sq.ring;
 	uint32_t first, len;
 	bool posted;
@@ -214,7 +215,7 @@ rxe_post_send_list(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 int rxe_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 		  struct ibv_send_wr **bad_wr)
 {
-	struct rxe_qp *qp = to_rqp(ibqp);
+	struct rxe_qp *qp = to_rxe_qp(ibqp);
 	struct rxe_ring *r = &qp->sq.ring;
 	uint32_t op = wr->opcode, len, own;
 	struct rxe_send_wqe *wqe;

@@ -57,7 +57,7 @@ err:
  */
 int rxe_modify_srq(struct ibv_srq *ibsrq, struct ibv_srq_attr *attr, int mask)
 {
-	struct rxe_srq *srq = to_rsrq(ibsrq);
+	struct rxe_srq *srq = to_rxe_srq(ibsrq);
 	struct rxe_cmd_modify_srq cmd = {};
 	struct mminfo mi = {};
 	struct rxe_ring ring = {};
@@ -92,7 +92,7 @@ int rxe_query_srq(struct ibv_srq *ibsrq, struct ibv_srq_attr *attr)
 
 int rxe_destroy_srq(struct ibv_srq *ibsrq)
 {
-	struct rxe_srq *srq = to_rsrq(ibsrq);
+	struct rxe_srq *srq = to_rxe_srq(ibsrq);
 	int ret;
 
 	ret = db_lib.ibv_cmd_destroy_srq(ibsrq);

@@ -16,7 +16,7 @@
 #include "rxe/rxe.h"
 #include "rxe/rxe_send_wqe.h"
 
-static inline struct rxe_qp *qpx_to_rqp(struct ibv_qp_ex *qpx)
+static inline struct rxe_qp *qpx_to_rxe_qp(struct ibv_qp_ex *qpx)
 {
 	return container_of(qpx, struct rxe_qp, vqp.qp_ex);
 }
@@ -58,7 +58,7 @@ static void rxe_wr_end(struct rxe_qp *qp)
  */
 static struct rxe_send_wqe *rxe_wr_new(struct ibv_qp_ex *qpx, uint32_t op)
 {
-	struct rxe_qp *qp = qpx_to_rqp(qpx);
+	struct rxe_qp *qp = qpx_to_rxe_qp(qpx);
 	struct rxe_ring *r = &qp->sq.ring;
 	uint32_t bit = 1u << op;
 	struct rxe_send_wqe *wqe;
@@ -91,7 +91,7 @@ static struct rxe_send_wqe *rxe_wr_new(struct ibv_qp_ex *qpx, uint32_t op)
 
 static void rxe_wr_start(struct ibv_qp_ex *qpx)
 {
-	struct rxe_qp *qp = qpx_to_rqp(qpx);
+	struct rxe_qp *qp = qpx_to_rxe_qp(qpx);
 
 	db_lock(&qp->sq.lock);
 	qp->wr_first = qp->sq.ring.own;
@@ -102,7 +102,7 @@ static void rxe_wr_start(struct ibv_qp_ex *qpx)
 
 static int rxe_wr_complete(struct ibv_qp_ex *qpx)
 {
-	struct rxe_qp *qp = qpx_to_rqp(qpx);
+	struct rxe_qp *qp = qpx_to_rxe_qp(qpx);
 	struct rxe_ring *r = &qp->sq.ring;
 	bool posted;
 	int err;
@@ -125,7 +125,7 @@ static int rxe_wr_complete(struct ibv_qp_ex *qpx)
 
 static void rxe_wr_abort(struct ibv_qp_ex *qpx)
 {
-	struct rxe_qp *qp = qpx_to_rqp(qpx);
+	struct rxe_qp *qp = qpx_to_rxe_qp(qpx);
 
 	qp->sq.ring.own = qp->wr_first;
 	qp->sq.room = qp->wr_room;
@@ -208,7 +208,7 @@ static void rxe_wr_atomic_write(struct ibv_qp_ex *qpx, uint32_t rkey,
 	if (!wqe)
 		return;
 	if (!atomic_wr) {
-		rxe_wr_fail(qpx_to_rqp(qpx), EINVAL);
+		rxe_wr_fail(qpx_to_rxe_qp(qpx), EINVAL);
 		return;
 	}
 	wqe->wr.wr.rdma.remote_addr = addr;
@@ -227,7 +227,7 @@ static void rxe_wr_atomic_write(struct ibv_qp_ex *qpx, uint32_t rkey,
 static void rxe_wr_flush(struct ibv_qp_ex *qpx, uint32_t rkey, uint64_t addr,
 			 size_t len, uint8_t type, uint8_t level)
 {
-	struct rxe_qp *qp = qpx_to_rqp(qpx);
+	struct rxe_qp *qp = qpx_to_rxe_qp(qpx);
 	struct rxe_send_wqe *wqe = rxe_wr_new(qpx, RXE_WR_FLUSH);
 
 	if (!wqe)
@@ -282,8 +282,8 @@ static void rxe_wr_bind_mw(struct ibv_qp_ex *qpx, struct ibv_mw *mw,
 	struct rxe_send_wqe *wqe;
 
 	/* An unbind has no MR; a bind without one is refused, not followed. */
-	if (rxe_bind_refused(qpx_to_rqp(qpx), mw, bi)) {
-		rxe_wr_fail(qpx_to_rqp(qpx), EINVAL);
+	if (rxe_bind_refused(qpx_to_rxe_qp(qpx), mw, bi)) {
+		rxe_wr_fail(qpx_to_rxe_qp(qpx), EINVAL);
 		return;
 	}
 	wqe = rxe_wr_new(qpx, IBV_WR_BIND_MW);
@@ -300,7 +300,7 @@ static void rxe_wr_bind_mw(struct ibv_qp_ex *qpx, struct ibv_mw *mw,
 static void rxe_wr_set_ud_addr(struct ibv_qp_ex *qpx, struct ibv_ah *ah,
 			       uint32_t remote_qpn, uint32_t remote_qkey)
 {
-	struct rxe_qp *qp = qpx_to_rqp(qpx);
+	struct rxe_qp *qp = qpx_to_rxe_qp(qpx);
 	struct rxe_send_wqe *wqe = qp->wr_cur;
 
 	if (!wqe)
@@ -311,13 +311,13 @@ static void rxe_wr_set_ud_addr(struct ibv_qp_ex *qpx, struct ibv_ah *ah,
 	}
 	wqe->wr.wr.ud.remote_qpn = remote_qpn;
 	wqe->wr.wr.ud.remote_qkey = remote_qkey;
-	wqe->wr.wr.ud.ah_num = to_rah(ah)->ah_num;
+	wqe->wr.wr.ud.ah_num = to_rxe_ah(ah)->ah_num;
 }
 
 static void rxe_wr_set_sge(struct ibv_qp_ex *qpx, uint32_t lkey, uint64_t addr,
 			   uint32_t length)
 {
-	struct rxe_qp *qp = qpx_to_rqp(qpx);
+	struct rxe_qp *qp = qpx_to_rxe_qp(qpx);
 	struct rxe_send_wqe *wqe = qp->wr_cur;
 
 	if (!wqe)
@@ -337,7 +337,7 @@ static void rxe_wr_set_sge(struct ibv_qp_ex *qpx, uint32_t lkey, uint64_t addr,
 static void rxe_wr_set_sge_list(struct ibv_qp_ex *qpx, size_t num_sge,
 				const struct ibv_sge *sg_list)
 {
-	struct rxe_qp *qp = qpx_to_rqp(qpx);
+	struct rxe_qp *qp = qpx_to_rxe_qp(qpx);
 	struct rxe_send_wqe *wqe = qp->wr_cur;
 	uint64_t len = 0;
 	size_t i;
@@ -363,7 +363,7 @@ static void rxe_wr_set_sge_list(struct ibv_qp_ex *qpx, size_t num_sge,
 static void rxe_wr_set_inline_data_list(struct ibv_qp_ex *qpx, size_t num_buf,
 					const struct ibv_data_buf *buf_list)
 {
-	struct rxe_qp *qp = qpx_to_rqp(qpx);
+	struct rxe_qp *qp = qpx_to_rxe_qp(qpx);
 	struct rxe_send_wqe *wqe = qp->wr_cur;
 	uint8_t *p;
 	size_t i, len = 0;

@@ -48,7 +48,7 @@ enum ibv_wc_status m5t_cqe_status(uint8_t syndrome)
 
 void *m5t_cqe_next(struct ibv_cq *ibcq)
 {
-	struct m5_cq *cq = to_m5cq(ibcq);
+	struct m5_cq *cq = to_m5_cq(ibcq);
 
 	return (struct mlx5_cqe64 *)cq->buf + (cq->cons_index & (cq->ncqe - 1));
 }
@@ -194,7 +194,7 @@ static bool m5t_wc_same(const struct ibv_wc *got, const struct ibv_wc *want,
 int m5t_cqe_poll(struct ibv_cq *ibcq, struct ibv_wc *wc,
 		 struct m5t_cqe_seen *seen)
 {
-	struct m5_cq *cq = to_m5cq(ibcq);
+	struct m5_cq *cq = to_m5_cq(ibcq);
 	uint32_t ci = cq->cons_index;
 	struct mlx5_cqe64 *cqe = m5t_cqe_next(ibcq);
 	uint8_t op_own = cqe->op_own, opcode = mlx5dv_get_cqe_opcode(cqe);

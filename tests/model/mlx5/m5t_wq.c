@@ -151,7 +151,7 @@ bool m5t_sq_post_with(struct m5t_sq *s, m5t_post_fn *post,
 		      struct ibv_send_wr *wr, int ret, unsigned int n_ok,
 		      uint64_t *bytes)
 {
-	struct m5_qp *qp = to_m5qp(s->qp);
+	struct m5_qp *qp = to_m5_qp(s->qp);
 	struct ibv_send_wr *bad = NULL, *want_bad = NULL;
 	uint8_t last[8] = { 0 }, db_before[8];
 	struct m5t_rings r;
@@ -200,7 +200,7 @@ bool m5t_rq_post(struct m5t_rq *rq, struct ibv_recv_wr *wr, int ret,
 		 unsigned int n_ok, uint64_t *bytes)
 {
 	uint8_t ref[M5T_REF_BUF] __attribute__((aligned(64)));
-	struct m5_qp *qp = to_m5qp(rq->qp);
+	struct m5_qp *qp = to_m5_qp(rq->qp);
 	struct ibv_recv_wr *w = wr, *bad = NULL;
 	size_t stride = (size_t)1 << qp->rq.wqe_shift;
 	struct m5t_rings r;
@@ -235,7 +235,7 @@ bool m5t_rq_post(struct m5t_rq *rq, struct ibv_recv_wr *wr, int ret,
 
 int m5t_srq_init(struct m5t_srq *s, struct ibv_srq *srq, unsigned int max_gs)
 {
-	struct m5_srq *m = to_m5srq(srq);
+	struct m5_srq *m = to_m5_srq(srq);
 	uint32_t i, nfree = m->wq.max_post + 1;
 
 	memset(s, 0, sizeof(*s));
@@ -271,7 +271,7 @@ bool m5t_srq_post(struct m5t_srq *s, struct ibv_recv_wr *wr, int ret,
 		  unsigned int n_ok, uint16_t *idx, uint64_t *bytes)
 {
 	uint8_t ref[M5T_REF_BUF] __attribute__((aligned(64)));
-	struct m5_srq *m = to_m5srq(s->srq);
+	struct m5_srq *m = to_m5_srq(s->srq);
 	size_t stride = (size_t)1 << m->wq.wqe_shift;
 	struct ibv_recv_wr *w = wr, *bad = NULL;
 	struct m5t_rings r;

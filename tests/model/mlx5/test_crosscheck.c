@@ -413,7 +413,7 @@ static struct ibv_ah *xc_ah(struct xc *x, struct ibv_ah_attr *attr)
 			sport = m5t_ref_sport(attr->grh.flow_label);
 		} else {
 			/* Any port of the RoCE range: take the AH's. */
-			sport = be16toh(to_m5ah(h->ah)->av.rlid);
+			sport = be16toh(to_m5_ah(h->ah)->av.rlid);
 			CHECK(sport >= 0xc000);
 		}
 	}
@@ -792,8 +792,8 @@ static void fence_signaled_and_solicited_bits_match_mlx5dv(void)
 		xc_write(&x, &wr);
 		xc_empty(x.acq);
 		xc_empty(x.bcq);
-		CHECK_EQ(atomic_load(&to_m5qp(x.a)->sq.tail),
-			 to_m5qp(x.a)->sq.head);
+		CHECK_EQ(atomic_load(&to_m5_qp(x.a)->sq.tail),
+			 to_m5_qp(x.a)->sq.head);
 		xc_close(&x);
 	}
 }
@@ -958,7 +958,7 @@ static void inline_wqes_up_to_max_inline_match_mlx5dv(void)
 static void xc_sq_seek(struct xc *x, unsigned int pos)
 {
 	static const uint32_t len[] = { 8 };
-	uint32_t nbb = to_m5qp(x->a)->sq.wqe_cnt;
+	uint32_t nbb = to_m5_qp(x->a)->sq.wqe_cnt;
 	struct ibv_send_wr wr;
 	struct ibv_sge sg;
 
@@ -1004,7 +1004,7 @@ static void multi_wqebb_wqes_across_the_sq_end_match_mlx5dv(void)
 			m5m_port_gid(x.dev, 1, &aa.grh.dgid);
 			xc_ah(&x, &aa);
 		}
-		nbb = to_m5qp(x.a)->sq.wqe_cnt;
+		nbb = to_m5_qp(x.a)->sq.wqe_cnt;
 		max = x.cap.max_inline_data;
 		CHECK(nbb >= 8);
 		for (pos = 0; pos < nbb && !check_failed; pos++)
@@ -1074,7 +1074,7 @@ static void the_dbrec_and_blueflame_doorbell_match_mlx5dv(void)
 	CHECK_EQ(xc_open(&x, &o), 0);
 	if (check_failed)
 		goto out;
-	bf = to_m5qp(x.a)->bf;
+	bf = to_m5_qp(x.a)->bf;
 	CHECK(bf->buf_size == 256 && bf->uuarn != 0);
 	for (i = 0; i < 12 && !check_failed; i++) {
 		unsigned int off = bf->offset;
@@ -1101,10 +1101,10 @@ static void the_dbrec_and_blueflame_doorbell_match_mlx5dv(void)
 		CHECK_EQ(st1.bf_doorbells - st0.bf_doorbells,
 			 n == 1 && len > 16 && len <= bf->buf_size);
 		CHECK_EQ(bf->offset, off ^ bf->buf_size);
-		m5t_ring_get(wqe, to_m5qp(x.a)->sq.buf,
-			     (size_t)to_m5qp(x.a)->sq.wqe_cnt * 64,
+		m5t_ring_get(wqe, to_m5_qp(x.a)->sq.buf,
+			     (size_t)to_m5_qp(x.a)->sq.wqe_cnt * 64,
 			     (size_t)(x.sq.wqe_pi[last] &
-				      (to_m5qp(x.a)->sq.wqe_cnt - 1)) *
+				      (to_m5_qp(x.a)->sq.wqe_cnt - 1)) *
 				     64,
 			     len);
 		if (st1.bf_doorbells != st0.bf_doorbells)
@@ -1114,7 +1114,7 @@ static void the_dbrec_and_blueflame_doorbell_match_mlx5dv(void)
 		      &(struct ibv_wc){ 0 }, NULL);
 	}
 	/* A BlueFlame WQE of 3 WQEBBs at every position: some wrap. */
-	nbb = to_m5qp(x.a)->sq.wqe_cnt;
+	nbb = to_m5_qp(x.a)->sq.wqe_cnt;
 	for (i = 0; i < nbb && !check_failed; i++) {
 		static const uint32_t l100[] = { 100 };
 		unsigned int off;
@@ -1129,7 +1129,7 @@ static void the_dbrec_and_blueflame_doorbell_match_mlx5dv(void)
 		m5m_get_stats(x.dev, &st1);
 		CHECK_EQ(st1.bf_doorbells - st0.bf_doorbells, 1);
 		CHECK_EQ(x.sq.ds[0], 9);
-		m5t_ring_get(wqe, to_m5qp(x.a)->sq.buf, (size_t)nbb * 64,
+		m5t_ring_get(wqe, to_m5_qp(x.a)->sq.buf, (size_t)nbb * 64,
 			     (size_t)(x.sq.wqe_pi[0] & (nbb - 1)) * 64, 144);
 		CHECK(m5t_ring_same("BlueFlame register",
 				    (uint8_t *)bf->reg + off, wqe, 144));
@@ -1525,7 +1525,7 @@ static void xc_roce(bool v1)
 	CHECK(xc_ah(&x, &aa));
 	xc_ud_recv_av(&x, &aa);
 	if (!v1)
-		CHECK_EQ(be16toh(to_m5ah(x.ahs[1].ah)->av.rlid),
+		CHECK_EQ(be16toh(to_m5_ah(x.ahs[1].ah)->av.rlid),
 			 0xc000 | ((0xabcde & 0x3fff) ^ (0xabcde >> 14)));
 	/* A GID that is no model port: the MAC inside it; dropped. */
 	aa.grh.dgid.global.interface_id = htobe64(0x021122fffe334455ull);
@@ -1543,7 +1543,7 @@ static void xc_roce(bool v1)
 		xc_wc(&x, x.acq, i, IBV_WC_SEND, &(struct ibv_wc){ 0 }, NULL);
 		xc_empty(x.bcq);
 	}
-	CHECK(!memcmp(to_m5ah(x.ahs[2].ah)->av.rmac,
+	CHECK(!memcmp(to_m5_ah(x.ahs[2].ah)->av.rmac,
 		      (uint8_t[]){ 0x00, 0x11, 0x22, 0x33, 0x44, 0x55 }, 6));
 out:
 	xc_close(&x);
@@ -1767,7 +1767,7 @@ static void every_cqe_the_model_writes_parses_across_cq_wraps(void)
 	CHECK_EQ(xc_open(&x, &o), 0);
 	if (check_failed)
 		goto out;
-	ncqe = to_m5cq(x.acq)->ncqe;
+	ncqe = to_m5_cq(x.acq)->ncqe;
 	CHECK_EQ(ncqe, 8);
 	for (i = 0; i < 7 * 40 && !check_failed; i++) {
 		enum ibv_wr_opcode op = rc_ops[i % NUM_RC_OPS];
@@ -1786,7 +1786,7 @@ static void every_cqe_the_model_writes_parses_across_cq_wraps(void)
 			IBV_SEND_SIGNALED | (i & 8 ? IBV_SEND_SOLICITED : 0));
 		xc_do(&x, &wr);
 	}
-	CHECK(to_m5cq(x.acq)->cons_index > 2 * ncqe);
+	CHECK(to_m5_cq(x.acq)->cons_index > 2 * ncqe);
 	xc_empty(x.acq);
 	xc_empty(x.bcq);
 out:
@@ -2057,13 +2057,13 @@ static void the_cq_arm_doorbell_matches_mlx5dv(void)
 	CHECK_EQ(xc_open(&x, &o), 0);
 	if (check_failed)
 		goto out;
-	cq = to_m5cq(x.bcq);
+	cq = to_m5_cq(x.bcq);
 	CHECK_EQ(m5m_cq_info(x.dev, x.bcq, &info), 0);
 	/* The context's CQ UAR: the non-cached dynamic one on this model. */
 	CHECK((uint8_t *)cq->arm_reg ==
-	      (uint8_t *)to_m5ctx(x.ctx)->cq_uar + MLX5_CQ_DOORBELL);
+	      (uint8_t *)to_m5_ctx(x.ctx)->cq_uar + MLX5_CQ_DOORBELL);
 	CHECK_EQ(m5m_cq_uar_page(x.dev, x.bcq),
-		 (int64_t)to_m5ctx(x.ctx)->cq_uar_page);
+		 (int64_t)to_m5_ctx(x.ctx)->cq_uar_page);
 	xc_sges(&x, &sg, lens, 1, 0);
 	for (i = 0; i < 10 && !check_failed; i++) {
 		bool sol = i & 1;

@@ -164,11 +164,11 @@ static void td_qp_rings_its_own_uar_without_lock(void)
 	CHECK(a && b);
 	if (!a || !b || rig_pair(&r, a, b))
 		goto out;
-	bf = to_m5qp(a)->bf;
+	bf = to_m5_qp(a)->bf;
 	/* Its TD's own BlueFlame register: no lock, on the TD's UAR. */
 	CHECK_EQ(bf->kind, M5_BF_TD);
 	CHECK(!bf->need_lock && !bf->lock.need);
-	CHECK(!to_m5qp(a)->sq.lock.need);
+	CHECK(!to_m5_qp(a)->sq.lock.need);
 	CHECK(bf->buf_size != 0);
 	CHECK_EQ(m5m_qp_uar_page(r.dev, a->qp_num), bf->page_id);
 	CHECK_EQ(m5m_uar_type(r.dev, r.ctx, bf->page_id),
@@ -217,9 +217,9 @@ static void two_tds_share_a_uar_on_their_own_bfregs(void)
 		goto out;
 	/* One UAR for both (a 4 KB UAR has 2 bfregs, a 64 KB page 32). */
 	CHECK_EQ(m5m_live_uars(r.dev, r.ctx), base + 1);
-	CHECK(to_m5qp(q[0])->bf != to_m5qp(q[1])->bf);
-	CHECK(to_m5qp(q[0])->bf->obj == to_m5qp(q[1])->bf->obj);
-	CHECK(!to_m5qp(q[0])->bf->need_lock && !to_m5qp(q[1])->bf->need_lock);
+	CHECK(to_m5_qp(q[0])->bf != to_m5_qp(q[1])->bf);
+	CHECK(to_m5_qp(q[0])->bf->obj == to_m5_qp(q[1])->bf->obj);
+	CHECK(!to_m5_qp(q[0])->bf->need_lock && !to_m5_qp(q[1])->bf->need_lock);
 	peer = qp_in(&r, r.pd);
 	if (check_failed || !peer)
 		goto out;
@@ -264,7 +264,7 @@ static void qps_without_td_share_bfregs(void)
 	}
 	/* libmlx5's classes: 4 dedicated, 12 shared, then the least used. */
 	for (i = 0; i < NQ; i++) {
-		struct m5_bf *bf = to_m5qp(q[i])->bf;
+		struct m5_bf *bf = to_m5_qp(q[i])->bf;
 
 		ded += bf->kind == M5_BF_QP_DEDICATED;
 		shr += bf->kind == M5_BF_QP_SHARED;
@@ -276,11 +276,11 @@ static void qps_without_td_share_bfregs(void)
 	CHECK(ded >= M5_LOW_LAT_BFREGS && ded <= M5_LOW_LAT_BFREGS + per_uar);
 	CHECK_EQ(ded + shr, NQ);
 	CHECK_EQ(locked, shr);
-	CHECK_EQ(to_m5qp(q[NQ - 1])->bf->kind, M5_BF_QP_SHARED);
-	CHECK_EQ(to_m5qp(q[NQ - 1])->bf->users, 2);
+	CHECK_EQ(to_m5_qp(q[NQ - 1])->bf->kind, M5_BF_QP_SHARED);
+	CHECK_EQ(to_m5_qp(q[NQ - 1])->bf->users, 2);
 	/* Two QPs on one shared bfreg ring it in turn; halves alternate. */
 	for (i = 0; i < NQ - 1; i++)
-		if (to_m5qp(q[i])->bf == to_m5qp(q[NQ - 1])->bf)
+		if (to_m5_qp(q[i])->bf == to_m5_qp(q[NQ - 1])->bf)
 			break;
 	CHECK(i < NQ - 1);
 	if (check_failed)
@@ -291,12 +291,12 @@ static void qps_without_td_share_bfregs(void)
 	send_one(&r, q[i], q[NQ - 1], 64, true);
 	/* Destroy gives the bfreg back; the next QP takes it, no new UAR. */
 	uars = m5m_live_uars(r.dev, r.ctx);
-	first = to_m5qp(q[0])->bf;
+	first = to_m5_qp(q[0])->bf;
 	CHECK_EQ(ibv_destroy_qp(q[0]), 0);
 	q[0] = NULL;
 	CHECK_EQ(first->users, 0);
 	again = qp_in(&r, r.pd);
-	CHECK(again && to_m5qp(again)->bf == first);
+	CHECK(again && to_m5_qp(again)->bf == first);
 	CHECK_EQ(m5m_live_uars(r.dev, r.ctx), uars);
 out:
 	if (again)
@@ -319,7 +319,7 @@ static void cq_arms_go_to_the_nc_uar(void)
 	CHECK_EQ(rig_open(&r, false), 0);
 	if (check_failed)
 		goto out;
-	ctx = to_m5ctx(r.ctx);
+	ctx = to_m5_ctx(r.ctx);
 	CHECK(ctx->dyn_uar);
 	CHECK_EQ(m5m_uar_type(r.dev, r.ctx, ctx->cq_uar_page),
 		 MLX5_IB_UAPI_UAR_ALLOC_TYPE_NC);
@@ -329,7 +329,7 @@ static void cq_arms_go_to_the_nc_uar(void)
 	CHECK(cq);
 	if (!cq)
 		goto out;
-	CHECK((char *)to_m5cq(cq)->arm_reg ==
+	CHECK((char *)to_m5_cq(cq)->arm_reg ==
 	      (char *)ctx->cq_uar + M5_CQ_DOORBELL);
 	a = m5t_rc_qp(r.pd, r.cq, NULL, 16, 1);
 	b = m5t_rc_qp(r.pd, cq, NULL, 16, 1);
@@ -452,8 +452,8 @@ static void static_uars_without_kernel_dyn_uar(void)
 	CHECK_EQ(domain_open(&r, &d), 0);
 	if (check_failed)
 		goto out;
-	CHECK(!to_m5ctx(r.ctx)->dyn_uar);
-	CHECK_EQ(to_m5ctx(r.ctx)->tot_bfregs, M5_TOTAL_BFREGS);
+	CHECK(!to_m5_ctx(r.ctx)->dyn_uar);
+	CHECK_EQ(to_m5_ctx(r.ctx)->tot_bfregs, M5_TOTAL_BFREGS);
 	CHECK_EQ(m5m_live_uars(r.dev, r.ctx), 0);
 	CHECK_EQ(m5m_cq_uar_page(r.dev, r.cq), -1);
 	a = qp_in(&r, d.parent);
@@ -461,7 +461,7 @@ static void static_uars_without_kernel_dyn_uar(void)
 	if (!a || !b || rig_pair(&r, a, b))
 		goto out;
 	CHECK_EQ(m5m_qp_uar_page(r.dev, a->qp_num), -1);
-	CHECK_EQ(to_m5qp(a)->bf->kind, M5_BF_STATIC);
+	CHECK_EQ(to_m5_qp(a)->bf->kind, M5_BF_STATIC);
 	send_one(&r, a, b, 16, true);
 	send_one(&r, b, a, 512, false);
 out:
@@ -493,16 +493,16 @@ static void no_write_combining_rings_the_nc_uar(void)
 	CHECK_EQ(domain_open(&r, &d), 0);
 	if (check_failed)
 		goto out;
-	ctx = to_m5ctx(r.ctx);
+	ctx = to_m5_ctx(r.ctx);
 	CHECK(ctx->dyn_uar);
 	CHECK_EQ(m5m_live_uars(r.dev, r.ctx), 1);
 	a = qp_in(&r, d.parent);
 	b = qp_in(&r, r.pd);
 	if (!a || !b || rig_pair(&r, a, b))
 		goto out;
-	CHECK(to_m5qp(a)->bf == &ctx->nc_uar->bf[0]);
-	CHECK(to_m5qp(b)->bf == &ctx->nc_uar->bf[0]);
-	CHECK(!to_m5qp(a)->bf->need_lock && !to_m5qp(a)->bf->buf_size);
+	CHECK(to_m5_qp(a)->bf == &ctx->nc_uar->bf[0]);
+	CHECK(to_m5_qp(b)->bf == &ctx->nc_uar->bf[0]);
+	CHECK(!to_m5_qp(a)->bf->need_lock && !to_m5_qp(a)->bf->buf_size);
 	CHECK_EQ(m5m_qp_uar_page(r.dev, a->qp_num), ctx->cq_uar_page);
 	m5m_reset_stats(r.dev);
 	send_one(&r, a, b, 16, true);
@@ -541,15 +541,15 @@ static void kernel_refuses_stale_and_foreign_uars(void)
 	CHECK_EQ(rig_open(&r2, false), 0);
 	if (check_failed)
 		goto out;
-	ctx = to_m5ctx(r.ctx);
+	ctx = to_m5_ctx(r.ctx);
 	CHECK_EQ(m5k_alloc_uar(ctx, 7, &k), EOPNOTSUPP);
 	CHECK_EQ(m5k_alloc_uar(ctx, MLX5_IB_UAPI_UAR_ALLOC_TYPE_BF, &k), 0);
 	CHECK_EQ(k.length, (uint32_t)sysconf(_SC_PAGESIZE));
 	CHECK(m5k_mmap_uar(ctx, (off_t)k.mmap_offset + k.length, k.length) ==
 	      MAP_FAILED);
-	CHECK(m5k_mmap_uar(to_m5ctx(r2.ctx), (off_t)k.mmap_offset, k.length) ==
+	CHECK(m5k_mmap_uar(to_m5_ctx(r2.ctx), (off_t)k.mmap_offset, k.length) ==
 	      MAP_FAILED);
-	CHECK_EQ(m5k_destroy_uar(to_m5ctx(r2.ctx), k.handle), EINVAL);
+	CHECK_EQ(m5k_destroy_uar(to_m5_ctx(r2.ctx), k.handle), EINVAL);
 	CHECK_EQ(m5k_destroy_uar(ctx, k.handle), 0);
 	CHECK_EQ(m5k_destroy_uar(ctx, k.handle), EINVAL);
 	CHECK(m5k_mmap_uar(ctx, (off_t)k.mmap_offset, k.length) == MAP_FAILED);
@@ -577,7 +577,7 @@ static void kernel_refuses_stale_and_foreign_uars(void)
 		goto out;
 	m5m_set_strict(r.dev, false);
 	m5m_set_quiet(r.dev, true);
-	to_m5qp(q)->bf = to_m5qp(peer)->bf;
+	to_m5_qp(q)->bf = to_m5_qp(peer)->bf;
 	{
 		struct ibv_sge ss = { (uintptr_t)r.buf, 8, r.mr->lkey };
 		struct ibv_send_wr swr = { .sg_list = &ss, .num_sge = 1 };
@@ -586,7 +586,7 @@ static void kernel_refuses_stale_and_foreign_uars(void)
 		swr.opcode = IBV_WR_SEND;
 		CHECK_EQ(ibv_post_send(q, &swr, &bad_s), 0);
 	}
-	to_m5qp(q)->bf = saved;
+	to_m5_qp(q)->bf = saved;
 	CHECK(m5m_violations(r.dev) >= 1);
 	/* Destroying a UAR a QP was created on is flagged too. */
 	{

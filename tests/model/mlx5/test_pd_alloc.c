@@ -235,22 +235,22 @@ static void allocators_give_the_queue_buffers(void)
 	if (!cq)
 		goto out;
 	pa_check_alloc(&r, 0, MLX5DV_RES_TYPE_CQ, 16 * 64);
-	CHECK(to_m5cq(cq)->buf == r.log.a[0].ptr);
+	CHECK(to_m5_cq(cq)->buf == r.log.a[0].ptr);
 	srq = pa_srq(&r);
 	CHECK(srq);
 	if (!srq)
 		goto out;
 	pa_check_alloc(&r, 1, MLX5DV_RES_TYPE_SRQ, 2 * 16 * 32);
-	CHECK(to_m5srq(srq)->wq.buf == r.log.a[1].ptr);
+	CHECK(to_m5_srq(srq)->wq.buf == r.log.a[1].ptr);
 	a = m5t_rc_qp(r.parent, cq, NULL, 8, 1);
 	b = m5t_rc_qp(r.parent, cq, srq, 8, 1);
 	CHECK(a && b);
 	if (!a || !b)
 		goto out;
-	pa_check_alloc(&r, 2, MLX5DV_RES_TYPE_QP, to_m5qp(a)->buf_len);
-	CHECK(to_m5qp(a)->buf == r.log.a[2].ptr);
-	pa_check_alloc(&r, 3, MLX5DV_RES_TYPE_QP, to_m5qp(b)->buf_len);
-	CHECK(to_m5qp(b)->buf == r.log.a[3].ptr);
+	pa_check_alloc(&r, 2, MLX5DV_RES_TYPE_QP, to_m5_qp(a)->buf_len);
+	CHECK(to_m5_qp(a)->buf == r.log.a[2].ptr);
+	pa_check_alloc(&r, 3, MLX5DV_RES_TYPE_QP, to_m5_qp(b)->buf_len);
+	CHECK(to_m5_qp(b)->buf == r.log.a[3].ptr);
 	CHECK_EQ(r.log.nalloc, 4);
 	CHECK_EQ(m5t_rc_pair(r.dev, a, b, 7), 0);
 	pa_send(r.pd, a, b, srq, cq);
@@ -331,8 +331,8 @@ static void use_default_falls_back_to_the_provider(void)
 	CHECK_EQ(r.log.nalloc, 4);
 	pa_check_alloc(&r, 0, MLX5DV_RES_TYPE_CQ, 16 * 64);
 	pa_check_alloc(&r, 1, MLX5DV_RES_TYPE_SRQ, 2 * 16 * 32);
-	pa_check_alloc(&r, 2, MLX5DV_RES_TYPE_QP, to_m5qp(a)->buf_len);
-	CHECK(to_m5cq(cq)->buf && to_m5qp(a)->buf && to_m5srq(srq)->wq.buf);
+	pa_check_alloc(&r, 2, MLX5DV_RES_TYPE_QP, to_m5_qp(a)->buf_len);
+	CHECK(to_m5_cq(cq)->buf && to_m5_qp(a)->buf && to_m5_srq(srq)->wq.buf);
 	CHECK_EQ(m5t_rc_pair(r.dev, a, b, 7), 0);
 	pa_send(r.pd, a, b, srq, cq);
 out:

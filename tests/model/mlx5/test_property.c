@@ -234,7 +234,7 @@ static int pt_ahs(struct pt *p)
 		if (type == IBV_GID_TYPE_ROCE_V2) {
 			sport = aa->grh.flow_label
 					? m5t_ref_sport(aa->grh.flow_label)
-					: be16toh(to_m5ah(p->ahs[i].ah)
+					: be16toh(to_m5_ah(p->ahs[i].ah)
 							  ->av.rlid);
 			CHECK(sport >= 0xc000);
 		}
@@ -1208,7 +1208,7 @@ static void pt_gen_list(struct pt *p, struct pt_gen *g, struct ibv_send_wr *wrs,
 /* What the SQ and RQ hold after the completions were polled. */
 static void pt_queues_check(struct pt *p, const struct pt_gen *g)
 {
-	struct m5_qp *a = to_m5qp(p->a), *b = to_m5qp(p->b);
+	struct m5_qp *a = to_m5_qp(p->a), *b = to_m5_qp(p->b);
 
 	/* Unsignaled WRs are retired with the next signaled one. */
 	p->sq_out = g->last_sig < 0 ? p->sq_out + g->ok

@@ -504,7 +504,7 @@ out:
 static void srq_wqe_segs(struct ibv_srq *srq, uint16_t idx, void *out,
 			 size_t len)
 {
-	const struct m5_wq *wq = &to_m5srq(srq)->wq;
+	const struct m5_wq *wq = &to_m5_srq(srq)->wq;
 
 	memcpy(out,
 	       (const char *)wq->buf + ((size_t)idx << wq->wqe_shift) +

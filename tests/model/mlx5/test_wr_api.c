@@ -458,7 +458,7 @@ static void ud_send_matches_mlx5dv(void)
  */
 static uint8_t *wt_wqes_no_qpn(struct ibv_qp *ibqp, uint32_t from, size_t *len)
 {
-	struct m5_qp *qp = to_m5qp(ibqp);
+	struct m5_qp *qp = to_m5_qp(ibqp);
 	size_t ring = (size_t)qp->sq.wqe_cnt * MLX5_SEND_WQE_BB;
 	uint32_t bb, ds;
 	uint8_t *r;
@@ -502,8 +502,8 @@ static void same_wqes_as_post_send(void)
 	CHECK_EQ(wt_open(&t, &rc_opts, 2), 0);
 	if (check_failed)
 		goto out;
-	p = to_m5qp(t.a[0]);
-	w = to_m5qp(t.a[1]);
+	p = to_m5_qp(t.a[0]);
+	w = to_m5_qp(t.a[1]);
 	/* Both rings start from the same bytes. */
 	memset(p->sq.buf, 0xa5, (size_t)p->sq.wqe_cnt * MLX5_SEND_WQE_BB);
 	memset(w->sq.buf, 0xa5, (size_t)w->sq.wqe_cnt * MLX5_SEND_WQE_BB);
@@ -557,7 +557,7 @@ struct wt_seen {
 
 static void wt_seen(struct wt *t, unsigned int i, struct wt_seen *s)
 {
-	struct m5_qp *qp = to_m5qp(t->a[i]);
+	struct m5_qp *qp = to_m5_qp(t->a[i]);
 
 	s->cur_post = qp->sq.cur_post;
 	s->head = qp->sq.head;
@@ -778,7 +778,7 @@ static void sq_full_enomem_discards_batch(void)
 	if (check_failed)
 		goto out;
 	wt_recvs(&t, 0, 16);
-	max = to_m5qp(t.a[0])->sq.max_post;
+	max = to_m5_qp(t.a[0])->sq.max_post;
 	CHECK(max >= 8 && max < 80);
 	if (check_failed)
 		goto out;
@@ -838,7 +838,7 @@ static void no_inline_room_refuses_inline_data(void)
 		goto out;
 	CHECK_EQ(t.cap.max_send_wr, 1);
 	CHECK_EQ(t.cap.max_inline_data, 0);
-	CHECK_EQ(to_m5qp(t.a[0])->sq.wqe_cnt, 1);
+	CHECK_EQ(to_m5_qp(t.a[0])->sq.wqe_cnt, 1);
 	if (check_failed)
 		goto out;
 	wt_recvs(&t, 0, 4);

@@ -5,8 +5,8 @@
  * appended to uverbs commands.  The structs come from the system's
  * <rdma/rdma_user_rxe.h>; this header pins every layout we rely on.
  */
-#ifndef DOORBELL_RXE_KABI_H
-#define DOORBELL_RXE_KABI_H
+#ifndef DOORBELL_RXE_HW_H
+#define DOORBELL_RXE_HW_H
 
 #include <stddef.h>
 /* <netinet/in.h> must come before the uapi header, which pulls <linux/in.h>. */
@@ -191,4 +191,4 @@ _Static_assert(sizeof(struct rxe_cmd_create_srq_resp) == 40, "srq resp");
 _Static_assert(sizeof(struct rxe_cmd_modify_srq) == 32, "modify_srq cmd");
 _Static_assert(sizeof(struct rxe_cmd_create_ah_resp) == 12, "ah resp");
 
-#endif /* DOORBELL_RXE_KABI_H */
+#endif /* DOORBELL_RXE_HW_H */

@@ -59,7 +59,7 @@ void rxe_cqe_to_wc(const struct ib_uverbs_wc *cqe, struct ibv_wc *wc)
 static __attribute__((noinline)) int
 rxe_poll_cq_broken(struct ibv_cq *ibcq, int nwc, struct ibv_wc *wc)
 {
-	struct rxe_cq *cq = to_rcq(ibcq);
+	struct rxe_cq *cq = to_rxe_cq(ibcq);
 	int ret = 0;
 
 	db_lock(&cq->lock);
@@ -71,7 +71,7 @@ rxe_poll_cq_broken(struct ibv_cq *ibcq, int nwc, struct ibv_wc *wc)
 
 int rxe_poll_cq(struct ibv_cq *ibcq, int nwc, struct ibv_wc *wc)
 {
-	struct rxe_cq *cq = to_rcq(ibcq);
+	struct rxe_cq *cq = to_rxe_cq(ibcq);
 	struct rxe_ring *r = &cq->ring;
 	uint32_t prod, own, mask, shift;
 	uint8_t *data;
@@ -100,7 +100,7 @@ int rxe_poll_cq(struct ibv_cq *ibcq, int nwc, struct ibv_wc *wc)
 	return n;
 }
 
-static inline struct rxe_cq *cqx_to_rcq(struct ibv_cq_ex *cqx)
+static inline struct rxe_cq *cqx_to_rxe_cq(struct ibv_cq_ex *cqx)
 {
 	return container_of(cqx, struct rxe_cq, vcq.cq_ex);
 }
@@ -116,7 +116,7 @@ static void rxe_cqx_show(struct rxe_cq *cq)
 
 static int rxe_start_poll(struct ibv_cq_ex *cqx, struct ibv_poll_cq_attr *attr)
 {
-	struct rxe_cq *cq = cqx_to_rcq(cqx);
+	struct rxe_cq *cq = cqx_to_rxe_cq(cqx);
 
 	if (attr->comp_mask)
 		return EINVAL;
@@ -140,7 +140,7 @@ static int rxe_start_poll(struct ibv_cq_ex *cqx, struct ibv_poll_cq_attr *attr)
 
 static int rxe_next_poll(struct ibv_cq_ex *cqx)
 {
-	struct rxe_cq *cq = cqx_to_rcq(cqx);
+	struct rxe_cq *cq = cqx_to_rxe_cq(cqx);
 	struct rxe_ring *r = &cq->ring;
 
 	if (!cq->cur)
@@ -158,7 +158,7 @@ static int rxe_next_poll(struct ibv_cq_ex *cqx)
 
 static void rxe_end_poll(struct ibv_cq_ex *cqx)
 {
-	struct rxe_cq *cq = cqx_to_rcq(cqx);
+	struct rxe_cq *cq = cqx_to_rxe_cq(cqx);
 	struct rxe_ring *r = &cq->ring;
 
 	if (cq->cur)
@@ -170,52 +170,52 @@ static void rxe_end_poll(struct ibv_cq_ex *cqx)
 
 static enum ibv_wc_opcode rxe_read_opcode(struct ibv_cq_ex *cqx)
 {
-	return cqx_to_rcq(cqx)->cur->opcode;
+	return cqx_to_rxe_cq(cqx)->cur->opcode;
 }
 
 static uint32_t rxe_read_vendor_err(struct ibv_cq_ex *cqx)
 {
-	return cqx_to_rcq(cqx)->cur->vendor_err;
+	return cqx_to_rxe_cq(cqx)->cur->vendor_err;
 }
 
 static uint32_t rxe_read_byte_len(struct ibv_cq_ex *cqx)
 {
-	return cqx_to_rcq(cqx)->cur->byte_len;
+	return cqx_to_rxe_cq(cqx)->cur->byte_len;
 }
 
 static __be32 rxe_read_imm_data(struct ibv_cq_ex *cqx)
 {
-	return cqx_to_rcq(cqx)->cur->ex.imm_data;
+	return cqx_to_rxe_cq(cqx)->cur->ex.imm_data;
 }
 
 static uint32_t rxe_read_qp_num(struct ibv_cq_ex *cqx)
 {
-	return cqx_to_rcq(cqx)->cur->qp_num;
+	return cqx_to_rxe_cq(cqx)->cur->qp_num;
 }
 
 static uint32_t rxe_read_src_qp(struct ibv_cq_ex *cqx)
 {
-	return cqx_to_rcq(cqx)->cur->src_qp;
+	return cqx_to_rxe_cq(cqx)->cur->src_qp;
 }
 
 static unsigned int rxe_read_wc_flags(struct ibv_cq_ex *cqx)
 {
-	return rxe_wc_flags(cqx_to_rcq(cqx)->cur->wc_flags);
+	return rxe_wc_flags(cqx_to_rxe_cq(cqx)->cur->wc_flags);
 }
 
 static uint32_t rxe_read_slid(struct ibv_cq_ex *cqx)
 {
-	return cqx_to_rcq(cqx)->cur->slid;
+	return cqx_to_rxe_cq(cqx)->cur->slid;
 }
 
 static uint8_t rxe_read_sl(struct ibv_cq_ex *cqx)
 {
-	return cqx_to_rcq(cqx)->cur->sl;
+	return cqx_to_rxe_cq(cqx)->cur->sl;
 }
 
 static uint8_t rxe_read_dlid_path_bits(struct ibv_cq_ex *cqx)
 {
-	return cqx_to_rcq(cqx)->cur->dlid_path_bits;
+	return cqx_to_rxe_cq(cqx)->cur->dlid_path_bits;
 }
 
 void rxe_cq_set_ex_ops(struct rxe_cq *cq, uint64_t wc_flags)
