@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
 # The build's ctest entries on other architectures, under qemu-user: each
-# ARCH is configured with cmake/toolchains/ARCH.cmake (Debian's cross gcc,
+# ARCH is configured with the toolchain file of cmake/toolchains/ named ARCH (Debian's cross gcc,
 # the multiarch libibverbs-dev:ARCH), the targets the tests run are built,
 # and ctest runs every entry through qemu-ARCH-static
 # (docs/architectures.md).

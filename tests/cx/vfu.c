@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * vfio-user server: the protocol of QEMU's docs/interop/vfio-user.rst, for
+ * vfio-user server: the protocol of QEMU's vfio-user specification (interop/vfio-user.rst in its docs), for
  * one PCI function (see vfu.h).  Messages are native-endian; each starts
  * with a 16-byte header (id, command, size, flags, error).
  */

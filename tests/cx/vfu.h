@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * The server side of vfio-user (QEMU's docs/interop/vfio-user.rst), just
+ * The server side of vfio-user (QEMU's vfio-user specification (interop/vfio-user.rst in its docs)), just
  * what one PCI function needs: version negotiation, DMA_MAP/UNMAP of guest
  * memory passed as file descriptors (mmapped here), DEVICE_GET_INFO,
  * GET_REGION_INFO, GET_IRQ_INFO, SET_IRQS with eventfds (MSI-X), REGION_READ
