@@ -90,13 +90,15 @@ itest_killed)
 		"$top/tests/guest/itest-run.sh" integration_tests_complete -- \
 		"$tmp/itest" ;;
 check_skip)
-	fixture=${2:?usage: red-runs.sh check_skip CHECK_FIXTURE}
+	# The fixture, after its emulator in a cross build (qemu-user).
+	fixture=("${@:2}")
+	((${#fixture[@]})) || { echo "usage: red-runs.sh check_skip [EMULATOR...] CHECK_FIXTURE" >&2; exit 2; }
 	expect ci_check_skip_prints_skip_and_exits_77 77 \
-		'^SKIP ci_fixture_skips: on purpose$' "$fixture" skips
+		'^SKIP ci_fixture_skips: on purpose$' "${fixture[@]}" skips
 	expect ci_check_skip_after_a_failed_check_is_a_fail 1 \
-		'^FAIL ci_fixture_fails_then_skips$' "$fixture" fails_then_skips
+		'^FAIL ci_fixture_fails_then_skips$' "${fixture[@]}" fails_then_skips
 	expect ci_check_a_run_with_a_pass_and_a_skip_exits_0 0 \
-		'^1 passed, 0 failed, 1 skipped$' "$fixture" pass_and_skip
+		'^1 passed, 0 failed, 1 skipped$' "${fixture[@]}" pass_and_skip
 	;;
 cited_paths)
 	repo=$tmp/repo

@@ -125,7 +125,7 @@ static struct hdr call(int s, uint16_t cmd, const void *body, uint32_t len,
 	return r;
 }
 
-static void version_then_regions_and_config_reads(void)
+static void __attribute__((unused)) version_then_regions_and_config_reads(void)
 {
 	int s = start();
 	uint8_t ver[4] = { 0, 0, 2, 0 }, out[256];
@@ -209,7 +209,7 @@ static void dma_is_only_inside_shared_mappings(void)
 	stop(s);
 }
 
-static void msix_eventfd_is_signalled_per_vector(void)
+static void __attribute__((unused)) msix_eventfd_is_signalled_per_vector(void)
 {
 	int s = start(), efd = eventfd(0, EFD_NONBLOCK);
 	struct {
@@ -234,10 +234,27 @@ static void msix_eventfd_is_signalled_per_vector(void)
 	stop(s);
 }
 
+/*
+ * Two tests write vfio-user messages as arrays of 32-bit words in
+ * little-endian order (a 64-bit field is its low word first) and read an
+ * eventfd counter, which qemu-user does not convert between byte orders;
+ * the server serves x86-64 QEMU.  On a big-endian build they skip, under
+ * their own names.
+ */
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+static void little_endian_only(void)
+{
+	CHECK_SKIP("the test's messages are little-endian words");
+}
+#define LE_TEST(fn) CHECK_TEST_AS(fn, little_endian_only)
+#else
+#define LE_TEST(fn) CHECK_TEST(fn)
+#endif
+
 static const struct check_test tests[] = {
-	CHECK_TEST(version_then_regions_and_config_reads),
+	LE_TEST(version_then_regions_and_config_reads),
 	CHECK_TEST(dma_is_only_inside_shared_mappings),
-	CHECK_TEST(msix_eventfd_is_signalled_per_vector),
+	LE_TEST(msix_eventfd_is_signalled_per_vector),
 };
 
 int main(int argc, char **argv)
