@@ -9,9 +9,10 @@
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-# libc6-dev: gcc only recommends it (a minimal Debian 13 lacks it).
+# libc6-dev: gcc only recommends it (a minimal Debian 13 lacks it).  git:
+# the unit stage's cited-paths test makes a scratch repository.
 pkgs=(cmake gcc libc6-dev make pkg-config libibverbs-dev ibverbs-utils perftest
-      valgrind rdma-core ibverbs-providers iproute2)
+      valgrind rdma-core ibverbs-providers iproute2 git)
 if [[ ${1:-} == --lint ]]; then
 	shift
 	pkgs=(cmake make pkg-config libibverbs-dev clang clang-format shellcheck)

@@ -108,7 +108,10 @@ cited_paths)
 	printf '%s\n' '`scripts/lib.sh` exists; [up](../scripts/lib.sh) too' \
 		'`docs/nope.md` does not' 'nor ../../away, /work/notes/x or /tmp/log' \
 		>"$repo/docs/a.md"
-	git -C "$repo" init -q && git -C "$repo" add . || exit 1
+	if ! { git -C "$repo" init -q && git -C "$repo" add .; }; then
+		echo "FAIL ci_cited_paths_are_checked: no scratch git repository (git)"
+		exit 1
+	fi
 	out=$("$repo/scripts/cited-paths.sh")
 	expect ci_cited_paths_finds_a_missing_path red \
 		'^missing docs/a.md:2: docs/nope.md$' "$repo/scripts/cited-paths.sh"
