@@ -234,7 +234,10 @@ check() {
 	fi
 }
 
-status_of() { dpkg-query -W -f '${db:Status-Abbrev}' "$1" 2>/dev/null | tr -d ' '; }
+# The package of this machine's own architecture: a host that cross-builds
+# has other architectures' copies of ibverbs-providers too (multiarch).
+native=$(dpkg --print-architecture)
+status_of() { dpkg-query -W -f '${db:Status-Abbrev}' "$1:$native" 2>/dev/null | tr -d ' '; }
 
 # --- preconditions -------------------------------------------------------------
 echo "== preconditions: stock provider visible, ibverbs-providers installed"
@@ -283,10 +286,10 @@ else
 fi
 
 # A new rxe.driver from ibverbs-providers must land at the diverted name.
-ipv=$(dpkg-query -W -f '${Version}' ibverbs-providers 2>/dev/null)
+ipv=$(dpkg-query -W -f '${Version}' "ibverbs-providers:$native" 2>/dev/null)
 # (tests/vm/prepare.sh keeps the distribution roots' copy apart.)
-ipdeb=$(compgen -G "/var/cache/apt/archives/ibverbs-providers_${ipv//:/%3a}_*.deb" ||
-	compgen -G "/var/cache/doorbell-vm-debs/ibverbs-providers_${ipv//:/%3a}_*.deb")
+ipdeb=$(compgen -G "/var/cache/apt/archives/ibverbs-providers_${ipv//:/%3a}_$native.deb" ||
+	compgen -G "/var/cache/doorbell-vm-debs/ibverbs-providers_${ipv//:/%3a}_$native.deb")
 ipdeb=${ipdeb%%$'\n'*}
 if [[ -z $ipdeb ]]; then
 	skip deb_diversion_survives_ibverbs_providers_reinstall "no ibverbs-providers_${ipv}_*.deb in /var/cache/apt/archives or /var/cache/doorbell-vm-debs"
