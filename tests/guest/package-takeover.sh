@@ -239,6 +239,19 @@ check() {
 native=$(dpkg --print-architecture)
 status_of() { dpkg-query -W -f '${db:Status-Abbrev}' "$1:$native" 2>/dev/null | tr -d ' '; }
 
+# Such a host's other-architecture copies of rdma-core's packages share
+# rxe.driver with the native ibverbs-providers; a machine that runs rxe has
+# none.  This guest is thrown away, so they are purged from it first.
+mapfile -t foreign < <(dpkg-query -W \
+	-f '${source:Package} ${Package}:${Architecture} ${db:Status-Abbrev}\n' |
+	awk -v n="$native" '$1 == "rdma-core" && $2 !~ ":(" n "|all)$" &&
+		$3 != "un" { print $2 }')
+if ((${#foreign[@]})); then
+	echo "== other architectures' rdma-core packages, purged: ${foreign[*]}"
+	dpkg --purge --force-depends "${foreign[@]}" >/dev/null 2>&1 ||
+		echo "    dpkg --purge failed"
+fi
+
 # --- preconditions -------------------------------------------------------------
 echo "== preconditions: stock provider visible, ibverbs-providers installed"
 pre=""
