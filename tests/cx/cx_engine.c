@@ -199,14 +199,32 @@ static struct m5m_pd *cxe_pd(struct cxe *e, uint32_t pdn)
 	return &e->pds[e->npds++];
 }
 
+/* Every page inside guest memory, and enough of them for len bytes. */
+static bool cxe_pas_ok(const struct cxe *e, const uint64_t *pas,
+		       unsigned int npages, uint64_t len)
+{
+	unsigned int i;
+
+	if ((len + CXE_PAGE - 1) / CXE_PAGE > npages)
+		return false;
+	for (i = 0; i < npages; i++)
+		if (!cxe_gpa(e, pas[i], CXE_PAGE))
+			return false;
+	return true;
+}
+
 struct cxe_qp *cxe_qp_create(struct cxe *e, const struct cxe_qp_attr *a)
 {
+	uint64_t len = ((uint64_t)a->rq_cnt << a->rq_shift) +
+		       (uint64_t)a->sq_bbs * M5_SEND_WQE_BB;
 	struct cxe_qp *qp;
 	unsigned int i;
 
 	for (i = 0; i < CXE_MAX_OBJS && e->qps[i]; i++)
 		;
-	if (i == CXE_MAX_OBJS || !cxe_gpa(e, a->dbr, 8))
+	/* The engine reads WQEs wherever the page list says: check it now. */
+	if (i == CXE_MAX_OBJS || !cxe_gpa(e, a->dbr, 8) ||
+	    !cxe_pas_ok(e, a->pas, a->npages, len))
 		return NULL;
 	qp = calloc(1, sizeof(*qp));
 	if (!qp)

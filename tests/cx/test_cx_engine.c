@@ -363,6 +363,40 @@ static void mtt_page_outside_guest_memory_is_a_protection_error(void)
 	t_rig_free(r);
 }
 
+static void qp_on_pages_outside_guest_memory_is_refused(void)
+{
+	struct t_rig *r = t_rig(IBV_QPT_RC);
+	uint64_t pas[2] = { PG(40), PG(MEM_PAGES) };
+	struct cxe_qp *qp;
+	struct cxe_qp_attr a = {
+		.qpn = 0x50,
+		.type = IBV_QPT_RC,
+		.pdn = 1,
+		.scq = &r->cq[0],
+		.rcq = &r->cq[0],
+		.rq_cnt = RQ_CNT,
+		.rq_shift = 6,
+		.sq_bbs = SQ_BBS,
+		.dbr = PG(1) + 256,
+		.pas = pas,
+		.npages = 2,
+	};
+
+	CHECK(cxe_qp_create(&r->e, &a) == NULL);
+	/* One page for two pages of queues: refused too. */
+	pas[1] = PG(41);
+	a.npages = 1;
+	CHECK(cxe_qp_create(&r->e, &a) == NULL);
+	a.npages = 2;
+	a.dbr = PG(MEM_PAGES) - 4;
+	CHECK(cxe_qp_create(&r->e, &a) == NULL);
+	a.dbr = PG(1) + 256;
+	qp = cxe_qp_create(&r->e, &a);
+	CHECK(qp != NULL);
+	cxe_qp_destroy(&r->e, qp);
+	t_rig_free(r);
+}
+
 static const struct check_test tests[] = {
 	CHECK_TEST(rc_send_across_pages_lands_and_completes_both_sides),
 	CHECK_TEST(rdma_write_lands_with_one_requester_cqe),
@@ -370,6 +404,7 @@ static const struct check_test tests[] = {
 	CHECK_TEST(ud_send_lands_after_the_grh_area),
 	CHECK_TEST(unknown_lkey_is_a_local_protection_error_cqe),
 	CHECK_TEST(mtt_page_outside_guest_memory_is_a_protection_error),
+	CHECK_TEST(qp_on_pages_outside_guest_memory_is_refused),
 };
 
 int main(int argc, char **argv)
