@@ -79,7 +79,7 @@ void m5m_cqe_req(struct m5m_qp *qp, const struct m5m_wqe *w, uint32_t byte_cnt)
 	c.srqn_uidx = htobe32(qp->uidx);
 	c.byte_cnt = htobe32(byte_cnt);
 	c.op_own = M5_CQE_REQ << M5_CQE_OPCODE_SHIFT;
-	m5m_cq_write(qp->scq, &c, false);
+	m5m_cqe_post(qp, qp->scq, &c, false);
 }
 
 void m5m_cqe_req_err(struct m5m_qp *qp, uint16_t idx, uint8_t opcode,
@@ -93,7 +93,7 @@ void m5m_cqe_req_err(struct m5m_qp *qp, uint16_t idx, uint8_t opcode,
 	e.wqe_counter = htobe16(idx);
 	e.op_own = M5_CQE_REQ_ERR << M5_CQE_OPCODE_SHIFT;
 	/* An error CQE also satisfies a solicited-only arm. */
-	m5m_cq_write(qp->scq, (const struct m5_cqe64 *)&e, true);
+	m5m_cqe_post(qp, qp->scq, (const struct m5_cqe64 *)&e, true);
 }
 
 void m5m_cqe_resp(struct m5m_qp *qp, uint16_t counter, const struct m5m_resp *r)
@@ -114,7 +114,7 @@ void m5m_cqe_resp(struct m5m_qp *qp, uint16_t counter, const struct m5m_resp *r)
 	c.wqe_counter = htobe16(counter);
 	c.op_own = (uint8_t)(r->opcode << M5_CQE_OPCODE_SHIFT) |
 		   (r->se ? M5_CQE_SE_MASK : 0);
-	m5m_cq_write(qp->rcq, &c, r->se);
+	m5m_cqe_post(qp, qp->rcq, &c, r->se);
 }
 
 void m5m_cqe_resp_err(struct m5m_qp *qp, uint16_t counter, uint8_t synd)
@@ -133,7 +133,7 @@ void m5m_cqe_resp_err_vendor(struct m5m_qp *qp, uint16_t counter, uint8_t synd,
 	e.s_wqe_opcode_qpn = htobe32(qp->qpn);
 	e.wqe_counter = htobe16(counter);
 	e.op_own = M5_CQE_RESP_ERR << M5_CQE_OPCODE_SHIFT;
-	m5m_cq_write(qp->rcq, (const struct m5_cqe64 *)&e, true);
+	m5m_cqe_post(qp, qp->rcq, (const struct m5_cqe64 *)&e, true);
 }
 
 /* --- Writing CQEs --------------------------------------------------------- */

@@ -180,6 +180,7 @@ struct m5m_dev *m5m_dev_create(const struct m5m_config *cfg)
 		m5m_config_default(&dev->cfg);
 	m5m_lock();
 	dev->id = m5m_next_id++;
+	m5m_eng_set_ops(dev, NULL, NULL);
 	ret = m5m_config_check(&dev->cfg, dev->id);
 	if (!ret)
 		ret = m5m_eq_init(dev);

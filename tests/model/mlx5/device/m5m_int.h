@@ -13,6 +13,7 @@
 
 #include "mlx5/mlx5.h"
 #include "m5model.h"
+#include "m5m_eng.h"
 
 /* Not in mlx5_hw.h: async EQE types only the model raises. */
 enum {
@@ -86,6 +87,7 @@ struct m5m_ctx {
 
 struct m5m_pd {
 	uint32_t pdn;
+	struct m5m_dev *dev; /* the engine's device */
 	struct m5m_ctx *ctx;
 	unsigned int users;
 };
@@ -164,6 +166,7 @@ struct m5m_cq {
 
 struct m5m_srq {
 	uint32_t srqn;
+	struct m5m_dev *dev; /* the engine's device */
 	struct m5m_ctx *ctx;
 	struct m5m_pd *pd;
 	struct ibv_srq *ibsrq;
@@ -219,6 +222,7 @@ struct m5m_wqe {
 
 struct m5m_qp {
 	uint32_t qpn;
+	struct m5m_dev *dev; /* the engine's device */
 	struct m5m_ctx *ctx;
 	struct m5m_pd *pd;
 	struct ibv_qp *ibqp;
@@ -226,7 +230,7 @@ struct m5m_qp {
 	enum ibv_qp_state state;
 	struct m5m_cq *scq, *rcq;
 	struct m5m_srq *srq;
-	uint8_t *buf;
+	uint8_t *buf; /* the model's; the engine goes through ops->qp_buf */
 	__be32 *dbrec;
 	uint8_t *sq;
 	uint32_t sq_bbs;
@@ -324,6 +328,8 @@ struct m5m_ibdev {
 
 struct m5m_dev {
 	struct m5m_config cfg;
+	const struct m5m_eng_ops *ops; /* the engine's seam (m5m_eng.h) */
+	void *ops_arg;
 	unsigned int id;
 	struct m5m_dev *next;
 	uint64_t now;
@@ -409,20 +415,44 @@ enum {
 	M5M_DBR_SRQ,
 };
 
-/* m5m_mr.c: keys and DMA */
+/* m5m_mr.c: the model's keys */
 struct m5m_mr *m5m_mr_find(struct m5m_dev *dev, uint32_t key);
-/* 0 or a syndrome; *host set on success. */
-int m5m_mr_local(struct m5m_pd *pd, uint32_t lkey, uint64_t addr, uint64_t len,
-		 bool write, uint8_t **host);
-int m5m_mr_remote(struct m5m_qp *dst, uint32_t rkey, uint64_t addr,
-		  uint64_t len, int access, uint8_t **host);
+bool m5m_mr_covers(const struct m5m_mr *mr, uint64_t addr, uint64_t len);
 bool m5m_pd_in_use(struct m5m_dev *dev, struct m5m_pd *pd);
+
+/* m5m_eng.c: the engine's calls through the seam (m5m_eng.h) */
+int m5m_xlate(const struct m5m_pd *pd, uint32_t key, uint64_t addr,
+	      uint64_t len, int access, uint8_t **host, uint64_t *run);
+void *m5m_sq_slot(const struct m5m_qp *qp, uint16_t idx);
+void *m5m_rq_slot(const struct m5m_qp *qp, uint16_t idx);
+void *m5m_srq_slot(const struct m5m_srq *srq, uint16_t idx);
+void m5m_cqe_post(struct m5m_qp *qp, struct m5m_cq *cq,
+		  const struct m5_cqe64 *cqe, bool sol);
+
+/*
+ * m5m_dma.c: keys and DMA.  access is IBV_ACCESS_* bits (0: local read).
+ * m5m_dma_local: 0 or LOCAL_PROT_ERR; m5m_dma_remote also checks the
+ * responder QP's access and skips the key of a zero-length range (0 or
+ * REMOTE_ACCESS_ERR).  m5m_dma_to/from copy (0 or -1); m5m_dma_move
+ * copies a remote range (s) into a local one (d), overlap allowed (0,
+ * LOCAL_PROT_ERR for d, REMOTE_ACCESS_ERR for s).
+ */
+int m5m_dma_local(const struct m5m_pd *pd, uint32_t lkey, uint64_t addr,
+		  uint64_t len, int access);
+int m5m_dma_remote(const struct m5m_qp *dst, uint32_t rkey, uint64_t addr,
+		   uint64_t len, int access);
+int m5m_dma_to(const struct m5m_pd *pd, uint32_t key, uint64_t addr,
+	       const void *src, uint64_t len, int access);
+int m5m_dma_from(const struct m5m_pd *pd, uint32_t key, uint64_t addr,
+		 void *dst, uint64_t len, int access);
+int m5m_dma_move(const struct m5m_pd *dpd, uint32_t dkey, uint64_t daddr,
+		 int daccess, const struct m5m_pd *spd, uint32_t skey,
+		 uint64_t saddr, int saccess, uint64_t len);
 
 /* m5m_wqe.c: decoding and format checks; true if the WQE is sound */
 bool m5m_wqe_decode(struct m5m_qp *qp, uint16_t idx, struct m5m_wqe *w);
 uint16_t m5m_snd_dbrec(const struct m5m_qp *qp);
 uint16_t m5m_rcv_dbrec(const struct m5m_qp *qp);
-void *m5m_sq_slot(const struct m5m_qp *qp, uint16_t idx);
 
 /* m5m_send.c: the send engine */
 void m5m_sq_run(struct m5m_qp *qp);

@@ -308,6 +308,7 @@ int m5k_create_srq(struct ibv_context *ctx, struct verbs_srq *srq,
 	if (ret)
 		goto out;
 	m->ctx = c;
+	m->dev = c->dev;
 	m->pd = p;
 	m->ibsrq = &srq->srq;
 	m->buf = (uint8_t *)(uintptr_t)req->buf_addr;

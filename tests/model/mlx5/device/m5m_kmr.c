@@ -49,6 +49,7 @@ int db_k_alloc_pd(struct ibv_context *ctx, struct ibv_pd *pd,
 		goto out;
 	}
 	p->ctx = c;
+	p->dev = c->dev;
 	p->pdn = m5m_tab_add(&c->dev->pds, p);
 	pd->handle = p->pdn;
 	pd->context = ctx;

@@ -449,6 +449,7 @@ int m5k_create_qp(struct ibv_context *ctx, struct verbs_qp *qp,
 	if (ret)
 		goto out;
 	m->ctx = c;
+	m->dev = c->dev;
 	m->pd = m5m_tab_get(&c->dev->pds, attr->pd->handle);
 	m->scq = m5m_ctx_cq(c, attr->send_cq);
 	m->rcq = m5m_ctx_cq(c, attr->recv_cq);

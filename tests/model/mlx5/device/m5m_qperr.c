@@ -2,7 +2,7 @@
 /*
  * QP errors as the device reports them: the move to ERR, flush CQEs
  * (syndrome WR_FLUSH_ERR) for every outstanding receive and send WQE, and
- * the affiliated async events, which go out as EQEs on the async EQ.  A UD
+ * the affiliated async events (through the seam, m5m_eng.c).  A UD
  * QP's send error moves it to SQE instead: only its SQ is flushed.
  *
  * A QP in ERR (or SQE) executes no send WQE: every WQE the SND dbrec shows
@@ -10,16 +10,6 @@
  * not, in SQ order (m5m_sq_run); in ERR every receive WQE does too.
  */
 #include "m5m_int.h"
-
-void m5m_async_qp(struct m5m_qp *qp, uint8_t type)
-{
-	m5m_eqe_write(&qp->ctx->dev->eqs[0], type, qp->qpn, 0, 0);
-}
-
-void m5m_async_srq(struct m5m_srq *srq, uint8_t type)
-{
-	m5m_eqe_write(&srq->ctx->dev->eqs[0], type, srq->srqn, 0, 1);
-}
 
 void m5m_qp_flush(struct m5m_qp *qp)
 {

@@ -9,11 +9,6 @@
 
 #include "m5m_int.h"
 
-struct m5m_qp *m5m_qp_find(struct m5m_dev *dev, uint32_t qpn)
-{
-	return m5m_tab_get(&dev->qps, qpn);
-}
-
 /* IBTA RNR NAK timer encodings, in µs (code 0 is the longest). */
 uint32_t m5m_rnr_timer_us(uint8_t code)
 {
@@ -68,7 +63,7 @@ static uint16_t m5m_srq_posted_count(const struct m5m_srq *srq)
 /* The next receive WQE, without taking it; false if there is none. */
 static bool m5m_rwqe_peek(struct m5m_qp *qp, struct m5m_rwqe *rw)
 {
-	struct m5m_dev *dev = qp->ctx->dev;
+	struct m5m_dev *dev = qp->dev;
 	struct m5m_srq *srq = qp->srq;
 	const struct m5_srq_next_seg *next;
 	const uint8_t *p;
@@ -80,7 +75,7 @@ static bool m5m_rwqe_peek(struct m5m_qp *qp, struct m5m_rwqe *rw)
 			       "SRQ 0x%x: free list points at WQE %u of %u",
 			       srq->srqn, srq->head, srq->nwqe))
 			return false;
-		p = srq->buf + ((size_t)srq->head << srq->shift);
+		p = m5m_srq_slot(srq, srq->head);
 		next = (const void *)p;
 		rw->counter = srq->head;
 		return m5m_rwqe_parse(dev, p + sizeof(*next),
@@ -90,7 +85,7 @@ static bool m5m_rwqe_peek(struct m5m_qp *qp, struct m5m_rwqe *rw)
 	}
 	if (qp->rq_hw == m5m_rcv_dbrec(qp))
 		return false;
-	p = qp->rq + ((size_t)(qp->rq_hw & (qp->rq_cnt - 1)) << qp->rq_shift);
+	p = m5m_rq_slot(qp, qp->rq_hw);
 	rw->counter = qp->rq_hw;
 	return m5m_rwqe_parse(dev, p, (1u << qp->rq_shift) / M5_DS_UNIT, rw,
 			      qp->qpn, qp->rq_hw);
@@ -106,7 +101,7 @@ static void m5m_rwqe_take(struct m5m_qp *qp)
 		qp->rq_hw++;
 		return;
 	}
-	next = (const void *)(srq->buf + ((size_t)srq->head << srq->shift));
+	next = m5m_srq_slot(srq, srq->head);
 	srq->head = be16toh(next->next_wqe_index);
 	srq->consumed++;
 	avail = (uint16_t)(m5m_srq_posted_count(srq) - srq->consumed);
@@ -120,8 +115,7 @@ enum m5m_rx m5m_rx_check(struct m5m_qp *dst)
 {
 	struct m5m_rwqe rw;
 
-	if (dst->type == IBV_QPT_RC &&
-	    m5m_fault_take(dst->ctx->dev, M5M_FAULT_RNR))
+	if (dst->type == IBV_QPT_RC && m5m_fault_take(dst->dev, M5M_FAULT_RNR))
 		return M5M_RX_RNR;
 	return m5m_rwqe_peek(dst, &rw) ? M5M_RX_OK : M5M_RX_RNR;
 }
@@ -139,7 +133,7 @@ static void m5m_grh(struct m5m_qp *src, const struct m5_av *av, uint32_t len,
 	grh[5] = (uint8_t)len;
 	grh[6] = 0x1b;
 	grh[7] = av->hop_limit;
-	m5m_port_gid(src->ctx->dev, src->port ? src->port : 1, &sgid);
+	m5m_port_gid(src->dev, src->port ? src->port : 1, &sgid);
 	memcpy(grh + 8, sgid.raw, 16);
 	memcpy(grh + 24, av->rgid, 16);
 }
@@ -150,8 +144,6 @@ static int m5m_scatter(struct m5m_qp *dst, const struct m5m_rwqe *rw,
 {
 	unsigned int i;
 	uint64_t n;
-	uint8_t *host;
-	int synd;
 
 	for (i = 0; i < rw->nsge && len; i++) {
 		if (off >= rw->sge[i].len) {
@@ -161,11 +153,9 @@ static int m5m_scatter(struct m5m_qp *dst, const struct m5m_rwqe *rw,
 		n = rw->sge[i].len - off;
 		if (n > len)
 			n = len;
-		synd = m5m_mr_local(dst->pd, rw->sge[i].lkey,
-				    rw->sge[i].addr + off, n, true, &host);
-		if (synd)
-			return synd;
-		memcpy(host, data, n);
+		if (m5m_dma_to(dst->pd, rw->sge[i].lkey, rw->sge[i].addr + off,
+			       data, n, IBV_ACCESS_LOCAL_WRITE))
+			return M5_SYND_LOCAL_PROT_ERR;
 		data += n;
 		len -= (uint32_t)n;
 		off = 0;
@@ -176,7 +166,7 @@ static int m5m_scatter(struct m5m_qp *dst, const struct m5m_rwqe *rw,
 static bool m5m_ud_accepts(struct m5m_qp *src, const struct m5m_wqe *w,
 			   struct m5m_qp *dst)
 {
-	struct m5m_dev *dev = dst->ctx->dev;
+	struct m5m_dev *dev = dst->dev;
 	uint32_t qkey = be32toh(w->av->key.qkey.qkey);
 
 	/* SQD and SQE stop the SQ only: receives go on. */
@@ -233,7 +223,7 @@ enum m5m_rx m5m_deliver(struct m5m_qp *src, const struct m5m_wqe *w,
 			struct m5m_qp *dst, const uint8_t *msg, uint32_t len,
 			uint8_t *synd)
 {
-	bool eth = dst->ctx->dev->cfg.link_layer == IBV_LINK_LAYER_ETHERNET;
+	bool eth = dst->dev->cfg.link_layer == IBV_LINK_LAYER_ETHERNET;
 	bool ud = dst->type == IBV_QPT_UD;
 	struct m5m_resp r = { 0 };
 	uint8_t grh[M5M_GRH_BYTES];
@@ -246,13 +236,13 @@ enum m5m_rx m5m_deliver(struct m5m_qp *src, const struct m5m_wqe *w,
 	if (ud && !m5m_ud_accepts(src, w, dst))
 		return M5M_RX_DROP;
 	if (!ud && w->opcode != M5_OPCODE_RDMA_WRITE_IMM &&
-	    m5m_fault_take(dst->ctx->dev, M5M_FAULT_RNR))
+	    m5m_fault_take(dst->dev, M5M_FAULT_RNR))
 		return M5M_RX_RNR;
 	if (!m5m_rwqe_peek(dst, &rw))
 		return ud ? M5M_RX_DROP : M5M_RX_RNR;
 	if (!ud && dst->srq && w->opcode != M5_OPCODE_RDMA_WRITE_IMM &&
-	    m5m_fault_take(dst->ctx->dev, M5M_FAULT_ODP_PFAULT)) {
-		struct m5m_dev *dev = dst->ctx->dev;
+	    m5m_fault_take(dst->dev, M5M_FAULT_ODP_PFAULT)) {
+		struct m5m_dev *dev = dst->dev;
 
 		/* mlx5_ib is told by a page-fault EQE; it reads the WQE later. */
 		m5m_odp_work(dev);
@@ -273,7 +263,7 @@ enum m5m_rx m5m_deliver(struct m5m_qp *src, const struct m5m_wqe *w,
 	r.imm = w->imm;
 	r.se = w->fm_ce_se & M5_WQE_CTRL_SOLICITED;
 	r.src_qpn = src->qpn;
-	r.slid = m5m_port_lid(src->ctx->dev, src->port ? src->port : 1);
+	r.slid = m5m_port_lid(src->dev, src->port ? src->port : 1);
 	if (ud) {
 		r.sl = eth ? (w->av->stat_rate_sl >> 1) & 7
 			   : w->av->stat_rate_sl & 0xf;
@@ -339,8 +329,8 @@ static void m5m_rq_new_wqes(struct m5m_qp *qp, uint16_t posted)
 
 	for (i = qp->rq_seen;
 	     i != posted && (uint16_t)(posted - i) <= qp->rq_cnt; i++) {
-		p = qp->rq + ((size_t)(i & (qp->rq_cnt - 1)) << qp->rq_shift);
-		if (!m5m_rwqe_parse(qp->ctx->dev, p,
+		p = m5m_rq_slot(qp, i);
+		if (!m5m_rwqe_parse(qp->dev, p,
 				    (1u << qp->rq_shift) / M5_DS_UNIT, &rw,
 				    qp->qpn, i))
 			break;
@@ -351,13 +341,13 @@ static void m5m_rq_new_wqes(struct m5m_qp *qp, uint16_t posted)
 /* The same for an SRQ: every WQE on the list up to the new count. */
 static void m5m_srq_new_wqes(struct m5m_srq *srq, uint16_t avail)
 {
-	struct m5m_dev *dev = srq->ctx->dev;
+	struct m5m_dev *dev = srq->dev;
 	const struct m5_srq_next_seg *next;
 	struct m5m_rwqe rw;
 	uint16_t idx = srq->head, k;
 
 	for (k = 0; k < avail && k < srq->nwqe; k++) {
-		next = (const void *)(srq->buf + ((size_t)idx << srq->shift));
+		next = m5m_srq_slot(srq, idx);
 		if (!m5m_rwqe_parse(dev, (const uint8_t *)(next + 1),
 				    ((1u << srq->shift) - sizeof(*next)) /
 					    M5_DS_UNIT,
@@ -373,7 +363,7 @@ static void m5m_srq_new_wqes(struct m5m_srq *srq, uint16_t avail)
 
 void m5m_rq_posted(struct m5m_qp *qp)
 {
-	struct m5m_dev *dev = qp->ctx->dev;
+	struct m5m_dev *dev = qp->dev;
 	uint16_t posted = m5m_rcv_dbrec(qp);
 
 	if (!m5m_check(dev, qp->srq == NULL,
@@ -412,7 +402,6 @@ void m5m_odp_work(struct m5m_dev *dev)
 	struct m5m_mr *mr;
 	uint32_t i, n, len, lkey;
 	uint64_t addr;
-	uint8_t *host;
 
 	if (!dev->pfault.pending)
 		return;
@@ -422,7 +411,8 @@ void m5m_odp_work(struct m5m_dev *dev)
 	if (!qp || !srq || qp->srq != srq || dev->pfault.wqe >= srq->nwqe)
 		return;
 	dev->st.odp_pfaults_handled++;
-	ds = (const void *)(srq->buf + ((size_t)dev->pfault.wqe << srq->shift) +
+	ds = (const void *)((const uint8_t *)m5m_srq_slot(srq,
+							  dev->pfault.wqe) +
 			    sizeof(struct m5_srq_next_seg));
 	n = ((1u << srq->shift) - sizeof(struct m5_srq_next_seg)) / sizeof(*ds);
 	for (i = 0; i < n; i++) {
@@ -434,8 +424,7 @@ void m5m_odp_work(struct m5m_dev *dev)
 		if (!len)
 			len = 1u << 31;
 		mr = m5m_mr_find(dev, lkey);
-		if (!mr ||
-		    m5m_mr_local(mr->pd, lkey, addr, len, false, &host)) {
+		if (!mr || m5m_dma_local(mr->pd, lkey, addr, len, 0)) {
 			dev->st.odp_resume_errors++;
 			m5m_qp_to_err(qp);
 			return;
@@ -445,7 +434,7 @@ void m5m_odp_work(struct m5m_dev *dev)
 
 void m5m_srq_posted(struct m5m_srq *srq)
 {
-	struct m5m_dev *dev = srq->ctx->dev;
+	struct m5m_dev *dev = srq->dev;
 	uint16_t avail = (uint16_t)(m5m_srq_posted_count(srq) - srq->consumed);
 
 	m5m_odp_work(dev);

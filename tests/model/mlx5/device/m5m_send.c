@@ -23,7 +23,7 @@ static bool m5m_receiving(const struct m5m_qp *q)
 
 static struct m5m_qp *m5m_rc_dst(struct m5m_qp *qp)
 {
-	struct m5m_qp *dst = m5m_qp_find(qp->ctx->dev, qp->dest_qpn);
+	struct m5m_qp *dst = m5m_qp_find(qp->dev, qp->dest_qpn);
 
 	if (!dst || dst->type != IBV_QPT_RC || !m5m_receiving(dst))
 		return NULL;
@@ -35,10 +35,8 @@ static int m5m_gather(struct m5m_qp *qp, const struct m5m_wqe *w, uint8_t **msg,
 		      uint32_t *len)
 {
 	uint64_t total = 0;
-	uint8_t *host;
 	unsigned int i;
 	uint32_t bc;
-	int synd;
 
 	if (w->is_inline) {
 		*len = w->inl_len;
@@ -57,14 +55,13 @@ static int m5m_gather(struct m5m_qp *qp, const struct m5m_wqe *w, uint8_t **msg,
 		return M5_SYND_LOCAL_LENGTH_ERR;
 	for (total = 0, i = 0; i < w->nsge; i++) {
 		bc = be32toh(w->sge[i].byte_count);
-		synd = m5m_mr_local(qp->pd, be32toh(w->sge[i].lkey),
-				    be64toh(w->sge[i].addr), bc, false, &host);
-		if (synd) {
+		if (m5m_dma_from(qp->pd, be32toh(w->sge[i].lkey),
+				 be64toh(w->sge[i].addr), *msg + total, bc,
+				 0)) {
 			free(*msg);
 			*msg = NULL;
-			return synd;
+			return M5_SYND_LOCAL_PROT_ERR;
 		}
-		memcpy(*msg + total, host, bc);
 		total += bc;
 	}
 	return 0;
@@ -78,21 +75,22 @@ static int m5m_resp_fail(struct m5m_qp *dst, uint8_t event, int synd)
 	return synd;
 }
 
+/* The responder checks the rkey for the whole range. */
 static int m5m_remote(struct m5m_qp *dst, const struct m5m_wqe *w, uint64_t len,
-		      int access, uint8_t **host)
+		      int access)
 {
 	int synd;
 
-	if (m5m_fault_take(dst->ctx->dev, M5M_FAULT_REMOTE_ACCESS))
+	if (m5m_fault_take(dst->dev, M5M_FAULT_REMOTE_ACCESS))
 		synd = M5_SYND_REMOTE_ACCESS_ERR;
 	else
-		synd = m5m_mr_remote(dst, w->rkey, w->raddr, len, access, host);
+		synd = m5m_dma_remote(dst, w->rkey, w->raddr, len, access);
 	return synd ? m5m_resp_fail(dst, M5M_EVENT_WQ_ACCESS, synd) : 0;
 }
 
 static int m5m_rnr(struct m5m_qp *qp, struct m5m_qp *dst)
 {
-	struct m5m_dev *dev = qp->ctx->dev;
+	struct m5m_dev *dev = qp->dev;
 
 	dev->st.rnr_naks++;
 	/* rnr_retry 7 retries for ever; otherwise that many times. */
@@ -111,7 +109,7 @@ static int m5m_rnr(struct m5m_qp *qp, struct m5m_qp *dst)
 static int m5m_exec_send(struct m5m_qp *qp, const struct m5m_wqe *w,
 			 uint32_t *byte_cnt)
 {
-	struct m5m_dev *dev = qp->ctx->dev;
+	struct m5m_dev *dev = qp->dev;
 	struct m5m_qp *dst;
 	uint8_t *msg = NULL, synd = 0;
 	enum m5m_rx rx;
@@ -154,7 +152,7 @@ static int m5m_exec_write(struct m5m_qp *qp, const struct m5m_wqe *w,
 			  uint32_t *byte_cnt)
 {
 	struct m5m_qp *dst = m5m_rc_dst(qp);
-	uint8_t *msg = NULL, *host, synd = 0;
+	uint8_t *msg = NULL, synd = 0;
 	uint32_t len;
 	int ret;
 
@@ -162,7 +160,7 @@ static int m5m_exec_write(struct m5m_qp *qp, const struct m5m_wqe *w,
 		return M5_SYND_TRANSPORT_RETRY_EXC_ERR;
 	ret = m5m_gather(qp, w, &msg, &len);
 	if (!ret)
-		ret = m5m_remote(dst, w, len, IBV_ACCESS_REMOTE_WRITE, &host);
+		ret = m5m_remote(dst, w, len, IBV_ACCESS_REMOTE_WRITE);
 	if (!ret && w->opcode == M5_OPCODE_RDMA_WRITE_IMM &&
 	    m5m_rx_check(dst) == M5M_RX_RNR)
 		ret = m5m_rnr(qp, dst);
@@ -170,8 +168,10 @@ static int m5m_exec_write(struct m5m_qp *qp, const struct m5m_wqe *w,
 		free(msg);
 		return ret;
 	}
+	/* Checked above: the copy cannot fail. */
 	if (len)
-		memcpy(host, msg, len);
+		m5m_dma_to(dst->pd, w->rkey, w->raddr, msg, len,
+			   IBV_ACCESS_REMOTE_WRITE);
 	*byte_cnt = len;
 	if (w->opcode == M5_OPCODE_RDMA_WRITE_IMM)
 		m5m_deliver(qp, w, dst, NULL, len, &synd);
@@ -186,7 +186,6 @@ static int m5m_exec_read(struct m5m_qp *qp, const struct m5m_wqe *w,
 {
 	struct m5m_qp *dst = m5m_rc_dst(qp);
 	uint64_t total = 0, done = 0;
-	uint8_t *src, *host;
 	unsigned int i;
 	uint32_t bc;
 	int ret;
@@ -197,17 +196,18 @@ static int m5m_exec_read(struct m5m_qp *qp, const struct m5m_wqe *w,
 		total += be32toh(w->sge[i].byte_count);
 	if (total > M5M_MAX_MSG)
 		return M5_SYND_LOCAL_LENGTH_ERR;
-	ret = m5m_remote(dst, w, total, IBV_ACCESS_REMOTE_READ, &src);
+	ret = m5m_remote(dst, w, total, IBV_ACCESS_REMOTE_READ);
 	if (ret)
 		return ret;
 	/* The response lands in the local SGEs, which must be writable. */
 	for (i = 0; i < w->nsge; i++) {
 		bc = be32toh(w->sge[i].byte_count);
-		ret = m5m_mr_local(qp->pd, be32toh(w->sge[i].lkey),
-				   be64toh(w->sge[i].addr), bc, true, &host);
+		ret = m5m_dma_move(qp->pd, be32toh(w->sge[i].lkey),
+				   be64toh(w->sge[i].addr),
+				   IBV_ACCESS_LOCAL_WRITE, dst->pd, w->rkey,
+				   w->raddr + done, IBV_ACCESS_REMOTE_READ, bc);
 		if (ret)
 			return ret;
-		memmove(host, src + done, bc);
 		done += bc;
 	}
 	*byte_cnt = (uint32_t)total;
@@ -218,8 +218,8 @@ static int m5m_exec_atomic(struct m5m_qp *qp, const struct m5m_wqe *w,
 			   uint32_t *byte_cnt)
 {
 	struct m5m_qp *dst = m5m_rc_dst(qp);
-	uint64_t orig, expect;
-	uint8_t *target, *local;
+	uint64_t orig, expect, run;
+	uint8_t *target;
 	int ret;
 
 	if (!dst)
@@ -227,13 +227,18 @@ static int m5m_exec_atomic(struct m5m_qp *qp, const struct m5m_wqe *w,
 	if (w->raddr & 7)
 		return m5m_resp_fail(dst, M5M_EVENT_WQ_INVAL_REQ,
 				     M5_SYND_REMOTE_INVAL_REQ_ERR);
-	ret = m5m_mr_local(qp->pd, be32toh(w->sge[0].lkey),
-			   be64toh(w->sge[0].addr), 8, true, &local);
+	ret = m5m_dma_local(qp->pd, be32toh(w->sge[0].lkey),
+			    be64toh(w->sge[0].addr), 8, IBV_ACCESS_LOCAL_WRITE);
 	if (ret)
 		return ret;
-	ret = m5m_remote(dst, w, 8, IBV_ACCESS_REMOTE_ATOMIC, &target);
+	ret = m5m_remote(dst, w, 8, IBV_ACCESS_REMOTE_ATOMIC);
 	if (ret)
 		return ret;
+	/* Aligned: the 8 bytes are contiguous wherever memory is. */
+	if (m5m_xlate(dst->pd, w->rkey, w->raddr, 8, IBV_ACCESS_REMOTE_ATOMIC,
+		      &target, &run) ||
+	    run < 8)
+		return M5_SYND_REMOTE_ACCESS_ERR;
 	/* 8-byte host-endian atomics (atomic_req_8B_endianness_mode). */
 	if (w->opcode == M5_OPCODE_ATOMIC_CS) {
 		expect = w->compare;
@@ -245,7 +250,8 @@ static int m5m_exec_atomic(struct m5m_qp *qp, const struct m5m_wqe *w,
 		orig = __atomic_fetch_add((uint64_t *)target, w->swap_add,
 					  __ATOMIC_SEQ_CST);
 	}
-	memcpy(local, &orig, 8);
+	m5m_dma_to(qp->pd, be32toh(w->sge[0].lkey), be64toh(w->sge[0].addr),
+		   &orig, 8, IBV_ACCESS_LOCAL_WRITE);
 	*byte_cnt = 8;
 	return 0;
 }
@@ -289,7 +295,7 @@ static void m5m_sq_flush_one(struct m5m_qp *qp)
 
 void m5m_sq_run(struct m5m_qp *qp)
 {
-	struct m5m_dev *dev = qp->ctx->dev;
+	struct m5m_dev *dev = qp->dev;
 	struct m5m_wqe *w;
 	uint32_t byte_cnt;
 	uint16_t limit;

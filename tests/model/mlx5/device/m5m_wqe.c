@@ -9,11 +9,6 @@
 
 #include "m5m_int.h"
 
-void *m5m_sq_slot(const struct m5m_qp *qp, uint16_t idx)
-{
-	return qp->sq + (size_t)(idx & (qp->sq_bbs - 1)) * M5_SEND_WQE_BB;
-}
-
 uint16_t m5m_snd_dbrec(const struct m5m_qp *qp)
 {
 	return be32toh(__atomic_load_n(&qp->dbrec[M5_SND_DBR],
@@ -95,7 +90,7 @@ static bool m5m_fm_ce_se_ok(uint8_t v)
 /* The data part: one inline segment, or data segments to the end. */
 static bool m5m_wqe_data(struct m5m_qp *qp, struct m5m_wqe *w, unsigned int off)
 {
-	struct m5m_dev *dev = qp->ctx->dev;
+	struct m5m_dev *dev = qp->dev;
 	struct m5m_dump d = { .wqe = w };
 	unsigned int rem = w->ds * M5_DS_UNIT - off, i;
 	uint32_t bc;
@@ -136,7 +131,7 @@ static bool m5m_wqe_data(struct m5m_qp *qp, struct m5m_wqe *w, unsigned int off)
 
 static bool m5m_wqe_segments(struct m5m_qp *qp, struct m5m_wqe *w)
 {
-	struct m5m_dev *dev = qp->ctx->dev;
+	struct m5m_dev *dev = qp->dev;
 	struct m5m_dump d = { .wqe = w };
 	const struct m5_raddr_seg *ra;
 	const struct m5_atomic_seg *at;
@@ -191,7 +186,7 @@ static bool m5m_wqe_segments(struct m5m_qp *qp, struct m5m_wqe *w)
 
 bool m5m_wqe_decode(struct m5m_qp *qp, uint16_t idx, struct m5m_wqe *w)
 {
-	struct m5m_dev *dev = qp->ctx->dev;
+	struct m5m_dev *dev = qp->dev;
 	struct m5m_dump d = { .wqe = w };
 	const struct m5_ctrl_seg *c = (const void *)w->raw;
 	uint32_t v;
