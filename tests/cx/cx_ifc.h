@@ -55,6 +55,34 @@
 #define F_EQC_CONSUMER_COUNTER		0x148, 0x18
 #define F_EQC_PRODUCER_COUNTER		0x168, 0x18
 
+/* CREATE_CQ .. MODIFY_CQ and struct mlx5_ifc_cqc_bits. */
+#define B_CQ_CONTEXT		     0x10 /* create/modify_cq_in, query_cq_out */
+#define B_CREATE_CQ_IN_PAS	     0x110 /* be64 page addresses */
+#define F_CREATE_CQ_IN_CQ_UMEM_VALID 0x2e0, 0x1
+/* create_cq_out.cqn, destroy_cq_in.cqn, query_cq_in.cqn, modify_cq_in.cqn */
+#define F_CQN			    0x48, 0x18
+#define F_MODIFY_CQ_IN_FIELD_SELECT 0x60, 0x20
+#define F_CQC_STATUS		    0x0, 0x4
+#define F_CQC_DBR_UMEM_VALID	    0x6, 0x1
+#define F_CQC_CQE_SZ		    0x8, 0x3
+#define F_CQC_CC		    0xb, 0x1
+#define F_CQC_OI		    0xe, 0x1
+#define F_CQC_CQ_PERIOD_MODE	    0xf, 0x2
+#define F_CQC_CQE_COMP_EN	    0x11, 0x1
+#define F_CQC_ST		    0x14, 0x4
+#define F_CQC_PAGE_OFFSET	    0x54, 0x6
+#define F_CQC_LOG_CQ_SIZE	    0x63, 0x5
+#define F_CQC_UAR_PAGE		    0x68, 0x18
+#define F_CQC_CQ_PERIOD		    0x84, 0xc
+#define F_CQC_CQ_MAX_COUNT	    0x90, 0x10
+#define F_CQC_C_EQN		    0xa0, 0x20 /* c_eqn_or_apu_element */
+#define F_CQC_LOG_PAGE_SIZE	    0xc3, 0x5
+#define F_CQC_LAST_NOTIFIED_INDEX   0x108, 0x18
+#define F_CQC_LAST_SOLICIT_INDEX    0x128, 0x18
+#define F_CQC_CONSUMER_COUNTER	    0x148, 0x18
+#define F_CQC_PRODUCER_COUNTER	    0x168, 0x18
+#define B_CQC_DBR_ADDR		    0x38
+
 #define F_MAD_IFC_IN_PORT		 0x58, 0x8
 #define F_ACCESS_REGISTER_IN_REGISTER_ID 0x50, 0x10
 #define F_ACCESS_REGISTER_IN_ARGUMENT	 0x60, 0x20
