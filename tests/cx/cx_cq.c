@@ -45,7 +45,7 @@ void cx_cq_reset(struct cx *cx)
 	memset(cx->cq_db_hi, 0, sizeof(cx->cq_db_hi));
 }
 
-static struct cx_cq *cq_get(struct cx *cx, uint32_t cqn)
+struct cx_cq *cx_cq_get(struct cx *cx, uint32_t cqn)
 {
 	if (!cqn || cqn >= CX_MAX_CQ || !cx->cq[cqn].valid)
 		return NULL;
@@ -129,7 +129,7 @@ void cx_cq_timers(struct cx *cx)
 
 int cx_cq_push(struct cx *cx, uint32_t cqn, const uint8_t *cqe, bool solicited)
 {
-	struct cx_cq *cq = cq_get(cx, cqn);
+	struct cx_cq *cq = cx_cq_get(cx, cqn);
 	uint8_t *slot, data[28] = { 0 };
 	uint32_t ci;
 
@@ -164,7 +164,7 @@ int cx_cq_push(struct cx *cx, uint32_t cqn, const uint8_t *cqe, bool solicited)
 
 void cx_cq_doorbell(struct cx *cx, uint32_t uar, uint32_t hi, uint32_t lo)
 {
-	struct cx_cq *cq = cq_get(cx, lo & 0xffffff);
+	struct cx_cq *cq = cx_cq_get(cx, lo & 0xffffff);
 	uint32_t ci = hi & 0xffffff;
 	uint32_t beyond, sol;
 	bool waiting;
@@ -317,7 +317,7 @@ int cx_cq_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c)
 	st = cx_cmd_need(cx, c, 16, 16, CX_HCA_INITIALIZED);
 	if (st)
 		return st;
-	cq = cq_get(cx, cx_get(c->in, F_CQN));
+	cq = cx_cq_get(cx, cx_get(c->in, F_CQN));
 	if (!cq)
 		return CX_BAD_RES;
 	switch (opcode) {

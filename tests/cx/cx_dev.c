@@ -62,6 +62,7 @@ void cx_destroy(struct cx *cx)
 	if (cx) {
 		cx_mkey_reset(cx);
 		cx_cq_reset(cx);
+		cx_srq_reset(cx);
 	}
 	free(cx);
 }

@@ -12,6 +12,7 @@
  *	cx_port.c	QUERY_HCA_VPORT_CONTEXT: the port, as the HCA sees it
  *	cx_mkey.c	CREATE_MKEY/DESTROY_MKEY: PA and MTT memory keys
  *	cx_cq.c		CQs: CREATE/DESTROY/QUERY/MODIFY_CQ, arm doorbell, CQE writing
+ *	cx_srq.c	SRQs: the XRC_SRQ and RMP command families
  */
 #ifndef DOORBELL_TESTS_CX_INT_H
 #define DOORBELL_TESTS_CX_INT_H
@@ -66,6 +67,14 @@ enum {
 	CX_OP_ALLOC_TRANSPORT_DOMAIN = 0x816,
 	CX_OP_DEALLOC_TRANSPORT_DOMAIN = 0x817,
 	CX_OP_MAD_IFC = 0x50d,
+	CX_OP_CREATE_XRC_SRQ = 0x705,
+	CX_OP_DESTROY_XRC_SRQ = 0x706,
+	CX_OP_QUERY_XRC_SRQ = 0x707,
+	CX_OP_ARM_XRC_SRQ = 0x708,
+	CX_OP_CREATE_RMP = 0x90c,
+	CX_OP_MODIFY_RMP = 0x90d,
+	CX_OP_DESTROY_RMP = 0x90e,
+	CX_OP_QUERY_RMP = 0x90f,
 };
 
 /* EQE types (mlx5 device.h MLX5_EVENT_TYPE_*). */
@@ -110,6 +119,8 @@ enum {
 	CX_MAX_MKEY = 1 << 12, /* cx_caps.c log_max_mkey */
 	CX_OBJ_MAX = 1024,
 	CX_MAX_CQ = 1 << 10, /* cx_caps.c log_max_cq */
+	CX_MAX_SRQ = 1 << 8, /* cx_caps.c log_max_srq */
+	CX_OBJ_XRCD = 1,
 };
 
 struct cx_eq {
@@ -143,6 +154,20 @@ struct cx_cq {
 	uint64_t *pas;
 };
 
+/*
+ * A shared receive queue, made by CREATE_XRC_SRQ (xrc) or CREATE_RMP:
+ * 2^log_size receive WQEs of 2^log_stride bytes (a linked list) in the
+ * guest pages PAS, the doorbell record (the WQE counter) at dbr.
+ */
+struct cx_srq {
+	bool valid, xrc, wq_sig;
+	uint8_t log_size, log_stride, log_page_size, page_offset;
+	uint32_t pd, xrcd, cqn, user_index, lwm;
+	uint64_t dbr;
+	uint32_t npas;
+	uint64_t *pas;
+};
+
 struct cx_mkey {
 	bool valid, free, umr_en, length64;
 	uint8_t mode, access, variant,
@@ -167,6 +192,7 @@ struct cx {
 	uint8_t obj_used[CX_OBJ_KINDS][CX_OBJ_MAX / 8];
 	struct cx_mkey mkey[CX_MAX_MKEY];
 	struct cx_cq cq[CX_MAX_CQ];
+	struct cx_srq srq[CX_MAX_SRQ];
 	uint32_t cq_db_hi[CX_MAX_UAR]; /* first dword of a split CQ doorbell */
 };
 
@@ -212,6 +238,12 @@ int cx_port_exec(struct cx *cx, struct cx_cmd *c);
 int cx_mkey_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c);
 void cx_mkey_reset(struct cx *cx);
 int cx_cq_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c);
+/* CQ CQN, or NULL when there is none. */
+struct cx_cq *cx_cq_get(struct cx *cx, uint32_t cqn);
+/* Whether the PD or XRCD number N is allocated (cx_obj.c). */
+bool cx_obj_used(const struct cx *cx, unsigned int kind, uint32_t n);
+int cx_srq_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c);
+void cx_srq_reset(struct cx *cx);
 void cx_cq_reset(struct cx *cx);
 /* A 64-bit CQ doorbell on UAR page UAR: HI is sn << 28 | cmd | ci, LO cqn. */
 void cx_cq_doorbell(struct cx *cx, uint32_t uar, uint32_t hi, uint32_t lo);

@@ -42,4 +42,15 @@ int make_eq_for(struct cx *cx, unsigned int log, unsigned int vec,
 int make_eq(struct cx *cx, unsigned int log, unsigned int vec, uint32_t *uar,
 	    uint64_t pages);
 
+struct cq_args {
+	unsigned int log, cqe_sz, period, max_count;
+	uint32_t eqn, uar;
+	uint64_t pages, dbr;
+	bool oi;
+};
+
+/* CREATE_CQ of A (its ring initialised as mlx5_ib does): the cqn or
+ * minus the status. */
+int make_cq(struct cx *cx, const struct cq_args *a);
+
 #endif
