@@ -27,7 +27,7 @@ set -euo pipefail
 exe=${1:?usage: provider-load.sh LOAD_PROVIDER_EXE PROVIDER_SO}
 prov=${2:?usage: provider-load.sh LOAD_PROVIDER_EXE PROVIDER_SO}
 read -r -a emu <<<"${DOORBELL_TEST_EMULATOR:-}"
-lib=${DOORBELL_TEST_LIBIBVERBS:-$(ldconfig -p | awk '$1 == "libibverbs.so.1" && /x86-64|64bit/ { print $NF; exit }')}
+lib=${DOORBELL_TEST_LIBIBVERBS:-$(ldconfig -p | awk '!f && $1 == "libibverbs.so.1" && /x86-64|64bit/ { print $NF; f = 1 }')}
 host=$(realpath "$lib" 2>/dev/null || true)
 if [[ -z $host || ! -f $host ]]; then
 	echo "SKIP provider_load: no 64-bit libibverbs.so.1 in ldconfig's cache"

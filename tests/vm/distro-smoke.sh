@@ -31,7 +31,7 @@ in_guest() {
 		echo "FAIL ${d}_$1: $2"
 		failed=1
 	}
-	lib=$(readlink -f "$(ldconfig -p | awk '/libibverbs\.so\.1 .*x86-64/ { print $NF; exit }')")
+	lib=$(readlink -f "$(ldconfig -p | awk '!f && /libibverbs\.so\.1 .*x86-64/ { print $NF; f = 1 }')")
 	echo "distro $d: uname -r $(uname -r), libibverbs $lib," \
 		"rdma-core $(dpkg-query -W -f='${Version}' rdma-core 2>/dev/null)"
 
