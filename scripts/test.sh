@@ -332,6 +332,14 @@ stage_twohost_trixie() {
 # each, and all of doorbell-itest; the stock provider first, then doorbell,
 # in one boot (docs/architectures.md, "Full-system guests").
 arch_pairs='^(perftest_ib_(send|write|read|atomic)_bw_rc|perftest_ib_write_lat_rc|perftest_ib_send_bw_(ud|uc)|pingpong_rc_checked_data|pingpong_srq)$'
+# s390x: Debian 12's s390x kernel is 6.1.176 (the host's apt has no
+# bookworm-security index for s390x; amd64 and arm64 boot 6.1.192), which
+# lacks rxe and RDMA core fixes the others carry (6.1.192's changelog, e.g.
+# "RDMA/rxe: Fix null deref on srq->rq.queue after resize failure"). With
+# either provider, the bad-input matrix (doorbell-itest's matrix_ cases)
+# oopsed that kernel in the slab allocator in every full run
+# (docs/architectures.md, "s390x"): it is left out there, for both.
+declare -A arch_itest_skip=([s390x]=matrix_)
 stage_arch() {
 	local a=$1 b
 	if ! b=$(scripts/build-arch.sh "$a" -DDOORBELL_WERROR=ON); then
@@ -347,7 +355,9 @@ stage_arch() {
 		--env DOORBELL_DISTRO_BUILDS=prebuilt \
 		--env "DOORBELL_DISTRO_PARTS=apps itest" \
 		--env "DOORBELL_APPS_ONLY=$arch_pairs" --env DOORBELL_APPS_ITERS=50 \
-		--env DOORBELL_TIMEOUT_SCALE=2 -- \
+		--env DOORBELL_TIMEOUT_SCALE=2 \
+		--env "DOORBELL_ITEST_SKIP=${arch_itest_skip[$a]:-}" \
+		--env "DOORBELL_ITEST_SKIP_WHY=this guest's kernel oopses during these cases, with either provider (scripts/test.sh, arch_itest_skip)" -- \
 		tests/guest/distro-suite.sh "$b" | record
 	vm_status "${a}_distro_suite_completes" "${PIPESTATUS[0]}"
 }
