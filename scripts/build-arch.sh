@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-# Cross-build doorbell for ARCH (arm64, s390x, ... : a toolchain file
-# cmake/toolchains/ARCH.cmake) in build-ARCH/, for the full-system guest of
+# Cross-build doorbell for ARCH (arm64, s390x, ...: any architecture with
+# a toolchain file in cmake/toolchains/) in build-ARCH/, for the guest of
 # "tests/vm/run.sh --arch ARCH" (which sees the checkout): the provider and
 # doorbell-itest, with Debian 12's cross compiler (the toolchain file's
 # db_triplet) and the multiarch libibverbs-dev:ARCH.  Adds ARCH to dpkg and
