@@ -59,7 +59,8 @@ for a in "${archs[@]}"; do
 		}
 		dpkg --add-architecture "$a"
 	fi
-	pkgs+=("gcc-${triplet[$a]}" "libibverbs-dev:$a")
+	# libc6-dev-ARCH-cross (crt1.o, ...) is only recommended by the gcc.
+	pkgs+=("gcc-${triplet[$a]}" "libc6-dev-$a-cross" "libibverbs-dev:$a")
 done
 install_missing cross-test.sh "${pkgs[@]}" || exit 1
 

@@ -42,6 +42,7 @@ stage_table=(
 	"twohost_trixie|the two-host loss tests on Debian 13's kernel (Linux 6.12) in its own profile, 10% loss added (tests/twohost/run-all.sh --distro trixie)"
 	"sid|the trixie stage on Debian sid (rdma-core 65, Linux 7.x)"
 	"arm64|Debian 12 arm64 guest (qemu-system-aarch64 -M virt, TCG): the cross-built provider against the stock one in the same boot, a subset of the apps pairs and all of doorbell-itest (tests/guest/distro-suite.sh)"
+	"s390x|the arm64 stage on big-endian s390x: Debian 12 s390x guest (qemu-system-s390x -M s390-ccw-virtio, TCG), stock provider and doorbell in one boot (tests/guest/distro-suite.sh)"
 	"cx|the software ConnectX (tests/cx) in the sid guest and the Debian 12 guest: their own mlx5_core, mlx5_ib and stock libmlx5 bring mlx5_0 up, port ACTIVE, the driver logs no error (scripts/cx.sh)"
 	"sanitize|ASan+UBSan and TSan builds, unit tests then the guest (scripts/sanitize.sh)"
 	"fuzz|the libFuzzer targets of tests/fuzz, 30 s each (scripts/fuzz.sh)"
@@ -324,29 +325,41 @@ stage_twohost_trixie() {
 		--phase 150 --timeout 420 --netem-limit 20000 | record
 }
 
-# The arm64 guest (tests/vm/run.sh --arch arm64): TCG emulates arm64 on
-# amd64 several times slower than amd64 itself, so a subset of the apps
-# pairs, one of each kind (RC send/write/read/atomic bandwidth, latency, UD,
-# UC, the data-checking and SRQ pingpongs), at 50 iterations each.
-arm64_pairs='^(perftest_ib_(send|write|read|atomic)_bw_rc|perftest_ib_write_lat_rc|perftest_ib_send_bw_(ud|uc)|pingpong_rc_checked_data|pingpong_srq)$'
-stage_arm64() {
-	local b
-	if ! b=$(scripts/build-arm64.sh -DDOORBELL_WERROR=ON); then
-		echo "FAIL arm64_build_is_warning_free" | record
+# The arm64 and s390x guests (tests/vm/run.sh --arch ARCH): TCG emulates
+# them on amd64 several times slower than amd64 itself, so a subset of the
+# apps pairs, one of each kind (RC send/write/read/atomic bandwidth,
+# latency, UD, UC, the data-checking and SRQ pingpongs), at 50 iterations
+# each, and all of doorbell-itest; the stock provider first, then doorbell,
+# in one boot (docs/architectures.md, "Full-system guests").
+arch_pairs='^(perftest_ib_(send|write|read|atomic)_bw_rc|perftest_ib_write_lat_rc|perftest_ib_send_bw_(ud|uc)|pingpong_rc_checked_data|pingpong_srq)$'
+# s390x: Debian 12's s390x kernel is 6.1.176 (the host's apt has no
+# bookworm-security index for s390x; amd64 and arm64 boot 6.1.192), which
+# lacks rxe and RDMA core fixes the others carry (6.1.192's changelog, e.g.
+# "RDMA/rxe: Fix null deref on srq->rq.queue after resize failure"). With
+# either provider, the bad-input matrix (doorbell-itest's matrix_ cases)
+# oopsed that kernel in the slab allocator in every full run
+# (docs/architectures.md, "s390x"): it is left out there, for both.
+declare -A arch_itest_skip=([s390x]=matrix_)
+stage_arch() {
+	local a=$1 b
+	if ! b=$(scripts/build-arch.sh "$a" -DDOORBELL_WERROR=ON); then
+		echo "FAIL ${a}_build_is_warning_free" | record
 		return
 	fi
-	echo "PASS arm64_build_is_warning_free" | record
-	if ! tests/vm/prepare.sh --arch arm64 >/dev/null; then
-		echo "FAIL arm64_guest_prepares" | record
+	echo "PASS ${a}_build_is_warning_free" | record
+	if ! tests/vm/prepare.sh --arch "$a" >/dev/null; then
+		echo "FAIL ${a}_guest_prepares" | record
 		return
 	fi
-	tests/vm/run.sh --arch arm64 --keep-stock --timeout 2400 \
+	tests/vm/run.sh --arch "$a" --keep-stock --timeout 2400 \
 		--env DOORBELL_DISTRO_BUILDS=prebuilt \
 		--env "DOORBELL_DISTRO_PARTS=apps itest" \
-		--env "DOORBELL_APPS_ONLY=$arm64_pairs" --env DOORBELL_APPS_ITERS=50 \
-		--env DOORBELL_TIMEOUT_SCALE=2 -- \
+		--env "DOORBELL_APPS_ONLY=$arch_pairs" --env DOORBELL_APPS_ITERS=50 \
+		--env DOORBELL_TIMEOUT_SCALE=2 \
+		--env "DOORBELL_ITEST_SKIP=${arch_itest_skip[$a]:-}" \
+		--env "DOORBELL_ITEST_SKIP_WHY=this guest's kernel oopses during these cases, with either provider (scripts/test.sh, arch_itest_skip)" -- \
 		tests/guest/distro-suite.sh "$b" | record
-	vm_status arm64_distro_suite_completes "${PIPESTATUS[0]}"
+	vm_status "${a}_distro_suite_completes" "${PIPESTATUS[0]}"
 }
 
 # Issue #19, steps 1 and 2a: the sid and Debian 12 guests' own drivers and
@@ -402,7 +415,7 @@ run_stage() {
 	trixie | sid) stage_distro "$s" ;;
 	cx) stage_cx ;;
 	twohost_trixie) stage_twohost_trixie ;;
-	arm64) stage_arm64 ;;
+	arm64 | s390x) stage_arch "$s" ;;
 	sanitize) stage_sanitize ;;
 	fuzz) stage_fuzz ;;
 	extra) stage_extra ;;

@@ -11,7 +11,7 @@
 #     root is mounted (rebuilt only when its inputs change).
 #
 # Usage: prepare.sh [-v|--verbose] [--print-env] [--distro bookworm|trixie|sid]
-#                   [--arch amd64|arm64]
+#                   [--arch amd64|arm64|s390x]
 #        prepare.sh [-v] --qemu-root
 #   --print-env  print shell assignments (vm_kver, vm_kernel, vm_initrd,
 #                vm_moddir, vm_kpkg, vm_distro, vm_root) describing the
@@ -36,6 +36,9 @@
 #                $DOORBELL_VM_CACHE/roots/bookworm-arm64-KEY (KEY: hash of
 #                the package list and the kernel). Booted by run.sh under
 #                qemu-system-aarch64 -M virt.
+#                s390x: the same from Debian 12's s390x userspace and its
+#                newest linux-image-6.1.0-NN-s390x (s390x has no -unsigned
+#                split), booted under qemu-system-s390x -M s390-ccw-virtio.
 #
 # The kernel booted is the uncompressed vmlinux (PVH entry, extracted once;
 # DOORBELL_VM_PVH=0 boots the bzImage through the firmware instead).
@@ -69,8 +72,9 @@ packages=(qemu-system-x86 busybox-static kmod iproute2 rdma-core ibverbs-utils
 # 6.1: the rxe ICRC needs crypto "crc32" at device creation (else "failed to
 # add"). A leading "?" marks a module that may be absent (built in, or gone:
 # 7.x has no crc32_generic and rxe computes its ICRC with the crc32 library;
-# virtio_pci is built in, and sid's packages lack modules.builtin to say so).
-modules=('?crc32_generic' '?virtio_pci' 9pnet_virtio 9p overlay dummy
+# virtio_pci is built in, and sid's packages lack modules.builtin to say so;
+# virtio_ccw is s390x's virtio transport).
+modules=('?crc32_generic' '?virtio_pci' '?virtio_ccw' 9pnet_virtio 9p overlay dummy
 	ib_uverbs rdma_rxe rdma_ucm)
 # shellcheck disable=SC2206
 modules+=(${DOORBELL_VM_MODULES:-})
@@ -140,17 +144,19 @@ install_packages() {
 # linux-image-$arch names (the host distribution's own, 6.12 on Debian 13);
 # or $DOORBELL_VM_KERNEL. Empty if apt knows none.
 resolve_kernel_apt() {
-	local names meta ac=(apt-cache -o "APT::Architecture=$arch")
+	local names meta ac=(apt-cache -o "APT::Architecture=$arch") sfx=-unsigned
+	# s390x has no signed kernels, so no -unsigned package either.
+	[[ $arch == s390x ]] && sfx=
 	if [[ -n ${DOORBELL_VM_KERNEL:-} ]]; then
 		names=$DOORBELL_VM_KERNEL
 	else
 		meta=$("${ac[@]}" depends "linux-image-$arch" 2>/dev/null |
-			sed -n "s/^ *Depends: *\(linux-image-[^ ]*-$arch\)\$/\1-unsigned/p")
+			sed -n "s/^ *Depends: *\(linux-image-[^ ]*-$arch\)\$/\1$sfx/p")
 		names=$({
 			echo "$meta"
-			"${ac[@]}" search --names-only "^linux-image-6\.1\.0-[0-9]+-$arch-unsigned\$" \
+			"${ac[@]}" search --names-only "^linux-image-6\.1\.0-[0-9]+-$arch$sfx\$" \
 				2>/dev/null | cut -d' ' -f1
-		} | grep -E "^linux-image-6\.1\.0-[0-9]+-$arch-unsigned\$" | sort -u || true)
+		} | grep -E "^linux-image-6\.1\.0-[0-9]+-$arch$sfx\$" | sort -u || true)
 		[[ -n $names ]] || names=$meta
 		[[ -n $names ]] || return 0
 	fi
@@ -467,7 +473,7 @@ get_root() {
 
 # --- another architecture: an extracted Debian 12 root ---------------------
 
-# Packages of the arm64 root, unpacked (not installed: no maintainer script
+# Packages of the arm64 and s390x roots, unpacked (not installed: no maintainer script
 # runs, nothing of the root runs on the host) with their dependencies, plus
 # the kernel; what guest-init.sh and the guest tests run: bash, mount,
 # setsid, timeout, ip/rdma, busybox (static: also the initramfs's), the
@@ -507,7 +513,7 @@ get_arch_root() {
 	local r kpkg key dir tmp t0 inc kver srcs
 	r=$(resolve_kernel)
 	if [[ -z $r ]] && apt_update; then r=$(resolve_kernel); fi
-	[[ -n $r ]] || die "apt knows no linux-image-6.1.0-NN-$arch-unsigned (dpkg --add-architecture $arch; apt-get update)"
+	[[ -n $r ]] || die "apt knows no linux-image-6.1.0-NN-$arch kernel (dpkg --add-architecture $arch; apt-get update)"
 	kpkg=${r%%=*}
 	key=$({
 		echo "format $arch_root_format bookworm $arch $r"
@@ -555,7 +561,7 @@ get_arch_root() {
 while (($#)); do
 	case "$1" in
 	-v | --verbose) verbose=1 ;;
-	--arch) arch=${2:?--arch needs amd64 or arm64}; shift ;;
+	--arch) arch=${2:?--arch needs amd64, arm64 or s390x}; shift ;;
 	--arch=*) arch=${1#*=} ;;
 	--extract-hook) extract_hook "${2:?}"; exit ;;
 	--print-env) print_env=1 ;;
@@ -582,11 +588,12 @@ bookworm | trixie | sid) ;;
 esac
 case "$arch" in
 amd64) ;;
-arm64)
+arm64 | s390x)
 	[[ $distro == bookworm ]] || die "--arch $arch: Debian 12 (bookworm) only"
-	packages+=(qemu-system-arm mmdebstrap)
+	packages+=(mmdebstrap)
+	if [[ $arch == arm64 ]]; then packages+=(qemu-system-arm); else packages+=(qemu-system-misc); fi
 	;;
-*) die "unknown --arch '$arch' (amd64 or arm64)" ;;
+*) die "unknown --arch '$arch' (amd64, arm64 or s390x)" ;;
 esac
 
 install_packages
@@ -616,7 +623,8 @@ if [[ $arch != amd64 ]]; then
 	kpkg=$(cut -d' ' -f1 "$rdir/kpkg")
 	root=$rdir/root
 	moddir=
-	# arm64: a gzip'ed Image, which QEMU unpacks itself.
+	# arm64: a gzip'ed Image, which QEMU unpacks itself; s390x: the
+	# kernel image QEMU's s390-ccw-virtio loads as it is.
 	kernel=$root/boot/vmlinuz-$kver
 	[[ -f $kernel ]] || die "no /boot/vmlinuz-$kver in the $arch root"
 	initramfs_busybox=$root/bin/busybox

@@ -20,11 +20,13 @@
 #                    plus the checkout and the host directories COMMAND names
 #                    (cwd, COMMAND's dir, absolute paths in its arguments and
 #                    --env values) read-only at their host paths
-#   --arch A         amd64 (default, $DOORBELL_VM_ARCH) or arm64: Debian 12's
-#                    arm64 root and 6.1 kernel (prepare.sh --arch arm64
-#                    builds and caches them) under qemu-system-aarch64 -M
-#                    virt, host directories shared as with --distro; run
-#                    arm64 binaries there (cmake/toolchains/arm64.cmake)
+#   --arch A         amd64 (default, $DOORBELL_VM_ARCH), arm64 or s390x:
+#                    Debian 12's root and 6.1 kernel of that architecture
+#                    (prepare.sh --arch A builds and caches them) under
+#                    qemu-system-aarch64 -M virt or qemu-system-s390x -M
+#                    s390-ccw-virtio, host directories shared as with
+#                    --distro; run binaries of A there
+#                    (scripts/build-arch.sh A)
 #   --timeout SECS   kill the guest after SECS seconds (default 900), exit 124
 #   --mem SIZE       guest memory (default 2G)
 #   --smp N          guest CPUs (default 2)
@@ -84,7 +86,7 @@ while (($#)); do
 	--keep-stock) keep_stock=1 ;;
 	--distro) distro=${2:?--distro needs bookworm, trixie or sid}; shift ;;
 	--distro=*) distro=${1#*=} ;;
-	--arch) arch=${2:?--arch needs amd64 or arm64}; shift ;;
+	--arch) arch=${2:?--arch needs amd64, arm64 or s390x}; shift ;;
 	--arch=*) arch=${1#*=} ;;
 	--timeout) timeout_s=${2:?--timeout needs seconds}; shift ;;
 	--timeout=*) timeout_s=${1#*=} ;;
@@ -117,8 +119,8 @@ bookworm | trixie | sid) ;;
 *) say "unknown --distro '$distro' (bookworm, trixie or sid)"; exit 2 ;;
 esac
 case "$arch" in
-amd64 | arm64) ;;
-*) say "unknown --arch '$arch' (amd64 or arm64)"; exit 2 ;;
+amd64 | arm64 | s390x) ;;
+*) say "unknown --arch '$arch' (amd64, arm64 or s390x)"; exit 2 ;;
 esac
 prep_args=(--print-env --distro "$distro" --arch "$arch")
 [[ $verbose == 1 ]] && prep_args+=(-v)
@@ -303,8 +305,11 @@ if ((!own_root)); then
 fi
 # oops=panic: a kernel oops (e.g. rxe fed a bad WQE) ends the run at once
 # (exit 125, oops shown) instead of leaving a dead process behind.
-console=ttyS0
-[[ $arch == amd64 ]] || console=ttyAMA0
+case $arch in
+amd64) console=ttyS0 ;;
+arm64) console=ttyAMA0 ;;
+s390x) console=ttysclp0 ;; # -serial is the SCLP console on s390-ccw-virtio
+esac
 kappend="console=$console panic=-1 oops=panic dbvm.init=$ginit"
 ((own_root)) || kappend+=" dbvm.src=/.dbvm-src"
 # no_timer_check: on a loaded host, 6.12 under TCG failed its IO-APIC timer
@@ -322,6 +327,8 @@ amd64) qemu=(qemu-system-x86_64) machine=q35 cpu=max ;;
 # than the architected QARMA one (QEMU's Arm CPU-features documentation;
 # the same instructions for the guest).
 arm64) qemu=(qemu-system-aarch64) machine=virt cpu=max,pauth-impdef=on ;;
+# -virtfs makes virtio-9p-ccw devices there (QEMU's virtio aliases).
+s390x) qemu=(qemu-system-s390x) machine=s390-ccw-virtio cpu=max ;;
 esac
 if [[ -n $vfio_user ]]; then
 	[[ $arch == amd64 ]] || die "--vfio-user is for amd64 guests"

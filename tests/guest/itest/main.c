@@ -3,7 +3,7 @@
  * The integration test runner: opens the device, runs every test (or those
  * whose name contains the filter) and prints one line per test.
  *
- *   doorbell-itest [-d DEV] [-g GIDX] [-k FILTER] [-x FILTER] [-t SECS] [-l]
+ *   doorbell-itest [-d DEV] [-g GIDX] [-k FILTER] [-x FILTER]... [-t SECS] [-l]
  *
  * Exit status: 0 if nothing failed, 1 if a test failed, 2 on a setup error.
  * A test that hangs inside a verb (every wait of the tests themselves has a
@@ -62,7 +62,8 @@ static void usage(FILE *f)
 		"  -d DEV     device (default rxe0)\n"
 		"  -g GIDX    GID index of the loopback address (default 1)\n"
 		"  -k FILTER  run only tests whose name contains FILTER\n"
-		"  -x FILTER  skip tests whose name contains FILTER\n"
+		"  -x FILTER  skip tests whose name contains FILTER (or\n"
+		"             any of several, -x repeated)\n"
 		"  -t SECS    deadline of each wait (default 5)\n"
 		"  -l         list the test names and exit\n");
 }
@@ -128,8 +129,8 @@ int main(int argc, char **argv)
 		.timeout_ms = 5000,
 		.quiet_ms = 100,
 	};
-	const char *dev = "rxe0", *filter = NULL, *exclude = NULL;
-	unsigned int npass = 0, nfail = 0, nskip = 0;
+	const char *dev = "rxe0", *filter = NULL, *exclude[8];
+	unsigned int npass = 0, nfail = 0, nskip = 0, nexclude = 0, j;
 	bool list = false;
 	size_t i;
 	int opt;
@@ -146,7 +147,11 @@ int main(int argc, char **argv)
 			filter = optarg;
 			break;
 		case 'x':
-			exclude = optarg;
+			if (nexclude == sizeof(exclude) / sizeof(*exclude)) {
+				usage(stderr);
+				return 2;
+			}
+			exclude[nexclude++] = optarg;
 			break;
 		case 't':
 			env.timeout_ms = 1000 * (unsigned int)atoi(optarg);
@@ -173,8 +178,11 @@ int main(int argc, char **argv)
 		const struct it_case *c;
 
 		for (c = it_tables[i]; c->name; c++) {
+			for (j = 0; j < nexclude; j++)
+				if (strstr(c->name, exclude[j]))
+					break;
 			if ((filter && !strstr(c->name, filter)) ||
-			    (exclude && strstr(c->name, exclude)))
+			    j < nexclude)
 				continue;
 			if (list) {
 				printf("%s\n", c->name);
