@@ -25,8 +25,17 @@ enum {
 
 /* Firmware 16.99.1: family 16 is ConnectX-5; 99 marks no real release. */
 enum { FW_MAJOR = 16, FW_MINOR = 99, FW_SUB = 1, CMDIF_REV = 5 };
-/* UAR doorbells (mlx5 eq.c MLX5_EQ_DOORBEL_OFFSET, +8 without arming). */
-enum { UAR_EQ_ARM = 0x40, UAR_EQ_UPDATE_CI = 0x48 };
+/*
+ * UAR doorbells: the CQ arm doorbell (mlx5 doorbell.h MLX5_CQ_DOORBELL, a
+ * 64-bit write, which may come as two dwords: the first is held until the
+ * second), the EQ's (mlx5 eq.c MLX5_EQ_DOORBEL_OFFSET, +8 without arming).
+ */
+enum {
+	UAR_CQ_ARM = 0x20,
+	UAR_CQ_ARM_CQN = 0x24,
+	UAR_EQ_ARM = 0x40,
+	UAR_EQ_UPDATE_CI = 0x48,
+};
 
 static uint32_t iseg_read(struct cx *cx, uint32_t off)
 {
@@ -115,7 +124,13 @@ int cx_bar_write(struct cx *cx, uint64_t off, const void *buf, uint32_t len)
 	}
 	if (page < CX_FIRST_UAR || page >= CX_MAX_UAR || !cx->uar_used[page])
 		return 0; /* not a UAR the driver owns: dropped */
-	if (in == UAR_EQ_ARM || in == UAR_EQ_UPDATE_CI)
+	if (in == UAR_CQ_ARM && len == 8)
+		cx_cq_doorbell(cx, page, be32(b), be32(b + 4));
+	else if (in == UAR_CQ_ARM)
+		cx->cq_db_hi[page] = be32(b);
+	else if (in == UAR_CQ_ARM_CQN)
+		cx_cq_doorbell(cx, page, cx->cq_db_hi[page], be32(b));
+	else if (in == UAR_EQ_ARM || in == UAR_EQ_UPDATE_CI)
 		cx_eq_doorbell(cx, page, in, be32(b));
 	return 0;
 }

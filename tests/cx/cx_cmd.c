@@ -132,6 +132,20 @@ int cx_cmd_exec(struct cx *cx, struct cx_cmd *c)
 	case CX_OP_CREATE_EQ:
 	case CX_OP_DESTROY_EQ:
 		return cx_eq_exec(cx, op, c);
+	case CX_OP_CREATE_CQ:
+	case CX_OP_DESTROY_CQ:
+	case CX_OP_QUERY_CQ:
+	case CX_OP_MODIFY_CQ:
+		return cx_cq_exec(cx, op, c);
+	case CX_OP_CREATE_XRC_SRQ:
+	case CX_OP_DESTROY_XRC_SRQ:
+	case CX_OP_QUERY_XRC_SRQ:
+	case CX_OP_ARM_XRC_SRQ:
+	case CX_OP_CREATE_RMP:
+	case CX_OP_MODIFY_RMP:
+	case CX_OP_DESTROY_RMP:
+	case CX_OP_QUERY_RMP:
+		return cx_srq_exec(cx, op, c);
 	case CX_OP_MAD_IFC:
 		return cx_mad_exec(cx, c);
 	case CX_OP_QUERY_HCA_VPORT_CONTEXT:

@@ -59,7 +59,10 @@ struct cx *cx_create(const struct cx_host *host)
 
 void cx_destroy(struct cx *cx)
 {
-	if (cx)
+	if (cx) {
 		cx_mkey_reset(cx);
+		cx_cq_reset(cx);
+		cx_srq_reset(cx);
+	}
 	free(cx);
 }

@@ -63,14 +63,11 @@ bool cx_eq_takes(struct cx *cx, uint8_t type)
 	return eq_for(cx, type) != NULL;
 }
 
-bool cx_eq_post(struct cx *cx, uint8_t type, uint8_t sub_type, const void *data,
-		unsigned int len)
+static bool post(struct cx *cx, struct cx_eq *eq, uint8_t type,
+		 uint8_t sub_type, const void *data, unsigned int len)
 {
-	struct cx_eq *eq = eq_for(cx, type);
 	uint8_t *eqe;
 
-	if (!eq)
-		return false;
 	/* A full EQ (overrun) drops the event: nothing is overwritten. */
 	if (((eq->pc - eq->ci) & 0xffffff) >= 1u << eq->log_size)
 		return false;
@@ -88,6 +85,22 @@ bool cx_eq_post(struct cx *cx, uint8_t type, uint8_t sub_type, const void *data,
 	if (eq->armed)
 		fire(cx, eq);
 	return true;
+}
+
+bool cx_eq_post(struct cx *cx, uint8_t type, uint8_t sub_type, const void *data,
+		unsigned int len)
+{
+	struct cx_eq *eq = eq_for(cx, type);
+
+	return eq && post(cx, eq, type, sub_type, data, len);
+}
+
+bool cx_eq_post_to(struct cx *cx, uint32_t eqn, uint8_t type, uint8_t sub_type,
+		   const void *data, unsigned int len)
+{
+	if (eqn >= CX_MAX_EQ || !cx->eq[eqn].valid)
+		return false;
+	return post(cx, &cx->eq[eqn], type, sub_type, data, len);
 }
 
 void cx_eq_doorbell(struct cx *cx, uint32_t uar, uint32_t off, uint32_t val)

@@ -47,6 +47,8 @@ void cx_hca_reset(struct cx *cx)
 	memset(cx->uar_used, 0, sizeof(cx->uar_used));
 	memset(cx->obj_used, 0, sizeof(cx->obj_used));
 	cx_mkey_reset(cx);
+	cx_cq_reset(cx);
+	cx_srq_reset(cx);
 	cx_caps_init(cx);
 }
 
@@ -150,6 +152,8 @@ int cx_hca_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c)
 		memset(cx->uar_used, 0, sizeof(cx->uar_used));
 		memset(cx->obj_used, 0, sizeof(cx->obj_used));
 		cx_mkey_reset(cx);
+		cx_cq_reset(cx);
+		cx_srq_reset(cx);
 		cx->state = CX_HCA_ENABLED;
 		return CX_OK;
 	case CX_OP_ACCESS_REG:

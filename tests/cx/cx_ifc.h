@@ -55,6 +55,75 @@
 #define F_EQC_CONSUMER_COUNTER		0x148, 0x18
 #define F_EQC_PRODUCER_COUNTER		0x168, 0x18
 
+/* CREATE_CQ .. MODIFY_CQ and struct mlx5_ifc_cqc_bits. */
+#define B_CQ_CONTEXT		     0x10 /* create/modify_cq_in, query_cq_out */
+#define B_CREATE_CQ_IN_PAS	     0x110 /* be64 page addresses */
+#define F_CREATE_CQ_IN_CQ_UMEM_VALID 0x2e0, 0x1
+/* create_cq_out.cqn, destroy_cq_in.cqn, query_cq_in.cqn, modify_cq_in.cqn */
+#define F_CQN			    0x48, 0x18
+#define F_MODIFY_CQ_IN_FIELD_SELECT 0x60, 0x20
+#define F_CQC_STATUS		    0x0, 0x4
+#define F_CQC_DBR_UMEM_VALID	    0x6, 0x1
+#define F_CQC_CQE_SZ		    0x8, 0x3
+#define F_CQC_CC		    0xb, 0x1
+#define F_CQC_OI		    0xe, 0x1
+#define F_CQC_CQ_PERIOD_MODE	    0xf, 0x2
+#define F_CQC_CQE_COMP_EN	    0x11, 0x1
+#define F_CQC_ST		    0x14, 0x4
+#define F_CQC_PAGE_OFFSET	    0x54, 0x6
+#define F_CQC_LOG_CQ_SIZE	    0x63, 0x5
+#define F_CQC_UAR_PAGE		    0x68, 0x18
+#define F_CQC_CQ_PERIOD		    0x84, 0xc
+#define F_CQC_CQ_MAX_COUNT	    0x90, 0x10
+#define F_CQC_C_EQN		    0xa0, 0x20 /* c_eqn_or_apu_element */
+#define F_CQC_LOG_PAGE_SIZE	    0xc3, 0x5
+#define F_CQC_LAST_NOTIFIED_INDEX   0x108, 0x18
+#define F_CQC_LAST_SOLICIT_INDEX    0x128, 0x18
+#define F_CQC_CONSUMER_COUNTER	    0x148, 0x18
+#define F_CQC_PRODUCER_COUNTER	    0x168, 0x18
+#define B_CQC_DBR_ADDR		    0x38
+
+/*
+ * CREATE_XRC_SRQ .. ARM_XRC_SRQ (mlx5_ib fills xrc_srqc with the
+ * struct mlx5_ifc_srqc_bits layout), CREATE_RMP .. QUERY_RMP and struct
+ * mlx5_ifc_rmpc_bits with its struct mlx5_ifc_wq_bits.
+ */
+#define B_XRC_SRQ_CONTEXT	       0x10 /* create_xrc_srq_in, query_xrc_srq_out */
+#define B_SRQ_PAS		       0x110 /* create_xrc_srq_in.pas, rmpc.wq.pas */
+#define F_CREATE_XRC_SRQ_IN_UMEM_VALID 0x2e0, 0x1
+/* xrc_srqn and rmpn of every command of the two families */
+#define F_SRQN			  0x48, 0x18
+#define F_ARM_XRC_SRQ_IN_LWM	  0x70, 0x10
+#define F_SRQC_STATE		  0x0, 0x4
+#define F_SRQC_LOG_SRQ_SIZE	  0x4, 0x4
+#define F_SRQC_WQ_SIGNATURE	  0x20, 0x1
+#define F_SRQC_LOG_RQ_STRIDE	  0x25, 0x3
+#define F_SRQC_XRCD		  0x28, 0x18
+#define F_SRQC_PAGE_OFFSET	  0x40, 0x6
+#define F_SRQC_DBR_UMEM_VALID	  0x47, 0x1
+#define F_SRQC_CQN		  0x48, 0x18
+#define F_SRQC_LOG_PAGE_SIZE	  0x82, 0x6
+#define F_XRC_SRQC_USER_INDEX	  0x88, 0x18
+#define F_SRQC_PD		  0xc8, 0x18
+#define F_SRQC_LWM		  0xe0, 0x10
+#define B_SRQC_DBR_ADDR		  0x28
+#define B_RMP_CONTEXT		  0x20 /* create/modify_rmp_in, query_rmp_out */
+#define F_MODIFY_RMP_IN_RMP_STATE 0x40, 0x4
+#define B_MODIFY_RMP_IN_BITMASK	  0x10 /* be64; rmp_bitmask.lwm is bit 0 */
+#define F_RMPC_STATE		  0x8, 0x4
+#define B_RMPC_WQ		  0x30
+#define F_WQ_WQ_TYPE		  0x0, 0x4
+#define F_WQ_WQ_SIGNATURE	  0x4, 0x1
+#define F_WQ_PAGE_OFFSET	  0x2b, 0x5
+#define F_WQ_LWM		  0x30, 0x10
+#define F_WQ_PD			  0x48, 0x18
+#define B_WQ_DBR_ADDR		  0x10
+#define F_WQ_LOG_WQ_STRIDE	  0x10c, 0x4
+#define F_WQ_LOG_WQ_PG_SZ	  0x113, 0x5
+#define F_WQ_LOG_WQ_SZ		  0x11b, 0x5
+#define F_WQ_DBR_UMEM_VALID	  0x120, 0x1
+#define F_WQ_WQ_UMEM_VALID	  0x121, 0x1
+
 #define F_MAD_IFC_IN_PORT		 0x58, 0x8
 #define F_ACCESS_REGISTER_IN_REGISTER_ID 0x50, 0x10
 #define F_ACCESS_REGISTER_IN_ARGUMENT	 0x60, 0x20

@@ -11,6 +11,8 @@
  *	cx_obj.c	PD, XRCD, transport domain: numbers handed out
  *	cx_port.c	QUERY_HCA_VPORT_CONTEXT: the port, as the HCA sees it
  *	cx_mkey.c	CREATE_MKEY/DESTROY_MKEY: PA and MTT memory keys
+ *	cx_cq.c		CQs: CREATE/DESTROY/QUERY/MODIFY_CQ, arm doorbell, CQE writing
+ *	cx_srq.c	SRQs: the XRC_SRQ and RMP command families
  */
 #ifndef DOORBELL_TESTS_CX_INT_H
 #define DOORBELL_TESTS_CX_INT_H
@@ -50,6 +52,10 @@ enum {
 	CX_OP_DESTROY_MKEY = 0x202,
 	CX_OP_CREATE_EQ = 0x301,
 	CX_OP_DESTROY_EQ = 0x302,
+	CX_OP_CREATE_CQ = 0x400,
+	CX_OP_DESTROY_CQ = 0x401,
+	CX_OP_QUERY_CQ = 0x402,
+	CX_OP_MODIFY_CQ = 0x403,
 	CX_OP_ALLOC_UAR = 0x802,
 	CX_OP_DEALLOC_UAR = 0x803,
 	CX_OP_ALLOC_PD = 0x800,
@@ -61,10 +67,20 @@ enum {
 	CX_OP_ALLOC_TRANSPORT_DOMAIN = 0x816,
 	CX_OP_DEALLOC_TRANSPORT_DOMAIN = 0x817,
 	CX_OP_MAD_IFC = 0x50d,
+	CX_OP_CREATE_XRC_SRQ = 0x705,
+	CX_OP_DESTROY_XRC_SRQ = 0x706,
+	CX_OP_QUERY_XRC_SRQ = 0x707,
+	CX_OP_ARM_XRC_SRQ = 0x708,
+	CX_OP_CREATE_RMP = 0x90c,
+	CX_OP_MODIFY_RMP = 0x90d,
+	CX_OP_DESTROY_RMP = 0x90e,
+	CX_OP_QUERY_RMP = 0x90f,
 };
 
 /* EQE types (mlx5 device.h MLX5_EVENT_TYPE_*). */
 enum {
+	CX_EVENT_COMP = 0x00,
+	CX_EVENT_CQ_ERROR = 0x04,
 	CX_EVENT_CMD = 0x0a,
 };
 
@@ -102,6 +118,9 @@ enum {
 	CX_OBJ_PD = 0,	       /* index in obj_used */
 	CX_MAX_MKEY = 1 << 12, /* cx_caps.c log_max_mkey */
 	CX_OBJ_MAX = 1024,
+	CX_MAX_CQ = 1 << 10, /* cx_caps.c log_max_cq */
+	CX_MAX_SRQ = 1 << 8, /* cx_caps.c log_max_srq */
+	CX_OBJ_XRCD = 1,
 };
 
 struct cx_eq {
@@ -113,6 +132,40 @@ struct cx_eq {
 	uint64_t mask[4];
 	uint32_t npas;
 	uint64_t pas[CX_EQ_MAX_PAS];
+};
+
+/* CQ states (mlx5 device.h MLX5_CQ_STATE_*): FIRED is also "not armed". */
+enum { CX_CQ_ARMED = 0x9, CX_CQ_FIRED = 0xa };
+
+struct cx_cq {
+	bool valid, oi, cc, overrun, sol_only;
+	uint8_t st, cqe_sz, log_size, log_page_size, page_offset, period_mode;
+	uint8_t arm_sn;
+	uint32_t uar, eqn;
+	uint32_t pc;		/* producer counter, 24 bits */
+	uint32_t arm_ci;	/* consumer index of the last arm doorbell */
+	uint32_t last_notified; /* pc when the last event was raised */
+	uint32_t last_solicit;	/* pc after the last solicited CQE */
+	uint32_t period, max_count; /* moderation: microseconds, CQEs */
+	uint32_t pending;	    /* CQEs waiting for a moderated event */
+	uint64_t due_ns;	    /* when the moderated event is due */
+	uint64_t dbr;		    /* doorbell record: ci at +0, arm at +4 */
+	uint32_t npas;
+	uint64_t *pas;
+};
+
+/*
+ * A shared receive queue, made by CREATE_XRC_SRQ (xrc) or CREATE_RMP:
+ * 2^log_size receive WQEs of 2^log_stride bytes (a linked list) in the
+ * guest pages PAS, the doorbell record (the WQE counter) at dbr.
+ */
+struct cx_srq {
+	bool valid, xrc, wq_sig;
+	uint8_t log_size, log_stride, log_page_size, page_offset;
+	uint32_t pd, xrcd, cqn, user_index, lwm;
+	uint64_t dbr;
+	uint32_t npas;
+	uint64_t *pas;
 };
 
 struct cx_mkey {
@@ -138,6 +191,9 @@ struct cx {
 	struct cx_eq eq[CX_MAX_EQ];
 	uint8_t obj_used[CX_OBJ_KINDS][CX_OBJ_MAX / 8];
 	struct cx_mkey mkey[CX_MAX_MKEY];
+	struct cx_cq cq[CX_MAX_CQ];
+	struct cx_srq srq[CX_MAX_SRQ];
+	uint32_t cq_db_hi[CX_MAX_UAR]; /* first dword of a split CQ doorbell */
 };
 
 /* A command handler: IN/OUT are the whole input and output (headers too). */
@@ -171,6 +227,9 @@ void cx_eq_doorbell(struct cx *cx, uint32_t uar, uint32_t off, uint32_t val);
 /* Post an EQE of TYPE with 28 bytes of event data to the EQ mapping it. */
 bool cx_eq_post(struct cx *cx, uint8_t type, uint8_t sub_type, const void *data,
 		unsigned int len);
+/* The same to EQ EQN, whatever its mask (completion EQs take none). */
+bool cx_eq_post_to(struct cx *cx, uint32_t eqn, uint8_t type, uint8_t sub_type,
+		   const void *data, unsigned int len);
 bool cx_eq_takes(struct cx *cx, uint8_t type);
 void cx_eq_reset(struct cx *cx);
 int cx_mad_exec(struct cx *cx, struct cx_cmd *c);
@@ -178,5 +237,27 @@ int cx_obj_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c);
 int cx_port_exec(struct cx *cx, struct cx_cmd *c);
 int cx_mkey_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c);
 void cx_mkey_reset(struct cx *cx);
+int cx_cq_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c);
+/* CQ CQN, or NULL when there is none. */
+struct cx_cq *cx_cq_get(struct cx *cx, uint32_t cqn);
+/* Whether the PD or XRCD number N is allocated (cx_obj.c). */
+bool cx_obj_used(const struct cx *cx, unsigned int kind, uint32_t n);
+int cx_srq_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c);
+void cx_srq_reset(struct cx *cx);
+void cx_cq_reset(struct cx *cx);
+/* A 64-bit CQ doorbell on UAR page UAR: HI is sn << 28 | cmd | ci, LO cqn. */
+void cx_cq_doorbell(struct cx *cx, uint32_t uar, uint32_t hi, uint32_t lo);
+/*
+ * For the data path: write the 64-byte CQE image CQE (its owner bit is
+ * set here) at CQ CQN's producer counter and raise the completion event if
+ * the CQ is armed for it (SOLICITED: a solicited or error CQE).  A CQ with
+ * no room (the consumer index in its doorbell record says the next slot
+ * is unpolled) takes nothing and gets a CQ error event (overrun), unless
+ * created with oi.  Returns CX_OK, CX_BAD_RES (no such CQ) or CX_LIM (no
+ * room).
+ */
+int cx_cq_push(struct cx *cx, uint32_t cqn, const uint8_t *cqe, bool solicited);
+/* Raise the moderated completion events whose cq_period has run out. */
+void cx_cq_timers(struct cx *cx);
 
 #endif

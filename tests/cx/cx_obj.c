@@ -21,6 +21,12 @@ static const struct {
 	  1 << 8 },
 };
 
+bool cx_obj_used(const struct cx *cx, unsigned int kind, uint32_t n)
+{
+	return kind < CX_OBJ_KINDS && n && n < kinds[kind].max &&
+	       cx->obj_used[kind][n / 8] >> (n % 8) & 1;
+}
+
 int cx_obj_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c)
 {
 	int st;

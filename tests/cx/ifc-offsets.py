@@ -52,9 +52,10 @@ def members(types, name):
                 n *= int(d, 0) if d else 0
             out.append((m.group(1), None, n))
             continue
-        m = re.match(r'(?:struct|union) mlx5_ifc_(\w+?)(?:_bits)? (\w+)(?:\[(0x[0-9a-fA-F]+|\d+)\])?$', decl)
+        m = re.match(r'(?:struct|union) mlx5_ifc_(\w+?)(?:_bits)? (\w+)(?:\[(0x[0-9a-fA-F]+|\d*)\])?$', decl)
         if m:
-            n = int(m.group(3), 0) if m.group(3) else 1
+            # pas[]: a flexible array, no bits of its own
+            n = int(m.group(3), 0) if m.group(3) else (0 if m.group(3) == '' else 1)
             out.append((m.group(2), m.group(1), n))
             continue
         raise SystemExit(f'{name}: cannot parse "{decl}"')

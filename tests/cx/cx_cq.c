@@ -1,0 +1,334 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Completion queues.  CREATE_CQ gives a ring of 64- or 128-byte CQEs in
+ * guest pages (PAS), the EQ its completion events go to (c_eqn), a UAR
+ * page, a doorbell record (dbr_addr: the consumer index the driver polled
+ * to at +0, its last arm at +4) and interrupt moderation (cq_period in
+ * microseconds, cq_max_count CQEs).  The driver arms the CQ with a 64-bit
+ * write at 0x20 of a UAR page (Linux's mlx5_cq_arm(): sn << 28 | cmd | ci,
+ * then the cqn); cmd 1 << 24 arms for solicited and error CQEs only.  An
+ * armed CQ that gets a CQE it is armed for raises one completion EQE
+ * (MLX5_EVENT_TYPE_COMP with the cqn) on its EQ and is FIRED until armed
+ * again; arming while CQEs beyond the doorbell's ci wait fires at once.
+ * With moderation the event waits for cq_max_count CQEs or cq_period, the
+ * first that comes.  The owner bit of the CQE at producer counter pc is
+ * (pc >> log_cq_size) & 1: the driver's initial owner bits are 0 with an
+ * invalid opcode, so the first pass writes 0.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cx_ifc.h"
+#include "cx_int.h"
+
+enum {
+	CQE_SIZE = 64,
+	CQE_OWNER = 63,
+	LOG_MAX_CQ_SZ = 16, /* cx_caps.c log_max_cq_sz */
+	CQE_SZ_128 = 1,
+	DB_SOLICITED = 1 << 24, /* MLX5_CQ_DB_REQ_NOT_SOL */
+	MODIFY_PERIOD = 1 << 0, /* MLX5_CQ_MODIFY_PERIOD */
+	MODIFY_COUNT = 1 << 1,
+	MODIFY_OVERRUN = 1 << 2,
+	CQ_ERR_OVERRUN = 0x1, /* MLX5_CQ_ERROR_SYNDROME_CQ_OVERRUN */
+	EQE_CQN = 24,	      /* mlx5_eqe_comp.cqn, mlx5_eqe_cq_err at 0 */
+	EQE_CQ_ERR_SYNDROME = 11,
+};
+
+void cx_cq_reset(struct cx *cx)
+{
+	unsigned int i;
+
+	for (i = 0; i < CX_MAX_CQ; i++)
+		free(cx->cq[i].pas);
+	memset(cx->cq, 0, sizeof(cx->cq));
+	memset(cx->cq_db_hi, 0, sizeof(cx->cq_db_hi));
+}
+
+struct cx_cq *cx_cq_get(struct cx *cx, uint32_t cqn)
+{
+	if (!cqn || cqn >= CX_MAX_CQ || !cx->cq[cqn].valid)
+		return NULL;
+	return &cx->cq[cqn];
+}
+
+static uint32_t stride(const struct cx_cq *cq)
+{
+	return CQE_SIZE << cq->cqe_sz;
+}
+
+/* The 64-byte CQE of slot PC (the second half of a 128-byte one). */
+static uint8_t *cqe_at(struct cx *cx, struct cx_cq *cq, uint32_t pc)
+{
+	uint64_t pagesz = (uint64_t)CX_PAGE << cq->log_page_size;
+	uint64_t off =
+		(uint64_t)(pc & ((1u << cq->log_size) - 1)) * stride(cq) +
+		cq->page_offset * CQE_SIZE + stride(cq) - CQE_SIZE;
+
+	if (off / pagesz >= cq->npas)
+		return NULL;
+	return cx_dma(cx, cq->pas[off / pagesz] + off % pagesz, CQE_SIZE, true);
+}
+
+/* The consumer index in the doorbell record; false if it is unreadable. */
+static bool dbr_ci(struct cx *cx, struct cx_cq *cq, uint32_t *ci)
+{
+	const uint8_t *rec = cx_dma(cx, cq->dbr, 8, false);
+
+	if (!rec)
+		return false;
+	*ci = cx_get(rec, 0, 32) & 0xffffff;
+	return true;
+}
+
+static void fire(struct cx *cx, struct cx_cq *cq)
+{
+	uint8_t data[28] = { 0 };
+	uint32_t cqn = cq - cx->cq;
+
+	cx_set(data, EQE_CQN * 8, 32, cqn);
+	cq->st = CX_CQ_FIRED;
+	cq->pending = 0;
+	cq->last_notified = cq->pc;
+	cx_eq_post_to(cx, cq->eqn, CX_EVENT_COMP, 0, data, sizeof(data));
+}
+
+static bool moderated(const struct cx_cq *cq)
+{
+	return cq->period || cq->max_count;
+}
+
+/* A CQE the armed CQ waits for has come: fire now or when moderation says. */
+static void notify(struct cx *cx, struct cx_cq *cq)
+{
+	if (!moderated(cq)) {
+		fire(cx, cq);
+		return;
+	}
+	if (!cq->pending++)
+		cq->due_ns = cx_now_ns() + (uint64_t)cq->period * 1000;
+	if (cq->max_count && cq->pending >= cq->max_count)
+		fire(cx, cq);
+	else if (cq->period && cx_now_ns() >= cq->due_ns)
+		fire(cx, cq);
+}
+
+void cx_cq_timers(struct cx *cx)
+{
+	uint64_t now = cx_now_ns();
+	unsigned int i;
+
+	for (i = 1; i < CX_MAX_CQ; i++) {
+		struct cx_cq *cq = &cx->cq[i];
+
+		if (cq->valid && cq->st == CX_CQ_ARMED && cq->pending &&
+		    cq->period && now >= cq->due_ns)
+			fire(cx, cq);
+	}
+}
+
+int cx_cq_push(struct cx *cx, uint32_t cqn, const uint8_t *cqe, bool solicited)
+{
+	struct cx_cq *cq = cx_cq_get(cx, cqn);
+	uint8_t *slot, data[28] = { 0 };
+	uint32_t ci;
+
+	if (!cq)
+		return CX_BAD_RES;
+	if (cq->overrun)
+		return CX_LIM;
+	if (!cq->oi && (!dbr_ci(cx, cq, &ci) ||
+			((cq->pc - ci) & 0xffffff) >= 1u << cq->log_size)) {
+		cq->overrun = true;
+		cx_set(data, 0, 32, cqn);
+		data[EQE_CQ_ERR_SYNDROME] = CQ_ERR_OVERRUN;
+		cx_eq_post(cx, CX_EVENT_CQ_ERROR, 0, data, sizeof(data));
+		return CX_LIM;
+	}
+	slot = cqe_at(cx, cq, cq->pc);
+	if (!slot)
+		return CX_LIM;
+	memcpy(slot, cqe, CQE_OWNER);
+	/* Release: the CQE body is visible before its owner bit flips. */
+	__atomic_store_n(&slot[CQE_OWNER],
+			 (uint8_t)((cqe[CQE_OWNER] & ~1u) |
+				   (cq->pc >> cq->log_size & 1)),
+			 __ATOMIC_RELEASE);
+	cq->pc = (cq->pc + 1) & 0xffffff;
+	if (solicited)
+		cq->last_solicit = cq->pc;
+	if (cq->st == CX_CQ_ARMED && (!cq->sol_only || solicited))
+		notify(cx, cq);
+	return CX_OK;
+}
+
+void cx_cq_doorbell(struct cx *cx, uint32_t uar, uint32_t hi, uint32_t lo)
+{
+	struct cx_cq *cq = cx_cq_get(cx, lo & 0xffffff);
+	uint32_t ci = hi & 0xffffff;
+	uint32_t beyond, sol;
+	bool waiting;
+
+	(void)uar; /* any UAR page the driver owns (cx_bar.c checks that) */
+	if (!cq)
+		return;
+	cq->arm_sn = hi >> 28 & 3;
+	cq->arm_ci = ci;
+	cq->sol_only = hi & DB_SOLICITED;
+	cq->st = CX_CQ_ARMED;
+	cq->pending = 0;
+	/* CQEs it is armed for already wait beyond ci: the event is due now. */
+	beyond = (cq->pc - ci) & 0xffffff;
+	sol = (cq->last_solicit - ci) & 0xffffff;
+	waiting = cq->sol_only ? sol && sol <= beyond : beyond != 0;
+	if (waiting)
+		fire(cx, cq);
+}
+
+static int create_cq(struct cx *cx, struct cx_cmd *c)
+{
+	const uint8_t *cqc = c->in + B_CQ_CONTEXT;
+	uint32_t log_size = cx_get(cqc, F_CQC_LOG_CQ_SIZE);
+	uint32_t lps = cx_get(cqc, F_CQC_LOG_PAGE_SIZE);
+	uint32_t uar = cx_get(cqc, F_CQC_UAR_PAGE);
+	uint32_t eqn = cx_get(cqc, F_CQC_C_EQN);
+	uint32_t cqe_sz = cx_get(cqc, F_CQC_CQE_SZ);
+	uint32_t off = cx_get(cqc, F_CQC_PAGE_OFFSET);
+	uint64_t dbr = cx_get64(cqc, B_CQC_DBR_ADDR), bytes, pagesz;
+	struct cx_cq *cq = NULL;
+	unsigned int i, npas;
+	int st;
+
+	st = cx_cmd_need(cx, c, B_CREATE_CQ_IN_PAS, 16, CX_HCA_INITIALIZED);
+	if (st)
+		return st;
+	/* No umem (DEVX), no CQE compression: the capabilities say none. */
+	if (cx_get(c->in, F_CREATE_CQ_IN_CQ_UMEM_VALID) ||
+	    cx_get(cqc, F_CQC_DBR_UMEM_VALID) || cx_get(cqc, F_CQC_CQE_COMP_EN))
+		return CX_BAD_PARAM;
+	if (log_size > LOG_MAX_CQ_SZ || cqe_sz > CQE_SZ_128 || lps > 20 ||
+	    uar >= CX_MAX_UAR || !cx->uar_used[uar])
+		return CX_BAD_PARAM;
+	if (eqn >= CX_MAX_EQ || !cx->eq[eqn].valid)
+		return CX_BAD_RES;
+	/* The doorbell record: 8 aligned bytes of guest memory. */
+	if (dbr % 8 || !cx_dma(cx, dbr, 8, true))
+		return CX_BAD_PARAM;
+	pagesz = (uint64_t)CX_PAGE << lps;
+	bytes = (uint64_t)off * CQE_SIZE +
+		((uint64_t)CQE_SIZE << cqe_sz << log_size);
+	npas = (bytes + pagesz - 1) / pagesz;
+	if (c->inlen < B_CREATE_CQ_IN_PAS + (uint64_t)npas * 8)
+		return CX_BAD_INP_LEN;
+	for (i = 1; i < CX_MAX_CQ && !cq; i++)
+		if (!cx->cq[i].valid)
+			cq = &cx->cq[i];
+	if (!cq)
+		return CX_NO_RES;
+	memset(cq, 0, sizeof(*cq));
+	cq->pas = calloc(npas, sizeof(*cq->pas));
+	if (!cq->pas)
+		return CX_NO_RES;
+	for (i = 0; i < npas; i++) {
+		cq->pas[i] = cx_get64(c->in, B_CREATE_CQ_IN_PAS + i * 8);
+		/* Every page must be guest memory the device may write. */
+		if (cq->pas[i] % pagesz ||
+		    !cx_dma(cx, cq->pas[i], pagesz, true)) {
+			free(cq->pas);
+			cq->pas = NULL;
+			return CX_BAD_PARAM;
+		}
+	}
+	cq->npas = npas;
+	cq->log_size = log_size;
+	cq->log_page_size = lps;
+	cq->page_offset = off;
+	cq->cqe_sz = cqe_sz;
+	cq->uar = uar;
+	cq->eqn = eqn;
+	cq->dbr = dbr;
+	cq->oi = cx_get(cqc, F_CQC_OI);
+	cq->cc = cx_get(cqc, F_CQC_CC);
+	cq->period_mode = cx_get(cqc, F_CQC_CQ_PERIOD_MODE);
+	cq->period = cx_get(cqc, F_CQC_CQ_PERIOD);
+	cq->max_count = cx_get(cqc, F_CQC_CQ_MAX_COUNT);
+	cq->st = CX_CQ_FIRED; /* not armed until the first arm doorbell */
+	cq->valid = true;
+	cx_set(c->out, F_CQN, cq - cx->cq);
+	return CX_OK;
+}
+
+static int query_cq(struct cx *cx, struct cx_cmd *c, struct cx_cq *cq)
+{
+	uint8_t *cqc = c->out + B_CQ_CONTEXT;
+	uint32_t ci = 0;
+
+	if (c->outlen < B_CQ_CONTEXT + 64)
+		return CX_BAD_OUTP_LEN;
+	dbr_ci(cx, cq, &ci);
+	cx_set(cqc, F_CQC_STATUS, cq->overrun ? CQ_ERR_OVERRUN : 0);
+	cx_set(cqc, F_CQC_CQE_SZ, cq->cqe_sz);
+	cx_set(cqc, F_CQC_CC, cq->cc);
+	cx_set(cqc, F_CQC_OI, cq->oi);
+	cx_set(cqc, F_CQC_CQ_PERIOD_MODE, cq->period_mode);
+	cx_set(cqc, F_CQC_ST, cq->st);
+	cx_set(cqc, F_CQC_PAGE_OFFSET, cq->page_offset);
+	cx_set(cqc, F_CQC_LOG_CQ_SIZE, cq->log_size);
+	cx_set(cqc, F_CQC_UAR_PAGE, cq->uar);
+	cx_set(cqc, F_CQC_CQ_PERIOD, cq->period);
+	cx_set(cqc, F_CQC_CQ_MAX_COUNT, cq->max_count);
+	cx_set(cqc, F_CQC_C_EQN, cq->eqn);
+	cx_set(cqc, F_CQC_LOG_PAGE_SIZE, cq->log_page_size);
+	cx_set(cqc, F_CQC_LAST_NOTIFIED_INDEX, cq->last_notified);
+	cx_set(cqc, F_CQC_LAST_SOLICIT_INDEX, cq->last_solicit);
+	cx_set(cqc, F_CQC_CONSUMER_COUNTER, ci);
+	cx_set(cqc, F_CQC_PRODUCER_COUNTER, cq->pc);
+	cx_set64(cqc, B_CQC_DBR_ADDR, cq->dbr);
+	return CX_OK;
+}
+
+/* op_mod 0: moderation and overrun-ignore; resizing (op_mod 1) is left out. */
+static int modify_cq(struct cx_cmd *c, struct cx_cq *cq)
+{
+	const uint8_t *cqc = c->in + B_CQ_CONTEXT;
+	uint32_t sel = cx_get(c->in, F_MODIFY_CQ_IN_FIELD_SELECT);
+
+	if (c->inlen < B_CQ_CONTEXT + 64)
+		return CX_BAD_INP_LEN;
+	if (cx_get(c->in, F_IN_OP_MOD) != 0 ||
+	    sel & ~(MODIFY_PERIOD | MODIFY_COUNT | MODIFY_OVERRUN))
+		return CX_BAD_PARAM;
+	if (sel & MODIFY_PERIOD)
+		cq->period = cx_get(cqc, F_CQC_CQ_PERIOD);
+	if (sel & MODIFY_COUNT)
+		cq->max_count = cx_get(cqc, F_CQC_CQ_MAX_COUNT);
+	if (sel & MODIFY_OVERRUN)
+		cq->oi = cx_get(cqc, F_CQC_OI);
+	return CX_OK;
+}
+
+int cx_cq_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c)
+{
+	struct cx_cq *cq;
+	int st;
+
+	if (opcode == CX_OP_CREATE_CQ)
+		return create_cq(cx, c);
+	st = cx_cmd_need(cx, c, 16, 16, CX_HCA_INITIALIZED);
+	if (st)
+		return st;
+	cq = cx_cq_get(cx, cx_get(c->in, F_CQN));
+	if (!cq)
+		return CX_BAD_RES;
+	switch (opcode) {
+	case CX_OP_DESTROY_CQ:
+		free(cq->pas);
+		memset(cq, 0, sizeof(*cq));
+		return CX_OK;
+	case CX_OP_QUERY_CQ:
+		return query_cq(cx, c, cq);
+	case CX_OP_MODIFY_CQ:
+		return modify_cq(c, cq);
+	}
+	return CX_BAD_OP;
+}

@@ -1,0 +1,332 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * The software ConnectX's completion queues, driven as mlx5_ib drives them
+ * (drivers/infiniband/hw/mlx5/cq.c, include/linux/mlx5/cq.h): CREATE_CQ
+ * with a doorbell record, the arm doorbell at 0x20 of a UAR page, CQEs
+ * appended by cx_cq_push() as the data path will, completion EQEs on the
+ * CQ's EQ and its vector.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "cx_ifc.h"
+#include "cx_test.h"
+
+enum {
+	CQ_PAGES = MEM_BASE + 0x90000,
+	CQ_DBR = MEM_BASE + 0xa0000,
+	COMP_EQ = MEM_BASE + 0xb0000,
+	VEC = 2,
+};
+
+/* A device with a completion EQ (no event types: CQs name it) on VEC,
+ * armed, and A filled in for a CQ of 2^LOG entries on it. */
+static struct cx *setup(struct cq_args *a, unsigned int log)
+{
+	struct cx *cx = dev_up();
+	int eqn = make_eq_for(cx, 3, VEC, &a->uar, COMP_EQ, 0xff);
+
+	CHECK(eqn >= 0);
+	w32(cx, a->uar * 4096 + 0x40, (uint32_t)eqn << 24);
+	*a = (struct cq_args){ .uar = a->uar };
+	a->log = log;
+	a->eqn = eqn;
+	a->pages = CQ_PAGES;
+	a->dbr = CQ_DBR;
+	return cx;
+}
+
+/* mlx5_cq_arm(): doorbell record then the 64-bit UAR write. */
+static void arm(struct cx *cx, const struct cq_args *a, int cqn, bool sol,
+		uint32_t ci)
+{
+	uint32_t hi = (sol ? 1u << 24 : 0) | (ci & 0xffffff);
+	uint8_t b[8] = { hi >> 24, hi >> 16,  hi >> 8,	hi,
+			 0,	   cqn >> 16, cqn >> 8, cqn };
+
+	cx_set(at(a->dbr), 32, 32, hi);
+	cx_bar_write(cx, a->uar * 4096 + 0x20, b, 8);
+}
+
+static void set_ci(const struct cq_args *a, uint32_t ci)
+{
+	cx_set(at(a->dbr), 0, 32, ci & 0xffffff);
+}
+
+static int push(struct cx *cx, int cqn, uint8_t opcode, bool sol)
+{
+	uint8_t cqe[64] = { 0 };
+
+	cqe[63] = opcode << 4;
+	return cx_cq_push(cx, cqn, cqe, sol);
+}
+
+/* The completion EQE at EQ slot N: its type, and the cqn it names. */
+static void check_comp_eqe(unsigned int n, int cqn)
+{
+	CHECK_EQ(at(COMP_EQ + n * 64)[1], CX_EVENT_COMP);
+	CHECK_EQ(cx_get(at(COMP_EQ + n * 64), (0x20 + 24) * 8, 32), cqn);
+	CHECK_EQ(at(COMP_EQ + n * 64)[63], 0);
+}
+
+static void armed_cq_raises_one_completion_eqe_until_armed_again(void)
+{
+	struct cq_args a;
+	struct cx *cx = setup(&a, 2);
+	int cqn = make_cq(cx, &a);
+
+	CHECK(cqn > 0);
+	/* Not armed: the CQE is written, no event. */
+	CHECK_EQ(push(cx, cqn, 0, false), CX_OK);
+	CHECK_EQ(at(CQ_PAGES)[63], 0x00); /* opcode 0, owner 0 */
+	CHECK_EQ(irqs[VEC], 0);
+	/* Armed with that CQE unpolled (ci 0): the event is raised at once. */
+	arm(cx, &a, cqn, false, 0);
+	CHECK_EQ(irqs[VEC], 1);
+	check_comp_eqe(0, cqn);
+	/* Fired: the next CQE raises nothing. */
+	w32(cx, a.uar * 4096 + 0x40, (uint32_t)a.eqn << 24 | 1);
+	CHECK_EQ(push(cx, cqn, 0, false), CX_OK);
+	CHECK_EQ(irqs[VEC], 1);
+	/* Polled both, armed: the third CQE raises the second event. */
+	set_ci(&a, 2);
+	arm(cx, &a, cqn, false, 2);
+	CHECK_EQ(irqs[VEC], 1);
+	CHECK_EQ(push(cx, cqn, 0, false), CX_OK);
+	CHECK_EQ(irqs[VEC], 2);
+	check_comp_eqe(1, cqn);
+	cx_destroy(cx);
+}
+
+static void solicited_arm_waits_for_a_solicited_cqe(void)
+{
+	struct cq_args a;
+	struct cx *cx = setup(&a, 2);
+	int cqn = make_cq(cx, &a);
+
+	arm(cx, &a, cqn, true, 0);
+	CHECK_EQ(push(cx, cqn, 0, false), CX_OK);
+	CHECK_EQ(irqs[VEC], 0);
+	CHECK_EQ(push(cx, cqn, 0, true), CX_OK);
+	CHECK_EQ(irqs[VEC], 1);
+	/* Re-armed for solicited with that one unpolled: fires at once. */
+	w32(cx, a.uar * 4096 + 0x40, (uint32_t)a.eqn << 24 | 1);
+	set_ci(&a, 1);
+	arm(cx, &a, cqn, true, 1);
+	CHECK_EQ(irqs[VEC], 2);
+	/* Polled past it: a solicited arm has nothing to report. */
+	w32(cx, a.uar * 4096 + 0x40, (uint32_t)a.eqn << 24 | 2);
+	arm(cx, &a, cqn, true, 2);
+	CHECK_EQ(irqs[VEC], 2);
+	cx_destroy(cx);
+}
+
+static void arm_doorbell_in_two_dwords_arms_like_one_qword(void)
+{
+	struct cq_args a;
+	struct cx *cx = setup(&a, 2);
+	int cqn = make_cq(cx, &a);
+
+	w32(cx, a.uar * 4096 + 0x20, 0);
+	CHECK_EQ(push(cx, cqn, 0, false), CX_OK);
+	CHECK_EQ(irqs[VEC], 0); /* half a doorbell arms nothing */
+	w32(cx, a.uar * 4096 + 0x24, cqn);
+	CHECK_EQ(irqs[VEC], 1);
+	cx_destroy(cx);
+}
+
+static void cqes_wrap_with_the_owner_bit_and_never_pass_the_ci(void)
+{
+	struct cq_args a;
+	struct cx *cx = setup(&a, 2);
+	int cqn = make_cq(cx, &a);
+	uint32_t async_uar;
+	/* The async EQ that takes CQ errors, as mlx5_core's does. */
+	int aeq = make_eq_for(cx, 2, 0, &async_uar, MEM_BASE + 0xc0000,
+			      CX_EVENT_CQ_ERROR);
+	unsigned int i;
+
+	CHECK(aeq >= 0);
+	for (i = 0; i < 4; i++)
+		CHECK_EQ(push(cx, cqn, 2, false), CX_OK);
+	/* Four unpolled in four slots: the fifth is an overrun. */
+	CHECK_EQ(push(cx, cqn, 2, false), CX_LIM);
+	CHECK_EQ(at(MEM_BASE + 0xc0000)[1], CX_EVENT_CQ_ERROR);
+	CHECK_EQ(cx_get(at(MEM_BASE + 0xc0000), 0x20 * 8, 32), cqn);
+	CHECK_EQ(at(MEM_BASE + 0xc0000)[0x20 + 11], 1);
+	CHECK_EQ(at(CQ_PAGES)[63], 0x20); /* slot 0 untouched: owner 0 */
+	cx_destroy(cx);
+
+	/* Polled as it goes: the second lap writes owner 1. */
+	cx = setup(&a, 2);
+	cqn = make_cq(cx, &a);
+	for (i = 0; i < 6; i++) {
+		CHECK_EQ(push(cx, cqn, 2, false), CX_OK);
+		set_ci(&a, i + 1);
+	}
+	CHECK_EQ(at(CQ_PAGES + 1 * 64)[63], 0x21);
+	CHECK_EQ(at(CQ_PAGES + 2 * 64)[63], 0x20);
+	cx_destroy(cx);
+}
+
+static void cqe_sz_128_puts_the_cqe_in_the_second_half(void)
+{
+	struct cq_args a;
+	struct cx *cx = setup(&a, 2);
+	int cqn;
+
+	a.cqe_sz = 1;
+	cqn = make_cq(cx, &a);
+	CHECK(cqn > 0);
+	CHECK_EQ(push(cx, cqn, 0, false), CX_OK);
+	CHECK_EQ(push(cx, cqn, 3, false), CX_OK);
+	CHECK_EQ(at(CQ_PAGES + 128 + 127)[0], 0x30);
+	CHECK_EQ(at(CQ_PAGES + 128 + 63)[0], 0); /* first half untouched */
+	cx_destroy(cx);
+}
+
+static void moderation_holds_the_event_for_max_count_cqes(void)
+{
+	struct cq_args a;
+	struct cx *cx = setup(&a, 3);
+	uint8_t in[16 + 64 + 0x100] = { 0 }, out[16];
+	int cqn;
+
+	a.max_count = 3;
+	a.period = 0xfff; /* 4 ms: longer than the test */
+	cqn = make_cq(cx, &a);
+	arm(cx, &a, cqn, false, 0);
+	push(cx, cqn, 0, false);
+	push(cx, cqn, 0, false);
+	cx_cq_timers(cx);
+	CHECK_EQ(irqs[VEC], 0);
+	push(cx, cqn, 0, false);
+	CHECK_EQ(irqs[VEC], 1);
+	/* MODIFY_CQ (mlx5_core_modify_cq_moderation): count 1, period 0. */
+	cx_set(in, F_IN_OPCODE, CX_OP_MODIFY_CQ);
+	cx_set(in, F_CQN, cqn);
+	cx_set(in, F_MODIFY_CQ_IN_FIELD_SELECT, 3);
+	cx_set(in + B_CQ_CONTEXT, F_CQC_CQ_MAX_COUNT, 1);
+	CHECK_EQ(cmd(cx, in, sizeof(in), out, sizeof(out)), 0);
+	CHECK_EQ(cx_get(out, F_OUT_STATUS), CX_OK);
+	w32(cx, a.uar * 4096 + 0x40, (uint32_t)a.eqn << 24 | 1);
+	set_ci(&a, 3);
+	arm(cx, &a, cqn, false, 3);
+	push(cx, cqn, 0, false);
+	CHECK_EQ(irqs[VEC], 2);
+	/* Resizing (op_mod 1) is not offered. */
+	cx_set(in, F_IN_OP_MOD, 1);
+	cmd(cx, in, sizeof(in), out, sizeof(out));
+	CHECK_EQ(cx_get(out, F_OUT_STATUS), CX_BAD_PARAM);
+	cx_destroy(cx);
+}
+
+static void moderation_period_runs_out_in_cx_cq_timers(void)
+{
+	struct cq_args a;
+	struct cx *cx = setup(&a, 3);
+	int cqn;
+
+	a.max_count = 100;
+	a.period = 1; /* 1 us */
+	cqn = make_cq(cx, &a);
+	arm(cx, &a, cqn, false, 0);
+	push(cx, cqn, 0, false);
+	while (irqs[VEC] == 0)
+		cx_cq_timers(
+			cx); /* the 1 us runs out; a hang fails by timeout */
+	CHECK_EQ(irqs[VEC], 1);
+	cx_destroy(cx);
+}
+
+static void query_cq_reports_the_context_and_counters(void)
+{
+	struct cq_args a;
+	struct cx *cx = setup(&a, 2);
+	uint8_t in[16] = { 0 }, out[16 + 64 + 0x100];
+	const uint8_t *cqc = out + B_CQ_CONTEXT;
+	int cqn;
+
+	a.max_count = 5;
+	cqn = make_cq(cx, &a);
+	push(cx, cqn, 0, false);
+	push(cx, cqn, 0, false);
+	set_ci(&a, 2);
+	arm(cx, &a, cqn, false, 2); /* both polled: armed, nothing fires */
+	cx_set(in, F_IN_OPCODE, CX_OP_QUERY_CQ);
+	cx_set(in, F_CQN, cqn);
+	CHECK_EQ(cmd(cx, in, sizeof(in), out, sizeof(out)), 0);
+	CHECK_EQ(cx_get(out, F_OUT_STATUS), CX_OK);
+	CHECK_EQ(cx_get(cqc, F_CQC_LOG_CQ_SIZE), 2);
+	CHECK_EQ(cx_get(cqc, F_CQC_C_EQN), a.eqn);
+	CHECK_EQ(cx_get(cqc, F_CQC_UAR_PAGE), a.uar);
+	CHECK_EQ(cx_get(cqc, F_CQC_CQ_MAX_COUNT), 5);
+	CHECK_EQ(cx_get(cqc, F_CQC_PRODUCER_COUNTER), 2);
+	CHECK_EQ(cx_get(cqc, F_CQC_CONSUMER_COUNTER), 2);
+	CHECK_EQ(cx_get(cqc, F_CQC_ST), CX_CQ_ARMED);
+	CHECK_EQ(cx_get64(cqc, B_CQC_DBR_ADDR), CQ_DBR);
+	cx_destroy(cx);
+}
+
+static void bad_cq_parameters_get_the_status_mlx5_expects(void)
+{
+	struct cq_args a, b;
+	struct cx *cx = setup(&a, 2);
+	uint8_t in[16] = { 0 }, out[16];
+	int cqn;
+
+	b = a;
+	b.eqn = 9;
+	CHECK_EQ(make_cq(cx, &b), -CX_BAD_RES); /* no such EQ */
+	b = a;
+	b.uar = a.uar + 1;
+	CHECK_EQ(make_cq(cx, &b), -CX_BAD_PARAM); /* UAR not allocated */
+	b = a;
+	b.pages = 0x7000000;
+	CHECK_EQ(make_cq(cx, &b), -CX_BAD_PARAM); /* outside guest memory */
+	b = a;
+	b.pages = CQ_PAGES + 64;
+	CHECK_EQ(make_cq(cx, &b), -CX_BAD_PARAM); /* not page aligned */
+	b = a;
+	b.dbr = 0x7000000;
+	CHECK_EQ(make_cq(cx, &b), -CX_BAD_PARAM);
+	b = a;
+	b.log = 17;
+	CHECK_EQ(make_cq(cx, &b), -CX_BAD_PARAM); /* above log_max_cq_sz */
+	cqn = make_cq(cx, &a);
+	CHECK(cqn > 0);
+	/* An arm doorbell for a CQ that does not exist changes nothing. */
+	arm(cx, &a, cqn + 1, false, 0);
+	CHECK_EQ(cx_cq_push(cx, cqn + 1, at(CQ_PAGES), false), CX_BAD_RES);
+	cx_set(in, F_IN_OPCODE, CX_OP_DESTROY_CQ);
+	cx_set(in, F_CQN, cqn);
+	cmd(cx, in, sizeof(in), out, sizeof(out));
+	CHECK_EQ(cx_get(out, F_OUT_STATUS), CX_OK);
+	cmd(cx, in, sizeof(in), out, sizeof(out));
+	CHECK_EQ(cx_get(out, F_OUT_STATUS), CX_BAD_RES);
+	cx_set(in, F_IN_OPCODE, CX_OP_QUERY_CQ);
+	cmd(cx, in, sizeof(in), out, sizeof(out));
+	CHECK_EQ(cx_get(out, F_OUT_STATUS), CX_BAD_RES);
+	cx_destroy(cx);
+}
+
+static const struct check_test tests[] = {
+	CHECK_TEST(armed_cq_raises_one_completion_eqe_until_armed_again),
+	CHECK_TEST(solicited_arm_waits_for_a_solicited_cqe),
+	CHECK_TEST(arm_doorbell_in_two_dwords_arms_like_one_qword),
+	CHECK_TEST(cqes_wrap_with_the_owner_bit_and_never_pass_the_ci),
+	CHECK_TEST(cqe_sz_128_puts_the_cqe_in_the_second_half),
+	CHECK_TEST(moderation_holds_the_event_for_max_count_cqes),
+	CHECK_TEST(moderation_period_runs_out_in_cx_cq_timers),
+	CHECK_TEST(query_cq_reports_the_context_and_counters),
+	CHECK_TEST(bad_cq_parameters_get_the_status_mlx5_expects),
+};
+
+int main(int argc, char **argv)
+{
+	int rc = CHECK_MAIN(argc, argv, "cx_cq_", tests);
+
+	free(mem);
+	return rc;
+}
