@@ -146,6 +146,18 @@ int cx_cmd_exec(struct cx *cx, struct cx_cmd *c)
 	case CX_OP_DESTROY_RMP:
 	case CX_OP_QUERY_RMP:
 		return cx_srq_exec(cx, op, c);
+	case CX_OP_CREATE_QP:
+	case CX_OP_DESTROY_QP:
+	case CX_OP_RST2INIT_QP:
+	case CX_OP_INIT2RTR_QP:
+	case CX_OP_RTR2RTS_QP:
+	case CX_OP_RTS2RTS_QP:
+	case CX_OP_SQERR2RTS_QP:
+	case CX_OP_2ERR_QP:
+	case CX_OP_2RST_QP:
+	case CX_OP_QUERY_QP:
+	case CX_OP_INIT2INIT_QP:
+		return cx_qp_exec(cx, op, c);
 	case CX_OP_MAD_IFC:
 		return cx_mad_exec(cx, c);
 	case CX_OP_QUERY_HCA_VPORT_CONTEXT:

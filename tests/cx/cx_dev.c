@@ -63,6 +63,7 @@ void cx_destroy(struct cx *cx)
 		cx_mkey_reset(cx);
 		cx_cq_reset(cx);
 		cx_srq_reset(cx);
+		cx_qp_reset(cx);
 	}
 	free(cx);
 }

@@ -49,6 +49,7 @@ void cx_hca_reset(struct cx *cx)
 	cx_mkey_reset(cx);
 	cx_cq_reset(cx);
 	cx_srq_reset(cx);
+	cx_qp_reset(cx);
 	cx_caps_init(cx);
 }
 
@@ -154,6 +155,7 @@ int cx_hca_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c)
 		cx_mkey_reset(cx);
 		cx_cq_reset(cx);
 		cx_srq_reset(cx);
+		cx_qp_reset(cx);
 		cx->state = CX_HCA_ENABLED;
 		return CX_OK;
 	case CX_OP_ACCESS_REG:

@@ -124,6 +124,55 @@
 #define F_WQ_DBR_UMEM_VALID	  0x120, 0x1
 #define F_WQ_WQ_UMEM_VALID	  0x121, 0x1
 
+/*
+ * CREATE_QP .. QUERY_QP, the state commands, struct mlx5_ifc_qpc_bits
+ * (its primary_address_path is a struct mlx5_ifc_ads_bits).  Every QP
+ * command has the qpn at 0x48; those with a context have opt_param_mask
+ * at 0x80 and the qpc at byte 0x18 (create_qp_in, rst2init_qp_in, ...,
+ * query_qp_out).
+ */
+#define F_QPN			     0x48, 0x18
+#define F_QP_OPT_PARAM_MASK	     0x80, 0x20
+#define B_QPC			     0x18 /* 0xe8 bytes */
+#define B_CREATE_QP_IN_PAS	     0x110
+#define F_CREATE_QP_IN_WQ_UMEM_VALID 0x860, 0x1
+#define F_QPC_STATE		     0x0, 0x4
+#define F_QPC_ST		     0x8, 0x8
+#define F_QPC_PD		     0x28, 0x18
+#define F_QPC_MTU		     0x40, 0x3
+#define F_QPC_LOG_MSG_MAX	     0x43, 0x5
+#define F_QPC_LOG_RQ_SIZE	     0x49, 0x4
+#define F_QPC_LOG_RQ_STRIDE	     0x4d, 0x3
+#define F_QPC_NO_SQ		     0x50, 0x1
+#define F_QPC_LOG_SQ_SIZE	     0x51, 0x4
+#define F_QPC_UAR_PAGE		     0x68, 0x18
+#define F_QPC_USER_INDEX	     0x88, 0x18
+#define F_QPC_LOG_PAGE_SIZE	     0xa3, 0x5
+#define F_QPC_REMOTE_QPN	     0xa8, 0x18
+#define B_QPC_PRIMARY_ADDRESS_PATH   0x18	/* 0x2c bytes */
+#define F_QPC_PKEY_INDEX	     0xd0, 0x10 /* primary_address_path.pkey_index */
+#define F_QPC_VHCA_PORT_NUM	     0x1e8, 0x8 /* primary_address_path.vhca_port_num */
+#define F_QPC_LOG_SRA_MAX	     0x388, 0x3
+#define F_QPC_RETRY_COUNT	     0x38d, 0x3
+#define F_QPC_RNR_RETRY		     0x390, 0x3
+#define F_QPC_NEXT_SEND_PSN	     0x3c8, 0x18
+#define F_QPC_CQN_SND		     0x3e8, 0x18
+#define F_QPC_LOG_RRA_MAX	     0x488, 0x3
+#define F_QPC_ATOMIC_MODE	     0x48c, 0x4
+#define F_QPC_RRE		     0x490, 0x1
+#define F_QPC_RWE		     0x491, 0x1
+#define F_QPC_RAE		     0x492, 0x1
+#define F_QPC_PAGE_OFFSET	     0x494, 0x6
+#define F_QPC_MIN_RNR_NAK	     0x4a3, 0x5
+#define F_QPC_NEXT_RCV_PSN	     0x4a8, 0x18
+#define F_QPC_XRCD		     0x4c8, 0x18
+#define F_QPC_CQN_RCV		     0x4e8, 0x18
+#define B_QPC_DBR_ADDR		     0xa0
+#define F_QPC_Q_KEY		     0x540, 0x20
+#define F_QPC_RQ_TYPE		     0x565, 0x3
+#define F_QPC_SRQN_RMPN_XRQN	     0x568, 0x18
+#define F_QPC_DBR_UMEM_VALID	     0x683, 0x1
+
 #define F_MAD_IFC_IN_PORT		 0x58, 0x8
 #define F_ACCESS_REGISTER_IN_REGISTER_ID 0x50, 0x10
 #define F_ACCESS_REGISTER_IN_ARGUMENT	 0x60, 0x20

@@ -13,6 +13,7 @@
  *	cx_mkey.c	CREATE_MKEY/DESTROY_MKEY: PA and MTT memory keys
  *	cx_cq.c		CQs: CREATE/DESTROY/QUERY/MODIFY_CQ, arm doorbell, CQE writing
  *	cx_srq.c	SRQs: the XRC_SRQ and RMP command families
+ *	cx_qp.c		QPs: CREATE/DESTROY/QUERY_QP and the state machine
  */
 #ifndef DOORBELL_TESTS_CX_INT_H
 #define DOORBELL_TESTS_CX_INT_H
@@ -29,6 +30,7 @@ enum {
 	CX_BAD_PARAM = 0x3,
 	CX_BAD_SYS_STATE = 0x4,
 	CX_BAD_RES = 0x5,
+	CX_BAD_QP_STATE = 0x10,
 	CX_LIM = 0x8,
 	CX_NO_RES = 0xf,
 	CX_BAD_INP_LEN = 0x50,
@@ -66,6 +68,17 @@ enum {
 	CX_OP_DEALLOC_XRCD = 0x80f,
 	CX_OP_ALLOC_TRANSPORT_DOMAIN = 0x816,
 	CX_OP_DEALLOC_TRANSPORT_DOMAIN = 0x817,
+	CX_OP_CREATE_QP = 0x500,
+	CX_OP_DESTROY_QP = 0x501,
+	CX_OP_RST2INIT_QP = 0x502,
+	CX_OP_INIT2RTR_QP = 0x503,
+	CX_OP_RTR2RTS_QP = 0x504,
+	CX_OP_RTS2RTS_QP = 0x505,
+	CX_OP_SQERR2RTS_QP = 0x506,
+	CX_OP_2ERR_QP = 0x507,
+	CX_OP_2RST_QP = 0x50a,
+	CX_OP_QUERY_QP = 0x50b,
+	CX_OP_INIT2INIT_QP = 0x50e,
 	CX_OP_MAD_IFC = 0x50d,
 	CX_OP_CREATE_XRC_SRQ = 0x705,
 	CX_OP_DESTROY_XRC_SRQ = 0x706,
@@ -120,6 +133,8 @@ enum {
 	CX_OBJ_MAX = 1024,
 	CX_MAX_CQ = 1 << 10, /* cx_caps.c log_max_cq */
 	CX_MAX_SRQ = 1 << 8, /* cx_caps.c log_max_srq */
+	CX_MAX_QP = 1 << 10, /* cx_caps.c log_max_qp */
+	CX_QPC_BYTES = 0xe8,
 	CX_OBJ_XRCD = 1,
 };
 
@@ -168,6 +183,42 @@ struct cx_srq {
 	uint64_t *pas;
 };
 
+/* QP states and service types (mlx5_ifc.h MLX5_QPC_STATE_*, _ST_*). */
+enum {
+	CX_QP_RST = 0x0,
+	CX_QP_INIT = 0x1,
+	CX_QP_RTR = 0x2,
+	CX_QP_RTS = 0x3,
+	CX_QP_SQER = 0x4,
+	CX_QP_ERR = 0x6,
+};
+enum {
+	CX_ST_RC = 0x0,
+	CX_ST_UC = 0x1,
+	CX_ST_UD = 0x2,
+	CX_ST_QP0 = 0x7,
+	CX_ST_QP1 = 0x8,
+	CX_ST_REG_UMR = 0xc,
+};
+
+/*
+ * A QP: the geometry CREATE_QP gave (the RQ, 2^log_rq_size WQEs of
+ * 2^log_rq_stride bytes, then the SQ, 2^log_sq_size 64-byte basic blocks,
+ * in the guest pages PAS; rq_type 1: the receives come from SRQ srqn),
+ * the objects it names, its state, and qpc: the context as the state
+ * commands last set each attribute (QUERY_QP answers it).
+ */
+struct cx_qp {
+	bool valid, no_sq;
+	uint8_t st, state, rq_type, log_rq_size, log_rq_stride, log_sq_size;
+	uint8_t log_page_size, page_offset;
+	uint32_t pd, uar, cqn_snd, cqn_rcv, srqn, user_index;
+	uint64_t dbr; /* doorbell record: RQ counter at +0, SQ at +4 */
+	uint32_t npas;
+	uint64_t *pas;
+	uint8_t qpc[CX_QPC_BYTES];
+};
+
 struct cx_mkey {
 	bool valid, free, umr_en, length64;
 	uint8_t mode, access, variant,
@@ -193,6 +244,7 @@ struct cx {
 	struct cx_mkey mkey[CX_MAX_MKEY];
 	struct cx_cq cq[CX_MAX_CQ];
 	struct cx_srq srq[CX_MAX_SRQ];
+	struct cx_qp qp[CX_MAX_QP];
 	uint32_t cq_db_hi[CX_MAX_UAR]; /* first dword of a split CQ doorbell */
 };
 
@@ -244,6 +296,10 @@ struct cx_cq *cx_cq_get(struct cx *cx, uint32_t cqn);
 bool cx_obj_used(const struct cx *cx, unsigned int kind, uint32_t n);
 int cx_srq_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c);
 void cx_srq_reset(struct cx *cx);
+/* Whether SRQN is an SRQ of either family (cx_srq.c). */
+bool cx_srq_valid(const struct cx *cx, uint32_t srqn);
+int cx_qp_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c);
+void cx_qp_reset(struct cx *cx);
 void cx_cq_reset(struct cx *cx);
 /* A 64-bit CQ doorbell on UAR page UAR: HI is sn << 28 | cmd | ci, LO cqn. */
 void cx_cq_doorbell(struct cx *cx, uint32_t uar, uint32_t hi, uint32_t lo);

@@ -43,6 +43,11 @@ static struct cx_srq *srq_get(struct cx *cx, uint32_t n, bool xrc)
 	return &cx->srq[n];
 }
 
+bool cx_srq_valid(const struct cx *cx, uint32_t srqn)
+{
+	return srqn && srqn < CX_MAX_SRQ && cx->srq[srqn].valid;
+}
+
 /*
  * Take the geometry in S (filled by the caller) and its PAS from the
  * command: checks every field against the capabilities and every page
