@@ -90,7 +90,10 @@ else
 	spid=
 fi
 n=$(grep -c '^cx: cmd ' "$work/server.log" || true)
-echo "--- device server: $n commands; those that failed, then the last 30"
+echo "--- device server: $n commands; count per opcode:"
+grep '^cx: cmd ' "$work/server.log" | awk '{print $3}' | sort | uniq -c |
+	awk '{printf "%s%s x%s", (NR > 1 ? ", " : "  "), $2, $1} END {print ""}'
+echo "--- device server: the commands that failed, then the last 30"
 { grep -v -e '^cx: cmd .*status 0x0$' "$work/server.log" || true; } | tail -n 30 | sed 's/^/  /'
 echo "  ..."
 tail -n 30 "$work/server.log" | sed 's/^/  /'

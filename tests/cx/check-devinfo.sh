@@ -22,6 +22,8 @@ check() { # name, then a command that must succeed
 }
 # shellcheck disable=SC2317 # called through check()
 has() { grep -qE "$1" <<<"$info"; }
+# shellcheck disable=SC2317 # called through check()
+lacks() { ! grep -qE "$1" <<<"$2"; }
 
 info=$(ibv_devinfo -v -d mlx5_0 2>&1)
 echo "$info" | sed -n '1,6p;/^[[:space:]]*port:[[:space:]]/,$p' | sed 's/^/  /'
@@ -35,4 +37,11 @@ check port_1_is_infiniband has 'link_layer:[[:space:]]+InfiniBand$'
 check port_1_has_lid_1 has 'port_lid:[[:space:]]+1$'
 check port_1_sm_lid_is_1 has 'sm_lid:[[:space:]]+1$'
 check port_1_gid_0_is_the_port_guid has 'GID\[  0\]:[[:space:]]+fe80:0000:0000:0000:0002:c903:0000:6379$'
+# The driver's load went through without a refused command, a failed
+# object (ib_mad's "Couldn't open port 1", "Create QP ... failed") or a
+# kernel warning.  mlx5_pci_vsc_init's "Failed to get valid vendor specific
+# ID" is expected: the function has no vendor-specific capability.
+kern=$(dmesg | grep -E 'mlx5|infiniband|WARNING|BUG')
+check driver_load_logs_no_error lacks "mlx5_cmd_out_err|Couldn't|[Ff]ailed|WARNING|BUG" \
+	"$(grep -v 'valid vendor specific ID' <<<"$kern")"
 exit "$failed"

@@ -33,7 +33,7 @@ static const struct cap general[] = {
 	{ 0x0c8, 0x08, false, 16 },	 /* log_max_cq_sz */
 	{ 0x0db, 0x05, false, 10 },	 /* log_max_cq */
 	{ 0x0e0, 0x08, false, 13 },	 /* log_max_eq_sz */
-	{ 0x0ea, 0x06, false, 12 },	 /* log_max_mkey */
+	{ 0x0ea, 0x06, false, 14 },	 /* log_max_mkey: 6.1's mkey cache */
 	{ 0x0fc, 0x04, false, 4 },	 /* log_max_eq: CX_MAX_EQ */
 	{ 0x109, 0x07, false, 48 },	 /* log_max_mrw_sz */
 	{ 0x14a, 0x06, false, 4 },	 /* log_max_ra_req_qp */

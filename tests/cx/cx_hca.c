@@ -16,6 +16,9 @@ enum {
 	ISSI_SUPPORTED = 1 << 1 | 1 << 0, /* ISSI 0 and 1 */
 	REG_HOST_ENDIANNESS = 0x7004,	  /* MLX5_REG_HOST_ENDIANNESS */
 	REG_HOST_ENDIANNESS_SIZE = 16,
+	REG_PCAP = 0x5001, /* MLX5_REG_PCAP: the port's IB capability mask */
+	REG_PCAP_SIZE = 20,
+	REG_PCAP_CAPS = 4, /* struct mlx5_reg_pcap caps_127_96 */
 	QUERY_PAGES_BOOT = 1,
 	QUERY_PAGES_INIT = 2,
 	QUERY_PAGES_REGULAR = 3,
@@ -45,6 +48,7 @@ void cx_hca_reset(struct cx *cx)
 {
 	cx->state = CX_HCA_DISABLED;
 	cx->issi = 0;
+	cx->port_caps = 0;
 	memset(cx->uar_used, 0, sizeof(cx->uar_used));
 	memset(cx->obj_used, 0, sizeof(cx->obj_used));
 	cx_mkey_reset(cx);
@@ -79,18 +83,33 @@ static int dealloc_uar(struct cx *cx, struct cx_cmd *c)
 	return CX_OK;
 }
 
-/* Host endianness (written once by set_hca_ctrl()): accepted, the
- * device's structures are big-endian whatever the host says. */
+/*
+ * Two registers: the host endianness (written once by set_hca_ctrl()):
+ * accepted, the device's structures are big-endian whatever the host says;
+ * the port capability mask (PCAP, mlx5_set_port_caps(), when mlx5_ib's
+ * modify_port sets or clears IsSM, IsCM, ...), which PortInfo reports.
+ */
 static int access_reg(struct cx *cx, struct cx_cmd *c)
 {
-	(void)cx;
-	if (cx_get(c->in, F_ACCESS_REGISTER_IN_REGISTER_ID) !=
-	    REG_HOST_ENDIANNESS)
+	uint32_t reg = cx_get(c->in, F_ACCESS_REGISTER_IN_REGISTER_ID);
+	uint32_t size = REG_HOST_ENDIANNESS_SIZE;
+	const uint8_t *data = c->in + B_ACCESS_REGISTER_DATA;
+
+	if (reg == REG_PCAP) {
+		size = REG_PCAP_SIZE;
+		if (c->inlen < B_ACCESS_REGISTER_DATA + size)
+			return CX_BAD_INP_LEN;
+		if (cx_get(c->in, F_IN_OP_MOD) == 0) /* write */
+			cx->port_caps = cx_get(data, REG_PCAP_CAPS * 8, 32);
+	} else if (reg != REG_HOST_ENDIANNESS) {
+		cx_trace(cx, "access_reg 0x%x: not offered", reg);
 		return CX_BAD_PARAM;
-	if (c->outlen >= B_ACCESS_REGISTER_DATA + REG_HOST_ENDIANNESS_SIZE)
-		memcpy(c->out + B_ACCESS_REGISTER_DATA,
-		       c->in + B_ACCESS_REGISTER_DATA,
-		       REG_HOST_ENDIANNESS_SIZE);
+	}
+	if (c->outlen >= B_ACCESS_REGISTER_DATA + size)
+		memcpy(c->out + B_ACCESS_REGISTER_DATA, data, size);
+	if (reg == REG_PCAP && c->outlen >= B_ACCESS_REGISTER_DATA + size)
+		cx_set(c->out + B_ACCESS_REGISTER_DATA, REG_PCAP_CAPS * 8, 32,
+		       cx->port_caps);
 	return CX_OK;
 }
 

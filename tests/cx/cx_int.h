@@ -130,7 +130,7 @@ enum {
 	/* cx_obj.c: PD, XRCD, transport domain; up to 1024 of each */
 	CX_OBJ_KINDS = 3,
 	CX_OBJ_PD = 0,	       /* index in obj_used */
-	CX_MAX_MKEY = 1 << 12, /* cx_caps.c log_max_mkey */
+	CX_MAX_MKEY = 1 << 14, /* cx_caps.c log_max_mkey */
 	CX_OBJ_MAX = 1024,
 	CX_MAX_CQ = 1 << 10, /* cx_caps.c log_max_cq */
 	CX_MAX_SRQ = 1 << 8, /* cx_caps.c log_max_srq */
@@ -238,6 +238,7 @@ struct cx {
 	/* Function state. */
 	enum cx_hca_state state;
 	uint16_t issi;
+	uint32_t port_caps; /* PortInfo CapabilityMask, set through PCAP */
 	uint8_t uar_used[CX_MAX_UAR];
 	uint8_t cap_cur[CX_CAP_TYPES][CX_CAP_BYTES];
 	struct cx_eq eq[CX_MAX_EQ];

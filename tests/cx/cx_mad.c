@@ -71,8 +71,12 @@ static void node_info(uint8_t *d)
 }
 
 /* PortInfo: 4x SDR, MTU 4096, ACTIVE/LinkUp, LID 1, SM LID 1. */
-static void port_info(uint8_t *d)
+static void port_info(const struct cx *cx, uint8_t *d)
 {
+	int i;
+
+	for (i = 0; i < 4; i++) /* CapabilityMask: what PCAP set */
+		d[20 + i] = cx->port_caps >> (24 - 8 * i);
 	put64(d + 8, 0xfe80000000000000ull); /* GID prefix */
 	put16(d + 16, CX_PORT_LID);	     /* LID */
 	put16(d + 18, CX_PORT_SM_LID);	     /* master SM LID */
@@ -128,7 +132,7 @@ int cx_mad_exec(struct cx *cx, struct cx_cmd *c)
 			if (mod != 1)
 				status = STATUS_INVALID_FIELD;
 			else
-				port_info(d);
+				port_info(cx, d);
 			break;
 		case ATTR_GUID_INFO:
 			if (mod != 0)

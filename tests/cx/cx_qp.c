@@ -138,7 +138,9 @@ static int check_objects(struct cx *cx, const uint8_t *qpc)
 		return CX_BAD_PARAM;
 	if (rq_type != RQ_REGULAR && rq_type != RQ_SRQ && rq_type != RQ_ZERO)
 		return CX_BAD_PARAM;
-	if (!cx_obj_used(cx, CX_OBJ_PD, cx_get(qpc, F_QPC_PD)))
+	/* Linux 6.1's UMR QP names PD 0: its WQEs carry their own keys. */
+	if (!cx_obj_used(cx, CX_OBJ_PD, cx_get(qpc, F_QPC_PD)) &&
+	    !(cx_get(qpc, F_QPC_ST) == CX_ST_REG_UMR && !cx_get(qpc, F_QPC_PD)))
 		return CX_BAD_RES;
 	/* CQ numbers start at 1 (cx_cq.c): 0 is "none". */
 	if ((snd && !cx_cq_get(cx, snd)) || (rcv && !cx_cq_get(cx, rcv)))
@@ -212,8 +214,17 @@ static int create_qp(struct cx *cx, struct cx_cmd *c)
 	    !supported_st(cx_get(qpc, F_QPC_ST)))
 		return CX_BAD_PARAM;
 	st = check_objects(cx, qpc);
-	if (st)
+	if (st) {
+		cx_trace(cx,
+			 "create_qp st 0x%x pd %u uar %u cqn %u/%u rq_type %u "
+			 "srqn %u: refused",
+			 cx_get(qpc, F_QPC_ST), cx_get(qpc, F_QPC_PD),
+			 cx_get(qpc, F_QPC_UAR_PAGE),
+			 cx_get(qpc, F_QPC_CQN_SND), cx_get(qpc, F_QPC_CQN_RCV),
+			 cx_get(qpc, F_QPC_RQ_TYPE),
+			 cx_get(qpc, F_QPC_SRQN_RMPN_XRQN));
 		return st;
+	}
 	for (i = FIRST_QPN; i < CX_MAX_QP && !slot; i++)
 		if (!cx->qp[i].valid)
 			slot = &cx->qp[i];

@@ -287,6 +287,29 @@ static void mad_ifc_says_port_1_active_with_lid_1(void)
 	cx_destroy(cx);
 }
 
+/* mlx5_set_port_caps(): ACCESS_REG PCAP write; PortInfo then says it. */
+static void pcap_write_sets_the_port_info_capability_mask(void)
+{
+	struct cx *cx = dev_up();
+	uint8_t in[16 + 20] = { 0 }, out[16 + 20], smp[256];
+
+	CHECK_EQ(mad(cx, 0x15, 1, smp), CX_OK);
+	CHECK_EQ(cx_get(smp + 64, 20 * 8, 32), 0);
+	cx_set(in, F_IN_OPCODE, CX_OP_ACCESS_REG);
+	cx_set(in, F_ACCESS_REGISTER_IN_REGISTER_ID, 0x5001);
+	in[16 + 1] = 1;					/* port_num */
+	cx_set(in + 16, 4 * 8, 32, 1u << 16 | 1u << 1); /* IsCM, IsSM */
+	CHECK_EQ(cmd(cx, in, sizeof(in), out, sizeof(out)), 0);
+	CHECK_EQ(cx_get(out, F_OUT_STATUS), CX_OK);
+	CHECK_EQ(mad(cx, 0x15, 1, smp), CX_OK);
+	CHECK_EQ(cx_get(smp + 64, 20 * 8, 32), 1u << 16 | 1u << 1);
+	/* Another register: not offered. */
+	cx_set(in, F_ACCESS_REGISTER_IN_REGISTER_ID, 0x5004);
+	cmd(cx, in, sizeof(in), out, sizeof(out));
+	CHECK_EQ(cx_get(out, F_OUT_STATUS), CX_BAD_PARAM);
+	cx_destroy(cx);
+}
+
 static void hca_vport_context_agrees_with_port_info(void)
 {
 	struct cx *cx = dev_up();
@@ -433,6 +456,7 @@ static const struct check_test tests[] = {
 	CHECK_TEST(eqs_sharing_a_vector_each_signal_it_and_get_their_events),
 	CHECK_TEST(create_eq_refuses_pages_outside_guest_memory),
 	CHECK_TEST(mad_ifc_says_port_1_active_with_lid_1),
+	CHECK_TEST(pcap_write_sets_the_port_info_capability_mask),
 	CHECK_TEST(hca_vport_context_agrees_with_port_info),
 	CHECK_TEST(pd_xrcd_and_transport_domain_numbers_are_handed_out_once),
 	CHECK_TEST(mkeys_need_a_pd_and_a_known_access_mode),

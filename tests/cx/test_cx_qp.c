@@ -190,6 +190,7 @@ static void ib_mad_and_umr_qps_are_made_with_their_types(void)
 	qp1 = make_qp(cx, &a);
 	a.st = CX_ST_REG_UMR;
 	a.rq_type = 3; /* MLX5_ZERO_LEN_RQ */
+	a.pd = 0;      /* as Linux 6.1's mlx5r_umr_resource_init() sends it */
 	umr = make_qp(cx, &a);
 	CHECK(qp0 >= 2 && qp1 > qp0 && umr > qp1);
 	cx_set(ctx, F_QPC_Q_KEY, 0x80010000);
