@@ -19,7 +19,7 @@
 #define of(p, type, member) ((type *)((char *)(p)-offsetof(type, member)))
 
 enum {
-	UNIT = 64,	   /* page_offset counts 64-byte units */
+	PAGE_PARTS = 64,   /* page_offset counts 1/64ths of a page */
 	RQ_SRQ = 0x1,	   /* MLX5_SRQ_RQ */
 	RQ_REGULAR = 0x0,  /* MLX5_NON_ZERO_RQ */
 	BF_OFFSET = 0x800, /* MLX5_BF_OFFSET: the first bfreg */
@@ -66,13 +66,17 @@ static uint8_t *guest_or_zeros(struct cx *cx, uint64_t gpa, uint64_t len)
 	return cx->eng->scratch;
 }
 
-/* Byte OFF of a queue on pages PAS of 4 KiB << LPS, page_offset POFF. */
+/*
+ * Byte OFF of a queue on pages PAS of 4 KiB << LPS that starts POFF
+ * sixty-fourths of a page into the first (mlx5_ib's page_offset_quantized:
+ * mem.c divides the offset by page_size / 64).
+ */
 static uint8_t *queue_byte(struct cx *cx, const uint64_t *pas, uint32_t npas,
 			   uint8_t lps, uint8_t poff, uint64_t off,
 			   uint64_t len)
 {
 	uint64_t pagesz = (uint64_t)CX_PAGE << lps;
-	uint64_t b = off + (uint64_t)poff * UNIT;
+	uint64_t b = off + (uint64_t)poff * (pagesz / PAGE_PARTS);
 
 	if (!pas || b / pagesz >= npas || len > SCRATCH ||
 	    b % pagesz + len > pagesz)
@@ -112,11 +116,38 @@ static bool key_gpa(const struct cx_mkey *k, uint64_t addr, uint64_t *gpa,
 	return true;
 }
 
+static int xlate(struct cx *cx, const struct m5m_pd *pd, uint32_t key,
+		 uint64_t addr, uint64_t len, int access, uint8_t **host,
+		 uint64_t *run);
+
+/* Every refused translation is named in the trace (the error CQE's cause). */
 static int eng_xlate(void *arg, const struct m5m_pd *pd, uint32_t key,
 		     uint64_t addr, uint64_t len, int access, uint8_t **host,
 		     uint64_t *run)
 {
 	struct cx *cx = arg;
+	const struct cx_mkey *k = &cx->mkey[(key >> 8) % CX_MAX_MKEY];
+	int r = xlate(cx, pd, key, addr, len, access, host, run);
+
+	if (r)
+		cx_trace(cx,
+			 "xlate refused: key 0x%x pd %u addr 0x%llx len 0x%llx "
+			 "access 0x%x; mkey valid %u free %u pd %u mode %u "
+			 "access 0x%x start 0x%llx len 0x%llx length64 %u "
+			 "log_page_size %u nmtt %u",
+			 key, pd->pdn, (unsigned long long)addr,
+			 (unsigned long long)len, access, k->valid, k->free,
+			 k->pd, k->mode, k->access,
+			 (unsigned long long)k->start,
+			 (unsigned long long)k->len, k->length64,
+			 k->log_page_size, k->nmtt);
+	return r;
+}
+
+static int xlate(struct cx *cx, const struct m5m_pd *pd, uint32_t key,
+		 uint64_t addr, uint64_t len, int access, uint8_t **host,
+		 uint64_t *run)
+{
 	uint32_t i = key >> 8;
 	const struct cx_mkey *k;
 	int want = ibv_to_mkey(access) | MKEY_LR;
@@ -271,7 +302,8 @@ int cx_eng_init(struct cx *cx)
 		cx->eng = NULL;
 		return -1;
 	}
-	m5m_set_quiet(cx->eng->dev, true);
+	/* The engine names each bad WQE on stderr: the server log. */
+	m5m_set_quiet(cx->eng->dev, !cx->host.trace);
 	m5m_eng_set_ops(cx->eng->dev, &eng_ops, cx);
 	return 0;
 }
@@ -473,6 +505,12 @@ static void qp_made(struct cx *cx, uint32_t qpn)
 		return;
 	}
 	g->qp[qpn] = e;
+	cx_trace(cx,
+		 "engine qp 0x%x: st 0x%x rq %u x %u B, sq %u BBs, %u pages "
+		 "of 4 KiB << %u, page_offset %u, dbr 0x%llx",
+		 qpn, q->st, e->m.rq_cnt, 1u << e->m.rq_shift, e->m.sq_bbs,
+		 q->npas, q->log_page_size, q->page_offset,
+		 (unsigned long long)q->dbr);
 }
 
 /* A state command moved QPN: the engine takes the state and attributes. */
