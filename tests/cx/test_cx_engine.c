@@ -26,6 +26,7 @@ enum {
 	P_CQDBR = 0x2f,
 	P_CQ = 0x30,   /* A's CQ, then B's */
 	P_QP = 0x34,   /* A: RQ 0x35, SQ 0x34; B: RQ 0x37, SQ 0x36 */
+	P_BIG = 0x38,  /* 16 KiB QP pages: A 0x38-0x3b, B 0x3c-0x3f */
 	P_DATA = 0x40, /* A's pages 0x40-0x43, B's 0x50-0x53 */
 	P_EQ = 0x90,
 	VEC = 1,
@@ -45,6 +46,8 @@ struct t_rig {
 	uint32_t cqn[2], key[2], qpn[2];
 	uint64_t mtt[2][4];
 	uint16_t sq_pi[2], rq_pi[2];
+	uint64_t rq_at[2], sq_at[2]; /* guest addresses of the queues */
+	unsigned int lps;	     /* QP pages: 4 KiB << lps */
 };
 
 static uint32_t t_alloc_pd(struct cx *cx)
@@ -83,11 +86,31 @@ static uint32_t t_mkey(struct cx *cx, uint32_t pd, uint64_t iova, uint64_t len,
 	return cx_get(out, F_MKEY_INDEX) << 8 | 0x5c;
 }
 
-/* CREATE_QP of service type ST: RQ page, then SQ pages. */
+/*
+ * CREATE_QP of service type ST.  4 KiB pages: the RQ's page after the
+ * SQ's (the list is what places them).  16 KiB pages (lps 2): the queues
+ * start a quarter of the page in (page_offset 16 of 64): the RQ in its
+ * second 4 KiB, the SQ in its third.
+ */
 static uint32_t t_create_qp(struct t_rig *r, unsigned int i, uint32_t st)
 {
 	uint8_t in[0x110 + 2 * 8] = { 0 }, out[16];
 	uint8_t *qpc = in + B_QPC;
+	uint64_t pas[2];
+
+	if (r->lps) {
+		pas[0] = PG(P_BIG + 4 * i);
+		pas[1] = 0;
+		r->rq_at[i] = pas[0] + CX_PAGE;
+		r->sq_at[i] = pas[0] + 2 * CX_PAGE;
+		cx_set(qpc, F_QPC_LOG_PAGE_SIZE, 2);
+		cx_set(qpc, F_QPC_PAGE_OFFSET, 16);
+	} else {
+		pas[0] = PG(P_QP + 2 * i + 1);
+		pas[1] = PG(P_QP + 2 * i);
+		r->rq_at[i] = pas[0];
+		r->sq_at[i] = pas[1];
+	}
 
 	cx_set(in, F_IN_OPCODE, CX_OP_CREATE_QP);
 	cx_set(qpc, F_QPC_ST, st);
@@ -100,9 +123,8 @@ static uint32_t t_create_qp(struct t_rig *r, unsigned int i, uint32_t st)
 	cx_set(qpc, F_QPC_CQN_RCV, r->cqn[i]);
 	cx_set(qpc, F_QPC_USER_INDEX, 0x100 + i);
 	cx_set64(qpc, B_QPC_DBR_ADDR, PG(P_DBR) + 64 * i);
-	/* The RQ's page after the SQ's: the list is what places them. */
-	cx_set64(in, B_CREATE_QP_IN_PAS, PG(P_QP + 2 * i + 1));
-	cx_set64(in, B_CREATE_QP_IN_PAS + 8, PG(P_QP + 2 * i));
+	cx_set64(in, B_CREATE_QP_IN_PAS, pas[0]);
+	cx_set64(in, B_CREATE_QP_IN_PAS + 8, pas[1]);
 	CHECK_EQ(cmd(r->cx, in, sizeof(in), out, sizeof(out)), 0);
 	CHECK_EQ(cx_get(out, F_OUT_STATUS), CX_OK);
 	return cx_get(out, F_QPN);
@@ -138,13 +160,14 @@ static void t_rts(struct cx *cx, uint32_t qpn, uint32_t dest, uint32_t qkey)
 	t_move(cx, CX_OP_RTR2RTS_QP, qpn, ctx);
 }
 
-static struct t_rig *t_rig(uint32_t st)
+static struct t_rig *t_rig_on(uint32_t st, unsigned int lps)
 {
 	struct t_rig *r = calloc(1, sizeof(*r));
 	unsigned int i;
 	int eqn;
 
 	CHECK(r != NULL);
+	r->lps = lps;
 	r->cx = dev_up();
 	eqn = make_eq_for(r->cx, 4, VEC, &r->uar, PG(P_EQ), 0xff);
 	CHECK(eqn >= 0);
@@ -172,6 +195,11 @@ static struct t_rig *t_rig(uint32_t st)
 	t_rts(r->cx, r->qpn[0], r->qpn[1], 0x1234);
 	t_rts(r->cx, r->qpn[1], r->qpn[0], 0x1234);
 	return r;
+}
+
+static struct t_rig *t_rig(uint32_t st)
+{
+	return t_rig_on(st, 0);
 }
 
 static void t_rig_free(struct t_rig *r)
@@ -217,7 +245,7 @@ static __be32 *t_dbr(unsigned int i)
 static uint8_t *t_wqe(struct t_rig *r, unsigned int i, uint8_t opcode,
 		      unsigned int ds)
 {
-	uint8_t *w = at(PG(P_QP + 2 * i) + (r->sq_pi[i] % (1 << SQ_LOG)) * 64);
+	uint8_t *w = at(r->sq_at[i] + (r->sq_pi[i] % (1 << SQ_LOG)) * 64);
 	struct m5_ctrl_seg *c = (struct m5_ctrl_seg *)w;
 
 	memset(w, 0, (ds * 16 + 63) / 64 * 64);
@@ -249,7 +277,7 @@ static void t_raddr(uint8_t *p, uint32_t rkey, uint64_t raddr)
 static void t_ring(struct t_rig *r, unsigned int i, unsigned int nbb)
 {
 	const uint8_t *ctrl =
-		at(PG(P_QP + 2 * i) + (r->sq_pi[i] % (1 << SQ_LOG)) * 64);
+		at(r->sq_at[i] + (r->sq_pi[i] % (1 << SQ_LOG)) * 64);
 
 	r->sq_pi[i] += nbb;
 	t_dbr(i)[M5_SND_DBR] = htobe32(r->sq_pi[i]);
@@ -261,8 +289,7 @@ static void t_ring(struct t_rig *r, unsigned int i, unsigned int nbb)
 /* One receive WQE: a data segment and the terminator, then the dbrec. */
 static void t_recv(struct t_rig *r, unsigned int i, uint32_t len, uint64_t addr)
 {
-	uint8_t *w =
-		at(PG(P_QP + 2 * i + 1) + (r->rq_pi[i] % (1 << RQ_LOG)) * 64);
+	uint8_t *w = at(r->rq_at[i] + (r->rq_pi[i] % (1 << RQ_LOG)) * 64);
 
 	memset(w, 0, 64);
 	t_data(w, len, r->key[i], addr);
@@ -316,6 +343,23 @@ static void rc_send_across_pages_lands_and_completes_both_sides(void)
 	CHECK_EQ(t_cqe(0, 1)->op_own >> 4, CQE_INVALID);
 	CHECK_EQ(t_cqe(1, 1)->op_own >> 4, CQE_INVALID);
 	CHECK_EQ(cx_eng_stats(r->cx)->doorbells, 1);
+	t_rig_free(r);
+}
+
+static void queues_on_large_pages_start_at_their_page_offset(void)
+{
+	struct t_rig *r = t_rig_on(CX_ST_RC, 1);
+	uint64_t src = t_iova[0], dst = t_iova[1];
+	uint8_t *w;
+
+	t_fill(r, 0, src, 300, 4);
+	t_recv(r, 1, 300, dst);
+	w = t_wqe(r, 0, M5_OPCODE_SEND, 2);
+	t_data(w, 300, r->key[0], src);
+	t_ring(r, 0, 1);
+	CHECK(t_same(r, 0, src, 1, dst, 300));
+	t_check_req(r, 0, M5_OPCODE_SEND, 300);
+	CHECK_EQ(t_cqe(1, 0)->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_RESP_SEND);
 	t_rig_free(r);
 }
 
@@ -517,6 +561,7 @@ static void doorbell_for_no_qp_is_ignored_and_counted(void)
 
 static const struct check_test tests[] = {
 	CHECK_TEST(rc_send_across_pages_lands_and_completes_both_sides),
+	CHECK_TEST(queues_on_large_pages_start_at_their_page_offset),
 	CHECK_TEST(rdma_write_lands_with_one_requester_cqe),
 	CHECK_TEST(rdma_read_fetches_the_remote_bytes),
 	CHECK_TEST(ud_send_lands_after_the_grh_area),
