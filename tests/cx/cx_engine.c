@@ -118,34 +118,6 @@ static bool key_gpa(const struct cx_mkey *k, uint64_t addr, uint64_t *gpa,
 
 static int xlate(struct cx *cx, const struct m5m_pd *pd, uint32_t key,
 		 uint64_t addr, uint64_t len, int access, uint8_t **host,
-		 uint64_t *run);
-
-/* Every refused translation is named in the trace (the error CQE's cause). */
-static int eng_xlate(void *arg, const struct m5m_pd *pd, uint32_t key,
-		     uint64_t addr, uint64_t len, int access, uint8_t **host,
-		     uint64_t *run)
-{
-	struct cx *cx = arg;
-	const struct cx_mkey *k = &cx->mkey[(key >> 8) % CX_MAX_MKEY];
-	int r = xlate(cx, pd, key, addr, len, access, host, run);
-
-	if (r)
-		cx_trace(cx,
-			 "xlate refused: key 0x%x pd %u addr 0x%llx len 0x%llx "
-			 "access 0x%x; mkey valid %u free %u pd %u mode %u "
-			 "access 0x%x start 0x%llx len 0x%llx length64 %u "
-			 "log_page_size %u nmtt %u",
-			 key, pd->pdn, (unsigned long long)addr,
-			 (unsigned long long)len, access, k->valid, k->free,
-			 k->pd, k->mode, k->access,
-			 (unsigned long long)k->start,
-			 (unsigned long long)k->len, k->length64,
-			 k->log_page_size, k->nmtt);
-	return r;
-}
-
-static int xlate(struct cx *cx, const struct m5m_pd *pd, uint32_t key,
-		 uint64_t addr, uint64_t len, int access, uint8_t **host,
 		 uint64_t *run)
 {
 	uint32_t i = key >> 8;
@@ -192,6 +164,30 @@ static int xlate(struct cx *cx, const struct m5m_pd *pd, uint32_t key,
 	*host = first;
 	*run = first_run;
 	return 0;
+}
+
+/* Every refused translation is named in the trace (the error CQE's cause). */
+static int eng_xlate(void *arg, const struct m5m_pd *pd, uint32_t key,
+		     uint64_t addr, uint64_t len, int access, uint8_t **host,
+		     uint64_t *run)
+{
+	struct cx *cx = arg;
+	const struct cx_mkey *k = &cx->mkey[(key >> 8) % CX_MAX_MKEY];
+	int r = xlate(cx, pd, key, addr, len, access, host, run);
+
+	if (r)
+		cx_trace(cx,
+			 "xlate refused: key 0x%x pd %u addr 0x%llx len 0x%llx "
+			 "access 0x%x; mkey valid %u free %u pd %u mode %u "
+			 "access 0x%x start 0x%llx len 0x%llx length64 %u "
+			 "log_page_size %u nmtt %u",
+			 key, pd->pdn, (unsigned long long)addr,
+			 (unsigned long long)len, access, k->valid, k->free,
+			 k->pd, k->mode, k->access,
+			 (unsigned long long)k->start,
+			 (unsigned long long)k->len, k->length64,
+			 k->log_page_size, k->nmtt);
+	return r;
 }
 
 static uint8_t *eng_qp_buf(void *arg, const struct m5m_qp *m, size_t off)
