@@ -29,6 +29,7 @@ enum {
 	P_BIG = 0x38,  /* 16 KiB QP pages: A 0x38-0x3b, B 0x3c-0x3f */
 	P_DATA = 0x40, /* A's pages 0x40-0x43, B's 0x50-0x53 */
 	P_EQ = 0x90,
+	P_AEQ = 0xa0,
 	VEC = 1,
 	CQE_INVALID = 0xf, /* make_cq's opcode */
 };
@@ -141,8 +142,10 @@ static void t_move(struct cx *cx, uint16_t op, uint32_t qpn, const uint8_t *ctx)
 	CHECK_EQ(cx_get(out, F_OUT_STATUS), CX_OK);
 }
 
-/* RST2INIT, INIT2RTR, RTR2RTS: peer (RC), Q_Key (UD), responder access. */
-static void t_rts(struct cx *cx, uint32_t qpn, uint32_t dest, uint32_t qkey)
+/* RST2INIT, INIT2RTR, then RTR2RTS if RTS: peer (RC), Q_Key (UD),
+ * responder access. */
+static void t_up(struct cx *cx, uint32_t qpn, uint32_t dest, uint32_t qkey,
+		 bool rts)
 {
 	uint8_t ctx[CX_QPC_BYTES] = { 0 };
 
@@ -157,10 +160,12 @@ static void t_rts(struct cx *cx, uint32_t qpn, uint32_t dest, uint32_t qkey)
 	cx_set(ctx, F_QPC_VHCA_PORT_NUM, 1);
 	t_move(cx, CX_OP_RST2INIT_QP, qpn, ctx);
 	t_move(cx, CX_OP_INIT2RTR_QP, qpn, ctx);
-	t_move(cx, CX_OP_RTR2RTS_QP, qpn, ctx);
+	if (rts)
+		t_move(cx, CX_OP_RTR2RTS_QP, qpn, ctx);
 }
 
-static struct t_rig *t_rig_on(uint32_t st, unsigned int lps)
+/* Two QPs of type ST on pages of 4 KiB << LPS; B stays in RTR if B_RTR. */
+static struct t_rig *t_rig_on(uint32_t st, unsigned int lps, bool b_rtr)
 {
 	struct t_rig *r = calloc(1, sizeof(*r));
 	unsigned int i;
@@ -192,14 +197,14 @@ static struct t_rig *t_rig_on(uint32_t st, unsigned int lps)
 				   r->mtt[i], ACC_ALL);
 		r->qpn[i] = t_create_qp(r, i, st);
 	}
-	t_rts(r->cx, r->qpn[0], r->qpn[1], 0x1234);
-	t_rts(r->cx, r->qpn[1], r->qpn[0], 0x1234);
+	t_up(r->cx, r->qpn[0], r->qpn[1], 0x1234, true);
+	t_up(r->cx, r->qpn[1], r->qpn[0], 0x1234, !b_rtr);
 	return r;
 }
 
 static struct t_rig *t_rig(uint32_t st)
 {
-	return t_rig_on(st, 0);
+	return t_rig_on(st, 0, false);
 }
 
 static void t_rig_free(struct t_rig *r)
@@ -348,7 +353,7 @@ static void rc_send_across_pages_lands_and_completes_both_sides(void)
 
 static void queues_on_large_pages_start_at_their_page_offset(void)
 {
-	struct t_rig *r = t_rig_on(CX_ST_RC, 1);
+	struct t_rig *r = t_rig_on(CX_ST_RC, 1, false);
 	uint64_t src = t_iova[0], dst = t_iova[1];
 	uint8_t *w;
 
@@ -541,6 +546,29 @@ static void completion_on_an_armed_cq_raises_one_eqe_and_interrupt(void)
 	t_rig_free(r);
 }
 
+static void first_message_on_an_rtr_qp_raises_comm_est_on_the_async_eq(void)
+{
+	struct t_rig *r = t_rig_on(CX_ST_RC, 0, true);
+	const uint8_t *eqe = at(PG(P_AEQ));
+	uint32_t uar;
+	uint8_t *w;
+
+	/* mlx5_core's async EQ takes MLX5_EVENT_TYPE_COMM_EST (0x02). */
+	CHECK(make_eq_for(r->cx, 2, 2, &uar, PG(P_AEQ), 0x02) >= 0);
+	t_recv(r, 1, 64, t_iova[1]);
+	w = t_wqe(r, 0, M5_OPCODE_SEND, 2);
+	t_data(w, 64, r->key[0], t_iova[0]);
+	t_ring(r, 0, 1);
+	CHECK_EQ(t_cqe(1, 0)->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_RESP_SEND);
+	/* mlx5_eqe_qp_srq: type 0 (a QP) at 20, the QPN at 24 */
+	CHECK_EQ(eqe[1], 0x02);
+	CHECK_EQ(eqe[0x20 + 20], 0);
+	CHECK_EQ(cx_get(eqe, (0x20 + 24) * 8, 32), r->qpn[1]);
+	CHECK_EQ(eqe[63] & 1, 0);
+	CHECK_EQ(cx_eng_stats(r->cx)->events, 1);
+	t_rig_free(r);
+}
+
 static void doorbell_for_no_qp_is_ignored_and_counted(void)
 {
 	struct t_rig *r = t_rig(CX_ST_RC);
@@ -570,6 +598,7 @@ static const struct check_test tests[] = {
 	CHECK_TEST(mtt_page_outside_guest_memory_is_a_protection_error),
 	CHECK_TEST(rdma_write_to_a_key_without_remote_write_is_refused),
 	CHECK_TEST(completion_on_an_armed_cq_raises_one_eqe_and_interrupt),
+	CHECK_TEST(first_message_on_an_rtr_qp_raises_comm_est_on_the_async_eq),
 	CHECK_TEST(doorbell_for_no_qp_is_ignored_and_counted),
 };
 
