@@ -30,6 +30,8 @@ enum {
 	P_DATA = 0x40, /* A's pages 0x40-0x43, B's 0x50-0x53 */
 	P_EQ = 0x90,
 	P_AEQ = 0xa0,
+	P_SRQ = 0xb0, /* B's RMP: 16 WQEs of 64 bytes */
+	SRQ_LOG = 4,
 	VEC = 1,
 	CQE_INVALID = 0xf, /* make_cq's opcode */
 };
@@ -49,6 +51,7 @@ struct t_rig {
 	uint16_t sq_pi[2], rq_pi[2];
 	uint64_t rq_at[2], sq_at[2]; /* guest addresses of the queues */
 	unsigned int lps;	     /* QP pages: 4 KiB << lps */
+	uint32_t srqn;		     /* B's receives come from this RMP */
 };
 
 static uint32_t t_alloc_pd(struct cx *cx)
@@ -123,6 +126,10 @@ static uint32_t t_create_qp(struct t_rig *r, unsigned int i, uint32_t st)
 	cx_set(qpc, F_QPC_CQN_SND, r->cqn[i]);
 	cx_set(qpc, F_QPC_CQN_RCV, r->cqn[i]);
 	cx_set(qpc, F_QPC_USER_INDEX, 0x100 + i);
+	if (i == 1 && r->srqn) {
+		cx_set(qpc, F_QPC_RQ_TYPE, 1); /* MLX5_SRQ_RQ */
+		cx_set(qpc, F_QPC_SRQN_RMPN_XRQN, r->srqn);
+	}
 	cx_set64(qpc, B_QPC_DBR_ADDR, PG(P_DBR) + 64 * i);
 	cx_set64(in, B_CREATE_QP_IN_PAS, pas[0]);
 	cx_set64(in, B_CREATE_QP_IN_PAS + 8, pas[1]);
@@ -164,8 +171,28 @@ static void t_up(struct cx *cx, uint32_t qpn, uint32_t dest, uint32_t qkey,
 		t_move(cx, CX_OP_RTR2RTS_QP, qpn, ctx);
 }
 
-/* Two QPs of type ST on pages of 4 KiB << LPS; B stays in RTR if B_RTR. */
-static struct t_rig *t_rig_on(uint32_t st, unsigned int lps, bool b_rtr)
+/* CREATE_RMP as mlx5_ib's create_srq_split() for IB_SRQT_BASIC. */
+static uint32_t t_rmp(struct t_rig *r)
+{
+	uint8_t in[0x110 + 8] = { 0 }, out[16];
+	uint8_t *wq = in + B_RMP_CONTEXT + B_RMPC_WQ;
+
+	cx_set(in, F_IN_OPCODE, CX_OP_CREATE_RMP);
+	cx_set(in + B_RMP_CONTEXT, F_RMPC_STATE, 1);
+	cx_set(wq, F_WQ_LOG_WQ_STRIDE, 6);
+	cx_set(wq, F_WQ_LOG_WQ_SZ, SRQ_LOG);
+	cx_set(wq, F_WQ_PD, r->pd);
+	cx_set64(wq, B_WQ_DBR_ADDR, PG(P_DBR) + 0x100);
+	cx_set64(in, B_SRQ_PAS, PG(P_SRQ));
+	CHECK_EQ(cmd(r->cx, in, sizeof(in), out, sizeof(out)), 0);
+	CHECK_EQ(cx_get(out, F_OUT_STATUS), CX_OK);
+	return cx_get(out, F_SRQN);
+}
+
+/* Two QPs of type ST on pages of 4 KiB << LPS; B stays in RTR if B_RTR,
+ * takes its receives from an RMP if B_SRQ. */
+static struct t_rig *t_rig_on(uint32_t st, unsigned int lps, bool b_rtr,
+			      bool b_srq)
 {
 	struct t_rig *r = calloc(1, sizeof(*r));
 	unsigned int i;
@@ -178,6 +205,8 @@ static struct t_rig *t_rig_on(uint32_t st, unsigned int lps, bool b_rtr)
 	CHECK(eqn >= 0);
 	r->eqn = eqn;
 	r->pd = t_alloc_pd(r->cx);
+	if (b_srq)
+		r->srqn = t_rmp(r);
 	for (i = 0; i < 2; i++) {
 		struct cq_args a = { .log = CQ_LOG,
 				     .eqn = r->eqn,
@@ -204,7 +233,7 @@ static struct t_rig *t_rig_on(uint32_t st, unsigned int lps, bool b_rtr)
 
 static struct t_rig *t_rig(uint32_t st)
 {
-	return t_rig_on(st, 0, false);
+	return t_rig_on(st, 0, false, false);
 }
 
 static void t_rig_free(struct t_rig *r)
@@ -353,7 +382,7 @@ static void rc_send_across_pages_lands_and_completes_both_sides(void)
 
 static void queues_on_large_pages_start_at_their_page_offset(void)
 {
-	struct t_rig *r = t_rig_on(CX_ST_RC, 1, false);
+	struct t_rig *r = t_rig_on(CX_ST_RC, 1, false, false);
 	uint64_t src = t_iova[0], dst = t_iova[1];
 	uint8_t *w;
 
@@ -365,6 +394,41 @@ static void queues_on_large_pages_start_at_their_page_offset(void)
 	CHECK(t_same(r, 0, src, 1, dst, 300));
 	t_check_req(r, 0, M5_OPCODE_SEND, 300);
 	CHECK_EQ(t_cqe(1, 0)->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_RESP_SEND);
+	t_rig_free(r);
+}
+
+static void send_to_a_qp_on_an_rmp_takes_the_srqs_head_wqe(void)
+{
+	struct t_rig *r = t_rig_on(CX_ST_RC, 0, false, true);
+	uint64_t src = t_iova[0] + 0x20, dst = t_iova[1] + 0x300;
+	uint8_t *w = at(PG(P_SRQ)), *w1 = at(PG(P_SRQ) + 64);
+	const struct m5_cqe64 *c;
+
+	/* libmlx5's free list: WQE i links to i + 1, the device starts at
+	 * the head, WQE 0; the doorbell record counts the posted WQEs. */
+	memset(w, 0, 128);
+	((struct m5_srq_next_seg *)w)->next_wqe_index = htobe16(1);
+	((struct m5_srq_next_seg *)w1)->next_wqe_index = htobe16(2);
+	t_data(w + 16, 500, r->key[1], dst);
+	t_data(w + 32, 0, M5_INVALID_LKEY, 0);
+	*(__be32 *)at(PG(P_DBR) + 0x100) = htobe32(1);
+	t_fill(r, 0, src, 400, 8);
+	w = t_wqe(r, 0, M5_OPCODE_SEND, 2);
+	t_data(w, 400, r->key[0], src);
+	t_ring(r, 0, 1);
+	CHECK(t_same(r, 0, src, 1, dst, 400));
+	t_check_req(r, 0, M5_OPCODE_SEND, 400);
+	c = t_cqe(1, 0);
+	CHECK_EQ(c->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_RESP_SEND);
+	CHECK_EQ(be32toh(c->byte_cnt), 400);
+	CHECK_EQ(be16toh(c->wqe_counter), 0);
+	/* cqe_version 1: the QP's user index names the receiver */
+	CHECK_EQ(be32toh(c->srqn_uidx) & 0xffffff, 0x101);
+	/* A second send finds no posted SRQ WQE: RNR, nothing lands. */
+	w = t_wqe(r, 0, M5_OPCODE_SEND, 2);
+	t_data(w, 10, r->key[0], src);
+	t_ring(r, 0, 1);
+	CHECK_EQ(t_cqe(1, 1)->op_own >> 4, CQE_INVALID);
 	t_rig_free(r);
 }
 
@@ -548,7 +612,7 @@ static void completion_on_an_armed_cq_raises_one_eqe_and_interrupt(void)
 
 static void first_message_on_an_rtr_qp_raises_comm_est_on_the_async_eq(void)
 {
-	struct t_rig *r = t_rig_on(CX_ST_RC, 0, true);
+	struct t_rig *r = t_rig_on(CX_ST_RC, 0, true, false);
 	const uint8_t *eqe = at(PG(P_AEQ));
 	uint32_t uar;
 	uint8_t *w;
@@ -590,6 +654,7 @@ static void doorbell_for_no_qp_is_ignored_and_counted(void)
 static const struct check_test tests[] = {
 	CHECK_TEST(rc_send_across_pages_lands_and_completes_both_sides),
 	CHECK_TEST(queues_on_large_pages_start_at_their_page_offset),
+	CHECK_TEST(send_to_a_qp_on_an_rmp_takes_the_srqs_head_wqe),
 	CHECK_TEST(rdma_write_lands_with_one_requester_cqe),
 	CHECK_TEST(rdma_read_fetches_the_remote_bytes),
 	CHECK_TEST(ud_send_lands_after_the_grh_area),
