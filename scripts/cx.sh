@@ -10,11 +10,12 @@
 # the driver got.
 #
 # Usage: scripts/cx.sh [--distro sid|bookworm] [--timeout SECS] [--wait SECS]
-#                     [--always] [--no-build] -- COMMAND [ARGS...]
+#                     [--always] [--no-build] [--log FILE] -- COMMAND [ARGS...]
 #   e.g. scripts/cx.sh -- ibv_devinfo -d mlx5_0
 #   --distro D    the guest (default sid, Linux 7.x; bookworm: Debian 12's 6.1)
 #   --wait SECS   how long to wait for mlx5_0 after loading the drivers (60)
 #   --always      run COMMAND even when mlx5_0 did not appear
+#   --log FILE    keep the server's whole log (one line per command) in FILE
 # Exit status: COMMAND's; 3 if mlx5_0 never appeared; run.sh's 124/125;
 # 1 if COMMAND passed but cx-server failed (crashed, sanitizer report).
 # DOORBELL_BUILD_DIR with --no-build: the build whose cx-server to use
@@ -28,6 +29,7 @@ distro=sid
 wait_s=60
 always=()
 build=1
+log=
 while (($#)); do
 	case "$1" in
 	--distro) distro=${2:?}; shift ;;
@@ -35,6 +37,7 @@ while (($#)); do
 	--wait) wait_s=${2:?}; shift ;;
 	--no-build) build=0 ;;
 	--always) always=(--always) ;;
+	--log) log=${2:?}; shift ;;
 	--) shift; break ;;
 	-h | --help) sed -n '3,/^$/s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) die "unknown option '$1' (COMMAND goes after --)" ;;
@@ -97,6 +100,7 @@ echo "--- device server: the commands that failed, then the last 30"
 { grep -v -e '^cx: cmd .*status 0x0$' "$work/server.log" || true; } | tail -n 30 | sed 's/^/  /'
 echo "  ..."
 tail -n 30 "$work/server.log" | sed 's/^/  /'
+[[ -z $log ]] || cp "$work/server.log" "$log"
 if ((src)); then
 	echo "cx.sh: cx-server exited with status $src"
 	((rc)) || rc=1

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "cx_engine.h"
 #include "cx_int.h"
 
 /* Offsets in struct mlx5_init_seg. */
@@ -35,6 +36,7 @@ enum {
 	UAR_CQ_ARM_CQN = 0x24,
 	UAR_EQ_ARM = 0x40,
 	UAR_EQ_UPDATE_CI = 0x48,
+	UAR_BF = 0x800, /* MLX5_BF_OFFSET: send doorbells, BlueFlame copies */
 };
 
 static uint32_t iseg_read(struct cx *cx, uint32_t off)
@@ -113,6 +115,11 @@ int cx_bar_write(struct cx *cx, uint64_t off, const void *buf, uint32_t len)
 
 	if (off >= CX_BAR0_SIZE || len > CX_BAR0_SIZE - off)
 		return EINVAL;
+	if (off >= ISEG_END && in >= UAR_BF && page >= CX_FIRST_UAR &&
+	    page < CX_MAX_UAR && cx->uar_used[page]) {
+		cx_eng_send_doorbell(cx, page, in, b, len);
+		return 0;
+	}
 	/* Registers are written as whole aligned dwords (or qwords). */
 	if ((len != 4 && len != 8) || (off & 3))
 		return 0;

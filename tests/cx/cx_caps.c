@@ -6,6 +6,9 @@
  * every feature bit whose commands the device does not run (no Ethernet,
  * RoCE, flow tables, atomics, ODP, DC, XRC, tracer, ...).  The table says
  * each value; docs/connectx-device.md says which driver path reads it.
+ * umr_modify_entity_size_disabled is set because the device runs no UMR
+ * WQEs: with it mlx5_ib registers every MR with CREATE_MKEY (umr.h,
+ * mlx5r_umr_can_load_pas()).
  */
 #include <string.h>
 
@@ -45,6 +48,7 @@ static const struct cap general[] = {
 	{ 0x1b8, 0x08, false, 1 },	 /* num_ports */
 	{ 0x1c3, 0x05, false, 30 },	 /* log_max_msg */
 	{ 0x1fc, 0x04, false, 1 },	 /* cqe_version */
+	{ 0x207, 0x01, false, 1 },	 /* umr_modify_entity_size_disabled */
 	{ 0x210, 0x02, true, 0 },	 /* cmdif_checksum: none */
 	{ 0x222, 0x01, false, 1 },	 /* cq_moderation */
 	{ 0x23c, 0x01, false, 1 },	 /* xrc (domains; mlx5_ib needs it) */

@@ -9,10 +9,12 @@
  * clearing the ownership bit, after writing the output, and then posts a
  * command-completion EQE if an EQ takes that event.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cx_ifc.h"
+#include "cx_engine.h"
 #include "cx_int.h"
 
 /* struct mlx5_cmd_layout byte offsets. */
@@ -177,6 +179,21 @@ int cx_cmd_exec(struct cx *cx, struct cx_cmd *c)
 	}
 }
 
+/* A failed command's input in the trace: 32 bytes a line, up to 1 KiB. */
+static void trace_input(struct cx *cx, const uint8_t *in, uint32_t len)
+{
+	char line[80];
+	uint32_t i, k;
+
+	if (!cx->host.trace)
+		return;
+	for (i = 0; i < len && i < 1024; i += 32) {
+		for (k = 0; k < 32 && i + k < len; k++)
+			snprintf(line + 2 * k, 3, "%02x", in[i + k]);
+		cx_trace(cx, "  in+0x%03x %s", i, line);
+	}
+}
+
 /* Execute entry IDX; returns its delivery status (0xff: left alone). */
 static int run_entry(struct cx *cx, unsigned int idx)
 {
@@ -223,10 +240,14 @@ static int run_entry(struct cx *cx, unsigned int idx)
 	c.in = in;
 	c.out = out;
 	status = cx_cmd_exec(cx, &c);
+	if (status == CX_OK)
+		cx_eng_command(cx, cx_get(in, F_IN_OPCODE), &c);
 	cx_set(out, F_OUT_STATUS, status);
 	cx_trace(cx, "cmd 0x%x op_mod 0x%x in %u out %u: status 0x%x",
 		 cx_get(in, F_IN_OPCODE), cx_get(in, F_IN_OP_MOD), c.inlen,
 		 c.outlen, status);
+	if (status != CX_OK)
+		trace_input(cx, in, c.inlen);
 	memcpy(lay + LAY_OUT, out, LAY_INLINE);
 	mailboxes(cx, cx_get64(lay, LAY_OUT_PTR), out, c.outlen, token, true);
 done:

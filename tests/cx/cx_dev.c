@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cx_engine.h"
 #include "cx_int.h"
 
 uint64_t cx_now_ns(void)
@@ -53,6 +54,10 @@ struct cx *cx_create(const struct cx_host *host)
 	if (!cx)
 		return NULL;
 	cx->host = *host;
+	if (cx_eng_init(cx)) {
+		free(cx);
+		return NULL;
+	}
 	cx_reset(cx);
 	return cx;
 }
@@ -64,6 +69,7 @@ void cx_destroy(struct cx *cx)
 		cx_cq_reset(cx);
 		cx_srq_reset(cx);
 		cx_qp_reset(cx);
+		cx_eng_fini(cx);
 	}
 	free(cx);
 }

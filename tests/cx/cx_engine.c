@@ -1,281 +1,635 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * The model's WQE/CQE engine on guest memory (cx_engine.h): the seam's
- * answers (m5m_eng.h) for a ConnectX PCI function.  Every address the
- * engine gets is checked against guest memory first; a key, page or
- * range that does not translate is an error the engine turns into its
- * syndrome, never an access outside the buffer.
+ * The data path (cx_engine.h): the seam of the model's WQE/CQE engine
+ * (m5m_eng.h) answered from the device's objects.  Every guest address
+ * the engine gets comes from cx_dma(); a key, page or range that does not
+ * translate is an error the engine turns into its syndrome, and a queue
+ * page that went away reads as zeros (a bad WQE), never as a pointer
+ * outside guest memory.
  */
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cx_engine.h"
+#include "cx_ifc.h"
+#include "cx_int.h"
+#include "m5m_int.h"
 
-#define cxe_of(p, type, member) ((type *)((char *)(p)-offsetof(type, member)))
+#define of(p, type, member) ((type *)((char *)(p)-offsetof(type, member)))
 
-void *cxe_gpa(const struct cxe *e, uint64_t gpa, uint64_t len)
-{
-	if (gpa > e->mem_len || len > e->mem_len - gpa)
-		return NULL;
-	return e->mem + gpa;
-}
-
-/* Byte off of a buffer on pages pas: host address, *run bytes in its page. */
-static uint8_t *cxe_pages(const struct cxe *e, const uint64_t *pas,
-			  unsigned int npages, uint64_t off, uint64_t *run)
-{
-	uint64_t in = off % CXE_PAGE;
-
-	if (off / CXE_PAGE >= npages)
-		return NULL;
-	*run = CXE_PAGE - in;
-	return cxe_gpa(e, pas[off / CXE_PAGE] + in, *run);
-}
-
-static const struct cxe_mkey *cxe_mkey_find(const struct cxe *e, uint32_t key)
-{
-	unsigned int i;
-
-	for (i = 0; i < CXE_MAX_OBJS; i++)
-		if (e->mkeys[i] && e->mkeys[i]->key == key)
-			return e->mkeys[i];
-	return NULL;
-}
-
-static int cxe_xlate(void *arg, const struct m5m_pd *pd, uint32_t key,
-		     uint64_t addr, uint64_t len, int access, uint8_t **host,
-		     uint64_t *run)
-{
-	const struct cxe *e = arg;
-	const struct cxe_mkey *mk = cxe_mkey_find(e, key);
-	uint64_t off, pg;
-
-	if (!mk || mk->pdn != pd->pdn || (mk->access & access) != access ||
-	    addr < mk->iova || len > mk->len || addr - mk->iova > mk->len - len)
-		return -1;
-	off = addr - mk->iova + mk->iova % CXE_PAGE;
-	/* A page past the table or outside guest memory: no translation
-	 * (all of the range's pages, so that a failed check copies nothing). */
-	if ((off + len + CXE_PAGE - 1) / CXE_PAGE > mk->npages)
-		return -1;
-	for (pg = off / CXE_PAGE; pg * CXE_PAGE < off + len; pg++)
-		if (!cxe_gpa(e, mk->mtt[pg], CXE_PAGE))
-			return -1;
-	*host = cxe_pages(e, mk->mtt, mk->npages, off, run);
-	if (!*host)
-		return -1;
-	if (*run > len)
-		*run = len;
-	return 0;
-}
-
-static uint8_t *cxe_qp_buf(void *arg, const struct m5m_qp *m, size_t off)
-{
-	const struct cxe_qp *qp = cxe_of(m, struct cxe_qp, m);
-	uint64_t run;
-
-	return cxe_pages(arg, qp->pas, qp->npages, off, &run);
-}
-
-static uint8_t *cxe_srq_buf(void *arg, const struct m5m_srq *srq, size_t off)
-{
-	(void)arg;
-	(void)srq;
-	(void)off;
-	return NULL; /* no SRQ yet */
-}
-
-/* The CQE at the producer index, body first, op_own with its owner bit. */
-static void cxe_cqe(void *arg, struct m5m_cq *m, const struct m5_cqe64 *cqe,
-		    bool sol)
-{
-	struct cxe_cq *cq = cxe_of(m, struct cxe_cq, m);
-	uint64_t run;
-	uint8_t *dst;
-
-	(void)sol;
-	dst = cxe_pages(arg, cq->pas, cq->npages,
-			(uint64_t)(cq->pi & (cq->ncqe - 1)) * M5_CQE_SIZE,
-			&run);
-	if (!dst)
-		return;
-	memcpy(dst, cqe, M5_CQE_SIZE - 1);
-	__atomic_store_n(&dst[M5_CQE_SIZE - 1],
-			 (uint8_t)((cqe->op_own & ~M5_CQE_OWNER_MASK) |
-				   !!(cq->pi & cq->ncqe)),
-			 __ATOMIC_RELEASE);
-	cq->pi++;
-}
-
-static void cxe_event(void *arg, uint8_t type, uint32_t num, uint8_t res_type)
-{
-	struct cxe *e = arg;
-
-	(void)num;
-	(void)res_type;
-	e->events++;
-	e->last_event = type;
-}
-
-static struct m5m_qp *cxe_qp_find(void *arg, uint32_t qpn)
-{
-	struct cxe *e = arg;
-	unsigned int i;
-
-	for (i = 0; i < CXE_MAX_OBJS; i++)
-		if (e->qps[i] && e->qps[i]->m.qpn == qpn)
-			return &e->qps[i]->m;
-	return NULL;
-}
-
-static const struct m5m_eng_ops cxe_ops = {
-	.xlate = cxe_xlate,
-	.qp_buf = cxe_qp_buf,
-	.srq_buf = cxe_srq_buf,
-	.cqe = cxe_cqe,
-	.event = cxe_event,
-	.qp_find = cxe_qp_find,
+enum {
+	PAGE_PARTS = 64,   /* page_offset counts 1/64ths of a page */
+	RQ_SRQ = 0x1,	   /* MLX5_SRQ_RQ */
+	RQ_REGULAR = 0x0,  /* MLX5_NON_ZERO_RQ */
+	BF_OFFSET = 0x800, /* MLX5_BF_OFFSET: the first bfreg */
+	BF_HALF = 0x100,   /* a BlueFlame buffer: log_bf_reg_size 9 / 2 */
+	EQE_RES_TYPE = 20, /* mlx5_eqe_qp_srq.type */
+	EQE_QP_SRQ_N = 24, /* mlx5_eqe_qp_srq.qp_srq_n */
+	MKEY_LR = 1 << 0,  /* cx_mkey.access: a rw rr lw lr */
+	MKEY_LW = 1 << 1,
+	MKEY_RR = 1 << 2,
+	MKEY_RW = 1 << 3,
+	MKEY_A = 1 << 4,
+	MKEY_MODE_PA = 0,
+	MKEY_MODE_MTT = 1,
+	SCRATCH = 1024, /* the largest WQE the engine reads in one go */
 };
 
-int cxe_init(struct cxe *e, uint8_t *mem, uint64_t mem_len)
-{
-	struct m5m_config cfg;
+struct cx_eng_qp {
+	struct m5m_qp m;
+	uint32_t n; /* the device's QPN */
+};
 
-	memset(e, 0, sizeof(*e));
-	m5m_config_default(&cfg);
-	/* Bad guest input is counted, never fatal. */
-	cfg.strict = false;
-	e->dev = m5m_dev_create(&cfg);
-	if (!e->dev)
-		return -1;
-	m5m_set_quiet(e->dev, true);
-	m5m_eng_set_ops(e->dev, &cxe_ops, e);
-	e->mem = mem;
-	e->mem_len = mem_len;
-	return 0;
+struct cx_eng_srq {
+	struct m5m_srq m;
+};
+
+struct cx_eng {
+	struct m5m_dev *dev;
+	struct cx_eng_qp *qp[CX_MAX_QP];
+	struct m5m_cq *cq[CX_MAX_CQ];
+	struct cx_eng_srq *srq[CX_MAX_SRQ];
+	struct m5m_pd *pd[CX_OBJ_MAX];
+	struct cx_eng_stats st;
+	uint8_t scratch[SCRATCH];
+};
+
+/* Host address of guest [gpa, gpa + len), or zeros the engine may read. */
+static uint8_t *guest_or_zeros(struct cx *cx, uint64_t gpa, uint64_t len)
+{
+	uint8_t *p = cx_dma(cx, gpa, len, false);
+
+	if (p)
+		return p;
+	memset(cx->eng->scratch, 0, sizeof(cx->eng->scratch));
+	return cx->eng->scratch;
 }
 
-void cxe_fini(struct cxe *e)
+/*
+ * Byte OFF of a queue on pages PAS of 4 KiB << LPS that starts POFF
+ * sixty-fourths of a page into the first (mlx5_ib's page_offset_quantized:
+ * mem.c divides the offset by page_size / 64).
+ */
+static uint8_t *queue_byte(struct cx *cx, const uint64_t *pas, uint32_t npas,
+			   uint8_t lps, uint8_t poff, uint64_t off,
+			   uint64_t len)
 {
-	m5m_dev_destroy(e->dev);
-	e->dev = NULL;
+	uint64_t pagesz = (uint64_t)CX_PAGE << lps;
+	uint64_t b = off + (uint64_t)poff * (pagesz / PAGE_PARTS);
+
+	if (!pas || b / pagesz >= npas || len > SCRATCH ||
+	    b % pagesz + len > pagesz)
+		return guest_or_zeros(cx, UINT64_MAX, 0);
+	return guest_or_zeros(cx, pas[b / pagesz] + b % pagesz, len);
 }
 
-int cxe_mkey_add(struct cxe *e, const struct cxe_mkey *mk)
+static int ibv_to_mkey(int access)
 {
-	unsigned int i;
+	return (access & IBV_ACCESS_LOCAL_WRITE ? MKEY_LW : 0) |
+	       (access & IBV_ACCESS_REMOTE_WRITE ? MKEY_RW : 0) |
+	       (access & IBV_ACCESS_REMOTE_READ ? MKEY_RR : 0) |
+	       (access & IBV_ACCESS_REMOTE_ATOMIC ? MKEY_A : 0);
+}
 
-	for (i = 0; i < CXE_MAX_OBJS; i++) {
-		if (!e->mkeys[i]) {
-			e->mkeys[i] = mk;
-			return 0;
-		}
+/*
+ * Guest address of byte ADDR of key K and how far it stays in one page
+ * (PA: to the end of addr's 4 KiB page); false past the key's pages.
+ */
+static bool key_gpa(const struct cx_mkey *k, uint64_t addr, uint64_t *gpa,
+		    uint64_t *run)
+{
+	uint64_t pagesz, off;
+
+	if (k->mode == MKEY_MODE_PA) {
+		*gpa = addr;
+		*run = CX_PAGE - addr % CX_PAGE;
+		return true;
 	}
-	return -1;
-}
-
-void cxe_cq_init(struct cxe *e, struct cxe_cq *cq, uint32_t ncqe,
-		 const uint64_t *pas, unsigned int npages)
-{
-	memset(cq, 0, sizeof(*cq));
-	cq->m.dev = e->dev;
-	cq->ncqe = ncqe;
-	cq->pas = pas;
-	cq->npages = npages;
-}
-
-static struct m5m_pd *cxe_pd(struct cxe *e, uint32_t pdn)
-{
-	unsigned int i;
-
-	for (i = 0; i < e->npds; i++)
-		if (e->pds[i].pdn == pdn)
-			return &e->pds[i];
-	if (e->npds == CXE_MAX_OBJS)
-		return NULL;
-	e->pds[e->npds].pdn = pdn;
-	e->pds[e->npds].dev = e->dev;
-	return &e->pds[e->npds++];
-}
-
-/* Every page inside guest memory, and enough of them for len bytes. */
-static bool cxe_pas_ok(const struct cxe *e, const uint64_t *pas,
-		       unsigned int npages, uint64_t len)
-{
-	unsigned int i;
-
-	if ((len + CXE_PAGE - 1) / CXE_PAGE > npages)
+	pagesz = 1ull << k->log_page_size;
+	off = addr - k->start + (k->start & (pagesz - 1));
+	if (off / pagesz >= k->nmtt)
 		return false;
-	for (i = 0; i < npages; i++)
-		if (!cxe_gpa(e, pas[i], CXE_PAGE))
-			return false;
+	/* The low bits of an MTT entry are flags (present, read, write). */
+	*gpa = (k->mtt[off / pagesz] & ~(pagesz - 1)) + off % pagesz;
+	*run = pagesz - off % pagesz;
 	return true;
 }
 
-struct cxe_qp *cxe_qp_create(struct cxe *e, const struct cxe_qp_attr *a)
+static int xlate(struct cx *cx, const struct m5m_pd *pd, uint32_t key,
+		 uint64_t addr, uint64_t len, int access, uint8_t **host,
+		 uint64_t *run)
 {
-	uint64_t len = ((uint64_t)a->rq_cnt << a->rq_shift) +
-		       (uint64_t)a->sq_bbs * M5_SEND_WQE_BB;
-	struct cxe_qp *qp;
-	unsigned int i;
+	uint32_t i = key >> 8;
+	const struct cx_mkey *k;
+	int want = ibv_to_mkey(access) | MKEY_LR;
+	bool write =
+		access & (IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
+			  IBV_ACCESS_REMOTE_ATOMIC);
+	uint64_t a, gpa, r, first_run = 0;
+	uint8_t *first = NULL;
 
-	for (i = 0; i < CXE_MAX_OBJS && e->qps[i]; i++)
-		;
-	/* The engine reads WQEs wherever the page list says: check it now. */
-	if (i == CXE_MAX_OBJS || !cxe_gpa(e, a->dbr, 8) ||
-	    !cxe_pas_ok(e, a->pas, a->npages, len))
-		return NULL;
-	qp = calloc(1, sizeof(*qp));
-	if (!qp)
-		return NULL;
-	qp->m.qpn = a->qpn;
-	qp->m.dev = e->dev;
-	qp->m.pd = cxe_pd(e, a->pdn);
-	qp->m.type = a->type;
-	qp->m.state = IBV_QPS_RESET;
-	qp->m.scq = &a->scq->m;
-	qp->m.rcq = &a->rcq->m;
-	qp->m.dbrec = cxe_gpa(e, a->dbr, 8);
-	qp->m.rq_cnt = a->rq_cnt;
-	qp->m.rq_shift = a->rq_cnt ? a->rq_shift : 0;
-	qp->m.sq_bbs = a->sq_bbs;
-	qp->m.uidx = 0xffffff;
-	qp->m.port = 1;
-	qp->pas = a->pas;
-	qp->npages = a->npages;
-	if (!qp->m.pd) {
-		free(qp);
+	if (!i || i >= CX_MAX_MKEY)
+		return -1;
+	k = &cx->mkey[i];
+	if (!k->valid || k->free || k->variant != (key & 0xff) ||
+	    k->pd != pd->pdn || (k->access & want) != want || !len)
+		return -1;
+	if (k->mode == MKEY_MODE_MTT &&
+	    (k->log_page_size < 12 || k->log_page_size > 30))
+		return -1;
+	if (!k->length64 &&
+	    (addr < k->start || len > k->len || addr - k->start > k->len - len))
+		return -1;
+	if (addr + len < addr)
+		return -1;
+	/* Every page of the range, so that a failed check copies nothing. */
+	for (a = addr; a - addr < len; a += r) {
+		uint8_t *p;
+
+		if (!key_gpa(k, a, &gpa, &r))
+			return -1;
+		if (r > len - (a - addr))
+			r = len - (a - addr);
+		p = cx_dma(cx, gpa, r, write);
+		if (!p)
+			return -1;
+		if (!first) {
+			first = p;
+			first_run = r;
+		} else if (p == first + first_run && a - addr == first_run) {
+			first_run += r; /* still contiguous on the host */
+		}
+	}
+	*host = first;
+	*run = first_run;
+	return 0;
+}
+
+/* Every refused translation is named in the trace (the error CQE's cause). */
+static int eng_xlate(void *arg, const struct m5m_pd *pd, uint32_t key,
+		     uint64_t addr, uint64_t len, int access, uint8_t **host,
+		     uint64_t *run)
+{
+	struct cx *cx = arg;
+	const struct cx_mkey *k = &cx->mkey[(key >> 8) % CX_MAX_MKEY];
+	int r = xlate(cx, pd, key, addr, len, access, host, run);
+
+	if (r)
+		cx_trace(cx,
+			 "xlate refused: key 0x%x pd %u addr 0x%llx len 0x%llx "
+			 "access 0x%x; mkey valid %u free %u pd %u mode %u "
+			 "access 0x%x start 0x%llx len 0x%llx length64 %u "
+			 "log_page_size %u nmtt %u",
+			 key, pd->pdn, (unsigned long long)addr,
+			 (unsigned long long)len, access, k->valid, k->free,
+			 k->pd, k->mode, k->access,
+			 (unsigned long long)k->start,
+			 (unsigned long long)k->len, k->length64,
+			 k->log_page_size, k->nmtt);
+	return r;
+}
+
+static uint8_t *eng_qp_buf(void *arg, const struct m5m_qp *m, size_t off)
+{
+	struct cx *cx = arg;
+	const struct cx_eng_qp *e = of(m, struct cx_eng_qp, m);
+	const struct cx_qp *q = &cx->qp[e->n];
+	size_t rq = (size_t)m->rq_cnt << m->rq_shift;
+	uint64_t len = off < rq ? 1u << m->rq_shift : M5_SEND_WQE_BB;
+
+	return queue_byte(cx, q->pas, q->npas, q->log_page_size, q->page_offset,
+			  off, len);
+}
+
+static uint8_t *eng_srq_buf(void *arg, const struct m5m_srq *m, size_t off)
+{
+	struct cx *cx = arg;
+	const struct cx_srq *s = &cx->srq[m->srqn];
+
+	return queue_byte(cx, s->pas, s->npas, s->log_page_size, s->page_offset,
+			  off, 1u << m->shift);
+}
+
+static void eng_cqe(void *arg, struct m5m_cq *cq, const struct m5_cqe64 *cqe,
+		    bool sol)
+{
+	struct cx *cx = arg;
+
+	if (cx_cq_push(cx, cq->cqn, (const uint8_t *)cqe, sol) != CX_OK)
+		cx->eng->st.cqe_lost++;
+}
+
+static void eng_event(void *arg, uint8_t type, uint32_t num, uint8_t res_type)
+{
+	struct cx *cx = arg;
+	uint8_t data[28] = { 0 };
+
+	data[EQE_RES_TYPE] = res_type;
+	cx_set(data, EQE_QP_SRQ_N * 8, 32, num & 0xffffff);
+	cx->eng->st.events++;
+	cx_eq_post(cx, type, 0, data, sizeof(data));
+}
+
+/* The doorbell record's current host address (guest memory may move). */
+static void refresh_dbrec(struct cx *cx, struct cx_eng_qp *e)
+{
+	static __be32 none[2];
+
+	e->m.dbrec = cx_dma(cx, cx->qp[e->n].dbr, 8, true);
+	if (!e->m.dbrec) {
+		memset(none, 0, sizeof(none));
+		e->m.dbrec = none;
+	}
+	if (e->m.srq) {
+		__be32 *r = cx_dma(cx, cx->srq[e->m.srq->srqn].dbr, 4, true);
+
+		e->m.srq->dbrec = r ? r : none;
+	}
+}
+
+/* IB's special QP numbers name the function's QP0 and QP1. */
+static struct cx_eng_qp *find_qp(struct cx *cx, uint32_t qpn)
+{
+	uint32_t i, st = qpn == 0 ? CX_ST_QP0 : CX_ST_QP1;
+
+	if (qpn <= 1) {
+		for (i = 0; i < CX_MAX_QP; i++)
+			if (cx->eng->qp[i] && cx->qp[i].st == st)
+				return cx->eng->qp[i];
 		return NULL;
 	}
-	e->qps[i] = qp;
-	return qp;
+	return qpn < CX_MAX_QP ? cx->eng->qp[qpn] : NULL;
 }
 
-void cxe_qp_destroy(struct cxe *e, struct cxe_qp *qp)
+static struct m5m_qp *eng_qp_find(void *arg, uint32_t qpn)
+{
+	struct cx *cx = arg;
+	struct cx_eng_qp *e = find_qp(cx, qpn);
+
+	if (!e)
+		return NULL;
+	refresh_dbrec(cx, e);
+	return &e->m;
+}
+
+static const struct m5m_eng_ops eng_ops = {
+	.xlate = eng_xlate,
+	.qp_buf = eng_qp_buf,
+	.srq_buf = eng_srq_buf,
+	.cqe = eng_cqe,
+	.event = eng_event,
+	.qp_find = eng_qp_find,
+};
+
+int cx_eng_init(struct cx *cx)
+{
+	struct m5m_config cfg;
+
+	cx->eng = calloc(1, sizeof(*cx->eng));
+	if (!cx->eng)
+		return -1;
+	m5m_config_default(&cfg);
+	cfg.strict = false; /* bad guest input is counted, never fatal */
+	cfg.lid = CX_PORT_LID;
+	cx->eng->dev = m5m_dev_create(&cfg);
+	if (!cx->eng->dev) {
+		free(cx->eng);
+		cx->eng = NULL;
+		return -1;
+	}
+	/* The engine names each bad WQE on stderr: the server log. */
+	m5m_set_quiet(cx->eng->dev, !cx->host.trace);
+	m5m_eng_set_ops(cx->eng->dev, &eng_ops, cx);
+	return 0;
+}
+
+void cx_eng_reset(struct cx *cx)
+{
+	struct cx_eng *g = cx->eng;
+	unsigned int i;
+
+	if (!g)
+		return;
+	for (i = 0; i < CX_MAX_QP; i++)
+		free(g->qp[i]);
+	for (i = 0; i < CX_MAX_CQ; i++)
+		free(g->cq[i]);
+	for (i = 0; i < CX_MAX_SRQ; i++)
+		free(g->srq[i]);
+	for (i = 0; i < CX_OBJ_MAX; i++)
+		free(g->pd[i]);
+	memset(g->qp, 0, sizeof(g->qp));
+	memset(g->cq, 0, sizeof(g->cq));
+	memset(g->srq, 0, sizeof(g->srq));
+	memset(g->pd, 0, sizeof(g->pd));
+	memset(&g->st, 0, sizeof(g->st));
+}
+
+void cx_eng_fini(struct cx *cx)
+{
+	if (!cx->eng)
+		return;
+	cx_eng_reset(cx);
+	m5m_dev_destroy(cx->eng->dev);
+	free(cx->eng);
+	cx->eng = NULL;
+}
+
+const struct cx_eng_stats *cx_eng_stats(const struct cx *cx)
+{
+	return &cx->eng->st;
+}
+
+static struct m5m_pd *pd_of(struct cx *cx, uint32_t pdn)
+{
+	struct cx_eng *g = cx->eng;
+
+	if (pdn >= CX_OBJ_MAX)
+		return NULL;
+	if (!g->pd[pdn]) {
+		g->pd[pdn] = calloc(1, sizeof(*g->pd[pdn]));
+		if (!g->pd[pdn])
+			return NULL;
+		g->pd[pdn]->pdn = pdn;
+		g->pd[pdn]->dev = g->dev;
+	}
+	return g->pd[pdn];
+}
+
+static struct m5m_cq *cq_of(struct cx *cx, uint32_t cqn)
+{
+	struct cx_eng *g = cx->eng;
+
+	if (!cx_cq_get(cx, cqn))
+		return NULL;
+	if (!g->cq[cqn]) {
+		g->cq[cqn] = calloc(1, sizeof(*g->cq[cqn]));
+		if (!g->cq[cqn])
+			return NULL;
+		g->cq[cqn]->cqn = cqn;
+		g->cq[cqn]->dev = g->dev;
+	}
+	return g->cq[cqn];
+}
+
+/* The engine's SRQ for SRQN, made fresh with CREATE_XRC_SRQ/CREATE_RMP. */
+static void srq_made(struct cx *cx, uint32_t srqn)
+{
+	struct cx_eng *g = cx->eng;
+	const struct cx_srq *s = &cx->srq[srqn];
+	struct cx_eng_srq *e;
+
+	free(g->srq[srqn]);
+	g->srq[srqn] = e = calloc(1, sizeof(*e));
+	if (!e)
+		return;
+	e->m.srqn = srqn;
+	e->m.dev = g->dev;
+	e->m.pd = pd_of(cx, s->pd);
+	e->m.nwqe = 1u << s->log_size;
+	e->m.shift = s->log_stride;
+	e->m.max_sge = ((1u << s->log_stride) - 16) / 16;
+	e->m.uidx = s->user_index;
+	e->m.limit = s->lwm;
+	e->m.limit_armed = s->lwm != 0;
+}
+
+/* An SRQ went: so do the engine's QPs on it (their doorbells are stray). */
+static void srq_gone(struct cx *cx, uint32_t srqn)
+{
+	struct cx_eng *g = cx->eng;
+	unsigned int i;
+
+	if (!g->srq[srqn])
+		return;
+	for (i = 0; i < CX_MAX_QP; i++) {
+		if (g->qp[i] && g->qp[i]->m.srq == &g->srq[srqn]->m) {
+			free(g->qp[i]);
+			g->qp[i] = NULL;
+		}
+	}
+	free(g->srq[srqn]);
+	g->srq[srqn] = NULL;
+}
+
+static enum ibv_qp_type qp_type(uint8_t st)
+{
+	switch (st) {
+	case CX_ST_RC:
+		return IBV_QPT_RC;
+	case CX_ST_UC:
+		return IBV_QPT_UC;
+	default:
+		return IBV_QPT_UD;
+	}
+}
+
+static enum ibv_qp_state ibv_state(uint8_t state)
+{
+	switch (state) {
+	case CX_QP_INIT:
+		return IBV_QPS_INIT;
+	case CX_QP_RTR:
+		return IBV_QPS_RTR;
+	case CX_QP_RTS:
+		return IBV_QPS_RTS;
+	case CX_QP_SQER:
+		return IBV_QPS_SQE;
+	case CX_QP_ERR:
+		return IBV_QPS_ERR;
+	default:
+		return IBV_QPS_RESET;
+	}
+}
+
+static uint8_t cx_state(enum ibv_qp_state s)
+{
+	switch (s) {
+	case IBV_QPS_INIT:
+		return CX_QP_INIT;
+	case IBV_QPS_RTR:
+		return CX_QP_RTR;
+	case IBV_QPS_RTS:
+	case IBV_QPS_SQD:
+		return CX_QP_RTS;
+	case IBV_QPS_SQE:
+		return CX_QP_SQER;
+	case IBV_QPS_ERR:
+		return CX_QP_ERR;
+	default:
+		return CX_QP_RST;
+	}
+}
+
+/* A QP in RST: the engine's view, its counters at zero. */
+static void qp_made(struct cx *cx, uint32_t qpn)
+{
+	struct cx_eng *g = cx->eng;
+	const struct cx_qp *q = &cx->qp[qpn];
+	struct cx_eng_qp *e;
+
+	free(g->qp[qpn]);
+	g->qp[qpn] = NULL;
+	/* The UMR QP takes no WQE the engine knows. */
+	if (q->st == CX_ST_REG_UMR)
+		return;
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		return;
+	e->n = qpn;
+	e->m.qpn = qpn;
+	e->m.dev = g->dev;
+	e->m.pd = pd_of(cx, q->pd);
+	e->m.type = qp_type(q->st);
+	e->m.state = IBV_QPS_RESET;
+	e->m.scq = cq_of(cx, q->cqn_snd);
+	e->m.rcq = cq_of(cx, q->cqn_rcv);
+	if (q->rq_type == RQ_SRQ && q->srqn < CX_MAX_SRQ)
+		e->m.srq = &g->srq[q->srqn]->m;
+	if (q->rq_type == RQ_REGULAR) {
+		e->m.rq_cnt = 1u << q->log_rq_size;
+		e->m.rq_shift = q->log_rq_stride;
+	}
+	e->m.sq_bbs = q->no_sq ? 0 : 1u << q->log_sq_size;
+	e->m.uidx = q->user_index;
+	e->m.port = 1;
+	if (!e->m.pd || !e->m.scq || !e->m.rcq ||
+	    (q->rq_type == RQ_SRQ && !g->srq[q->srqn]) ||
+	    (q->rq_type == RQ_SRQ && !e->m.srq)) {
+		free(e);
+		return;
+	}
+	g->qp[qpn] = e;
+	cx_trace(cx,
+		 "engine qp 0x%x: st 0x%x rq %u x %u B, sq %u BBs, %u pages "
+		 "of 4 KiB << %u, page_offset %u, dbr 0x%llx",
+		 qpn, q->st, e->m.rq_cnt, 1u << e->m.rq_shift, e->m.sq_bbs,
+		 q->npas, q->log_page_size, q->page_offset,
+		 (unsigned long long)q->dbr);
+}
+
+/* A state command moved QPN: the engine takes the state and attributes. */
+static void qp_moved(struct cx *cx, uint32_t qpn)
+{
+	const struct cx_qp *q = &cx->qp[qpn];
+	struct cx_eng_qp *e = cx->eng->qp[qpn];
+	const uint8_t *c = q->qpc;
+	enum ibv_qp_state to = ibv_state(q->state);
+
+	if (!e)
+		return;
+	e->m.dest_qpn = cx_get(c, F_QPC_REMOTE_QPN);
+	e->m.qkey = cx_get(c, F_QPC_Q_KEY);
+	e->m.access = (cx_get(c, F_QPC_RRE) ? IBV_ACCESS_REMOTE_READ : 0) |
+		      (cx_get(c, F_QPC_RWE) ? IBV_ACCESS_REMOTE_WRITE : 0) |
+		      (cx_get(c, F_QPC_RAE) ? IBV_ACCESS_REMOTE_ATOMIC : 0);
+	e->m.mtu = cx_get(c, F_QPC_MTU);
+	e->m.rnr_retry = cx_get(c, F_QPC_RNR_RETRY);
+	e->m.retry_cnt = cx_get(c, F_QPC_RETRY_COUNT);
+	e->m.min_rnr_timer = cx_get(c, F_QPC_MIN_RNR_NAK);
+	e->m.sq_psn = cx_get(c, F_QPC_NEXT_SEND_PSN);
+	e->m.rq_psn = cx_get(c, F_QPC_NEXT_RCV_PSN);
+	e->m.pkey_index = cx_get(c, F_QPC_PKEY_INDEX);
+	refresh_dbrec(cx, e);
+	if (to == IBV_QPS_ERR && e->m.state != IBV_QPS_ERR) {
+		m5m_lock();
+		m5m_qp_to_err(&e->m); /* flushes what is posted */
+		m5m_unlock();
+	}
+	e->m.state = to;
+}
+
+/* The engine moved QPs to ERR or SQE: QUERY_QP says so too. */
+static void states_back(struct cx *cx)
 {
 	unsigned int i;
 
-	for (i = 0; i < CXE_MAX_OBJS; i++)
-		if (e->qps[i] == qp)
-			e->qps[i] = NULL;
-	free(qp);
+	for (i = 0; i < CX_MAX_QP; i++)
+		if (cx->eng->qp[i] && cx->qp[i].valid)
+			cx->qp[i].state = cx_state(cx->eng->qp[i]->m.state);
 }
 
-void cxe_qp_rts(struct cxe_qp *qp, uint32_t dest_qpn, uint32_t qkey, int access)
+void cx_eng_command(struct cx *cx, uint16_t opcode, const struct cx_cmd *c)
 {
-	qp->m.dest_qpn = dest_qpn;
-	qp->m.qkey = qkey;
-	qp->m.access = access;
-	qp->m.rnr_retry = 7;
-	qp->m.state = IBV_QPS_RTS;
+	struct cx_eng *g = cx->eng;
+	uint32_t n;
+
+	if (!g)
+		return;
+	switch (opcode) {
+	case CX_OP_CREATE_QP:
+		n = cx_get(c->out, F_QPN);
+		if (n < CX_MAX_QP && cx->qp[n].valid)
+			qp_made(cx, n);
+		return;
+	case CX_OP_CREATE_XRC_SRQ:
+	case CX_OP_CREATE_RMP:
+		n = cx_get(c->out, F_SRQN);
+		if (n < CX_MAX_SRQ && cx->srq[n].valid)
+			srq_made(cx, n);
+		return;
+	}
+	n = cx_get(c->in, F_QPN); /* the same place as srqn and rmpn */
+	switch (opcode) {
+	case CX_OP_ARM_XRC_SRQ:
+	case CX_OP_MODIFY_RMP:
+		if (n < CX_MAX_SRQ && g->srq[n]) {
+			g->srq[n]->m.limit = cx->srq[n].lwm;
+			g->srq[n]->m.limit_armed = cx->srq[n].lwm != 0;
+		}
+		return;
+	case CX_OP_DESTROY_XRC_SRQ:
+	case CX_OP_DESTROY_RMP:
+		if (n < CX_MAX_SRQ)
+			srq_gone(cx, n);
+		return;
+	case CX_OP_DESTROY_QP:
+		if (n < CX_MAX_QP) {
+			free(g->qp[n]);
+			g->qp[n] = NULL;
+		}
+		return;
+	case CX_OP_2RST_QP:
+		if (n < CX_MAX_QP && cx->qp[n].valid)
+			qp_made(cx, n);
+		return;
+	case CX_OP_RST2INIT_QP:
+	case CX_OP_INIT2INIT_QP:
+	case CX_OP_INIT2RTR_QP:
+	case CX_OP_RTR2RTS_QP:
+	case CX_OP_RTS2RTS_QP:
+	case CX_OP_SQERR2RTS_QP:
+	case CX_OP_2ERR_QP:
+		if (n < CX_MAX_QP && cx->qp[n].valid)
+			qp_moved(cx, n);
+		return;
+	}
 }
 
-void cxe_sq_doorbell(struct cxe *e, struct cxe_qp *qp)
+void cx_eng_send_doorbell(struct cx *cx, uint32_t uar, uint32_t off,
+			  const uint8_t *b, uint32_t len)
 {
-	(void)e;
+	struct cx_eng *g = cx->eng;
+	struct cx_eng_qp *e;
+	uint32_t qpn;
+
+	(void)uar;
+	if (!g || off < BF_OFFSET || off % BF_HALF || len < 8)
+		return; /* the rest of a BlueFlame copy */
+	/* ctrl segment: opmod_idx_opcode, then qpn_ds */
+	qpn = cx_get(b, 32, 24);
+	e = qpn < CX_MAX_QP && cx->qp[qpn].valid ? g->qp[qpn] : NULL;
+	if (!e || (e->m.state != IBV_QPS_RTS && e->m.state != IBV_QPS_SQD &&
+		   e->m.state != IBV_QPS_SQE && e->m.state != IBV_QPS_ERR)) {
+		g->st.stray_doorbells++;
+		return;
+	}
+	g->st.doorbells++;
+	refresh_dbrec(cx, e);
 	m5m_lock();
-	qp->m.db_pi = m5m_snd_dbrec(&qp->m);
-	m5m_sq_run(&qp->m);
+	e->m.db_pi = m5m_snd_dbrec(&e->m);
+	m5m_sq_run(&e->m);
 	m5m_unlock();
+	states_back(cx);
 }

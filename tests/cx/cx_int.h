@@ -14,6 +14,7 @@
  *	cx_cq.c		CQs: CREATE/DESTROY/QUERY/MODIFY_CQ, arm doorbell, CQE writing
  *	cx_srq.c	SRQs: the XRC_SRQ and RMP command families
  *	cx_qp.c		QPs: CREATE/DESTROY/QUERY_QP and the state machine
+ *	cx_engine.c	the data path: the model's WQE/CQE engine on these objects
  */
 #ifndef DOORBELL_TESTS_CX_INT_H
 #define DOORBELL_TESTS_CX_INT_H
@@ -247,6 +248,7 @@ struct cx {
 	struct cx_srq srq[CX_MAX_SRQ];
 	struct cx_qp qp[CX_MAX_QP];
 	uint32_t cq_db_hi[CX_MAX_UAR]; /* first dword of a split CQ doorbell */
+	struct cx_eng *eng;	       /* the data path (cx_engine.c) */
 };
 
 /* A command handler: IN/OUT are the whole input and output (headers too). */

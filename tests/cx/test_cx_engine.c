@@ -1,131 +1,253 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * The model's WQE/CQE engine on guest memory (cx_engine.c): WQEs written
- * into a buffer that stands for guest memory, on QP buffers and MKEYs
- * whose pages are scattered (out of order) in it, executed by the engine;
- * the bytes that arrived and the CQEs in the guest's CQ rings are checked
- * against the mlx5_hw.h layouts.  Page arithmetic here is the test's own.
+ * The data path (cx_engine.c) driven as mlx5_ib and libmlx5 drive it:
+ * PD, MTT MKEYs, CQs and QPs made by commands, QPs moved to RTS by their
+ * state commands, WQEs written into the QP's guest pages, the doorbell
+ * record, then the doorbell at UAR offset 0x800.  The bytes that arrived
+ * and the CQEs in the guest's CQ rings are checked against the mlx5_hw.h
+ * layouts; page arithmetic here is the test's own.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
 #include "cx_engine.h"
+#include "cx_ifc.h"
+#include "cx_test.h"
+#include "m5m_int.h"
 
-#define PG(n)	  ((uint64_t)(n)*CXE_PAGE)
-#define MEM_PAGES 64
-#define RQ_CNT	  64 /* 64-byte receive WQEs: the RQ is the first page */
-#define SQ_BBS	  8
+#define PG(n) ((uint64_t)MEM_BASE + (uint64_t)(n)*CX_PAGE)
 
-struct t_qp {
-	struct cxe_qp *qp;
-	uint64_t pas[2]; /* RQ page, SQ page */
-	uint64_t dbr;
-	uint16_t sq_pi, rq_pi;
+enum {
+	RQ_LOG = 6, /* 64 receive WQEs of 64 bytes: the RQ is one page */
+	SQ_LOG = 3, /* 8 WQEBBs */
+	CQ_LOG = 4,
+	P_DBR = 0x2e, /* QP doorbell records, 64 bytes apart */
+	P_CQDBR = 0x2f,
+	P_CQ = 0x30,   /* A's CQ, then B's */
+	P_QP = 0x34,   /* A: RQ 0x35, SQ 0x34; B: RQ 0x37, SQ 0x36 */
+	P_BIG = 0x38,  /* 16 KiB QP pages: A 0x38-0x3b, B 0x3c-0x3f */
+	P_DATA = 0x40, /* A's pages 0x40-0x43, B's 0x50-0x53 */
+	P_EQ = 0x90,
+	P_AEQ = 0xa0,
+	P_SRQ = 0xb0, /* B's RMP: 16 WQEs of 64 bytes */
+	SRQ_LOG = 4,
+	VEC = 1,
+	CQE_INVALID = 0xf, /* make_cq's opcode */
 };
 
-struct t_rig {
-	struct cxe e;
-	uint8_t *mem;
-	struct cxe_cq cq[2]; /* A's, B's */
-	uint64_t cq_pas[2][1];
-	struct cxe_mkey mk[2];
-	uint64_t mtt[2][4];
-	struct t_qp q[2];
-};
+#define ACC_ALL                                                                \
+	(IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |                    \
+	 IBV_ACCESS_REMOTE_READ)
 
 /* A's MKEY starts 0x800 into a page: four pages for three pages' length. */
 static const uint64_t t_iova[2] = { 0x7f0000001800ull, 0x5500000000ull };
 
-static void t_cq(struct t_rig *r, unsigned int i, unsigned int page)
-{
-	unsigned int k;
+struct t_rig {
+	struct cx *cx;
+	uint32_t uar, pd, eqn;
+	uint32_t cqn[2], key[2], qpn[2];
+	uint64_t mtt[2][4];
+	uint16_t sq_pi[2], rq_pi[2];
+	uint64_t rq_at[2], sq_at[2]; /* guest addresses of the queues */
+	unsigned int lps;	     /* QP pages: 4 KiB << lps */
+	uint32_t srqn;		     /* B's receives come from this RMP */
+};
 
-	r->cq_pas[i][0] = PG(page);
-	cxe_cq_init(&r->e, &r->cq[i], 16, r->cq_pas[i], 1);
-	/* What mlx5_ib does to a new CQ: invalid opcode, owner 1. */
-	for (k = 0; k < 16; k++)
-		r->mem[PG(page) + k * 64 + 63] = 0xf1;
+static uint32_t t_alloc_pd(struct cx *cx)
+{
+	uint8_t out[16];
+
+	CHECK_EQ(simple(cx, CX_OP_ALLOC_PD, 0, out, sizeof(out)), CX_OK);
+	return cx_get(out, F_OBJ_NUMBER);
 }
 
-static void t_qp(struct t_rig *r, unsigned int i, enum ibv_qp_type type,
-		 uint32_t qpn, unsigned int rq_page, unsigned int sq_page)
+/* CREATE_MKEY in MTT mode over [iova, iova + len) with MTT's 4 pages. */
+static uint32_t t_mkey(struct cx *cx, uint32_t pd, uint64_t iova, uint64_t len,
+		       const uint64_t *mtt, int access)
 {
-	struct cxe_qp_attr a = {
-		.qpn = qpn,
-		.type = type,
-		.pdn = 1,
-		.scq = &r->cq[i],
-		.rcq = &r->cq[i],
-		.rq_cnt = RQ_CNT,
-		.rq_shift = 6,
-		.sq_bbs = SQ_BBS,
-		.dbr = PG(1) + 64 * i,
-		.pas = r->q[i].pas,
-		.npages = 2,
-	};
-
-	r->q[i].pas[0] = PG(rq_page);
-	r->q[i].pas[1] = PG(sq_page);
-	r->q[i].dbr = a.dbr;
-	r->q[i].qp = cxe_qp_create(&r->e, &a);
-	CHECK(r->q[i].qp != NULL);
-}
-
-static struct t_rig *t_rig(enum ibv_qp_type type)
-{
-	struct t_rig *r = calloc(1, sizeof(*r));
-	int acc = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
-		  IBV_ACCESS_REMOTE_READ;
+	uint8_t in[0x110 + 4 * 8] = { 0 }, out[16];
+	uint8_t *mkc = in + B_CREATE_MKEY_IN_MKC;
 	unsigned int i;
 
-	CHECK(r != NULL);
-	r->mem = calloc(MEM_PAGES, CXE_PAGE);
-	CHECK(r->mem != NULL);
-	CHECK_EQ(cxe_init(&r->e, r->mem, PG(MEM_PAGES)), 0);
-	t_cq(r, 0, 2);
-	t_cq(r, 1, 3);
-	for (i = 0; i < 2; i++) {
-		/* Data pages out of order: 23, 21, 22, 20 and 33, 31, ... */
-		r->mtt[i][0] = PG(23 + 10 * i);
-		r->mtt[i][1] = PG(21 + 10 * i);
-		r->mtt[i][2] = PG(22 + 10 * i);
-		r->mtt[i][3] = PG(20 + 10 * i);
-		r->mk[i] = (struct cxe_mkey){
-			.key = 0x1100 + 0x100 * i,
-			.pdn = 1,
-			.iova = t_iova[i],
-			.len = PG(3),
-			.access = acc,
-			.npages = 4,
-			.mtt = r->mtt[i],
-		};
-		CHECK_EQ(cxe_mkey_add(&r->e, &r->mk[i]), 0);
+	cx_set(in, F_IN_OPCODE, CX_OP_CREATE_MKEY);
+	cx_set(mkc, F_MKC_ACCESS_MODE_1_0, 1);
+	cx_set(mkc, F_MKC_PD, pd);
+	cx_set(mkc, F_MKC_LR, 1);
+	cx_set(mkc, F_MKC_LW, !!(access & IBV_ACCESS_LOCAL_WRITE));
+	cx_set(mkc, F_MKC_RW, !!(access & IBV_ACCESS_REMOTE_WRITE));
+	cx_set(mkc, F_MKC_RR, !!(access & IBV_ACCESS_REMOTE_READ));
+	cx_set(mkc, F_MKC_MKEY_7_0, 0x5c);
+	cx_set64(mkc, B_MKC_START_ADDR, iova);
+	cx_set64(mkc, B_MKC_LEN, len);
+	cx_set(mkc, F_MKC_LOG_PAGE_SIZE, 12);
+	cx_set(in, F_CREATE_MKEY_IN_TRANSLATIONS_ACTUAL, 2);
+	for (i = 0; i < 4; i++)
+		/* mlx5_ib's MTT entries carry read/write flags in bits 0-1 */
+		cx_set64(in, B_CREATE_MKEY_IN_MTT + i * 8, mtt[i] | 3);
+	CHECK_EQ(cmd(cx, in, sizeof(in), out, sizeof(out)), 0);
+	CHECK_EQ(cx_get(out, F_OUT_STATUS), CX_OK);
+	return cx_get(out, F_MKEY_INDEX) << 8 | 0x5c;
+}
+
+/*
+ * CREATE_QP of service type ST.  4 KiB pages: the RQ's page after the
+ * SQ's (the list is what places them).  16 KiB pages (lps 2): the queues
+ * start a quarter of the page in (page_offset 16 of 64): the RQ in its
+ * second 4 KiB, the SQ in its third.
+ */
+static uint32_t t_create_qp(struct t_rig *r, unsigned int i, uint32_t st)
+{
+	uint8_t in[0x110 + 2 * 8] = { 0 }, out[16];
+	uint8_t *qpc = in + B_QPC;
+	uint64_t pas[2];
+
+	if (r->lps) {
+		pas[0] = PG(P_BIG + 4 * i);
+		pas[1] = 0;
+		r->rq_at[i] = pas[0] + CX_PAGE;
+		r->sq_at[i] = pas[0] + 2 * CX_PAGE;
+		cx_set(qpc, F_QPC_LOG_PAGE_SIZE, 2);
+		cx_set(qpc, F_QPC_PAGE_OFFSET, 16);
+	} else {
+		pas[0] = PG(P_QP + 2 * i + 1);
+		pas[1] = PG(P_QP + 2 * i);
+		r->rq_at[i] = pas[0];
+		r->sq_at[i] = pas[1];
 	}
-	/* QP buffers: RQ and SQ pages apart and backwards. */
-	t_qp(r, 0, type, 0x48, 11, 10);
-	t_qp(r, 1, type, 0x49, 13, 12);
-	cxe_qp_rts(r->q[0].qp, 0x49, 0x1234, acc);
-	cxe_qp_rts(r->q[1].qp, 0x48, 0x1234, acc);
+
+	cx_set(in, F_IN_OPCODE, CX_OP_CREATE_QP);
+	cx_set(qpc, F_QPC_ST, st);
+	cx_set(qpc, F_QPC_PD, r->pd);
+	cx_set(qpc, F_QPC_UAR_PAGE, r->uar);
+	cx_set(qpc, F_QPC_LOG_RQ_SIZE, RQ_LOG);
+	cx_set(qpc, F_QPC_LOG_RQ_STRIDE, 2); /* 16 << 2 */
+	cx_set(qpc, F_QPC_LOG_SQ_SIZE, SQ_LOG);
+	cx_set(qpc, F_QPC_CQN_SND, r->cqn[i]);
+	cx_set(qpc, F_QPC_CQN_RCV, r->cqn[i]);
+	cx_set(qpc, F_QPC_USER_INDEX, 0x100 + i);
+	if (i == 1 && r->srqn) {
+		cx_set(qpc, F_QPC_RQ_TYPE, 1); /* MLX5_SRQ_RQ */
+		cx_set(qpc, F_QPC_SRQN_RMPN_XRQN, r->srqn);
+	}
+	cx_set64(qpc, B_QPC_DBR_ADDR, PG(P_DBR) + 64 * i);
+	cx_set64(in, B_CREATE_QP_IN_PAS, pas[0]);
+	cx_set64(in, B_CREATE_QP_IN_PAS + 8, pas[1]);
+	CHECK_EQ(cmd(r->cx, in, sizeof(in), out, sizeof(out)), 0);
+	CHECK_EQ(cx_get(out, F_OUT_STATUS), CX_OK);
+	return cx_get(out, F_QPN);
+}
+
+static void t_move(struct cx *cx, uint16_t op, uint32_t qpn, const uint8_t *ctx)
+{
+	uint8_t in[0x110] = { 0 }, out[16];
+
+	cx_set(in, F_IN_OPCODE, op);
+	cx_set(in, F_QPN, qpn);
+	memcpy(in + B_QPC, ctx, CX_QPC_BYTES);
+	CHECK_EQ(cmd(cx, in, sizeof(in), out, sizeof(out)), 0);
+	CHECK_EQ(cx_get(out, F_OUT_STATUS), CX_OK);
+}
+
+/* RST2INIT, INIT2RTR, then RTR2RTS if RTS: peer (RC), Q_Key (UD),
+ * responder access. */
+static void t_up(struct cx *cx, uint32_t qpn, uint32_t dest, uint32_t qkey,
+		 bool rts)
+{
+	uint8_t ctx[CX_QPC_BYTES] = { 0 };
+
+	cx_set(ctx, F_QPC_Q_KEY, qkey);
+	cx_set(ctx, F_QPC_RRE, 1);
+	cx_set(ctx, F_QPC_RWE, 1);
+	cx_set(ctx, F_QPC_MTU, IBV_MTU_4096);
+	cx_set(ctx, F_QPC_LOG_MSG_MAX, 30);
+	cx_set(ctx, F_QPC_REMOTE_QPN, dest);
+	cx_set(ctx, F_QPC_RNR_RETRY, 7);
+	cx_set(ctx, F_QPC_RETRY_COUNT, 7);
+	cx_set(ctx, F_QPC_VHCA_PORT_NUM, 1);
+	t_move(cx, CX_OP_RST2INIT_QP, qpn, ctx);
+	t_move(cx, CX_OP_INIT2RTR_QP, qpn, ctx);
+	if (rts)
+		t_move(cx, CX_OP_RTR2RTS_QP, qpn, ctx);
+}
+
+/* CREATE_RMP as mlx5_ib's create_srq_split() for IB_SRQT_BASIC. */
+static uint32_t t_rmp(struct t_rig *r)
+{
+	uint8_t in[0x110 + 8] = { 0 }, out[16];
+	uint8_t *wq = in + B_RMP_CONTEXT + B_RMPC_WQ;
+
+	cx_set(in, F_IN_OPCODE, CX_OP_CREATE_RMP);
+	cx_set(in + B_RMP_CONTEXT, F_RMPC_STATE, 1);
+	cx_set(wq, F_WQ_LOG_WQ_STRIDE, 6);
+	cx_set(wq, F_WQ_LOG_WQ_SZ, SRQ_LOG);
+	cx_set(wq, F_WQ_PD, r->pd);
+	cx_set64(wq, B_WQ_DBR_ADDR, PG(P_DBR) + 0x100);
+	cx_set64(in, B_SRQ_PAS, PG(P_SRQ));
+	CHECK_EQ(cmd(r->cx, in, sizeof(in), out, sizeof(out)), 0);
+	CHECK_EQ(cx_get(out, F_OUT_STATUS), CX_OK);
+	return cx_get(out, F_SRQN);
+}
+
+/* Two QPs of type ST on pages of 4 KiB << LPS; B stays in RTR if B_RTR,
+ * takes its receives from an RMP if B_SRQ. */
+static struct t_rig *t_rig_on(uint32_t st, unsigned int lps, bool b_rtr,
+			      bool b_srq)
+{
+	struct t_rig *r = calloc(1, sizeof(*r));
+	unsigned int i;
+	int eqn;
+
+	CHECK(r != NULL);
+	r->lps = lps;
+	r->cx = dev_up();
+	eqn = make_eq_for(r->cx, 4, VEC, &r->uar, PG(P_EQ), 0xff);
+	CHECK(eqn >= 0);
+	r->eqn = eqn;
+	r->pd = t_alloc_pd(r->cx);
+	if (b_srq)
+		r->srqn = t_rmp(r);
+	for (i = 0; i < 2; i++) {
+		struct cq_args a = { .log = CQ_LOG,
+				     .eqn = r->eqn,
+				     .uar = r->uar,
+				     .pages = PG(P_CQ + i),
+				     .dbr = PG(P_CQDBR) + 64 * i };
+		int cqn = make_cq(r->cx, &a);
+
+		CHECK(cqn > 0);
+		r->cqn[i] = cqn;
+		/* Data pages out of order: 0x43, 0x41, 0x42, 0x40 and 0x53.. */
+		r->mtt[i][0] = PG(P_DATA + 0x10 * i + 3);
+		r->mtt[i][1] = PG(P_DATA + 0x10 * i + 1);
+		r->mtt[i][2] = PG(P_DATA + 0x10 * i + 2);
+		r->mtt[i][3] = PG(P_DATA + 0x10 * i);
+		r->key[i] = t_mkey(r->cx, r->pd, t_iova[i], 3 * CX_PAGE,
+				   r->mtt[i], ACC_ALL);
+		r->qpn[i] = t_create_qp(r, i, st);
+	}
+	t_up(r->cx, r->qpn[0], r->qpn[1], 0x1234, true);
+	t_up(r->cx, r->qpn[1], r->qpn[0], 0x1234, !b_rtr);
 	return r;
+}
+
+static struct t_rig *t_rig(uint32_t st)
+{
+	return t_rig_on(st, 0, false, false);
 }
 
 static void t_rig_free(struct t_rig *r)
 {
-	CHECK_EQ(m5m_violations(r->e.dev), 0);
-	cxe_qp_destroy(&r->e, r->q[0].qp);
-	cxe_qp_destroy(&r->e, r->q[1].qp);
-	cxe_fini(&r->e);
-	free(r->mem);
+	cx_destroy(r->cx);
 	free(r);
 }
 
 /* Guest byte at iova of MKEY i, by the test's own page walk. */
 static uint8_t *t_va(struct t_rig *r, unsigned int i, uint64_t iova)
 {
-	uint64_t off = iova - t_iova[i] + t_iova[i] % CXE_PAGE;
+	uint64_t off = iova - t_iova[i] + t_iova[i] % CX_PAGE;
 
-	return r->mem + r->mtt[i][off / CXE_PAGE] + off % CXE_PAGE;
+	return at(r->mtt[i][off / CX_PAGE] + off % CX_PAGE);
 }
 
 static void t_fill(struct t_rig *r, unsigned int i, uint64_t iova, uint32_t len,
@@ -148,22 +270,21 @@ static bool t_same(struct t_rig *r, unsigned int i, uint64_t iova,
 	return true;
 }
 
-static __be32 *t_dbr(struct t_rig *r, unsigned int i)
+static __be32 *t_dbr(unsigned int i)
 {
-	return (__be32 *)(r->mem + r->q[i].dbr);
+	return (__be32 *)at(PG(P_DBR) + 64 * i);
 }
 
 /* A send WQE at the SQ's producer index: ctrl segment, the rest zeroed. */
 static uint8_t *t_wqe(struct t_rig *r, unsigned int i, uint8_t opcode,
 		      unsigned int ds)
 {
-	struct t_qp *q = &r->q[i];
-	uint8_t *w = r->mem + q->pas[1] + (q->sq_pi % SQ_BBS) * 64;
+	uint8_t *w = at(r->sq_at[i] + (r->sq_pi[i] % (1 << SQ_LOG)) * 64);
 	struct m5_ctrl_seg *c = (struct m5_ctrl_seg *)w;
 
 	memset(w, 0, (ds * 16 + 63) / 64 * 64);
-	c->opmod_idx_opcode = htobe32((uint32_t)q->sq_pi << 8 | opcode);
-	c->qpn_ds = htobe32(q->qp->m.qpn << 8 | ds);
+	c->opmod_idx_opcode = htobe32((uint32_t)r->sq_pi[i] << 8 | opcode);
+	c->qpn_ds = htobe32(r->qpn[i] << 8 | ds);
 	c->fm_ce_se = M5_WQE_CTRL_CQ_UPDATE;
 	return w + sizeof(*c);
 }
@@ -185,50 +306,55 @@ static void t_raddr(uint8_t *p, uint32_t rkey, uint64_t raddr)
 	ra->rkey = htobe32(rkey);
 }
 
-/* SND dbrec, then the doorbell. */
+/* libmlx5's post_send: the SND dbrec, then the ctrl segment's first eight
+ * bytes at the bfreg (UAR offset 0x800). */
 static void t_ring(struct t_rig *r, unsigned int i, unsigned int nbb)
 {
-	r->q[i].sq_pi += nbb;
-	t_dbr(r, i)[M5_SND_DBR] = htobe32(r->q[i].sq_pi);
-	cxe_sq_doorbell(&r->e, r->q[i].qp);
+	const uint8_t *ctrl =
+		at(r->sq_at[i] + (r->sq_pi[i] % (1 << SQ_LOG)) * 64);
+
+	r->sq_pi[i] += nbb;
+	t_dbr(i)[M5_SND_DBR] = htobe32(r->sq_pi[i]);
+	CHECK_EQ(cx_bar_write(r->cx, (uint64_t)r->uar * CX_PAGE + 0x800, ctrl,
+			      8),
+		 0);
 }
 
-/* One receive WQE: a data segment and the terminator. */
+/* One receive WQE: a data segment and the terminator, then the dbrec. */
 static void t_recv(struct t_rig *r, unsigned int i, uint32_t len, uint64_t addr)
 {
-	struct t_qp *q = &r->q[i];
-	uint8_t *w = r->mem + q->pas[0] + (q->rq_pi % RQ_CNT) * 64;
+	uint8_t *w = at(r->rq_at[i] + (r->rq_pi[i] % (1 << RQ_LOG)) * 64);
 
 	memset(w, 0, 64);
-	t_data(w, len, r->mk[i].key, addr);
+	t_data(w, len, r->key[i], addr);
 	t_data(w + 16, 0, M5_INVALID_LKEY, 0);
-	q->rq_pi++;
-	t_dbr(r, i)[M5_RCV_DBR] = htobe32(q->rq_pi);
+	r->rq_pi[i]++;
+	t_dbr(i)[M5_RCV_DBR] = htobe32(r->rq_pi[i]);
 }
 
-static const struct m5_cqe64 *t_cqe(struct t_rig *r, unsigned int i,
-				    unsigned int n)
+static const struct m5_cqe64 *t_cqe(unsigned int i, unsigned int n)
 {
-	return (const struct m5_cqe64 *)(r->mem + r->cq_pas[i][0] + n * 64);
+	return (const struct m5_cqe64 *)at(PG(P_CQ + i) + n * 64);
 }
 
 /* A requester CQE (first pass: owner 0) for WQE 0 of QP i. */
 static void t_check_req(struct t_rig *r, unsigned int i, uint8_t opcode,
 			uint32_t byte_cnt)
 {
-	const struct m5_cqe64 *c = t_cqe(r, i, 0);
+	const struct m5_cqe64 *c = t_cqe(i, 0);
 
 	CHECK_EQ(c->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_REQ);
 	CHECK_EQ(c->op_own & M5_CQE_OWNER_MASK, 0);
-	CHECK_EQ(be32toh(c->sop_drop_qpn),
-		 (uint32_t)opcode << 24 | r->q[i].qp->m.qpn);
+	CHECK_EQ(be32toh(c->sop_drop_qpn), (uint32_t)opcode << 24 | r->qpn[i]);
 	CHECK_EQ(be32toh(c->byte_cnt), byte_cnt);
 	CHECK_EQ(be16toh(c->wqe_counter), 0);
+	/* cqe_version 1: the QP's user index */
+	CHECK_EQ(be32toh(c->srqn_uidx) & 0xffffff, 0x100 + i);
 }
 
 static void rc_send_across_pages_lands_and_completes_both_sides(void)
 {
-	struct t_rig *r = t_rig(IBV_QPT_RC);
+	struct t_rig *r = t_rig(CX_ST_RC);
 	uint64_t src = t_iova[0] + 0x100, dst = t_iova[1] + 0x40;
 	const struct m5_cqe64 *c;
 	uint8_t *w;
@@ -236,63 +362,116 @@ static void rc_send_across_pages_lands_and_completes_both_sides(void)
 	t_fill(r, 0, src, 6000, 3);
 	t_recv(r, 1, 8000, dst);
 	w = t_wqe(r, 0, M5_OPCODE_SEND, 2);
-	t_data(w, 6000, r->mk[0].key, src);
+	t_data(w, 6000, r->key[0], src);
 	t_ring(r, 0, 1);
 	CHECK(t_same(r, 0, src, 1, dst, 6000));
 	t_check_req(r, 0, M5_OPCODE_SEND, 6000);
-	c = t_cqe(r, 1, 0);
+	c = t_cqe(1, 0);
 	CHECK_EQ(c->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_RESP_SEND);
 	CHECK_EQ(c->op_own & M5_CQE_OWNER_MASK, 0);
 	CHECK_EQ(be32toh(c->byte_cnt), 6000);
 	CHECK_EQ(be16toh(c->wqe_counter), 0);
-	CHECK_EQ(be32toh(c->sop_drop_qpn) & 0xffffff, 0x49);
-	CHECK_EQ(be32toh(c->flags_rqpn) & 0xffffff, 0x48);
-	CHECK_EQ(r->cq[0].pi, 1);
-	CHECK_EQ(r->cq[1].pi, 1);
+	CHECK_EQ(be32toh(c->sop_drop_qpn) & 0xffffff, r->qpn[1]);
+	CHECK_EQ(be32toh(c->flags_rqpn) & 0xffffff, r->qpn[0]);
+	/* One CQE each: the next slots are still the driver's. */
+	CHECK_EQ(t_cqe(0, 1)->op_own >> 4, CQE_INVALID);
+	CHECK_EQ(t_cqe(1, 1)->op_own >> 4, CQE_INVALID);
+	CHECK_EQ(cx_eng_stats(r->cx)->doorbells, 1);
+	t_rig_free(r);
+}
+
+static void queues_on_large_pages_start_at_their_page_offset(void)
+{
+	struct t_rig *r = t_rig_on(CX_ST_RC, 1, false, false);
+	uint64_t src = t_iova[0], dst = t_iova[1];
+	uint8_t *w;
+
+	t_fill(r, 0, src, 300, 4);
+	t_recv(r, 1, 300, dst);
+	w = t_wqe(r, 0, M5_OPCODE_SEND, 2);
+	t_data(w, 300, r->key[0], src);
+	t_ring(r, 0, 1);
+	CHECK(t_same(r, 0, src, 1, dst, 300));
+	t_check_req(r, 0, M5_OPCODE_SEND, 300);
+	CHECK_EQ(t_cqe(1, 0)->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_RESP_SEND);
+	t_rig_free(r);
+}
+
+static void send_to_a_qp_on_an_rmp_takes_the_srqs_head_wqe(void)
+{
+	struct t_rig *r = t_rig_on(CX_ST_RC, 0, false, true);
+	uint64_t src = t_iova[0] + 0x20, dst = t_iova[1] + 0x300;
+	uint8_t *w = at(PG(P_SRQ)), *w1 = at(PG(P_SRQ) + 64);
+	const struct m5_cqe64 *c;
+
+	/* libmlx5's free list: WQE i links to i + 1, the device starts at
+	 * the head, WQE 0; the doorbell record counts the posted WQEs. */
+	memset(w, 0, 128);
+	((struct m5_srq_next_seg *)w)->next_wqe_index = htobe16(1);
+	((struct m5_srq_next_seg *)w1)->next_wqe_index = htobe16(2);
+	t_data(w + 16, 500, r->key[1], dst);
+	t_data(w + 32, 0, M5_INVALID_LKEY, 0);
+	*(__be32 *)at(PG(P_DBR) + 0x100) = htobe32(1);
+	t_fill(r, 0, src, 400, 8);
+	w = t_wqe(r, 0, M5_OPCODE_SEND, 2);
+	t_data(w, 400, r->key[0], src);
+	t_ring(r, 0, 1);
+	CHECK(t_same(r, 0, src, 1, dst, 400));
+	t_check_req(r, 0, M5_OPCODE_SEND, 400);
+	c = t_cqe(1, 0);
+	CHECK_EQ(c->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_RESP_SEND);
+	CHECK_EQ(be32toh(c->byte_cnt), 400);
+	CHECK_EQ(be16toh(c->wqe_counter), 0);
+	/* cqe_version 1: the QP's user index names the receiver */
+	CHECK_EQ(be32toh(c->srqn_uidx) & 0xffffff, 0x101);
+	/* A second send finds no posted SRQ WQE: RNR, nothing lands. */
+	w = t_wqe(r, 0, M5_OPCODE_SEND, 2);
+	t_data(w, 10, r->key[0], src);
+	t_ring(r, 0, 1);
+	CHECK_EQ(t_cqe(1, 1)->op_own >> 4, CQE_INVALID);
 	t_rig_free(r);
 }
 
 static void rdma_write_lands_with_one_requester_cqe(void)
 {
-	struct t_rig *r = t_rig(IBV_QPT_RC);
+	struct t_rig *r = t_rig(CX_ST_RC);
 	uint64_t src = t_iova[0] + 0xf00, dst = t_iova[1] + 0x123;
 	uint8_t *w;
 
 	t_fill(r, 0, src, 5000, 9);
 	w = t_wqe(r, 0, M5_OPCODE_RDMA_WRITE, 3);
-	t_raddr(w, r->mk[1].key, dst);
-	t_data(w + 16, 5000, r->mk[0].key, src);
+	t_raddr(w, r->key[1], dst);
+	t_data(w + 16, 5000, r->key[0], src);
 	t_ring(r, 0, 1);
 	CHECK(t_same(r, 0, src, 1, dst, 5000));
 	t_check_req(r, 0, M5_OPCODE_RDMA_WRITE, 5000);
 	/* No receive consumed, no responder CQE. */
-	CHECK_EQ(t_cqe(r, 1, 0)->op_own, 0xf1);
-	CHECK_EQ(r->cq[1].pi, 0);
+	CHECK_EQ(t_cqe(1, 0)->op_own >> 4, CQE_INVALID);
 	t_rig_free(r);
 }
 
 static void rdma_read_fetches_the_remote_bytes(void)
 {
-	struct t_rig *r = t_rig(IBV_QPT_RC);
+	struct t_rig *r = t_rig(CX_ST_RC);
 	uint64_t dst = t_iova[0] + 0x10, src = t_iova[1] + 0xff0;
 	uint8_t *w;
 
 	t_fill(r, 1, src, 5000, 77);
 	w = t_wqe(r, 0, M5_OPCODE_RDMA_READ, 4);
-	t_raddr(w, r->mk[1].key, src);
+	t_raddr(w, r->key[1], src);
 	/* Two local segments: 3000 bytes, then the other 2000. */
-	t_data(w + 16, 3000, r->mk[0].key, dst);
-	t_data(w + 32, 2000, r->mk[0].key, dst + 3000);
+	t_data(w + 16, 3000, r->key[0], dst);
+	t_data(w + 32, 2000, r->key[0], dst + 3000);
 	t_ring(r, 0, 1);
 	CHECK(t_same(r, 0, dst, 1, src, 5000));
 	t_check_req(r, 0, M5_OPCODE_RDMA_READ, 5000);
-	CHECK_EQ(r->cq[1].pi, 0);
+	CHECK_EQ(t_cqe(1, 0)->op_own >> 4, CQE_INVALID);
 	t_rig_free(r);
 }
 
 static void ud_send_lands_after_the_grh_area(void)
 {
-	struct t_rig *r = t_rig(IBV_QPT_UD);
+	struct t_rig *r = t_rig(CX_ST_UD);
 	uint64_t src = t_iova[0] + 0xfc0, dst = t_iova[1];
 	const struct m5_cqe64 *c;
 	struct m5_av *av;
@@ -303,38 +482,64 @@ static void ud_send_lands_after_the_grh_area(void)
 	w = t_wqe(r, 0, M5_OPCODE_SEND, 5); /* ctrl, 48-byte AV, data */
 	av = (struct m5_av *)w;
 	av->key.qkey.qkey = htobe32(0x1234);
-	av->dqp_dct = htobe32(M5_EXTENDED_UD_AV | 0x49);
-	av->rlid = htobe16(m5m_port_lid(r->e.dev, 1));
-	t_data(w + sizeof(*av), 100, r->mk[0].key, src);
+	av->dqp_dct = htobe32(M5_EXTENDED_UD_AV | r->qpn[1]);
+	av->rlid = htobe16(CX_PORT_LID);
+	t_data(w + sizeof(*av), 100, r->key[0], src);
 	t_ring(r, 0, 2);
 	CHECK(t_same(r, 0, src, 1, dst + 40, 100));
 	t_check_req(r, 0, M5_OPCODE_SEND, 100);
-	c = t_cqe(r, 1, 0);
+	c = t_cqe(1, 0);
 	CHECK_EQ(c->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_RESP_SEND);
 	CHECK_EQ(c->op_own & M5_CQE_OWNER_MASK, 0);
 	/* The 40 bytes of GRH area count, whether or not a GRH came. */
 	CHECK_EQ(be32toh(c->byte_cnt), 140);
 	CHECK_EQ(be16toh(c->wqe_counter), 0);
-	CHECK_EQ(be32toh(c->flags_rqpn) & 0xffffff, 0x48);
+	CHECK_EQ(be32toh(c->flags_rqpn) & 0xffffff, r->qpn[0]);
+	t_rig_free(r);
+}
+
+static void ud_send_with_a_wrong_qkey_is_dropped(void)
+{
+	struct t_rig *r = t_rig(CX_ST_UD);
+	struct m5_av *av;
+	uint8_t *w;
+
+	t_recv(r, 1, 40 + 256, t_iova[1]);
+	w = t_wqe(r, 0, M5_OPCODE_SEND, 5);
+	av = (struct m5_av *)w;
+	av->key.qkey.qkey = htobe32(0x4321);
+	av->dqp_dct = htobe32(M5_EXTENDED_UD_AV | r->qpn[1]);
+	av->rlid = htobe16(CX_PORT_LID);
+	t_data(w + sizeof(*av), 100, r->key[0], t_iova[0]);
+	t_ring(r, 0, 2);
+	/* UD: the sender completes, the receiver sees nothing. */
+	t_check_req(r, 0, M5_OPCODE_SEND, 100);
+	CHECK_EQ(t_cqe(1, 0)->op_own >> 4, CQE_INVALID);
 	t_rig_free(r);
 }
 
 /* The error CQE of WQE 0 of QP 0: REQ_ERR, syndrome, the QP in ERR. */
 static void t_check_req_err(struct t_rig *r, uint8_t opcode, uint8_t synd)
 {
-	const struct m5_err_cqe *e = (const void *)t_cqe(r, 0, 0);
+	const struct m5_err_cqe *e = (const void *)t_cqe(0, 0);
+	uint8_t in[16] = { 0 }, out[0x110];
 
 	CHECK_EQ(e->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_REQ_ERR);
 	CHECK_EQ(e->op_own & M5_CQE_OWNER_MASK, 0);
 	CHECK_EQ(e->syndrome, synd);
-	CHECK_EQ(be32toh(e->s_wqe_opcode_qpn), (uint32_t)opcode << 24 | 0x48);
+	CHECK_EQ(be32toh(e->s_wqe_opcode_qpn),
+		 (uint32_t)opcode << 24 | r->qpn[0]);
 	CHECK_EQ(be16toh(e->wqe_counter), 0);
-	CHECK_EQ(r->q[0].qp->m.state, IBV_QPS_ERR);
+	/* QUERY_QP says what the data path did to the QP. */
+	cx_set(in, F_IN_OPCODE, CX_OP_QUERY_QP);
+	cx_set(in, F_QPN, r->qpn[0]);
+	CHECK_EQ(cmd(r->cx, in, sizeof(in), out, sizeof(out)), 0);
+	CHECK_EQ(cx_get(out + B_QPC, F_QPC_STATE), CX_QP_ERR);
 }
 
 static void unknown_lkey_is_a_local_protection_error_cqe(void)
 {
-	struct t_rig *r = t_rig(IBV_QPT_RC);
+	struct t_rig *r = t_rig(CX_ST_RC);
 	uint8_t *w;
 
 	t_recv(r, 1, 64, t_iova[1]);
@@ -342,69 +547,124 @@ static void unknown_lkey_is_a_local_protection_error_cqe(void)
 	t_data(w, 64, 0xdead00, t_iova[0]);
 	t_ring(r, 0, 1);
 	t_check_req_err(r, M5_OPCODE_SEND, M5_SYND_LOCAL_PROT_ERR);
-	CHECK_EQ(r->cq[0].pi, 1);
 	/* Nothing reached the responder. */
-	CHECK_EQ(r->cq[1].pi, 0);
+	CHECK_EQ(t_cqe(1, 0)->op_own >> 4, CQE_INVALID);
 	t_rig_free(r);
 }
 
 static void mtt_page_outside_guest_memory_is_a_protection_error(void)
 {
-	struct t_rig *r = t_rig(IBV_QPT_RC);
+	struct t_rig *r = t_rig(CX_ST_RC);
+	uint64_t mtt[4] = { PG(0x60), PG(0x61), PG(0x62), PG(MEM_SIZE / 4096) };
+	uint32_t key = t_mkey(r->cx, r->pd, 0x10000, 4 * CX_PAGE, mtt, ACC_ALL);
 	uint8_t *w;
 
 	/* The MKEY's last page lies past guest memory. */
-	r->mtt[0][3] = PG(MEM_PAGES);
 	w = t_wqe(r, 0, M5_OPCODE_RDMA_WRITE, 3);
-	t_raddr(w, r->mk[1].key, t_iova[1]);
-	t_data(w + 16, 64, r->mk[0].key, t_iova[0] + PG(3) - 0x100);
+	t_raddr(w, r->key[1], t_iova[1]);
+	t_data(w + 16, 0x200, key, 0x10000 + 3 * CX_PAGE - 0x100);
 	t_ring(r, 0, 1);
 	t_check_req_err(r, M5_OPCODE_RDMA_WRITE, M5_SYND_LOCAL_PROT_ERR);
 	t_rig_free(r);
 }
 
-static void qp_on_pages_outside_guest_memory_is_refused(void)
+static void rdma_write_to_a_key_without_remote_write_is_refused(void)
 {
-	struct t_rig *r = t_rig(IBV_QPT_RC);
-	uint64_t pas[2] = { PG(40), PG(MEM_PAGES) };
-	struct cxe_qp *qp;
-	struct cxe_qp_attr a = {
-		.qpn = 0x50,
-		.type = IBV_QPT_RC,
-		.pdn = 1,
-		.scq = &r->cq[0],
-		.rcq = &r->cq[0],
-		.rq_cnt = RQ_CNT,
-		.rq_shift = 6,
-		.sq_bbs = SQ_BBS,
-		.dbr = PG(1) + 256,
-		.pas = pas,
-		.npages = 2,
-	};
+	struct t_rig *r = t_rig(CX_ST_RC);
+	uint32_t ro = t_mkey(r->cx, r->pd, t_iova[1], 3 * CX_PAGE, r->mtt[1],
+			     IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ);
+	uint8_t *w;
 
-	CHECK(cxe_qp_create(&r->e, &a) == NULL);
-	/* One page for two pages of queues: refused too. */
-	pas[1] = PG(41);
-	a.npages = 1;
-	CHECK(cxe_qp_create(&r->e, &a) == NULL);
-	a.npages = 2;
-	a.dbr = PG(MEM_PAGES) - 4;
-	CHECK(cxe_qp_create(&r->e, &a) == NULL);
-	a.dbr = PG(1) + 256;
-	qp = cxe_qp_create(&r->e, &a);
-	CHECK(qp != NULL);
-	cxe_qp_destroy(&r->e, qp);
+	t_fill(r, 1, t_iova[1], 64, 1);
+	t_fill(r, 0, t_iova[0], 64, 2);
+	w = t_wqe(r, 0, M5_OPCODE_RDMA_WRITE, 3);
+	t_raddr(w, ro, t_iova[1]);
+	t_data(w + 16, 64, r->key[0], t_iova[0]);
+	t_ring(r, 0, 1);
+	t_check_req_err(r, M5_OPCODE_RDMA_WRITE, M5_SYND_REMOTE_ACCESS_ERR);
+	CHECK(!t_same(r, 0, t_iova[0], 1, t_iova[1], 64));
+	t_rig_free(r);
+}
+
+static void completion_on_an_armed_cq_raises_one_eqe_and_interrupt(void)
+{
+	struct t_rig *r = t_rig(CX_ST_RC);
+	uint8_t db[8];
+	const uint8_t *eqe = at(PG(P_EQ));
+	uint8_t *w;
+
+	/* mlx5_cq_arm(): sn 0, ci 0, cqn; then arm the EQ (ci 0). */
+	cx_set(db, 0, 32, 0);
+	cx_set(db, 32, 32, r->cqn[1]);
+	cx_bar_write(r->cx, (uint64_t)r->uar * CX_PAGE + 0x20, db, 8);
+	w32(r->cx, r->uar * CX_PAGE + 0x40, r->eqn << 24);
+	t_recv(r, 1, 64, t_iova[1]);
+	w = t_wqe(r, 0, M5_OPCODE_SEND, 2);
+	t_data(w, 64, r->key[0], t_iova[0]);
+	t_ring(r, 0, 1);
+	CHECK_EQ(irqs[VEC], 1);
+	CHECK_EQ(eqe[1], CX_EVENT_COMP);
+	CHECK_EQ(cx_get(eqe, (0x20 + 24) * 8, 32), r->cqn[1]);
+	/* A's CQ was not armed: its CQE raised nothing. */
+	CHECK_EQ(eqe[64 + 63] & 1, 1);
+	t_rig_free(r);
+}
+
+static void first_message_on_an_rtr_qp_raises_comm_est_on_the_async_eq(void)
+{
+	struct t_rig *r = t_rig_on(CX_ST_RC, 0, true, false);
+	const uint8_t *eqe = at(PG(P_AEQ));
+	uint32_t uar;
+	uint8_t *w;
+
+	/* mlx5_core's async EQ takes MLX5_EVENT_TYPE_COMM_EST (0x02). */
+	CHECK(make_eq_for(r->cx, 2, 2, &uar, PG(P_AEQ), 0x02) >= 0);
+	t_recv(r, 1, 64, t_iova[1]);
+	w = t_wqe(r, 0, M5_OPCODE_SEND, 2);
+	t_data(w, 64, r->key[0], t_iova[0]);
+	t_ring(r, 0, 1);
+	CHECK_EQ(t_cqe(1, 0)->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_RESP_SEND);
+	/* mlx5_eqe_qp_srq: type 0 (a QP) at 20, the QPN at 24 */
+	CHECK_EQ(eqe[1], 0x02);
+	CHECK_EQ(eqe[0x20 + 20], 0);
+	CHECK_EQ(cx_get(eqe, (0x20 + 24) * 8, 32), r->qpn[1]);
+	CHECK_EQ(eqe[63] & 1, 0);
+	CHECK_EQ(cx_eng_stats(r->cx)->events, 1);
+	t_rig_free(r);
+}
+
+static void doorbell_for_no_qp_is_ignored_and_counted(void)
+{
+	struct t_rig *r = t_rig(CX_ST_RC);
+	uint8_t db[8] = { 0 };
+
+	cx_set(db, 32, 32, 0x3ff << 8 | 1); /* a QPN never made */
+	CHECK_EQ(cx_bar_write(r->cx, (uint64_t)r->uar * CX_PAGE + 0x800, db, 8),
+		 0);
+	cx_set(db, 32, 32, r->qpn[0] << 8 | 1);
+	/* A BlueFlame copy's later bytes are no doorbell. */
+	CHECK_EQ(cx_bar_write(r->cx, (uint64_t)r->uar * CX_PAGE + 0x840, db, 8),
+		 0);
+	CHECK_EQ(cx_eng_stats(r->cx)->stray_doorbells, 1);
+	CHECK_EQ(cx_eng_stats(r->cx)->doorbells, 0);
+	CHECK_EQ(t_cqe(0, 0)->op_own >> 4, CQE_INVALID);
 	t_rig_free(r);
 }
 
 static const struct check_test tests[] = {
 	CHECK_TEST(rc_send_across_pages_lands_and_completes_both_sides),
+	CHECK_TEST(queues_on_large_pages_start_at_their_page_offset),
+	CHECK_TEST(send_to_a_qp_on_an_rmp_takes_the_srqs_head_wqe),
 	CHECK_TEST(rdma_write_lands_with_one_requester_cqe),
 	CHECK_TEST(rdma_read_fetches_the_remote_bytes),
 	CHECK_TEST(ud_send_lands_after_the_grh_area),
+	CHECK_TEST(ud_send_with_a_wrong_qkey_is_dropped),
 	CHECK_TEST(unknown_lkey_is_a_local_protection_error_cqe),
 	CHECK_TEST(mtt_page_outside_guest_memory_is_a_protection_error),
-	CHECK_TEST(qp_on_pages_outside_guest_memory_is_refused),
+	CHECK_TEST(rdma_write_to_a_key_without_remote_write_is_refused),
+	CHECK_TEST(completion_on_an_armed_cq_raises_one_eqe_and_interrupt),
+	CHECK_TEST(first_message_on_an_rtr_qp_raises_comm_est_on_the_async_eq),
+	CHECK_TEST(doorbell_for_no_qp_is_ignored_and_counted),
 };
 
 int main(int argc, char **argv)

@@ -1,0 +1,49 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# In the guest, after tests/cx/guest-cx.sh found mlx5_0: step 2 of issue
+# #19.  The pingpongs of the distribution's ibverbs-utils, through its
+# stock libmlx5, in loopback on the software ConnectX's port 1: a server
+# and a client in the same guest, the client reaching the server over TCP
+# on localhost for the exchange of LIDs and QPNs, the data going through
+# the device's data path (tests/cx/cx_engine.c).  Each pair has a timeout,
+# so nothing hangs.  Prints PASS/FAIL per pingpong; exit 1 if any failed.
+#
+# Usage: check-pingpong.sh [ITERS]   (scripts/cx.sh -- tests/cx/check-pingpong.sh)
+set -uo pipefail
+iters=${1:-200}
+limit=30
+failed=0
+port=18515
+dir=$(mktemp -d)
+
+# name, then the program and its options (both sides)
+pair() {
+	local name=$1 prog=$2 spid srv cli
+	shift 2
+	port=$((port + 1))
+	timeout "$limit" "$prog" -d mlx5_0 -i 1 -p "$port" -n "$iters" "$@" \
+		>"$dir/$name.srv" 2>&1 &
+	spid=$!
+	sleep 1
+	timeout "$limit" "$prog" -d mlx5_0 -i 1 -p "$port" -n "$iters" "$@" \
+		localhost >"$dir/$name.cli" 2>&1
+	cli=$?
+	wait "$spid"
+	srv=$?
+	if ((srv == 0 && cli == 0)) && grep -q 'iters in' "$dir/$name.cli" &&
+		grep -q 'iters in' "$dir/$name.srv"; then
+		echo "PASS cx_$name: $(grep 'iters in' "$dir/$name.cli")"
+	else
+		echo "FAIL cx_$name: server exit $srv, client exit $cli ($prog $*)"
+		sed 's/^/  server: /' "$dir/$name.srv"
+		sed 's/^/  client: /' "$dir/$name.cli"
+		failed=1
+	fi
+}
+
+pair rc_pingpong ibv_rc_pingpong
+pair rc_pingpong_events ibv_rc_pingpong -e
+pair ud_pingpong ibv_ud_pingpong -s 1024
+pair srq_pingpong ibv_srq_pingpong
+rm -rf "$dir"
+exit "$failed"
