@@ -63,7 +63,8 @@ static uint8_t *cqe_at(struct cx *cx, struct cx_cq *cq, uint32_t pc)
 	uint64_t pagesz = (uint64_t)CX_PAGE << cq->log_page_size;
 	uint64_t off =
 		(uint64_t)(pc & ((1u << cq->log_size) - 1)) * stride(cq) +
-		cq->page_offset * CQE_SIZE + stride(cq) - CQE_SIZE;
+		cx_queue_start(cq->log_page_size, cq->page_offset) +
+		stride(cq) - CQE_SIZE;
 
 	if (off / pagesz >= cq->npas)
 		return NULL;
@@ -215,7 +216,7 @@ static int create_cq(struct cx *cx, struct cx_cmd *c)
 	if (dbr % 8 || !cx_dma(cx, dbr, 8, true))
 		return CX_BAD_PARAM;
 	pagesz = (uint64_t)CX_PAGE << lps;
-	bytes = (uint64_t)off * CQE_SIZE +
+	bytes = cx_queue_start(lps, off) +
 		((uint64_t)CQE_SIZE << cqe_sz << log_size);
 	npas = (bytes + pagesz - 1) / pagesz;
 	if (c->inlen < B_CREATE_CQ_IN_PAS + (uint64_t)npas * 8)

@@ -19,7 +19,6 @@
 #define of(p, type, member) ((type *)((char *)(p)-offsetof(type, member)))
 
 enum {
-	PAGE_PARTS = 64,   /* page_offset counts 1/64ths of a page */
 	RQ_SRQ = 0x1,	   /* MLX5_SRQ_RQ */
 	RQ_REGULAR = 0x0,  /* MLX5_NON_ZERO_RQ */
 	BF_OFFSET = 0x800, /* MLX5_BF_OFFSET: the first bfreg */
@@ -66,17 +65,13 @@ static uint8_t *guest_or_zeros(struct cx *cx, uint64_t gpa, uint64_t len)
 	return cx->eng->scratch;
 }
 
-/*
- * Byte OFF of a queue on pages PAS of 4 KiB << LPS that starts POFF
- * sixty-fourths of a page into the first (mlx5_ib's page_offset_quantized:
- * mem.c divides the offset by page_size / 64).
- */
+/* Byte OFF of a queue on pages PAS of 4 KiB << LPS starting at POFF. */
 static uint8_t *queue_byte(struct cx *cx, const uint64_t *pas, uint32_t npas,
 			   uint8_t lps, uint8_t poff, uint64_t off,
 			   uint64_t len)
 {
 	uint64_t pagesz = (uint64_t)CX_PAGE << lps;
-	uint64_t b = off + (uint64_t)poff * (pagesz / PAGE_PARTS);
+	uint64_t b = off + cx_queue_start(lps, poff);
 
 	if (!pas || b / pagesz >= npas || len > SCRATCH ||
 	    b % pagesz + len > pagesz)

@@ -153,6 +153,16 @@ struct cx_eq {
 /* CQ states (mlx5 device.h MLX5_CQ_STATE_*): FIRED is also "not armed". */
 enum { CX_CQ_ARMED = 0x9, CX_CQ_FIRED = 0xa };
 
+/*
+ * Where a queue (CQ, QP, SRQ/RMP) starts in its first page: mlx5_ib's
+ * page_offset counts sixty-fourths of the queue's page of 4 KiB << LPS
+ * (mem.c, mlx5_umem_find_best_quantized_pgoff), not 64-byte units.
+ */
+static inline uint64_t cx_queue_start(uint8_t lps, uint32_t page_offset)
+{
+	return (uint64_t)page_offset * (((uint64_t)CX_PAGE << lps) / 64);
+}
+
 struct cx_cq {
 	bool valid, oi, cc, overrun, sol_only;
 	uint8_t st, cqe_sz, log_size, log_page_size, page_offset, period_mode;

@@ -26,7 +26,6 @@ enum {
 	LOG_MAX_QP_SZ = 14,    /* cx_caps.c log_max_qp_sz */
 	LOG_MAX_RQ_STRIDE = 5, /* 16 << 5: cx_caps.c max_wqe_sz_rq */
 	SQ_BB = 64,	       /* MLX5_SEND_WQE_BB */
-	UNIT = 64,	       /* page_offset counts 64-byte units */
 	RQ_REGULAR = 0x0,      /* MLX5_NON_ZERO_RQ */
 	RQ_SRQ = 0x1,	       /* MLX5_SRQ_RQ */
 	RQ_ZERO = 0x3,	       /* MLX5_ZERO_LEN_RQ */
@@ -176,7 +175,7 @@ static int take_queues(struct cx *cx, struct cx_cmd *c, struct cx_qp *q)
 	if (!q->no_sq)
 		bytes += (uint64_t)SQ_BB << q->log_sq_size;
 	if (bytes)
-		bytes += (uint64_t)q->page_offset * UNIT;
+		bytes += cx_queue_start(q->log_page_size, q->page_offset);
 	pagesz = (uint64_t)CX_PAGE << q->log_page_size;
 	npas = (bytes + pagesz - 1) / pagesz;
 	if (c->inlen < B_CREATE_QP_IN_PAS + (uint64_t)npas * 8)

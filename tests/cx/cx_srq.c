@@ -24,7 +24,6 @@ enum {
 	ARM_XRC_SRQ = 0x1,    /* MLX5_ARM_XRC_SRQ_IN_OP_MOD_XRC_SRQ */
 	RMP_BITMASK_LWM = 1,  /* rmp_bitmask.lwm: the be64's bit 0 */
 	WQ_LINKED_LIST = 0x0, /* MLX5_WQ_TYPE_LINKED_LIST */
-	UNIT = 64,	      /* page_offset counts 64-byte units */
 };
 
 void cx_srq_reset(struct cx *cx)
@@ -65,7 +64,7 @@ static int take_queue(struct cx *cx, struct cx_cmd *c, struct cx_srq *s)
 		return CX_BAD_RES;
 	if (s->dbr % 4 || !cx_dma(cx, s->dbr, 4, true))
 		return CX_BAD_PARAM;
-	bytes = (uint64_t)s->page_offset * UNIT +
+	bytes = cx_queue_start(s->log_page_size, s->page_offset) +
 		((uint64_t)1 << (s->log_size + s->log_stride));
 	npas = (bytes + pagesz - 1) / pagesz;
 	if (c->inlen < B_SRQ_PAS + (uint64_t)npas * 8)

@@ -187,7 +187,12 @@ int make_cq(struct cx *cx, const struct cq_args *a)
 {
 	static uint8_t in[0x110 + 8 * 8];
 	uint8_t out[16], *cqc = in + B_CQ_CONTEXT;
-	unsigned int i, n = (((64u << a->cqe_sz) << a->log) + 4095) / 4096;
+	uint64_t pagesz = 4096ull << a->lps,
+		 start = a->page_offset * pagesz / 64;
+	uint64_t ring = a->pages + start;
+	unsigned int i,
+		n = (start + ((64u << a->cqe_sz) << a->log) + pagesz - 1) /
+		    pagesz;
 
 	if (n > 8)
 		n = 8; /* too short for the size: the size is refused first */
@@ -201,14 +206,15 @@ int make_cq(struct cx *cx, const struct cq_args *a)
 	cx_set(cqc, F_CQC_OI, a->oi);
 	cx_set(cqc, F_CQC_CQ_PERIOD, a->period);
 	cx_set(cqc, F_CQC_CQ_MAX_COUNT, a->max_count);
+	cx_set(cqc, F_CQC_LOG_PAGE_SIZE, a->lps);
+	cx_set(cqc, F_CQC_PAGE_OFFSET, a->page_offset);
 	cx_set64(cqc, B_CQC_DBR_ADDR, a->dbr);
 	for (i = 0; i < n; i++)
-		cx_set64(in, B_CREATE_CQ_IN_PAS + i * 8, a->pages + i * 4096);
+		cx_set64(in, B_CREATE_CQ_IN_PAS + i * 8, a->pages + i * pagesz);
 	/* mlx5_ib's init_cq_frag_buf(): invalid opcode, owner 0 */
 	for (i = 0;
-	     t_dma(NULL, a->pages, 64u << a->log, true) && i < (1u << a->log);
-	     i++)
-		at(a->pages)[i * (64u << a->cqe_sz) + (64u << a->cqe_sz) - 1] =
+	     t_dma(NULL, ring, 64u << a->log, true) && i < (1u << a->log); i++)
+		at(ring)[i * (64u << a->cqe_sz) + (64u << a->cqe_sz) - 1] =
 			0xf0;
 	if (cmd(cx, in, 0x110 + n * 8, out, sizeof(out)))
 		return -1;

@@ -44,6 +44,7 @@ int make_eq(struct cx *cx, unsigned int log, unsigned int vec, uint32_t *uar,
 
 struct cq_args {
 	unsigned int log, cqe_sz, period, max_count;
+	unsigned int lps, page_offset; /* pages of 4 KiB << lps; 1/64ths */
 	uint32_t eqn, uar;
 	uint64_t pages, dbr;
 	bool oi;

@@ -170,6 +170,33 @@ static void cqes_wrap_with_the_owner_bit_and_never_pass_the_ci(void)
 	cx_destroy(cx);
 }
 
+/*
+ * mlx5_ib may hand a CQ a large page and start it near that page's end:
+ * page_offset counts sixty-fourths of the page.  64 CQEs (4 KiB) on 16 KiB
+ * pages at 63/64 (15.75 KiB in) take two pages; CQE 4 is the first on the
+ * second page.
+ */
+static void starts_page_offset_64ths_into_its_large_page(void)
+{
+	struct cq_args a;
+	struct cx *cx = setup(&a, 6);
+	uint64_t start = 63 * (16384 / 64);
+	unsigned int i;
+	int cqn;
+
+	a.lps = 2;
+	a.page_offset = 63;
+	cqn = make_cq(cx, &a);
+	CHECK(cqn > 0);
+	for (i = 0; i < 5; i++)
+		CHECK_EQ(push(cx, cqn, 2, false), CX_OK);
+	CHECK_EQ(at(CQ_PAGES + start)[63], 0x20); /* CQE 0, owner 0 */
+	CHECK_EQ(at(CQ_PAGES + start + 3 * 64)[63], 0x20);
+	CHECK_EQ(at(CQ_PAGES + 16384)[63], 0x20);	   /* CQE 4: page 2 */
+	CHECK_EQ(at(CQ_PAGES + start + 5 * 64)[63], 0xf0); /* not written */
+	cx_destroy(cx);
+}
+
 static void cqe_sz_128_puts_the_cqe_in_the_second_half(void)
 {
 	struct cq_args a;
@@ -316,6 +343,7 @@ static const struct check_test tests[] = {
 	CHECK_TEST(solicited_arm_waits_for_a_solicited_cqe),
 	CHECK_TEST(arm_doorbell_in_two_dwords_arms_like_one_qword),
 	CHECK_TEST(cqes_wrap_with_the_owner_bit_and_never_pass_the_ci),
+	CHECK_TEST(starts_page_offset_64ths_into_its_large_page),
 	CHECK_TEST(cqe_sz_128_puts_the_cqe_in_the_second_half),
 	CHECK_TEST(moderation_holds_the_event_for_max_count_cqes),
 	CHECK_TEST(moderation_period_runs_out_in_cx_cq_timers),
