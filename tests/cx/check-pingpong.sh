@@ -5,7 +5,8 @@
 # stock libmlx5, in loopback on the software ConnectX's port 1: a server
 # and a client in the same guest, the client reaching the server over TCP
 # on localhost for the exchange of LIDs and QPNs, the data going through
-# the device's data path (tests/cx/cx_engine.c).  Each pair has a timeout,
+# the device's data path (tests/cx/cx_engine.c); each side checks the
+# bytes it received (-c).  Each pair has a timeout,
 # so nothing hangs.  Prints PASS/FAIL per pingpong; exit 1 if any failed.
 #
 # Usage: check-pingpong.sh [ITERS]   (scripts/cx.sh -- tests/cx/check-pingpong.sh)
@@ -41,9 +42,9 @@ pair() {
 	fi
 }
 
-pair rc_pingpong ibv_rc_pingpong
-pair rc_pingpong_events ibv_rc_pingpong -e
-pair ud_pingpong ibv_ud_pingpong -s 1024
-pair srq_pingpong ibv_srq_pingpong
+pair rc_pingpong ibv_rc_pingpong -c
+pair rc_pingpong_events ibv_rc_pingpong -e -c
+pair ud_pingpong ibv_ud_pingpong -s 1024 -c
+pair srq_pingpong ibv_srq_pingpong -c
 rm -rf "$dir"
 exit "$failed"
