@@ -195,9 +195,10 @@ static int create_cq(struct cx *cx, struct cx_cmd *c)
 	uint32_t eqn = cx_get(cqc, F_CQC_C_EQN);
 	uint32_t cqe_sz = cx_get(cqc, F_CQC_CQE_SZ);
 	uint32_t off = cx_get(cqc, F_CQC_PAGE_OFFSET);
-	uint64_t dbr = cx_get64(cqc, B_CQC_DBR_ADDR), bytes, pagesz;
+	uint64_t dbr = cx_get64(cqc, B_CQC_DBR_ADDR);
+	struct cx_queue_geo geo = { .write = true };
 	struct cx_cq *cq = NULL;
-	unsigned int i, npas;
+	unsigned int i;
 	int st;
 
 	st = cx_cmd_need(cx, c, B_CREATE_CQ_IN_PAS, 16, CX_HCA_INITIALIZED);
@@ -215,32 +216,19 @@ static int create_cq(struct cx *cx, struct cx_cmd *c)
 	/* The doorbell record: 8 aligned bytes of guest memory. */
 	if (dbr % 8 || !cx_dma(cx, dbr, 8, true))
 		return CX_BAD_PARAM;
-	pagesz = (uint64_t)CX_PAGE << lps;
-	bytes = cx_queue_start(lps, off) +
-		((uint64_t)CQE_SIZE << cqe_sz << log_size);
-	npas = (bytes + pagesz - 1) / pagesz;
-	if (c->inlen < B_CREATE_CQ_IN_PAS + (uint64_t)npas * 8)
-		return CX_BAD_INP_LEN;
 	for (i = 1; i < CX_MAX_CQ && !cq; i++)
 		if (!cx->cq[i].valid)
 			cq = &cx->cq[i];
 	if (!cq)
 		return CX_NO_RES;
 	memset(cq, 0, sizeof(*cq));
-	cq->pas = calloc(npas, sizeof(*cq->pas));
-	if (!cq->pas)
-		return CX_NO_RES;
-	for (i = 0; i < npas; i++) {
-		cq->pas[i] = cx_get64(c->in, B_CREATE_CQ_IN_PAS + i * 8);
-		/* Every page must be guest memory the device may write. */
-		if (cq->pas[i] % pagesz ||
-		    !cx_dma(cx, cq->pas[i], pagesz, true)) {
-			free(cq->pas);
-			cq->pas = NULL;
-			return CX_BAD_PARAM;
-		}
-	}
-	cq->npas = npas;
+	/* Every page must be guest memory the device may write. */
+	geo.bytes = (uint64_t)CQE_SIZE << cqe_sz << log_size;
+	geo.lps = lps;
+	geo.page_offset = off;
+	st = cx_take_pas(cx, c, B_CREATE_CQ_IN_PAS, &geo, &cq->pas, &cq->npas);
+	if (st)
+		return st;
 	cq->log_size = log_size;
 	cq->log_page_size = lps;
 	cq->page_offset = off;

@@ -11,6 +11,7 @@
  *	cx_obj.c	PD, XRCD, transport domain: numbers handed out
  *	cx_port.c	QUERY_HCA_VPORT_CONTEXT: the port, as the HCA sees it
  *	cx_mkey.c	CREATE_MKEY/DESTROY_MKEY: PA and MTT memory keys
+ *	cx_pas.c	the page list of a queue's create command
  *	cx_cq.c		CQs: CREATE/DESTROY/QUERY/MODIFY_CQ, arm doorbell, CQE writing
  *	cx_srq.c	SRQs: the XRC_SRQ and RMP command families
  *	cx_qp.c		QPs: CREATE/DESTROY/QUERY_QP and the state machine
@@ -163,6 +164,14 @@ static inline uint64_t cx_queue_start(uint8_t lps, uint32_t page_offset)
 	return (uint64_t)page_offset * (((uint64_t)CX_PAGE << lps) / 64);
 }
 
+/* A queue's extent for cx_take_pas() (cx_pas.c). */
+struct cx_queue_geo {
+	uint64_t bytes; /* the queue's size; 0: no pages */
+	uint8_t lps;	/* pages of 4 KiB << lps */
+	uint32_t page_offset;
+	bool write; /* the device writes the queue (CQ, RQ) */
+};
+
 struct cx_cq {
 	bool valid, oi, cc, overrun, sol_only;
 	uint8_t st, cqe_sz, log_size, log_page_size, page_offset, period_mode;
@@ -273,6 +282,10 @@ uint64_t cx_now_ns(void);
 void cx_trace(struct cx *cx, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void *cx_dma(struct cx *cx, uint64_t addr, uint64_t len, bool write);
+/* Q's page list from the command's input at byte AT: a status, and on
+ * CX_OK a calloc'd *PAS of *NPAS pages (at least one slot). */
+int cx_take_pas(struct cx *cx, const struct cx_cmd *c, uint32_t at,
+		const struct cx_queue_geo *q, uint64_t **pas, uint32_t *npas);
 
 void cx_pci_init(struct cx *cx);
 void cx_cmd_doorbell(struct cx *cx, uint32_t bits);

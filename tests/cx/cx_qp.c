@@ -154,8 +154,8 @@ static int check_objects(struct cx *cx, const uint8_t *qpc)
 static int take_queues(struct cx *cx, struct cx_cmd *c, struct cx_qp *q)
 {
 	const uint8_t *qpc = c->in + B_QPC;
-	uint64_t pagesz, bytes = 0;
-	unsigned int i, npas;
+	struct cx_queue_geo geo = { .write = true };
+	uint64_t bytes = 0;
 
 	q->rq_type = cx_get(qpc, F_QPC_RQ_TYPE);
 	q->log_rq_size = cx_get(qpc, F_QPC_LOG_RQ_SIZE);
@@ -174,26 +174,10 @@ static int take_queues(struct cx *cx, struct cx_cmd *c, struct cx_qp *q)
 		bytes += (uint64_t)1 << (q->log_rq_size + q->log_rq_stride);
 	if (!q->no_sq)
 		bytes += (uint64_t)SQ_BB << q->log_sq_size;
-	if (bytes)
-		bytes += cx_queue_start(q->log_page_size, q->page_offset);
-	pagesz = (uint64_t)CX_PAGE << q->log_page_size;
-	npas = (bytes + pagesz - 1) / pagesz;
-	if (c->inlen < B_CREATE_QP_IN_PAS + (uint64_t)npas * 8)
-		return CX_BAD_INP_LEN;
-	q->pas = calloc(npas ? npas : 1, sizeof(*q->pas));
-	if (!q->pas)
-		return CX_NO_RES;
-	for (i = 0; i < npas; i++) {
-		q->pas[i] = cx_get64(c->in, B_CREATE_QP_IN_PAS + i * 8);
-		if (q->pas[i] % pagesz ||
-		    !cx_dma(cx, q->pas[i], pagesz, true)) {
-			free(q->pas);
-			q->pas = NULL;
-			return CX_BAD_PARAM;
-		}
-	}
-	q->npas = npas;
-	return CX_OK;
+	geo.bytes = bytes;
+	geo.lps = q->log_page_size;
+	geo.page_offset = q->page_offset;
+	return cx_take_pas(cx, c, B_CREATE_QP_IN_PAS, &geo, &q->pas, &q->npas);
 }
 
 static int create_qp(struct cx *cx, struct cx_cmd *c)

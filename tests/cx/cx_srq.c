@@ -54,8 +54,7 @@ bool cx_srq_valid(const struct cx *cx, uint32_t srqn)
  */
 static int take_queue(struct cx *cx, struct cx_cmd *c, struct cx_srq *s)
 {
-	uint64_t pagesz = (uint64_t)CX_PAGE << s->log_page_size, bytes;
-	unsigned int i, npas;
+	struct cx_queue_geo geo = { .write = false };
 
 	if (s->log_size > LOG_MAX_SRQ_SZ || s->log_stride < 4 ||
 	    s->log_stride > LOG_MAX_STRIDE || s->log_page_size > 20)
@@ -64,25 +63,10 @@ static int take_queue(struct cx *cx, struct cx_cmd *c, struct cx_srq *s)
 		return CX_BAD_RES;
 	if (s->dbr % 4 || !cx_dma(cx, s->dbr, 4, true))
 		return CX_BAD_PARAM;
-	bytes = cx_queue_start(s->log_page_size, s->page_offset) +
-		((uint64_t)1 << (s->log_size + s->log_stride));
-	npas = (bytes + pagesz - 1) / pagesz;
-	if (c->inlen < B_SRQ_PAS + (uint64_t)npas * 8)
-		return CX_BAD_INP_LEN;
-	s->pas = calloc(npas, sizeof(*s->pas));
-	if (!s->pas)
-		return CX_NO_RES;
-	for (i = 0; i < npas; i++) {
-		s->pas[i] = cx_get64(c->in, B_SRQ_PAS + i * 8);
-		if (s->pas[i] % pagesz ||
-		    !cx_dma(cx, s->pas[i], pagesz, false)) {
-			free(s->pas);
-			s->pas = NULL;
-			return CX_BAD_PARAM;
-		}
-	}
-	s->npas = npas;
-	return CX_OK;
+	geo.bytes = (uint64_t)1 << (s->log_size + s->log_stride);
+	geo.lps = s->log_page_size;
+	geo.page_offset = s->page_offset;
+	return cx_take_pas(cx, c, B_SRQ_PAS, &geo, &s->pas, &s->npas);
 }
 
 static struct cx_srq *free_slot(struct cx *cx)
