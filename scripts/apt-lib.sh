@@ -31,3 +31,19 @@ install_missing() {
 		return 1
 	fi
 }
+
+# cross_packages WHO ARCH TRIPLET: the packages a cross build for ARCH needs,
+# one a line: gcc-TRIPLET, libc6-dev-ARCH-cross (crt1.o, ...: gcc-TRIPLET
+# only recommends it) and the multiarch libibverbs-dev:ARCH.  dpkg learns
+# ARCH first (needs root; says so and fails otherwise).
+cross_packages() {
+	local who=$1 arch=$2 triplet=$3
+	if ! dpkg --print-foreign-architectures | grep -qx "$arch"; then
+		if [[ $(id -u) != 0 ]]; then
+			echo "$who: need root for dpkg --add-architecture $arch" >&2
+			return 1
+		fi
+		dpkg --add-architecture "$arch"
+	fi
+	printf '%s\n' "gcc-$triplet" "libc6-dev-$arch-cross" "libibverbs-dev:$arch"
+}

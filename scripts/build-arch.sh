@@ -19,12 +19,9 @@ tc=$top/cmake/toolchains/$arch.cmake
 [[ -f $tc ]] || { echo "build-arch.sh: no toolchain file $tc" >&2; exit 2; }
 triplet=$(sed -n 's/^set(db_triplet \([^ )]*\))$/\1/p' "$tc")
 [[ -n $triplet ]] || { echo "build-arch.sh: $tc sets no db_triplet" >&2; exit 2; }
-if ! dpkg --print-foreign-architectures | grep -qx "$arch"; then
-	[[ $(id -u) == 0 ]] || { echo "build-arch.sh: need root: dpkg --add-architecture $arch" >&2; exit 1; }
-	dpkg --add-architecture "$arch"
-fi
-# libc6-dev-ARCH-cross (crt1.o, ...) is only recommended by gcc-TRIPLET.
-install_missing build-arch.sh "gcc-$triplet" "libc6-dev-$arch-cross" "libibverbs-dev:$arch" >&2
+list=$(cross_packages build-arch.sh "$arch" "$triplet") || exit 1
+mapfile -t pkgs <<<"$list"
+install_missing build-arch.sh "${pkgs[@]}" >&2
 DOORBELL_BUILD_DIR=${DOORBELL_BUILD_DIR:-$top/build-$arch} "$here/build.sh" \
 	--target doorbell-rdmav34 --target doorbell-itest \
 	-DCMAKE_TOOLCHAIN_FILE="$tc" "$@"

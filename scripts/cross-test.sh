@@ -52,15 +52,8 @@ done
 
 pkgs=(qemu-user-static)
 for a in "${archs[@]}"; do
-	if ! dpkg --print-foreign-architectures | grep -qx "$a"; then
-		[[ $(id -u) == 0 ]] || {
-			echo "cross-test.sh: need root for dpkg --add-architecture $a" >&2
-			exit 1
-		}
-		dpkg --add-architecture "$a"
-	fi
-	# libc6-dev-ARCH-cross (crt1.o, ...) is only recommended by the gcc.
-	pkgs+=("gcc-${triplet[$a]}" "libc6-dev-$a-cross" "libibverbs-dev:$a")
+	more=$(cross_packages cross-test.sh "$a" "${triplet[$a]}") || exit 1
+	mapfile -t -O "${#pkgs[@]}" pkgs <<<"$more"
 done
 install_missing cross-test.sh "${pkgs[@]}" || exit 1
 
