@@ -14,7 +14,6 @@
 #include <string.h>
 
 #include "cx_ifc.h"
-#include "cx_engine.h"
 #include "cx_int.h"
 
 /* struct mlx5_cmd_layout byte offsets. */
@@ -240,8 +239,6 @@ static int run_entry(struct cx *cx, unsigned int idx)
 	c.in = in;
 	c.out = out;
 	status = cx_cmd_exec(cx, &c);
-	if (status == CX_OK)
-		cx_eng_command(cx, cx_get(in, F_IN_OPCODE), &c);
 	cx_set(out, F_OUT_STATUS, status);
 	cx_trace(cx, "cmd 0x%x op_mod 0x%x in %u out %u: status 0x%x",
 		 cx_get(in, F_IN_OPCODE), cx_get(in, F_IN_OP_MOD), c.inlen,

@@ -368,13 +368,14 @@ static struct m5m_cq *cq_of(struct cx *cx, uint32_t cqn)
 	return g->cq[cqn];
 }
 
-/* The engine's SRQ for SRQN, made fresh with CREATE_XRC_SRQ/CREATE_RMP. */
-static void srq_made(struct cx *cx, uint32_t srqn)
+void cx_eng_srq_made(struct cx *cx, uint32_t srqn)
 {
 	struct cx_eng *g = cx->eng;
 	const struct cx_srq *s = &cx->srq[srqn];
 	struct cx_eng_srq *e;
 
+	if (!g)
+		return;
 	free(g->srq[srqn]);
 	g->srq[srqn] = e = calloc(1, sizeof(*e));
 	if (!e)
@@ -391,12 +392,12 @@ static void srq_made(struct cx *cx, uint32_t srqn)
 }
 
 /* An SRQ went: so do the engine's QPs on it (their doorbells are stray). */
-static void srq_gone(struct cx *cx, uint32_t srqn)
+void cx_eng_srq_gone(struct cx *cx, uint32_t srqn)
 {
 	struct cx_eng *g = cx->eng;
 	unsigned int i;
 
-	if (!g->srq[srqn])
+	if (!g || !g->srq[srqn])
 		return;
 	for (i = 0; i < CX_MAX_QP; i++) {
 		if (g->qp[i] && g->qp[i]->m.srq == &g->srq[srqn]->m) {
@@ -458,12 +459,14 @@ static uint8_t cx_state(enum ibv_qp_state s)
 }
 
 /* A QP in RST: the engine's view, its counters at zero. */
-static void qp_made(struct cx *cx, uint32_t qpn)
+void cx_eng_qp_made(struct cx *cx, uint32_t qpn)
 {
 	struct cx_eng *g = cx->eng;
 	const struct cx_qp *q = &cx->qp[qpn];
 	struct cx_eng_qp *e;
 
+	if (!g)
+		return;
 	free(g->qp[qpn]);
 	g->qp[qpn] = NULL;
 	/* The UMR QP takes no WQE the engine knows. */
@@ -505,10 +508,10 @@ static void qp_made(struct cx *cx, uint32_t qpn)
 }
 
 /* A state command moved QPN: the engine takes the state and attributes. */
-static void qp_moved(struct cx *cx, uint32_t qpn)
+void cx_eng_qp_moved(struct cx *cx, uint32_t qpn)
 {
 	const struct cx_qp *q = &cx->qp[qpn];
-	struct cx_eng_qp *e = cx->eng->qp[qpn];
+	struct cx_eng_qp *e = cx->eng ? cx->eng->qp[qpn] : NULL;
 	const uint8_t *c = q->qpc;
 	enum ibv_qp_state to = ibv_state(q->state);
 
@@ -545,60 +548,21 @@ static void states_back(struct cx *cx)
 			cx->qp[i].state = cx_state(cx->eng->qp[i]->m.state);
 }
 
-void cx_eng_command(struct cx *cx, uint16_t opcode, const struct cx_cmd *c)
+void cx_eng_qp_gone(struct cx *cx, uint32_t qpn)
 {
-	struct cx_eng *g = cx->eng;
-	uint32_t n;
+	if (!cx->eng)
+		return;
+	free(cx->eng->qp[qpn]);
+	cx->eng->qp[qpn] = NULL;
+}
 
-	if (!g)
-		return;
-	switch (opcode) {
-	case CX_OP_CREATE_QP:
-		n = cx_get(c->out, F_QPN);
-		if (n < CX_MAX_QP && cx->qp[n].valid)
-			qp_made(cx, n);
-		return;
-	case CX_OP_CREATE_XRC_SRQ:
-	case CX_OP_CREATE_RMP:
-		n = cx_get(c->out, F_SRQN);
-		if (n < CX_MAX_SRQ && cx->srq[n].valid)
-			srq_made(cx, n);
-		return;
-	}
-	n = cx_get(c->in, F_QPN); /* the same place as srqn and rmpn */
-	switch (opcode) {
-	case CX_OP_ARM_XRC_SRQ:
-	case CX_OP_MODIFY_RMP:
-		if (n < CX_MAX_SRQ && g->srq[n]) {
-			g->srq[n]->m.limit = cx->srq[n].lwm;
-			g->srq[n]->m.limit_armed = cx->srq[n].lwm != 0;
-		}
-		return;
-	case CX_OP_DESTROY_XRC_SRQ:
-	case CX_OP_DESTROY_RMP:
-		if (n < CX_MAX_SRQ)
-			srq_gone(cx, n);
-		return;
-	case CX_OP_DESTROY_QP:
-		if (n < CX_MAX_QP) {
-			free(g->qp[n]);
-			g->qp[n] = NULL;
-		}
-		return;
-	case CX_OP_2RST_QP:
-		if (n < CX_MAX_QP && cx->qp[n].valid)
-			qp_made(cx, n);
-		return;
-	case CX_OP_RST2INIT_QP:
-	case CX_OP_INIT2INIT_QP:
-	case CX_OP_INIT2RTR_QP:
-	case CX_OP_RTR2RTS_QP:
-	case CX_OP_RTS2RTS_QP:
-	case CX_OP_SQERR2RTS_QP:
-	case CX_OP_2ERR_QP:
-		if (n < CX_MAX_QP && cx->qp[n].valid)
-			qp_moved(cx, n);
-		return;
+void cx_eng_srq_limit(struct cx *cx, uint32_t srqn)
+{
+	struct cx_eng_srq *e = cx->eng ? cx->eng->srq[srqn] : NULL;
+
+	if (e) {
+		e->m.limit = cx->srq[srqn].lwm;
+		e->m.limit_armed = cx->srq[srqn].lwm != 0;
 	}
 }
 

@@ -4,7 +4,7 @@
  * (tests/model/mlx5/device/m5m_eng.h) run on the device's own objects.
  * The engine sees one struct m5m_qp per QP of cx_qp.c, m5m_cq per CQ of
  * cx_cq.c, m5m_srq per SRQ of cx_srq.c and m5m_pd per PD, made and
- * updated after each command that changes them (cx_eng_command); its
+ * updated after each command that changes them (cx_eng_qp_made ...); its
  * seam answers from the device: keys are cx_mkey.c's MKEYs (PA and MTT,
  * access bits, pd) over guest memory through cx_dma(), CQEs go through
  * cx_cq_push() (arming, moderation, EQEs, MSI-X: the CQ's own state
@@ -17,7 +17,6 @@
 #include <stdint.h>
 
 struct cx;
-struct cx_cmd;
 
 /* What the data path counted: bad guest input it ignored. */
 struct cx_eng_stats {
@@ -31,8 +30,18 @@ struct cx_eng_stats {
 int cx_eng_init(struct cx *cx);
 void cx_eng_fini(struct cx *cx);
 void cx_eng_reset(struct cx *cx);
-/* After command OPCODE succeeded: the engine's objects follow it. */
-void cx_eng_command(struct cx *cx, uint16_t opcode, const struct cx_cmd *c);
+/*
+ * The engine's objects follow the device's, called by cx_qp.c and cx_srq.c
+ * when a command changed them: a QP made in RST (CREATE_QP, 2RST), moved by
+ * another state command, destroyed; an SRQ made fresh (CREATE_XRC_SRQ,
+ * CREATE_RMP), its limit set (ARM_XRC_SRQ, MODIFY_RMP), destroyed.
+ */
+void cx_eng_qp_made(struct cx *cx, uint32_t qpn);
+void cx_eng_qp_moved(struct cx *cx, uint32_t qpn);
+void cx_eng_qp_gone(struct cx *cx, uint32_t qpn);
+void cx_eng_srq_made(struct cx *cx, uint32_t srqn);
+void cx_eng_srq_limit(struct cx *cx, uint32_t srqn);
+void cx_eng_srq_gone(struct cx *cx, uint32_t srqn);
 /*
  * A write at offset OFF (0x800 and up) of UAR page UAR: the first eight
  * bytes of a send WQE's control segment (the doorbell, or the start of a

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "cx_ifc.h"
+#include "cx_engine.h"
 #include "cx_int.h"
 
 enum {
@@ -228,6 +229,7 @@ static int create_qp(struct cx *cx, struct cx_cmd *c)
 	q.valid = true;
 	*slot = q;
 	cx_set(c->out, F_QPN, slot - cx->qp);
+	cx_eng_qp_made(cx, slot - cx->qp);
 	return CX_OK;
 }
 
@@ -284,12 +286,20 @@ int cx_qp_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c)
 	if (opcode == CX_OP_DESTROY_QP) {
 		free(q->pas);
 		memset(q, 0, sizeof(*q));
+		cx_eng_qp_gone(cx, qpn);
 		return CX_OK;
 	}
 	if (opcode == CX_OP_QUERY_QP)
 		return query_qp(c, q);
-	for (i = 0; i < sizeof(moves) / sizeof(moves[0]); i++)
-		if (moves[i].op == opcode)
-			return move_qp(c, &moves[i], q);
+	for (i = 0; i < sizeof(moves) / sizeof(moves[0]); i++) {
+		if (moves[i].op != opcode)
+			continue;
+		st = move_qp(c, &moves[i], q);
+		if (st == CX_OK && q->state == CX_QP_RST)
+			cx_eng_qp_made(cx, qpn);
+		else if (st == CX_OK)
+			cx_eng_qp_moved(cx, qpn);
+		return st;
+	}
 	return CX_BAD_OP;
 }

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cx_ifc.h"
+#include "cx_engine.h"
 #include "cx_int.h"
 
 enum {
@@ -113,6 +114,7 @@ static int create_xrc_srq(struct cx *cx, struct cx_cmd *c)
 	s.valid = true;
 	*slot = s;
 	cx_set(c->out, F_SRQN, slot - cx->srq);
+	cx_eng_srq_made(cx, slot - cx->srq);
 	return CX_OK;
 }
 
@@ -146,6 +148,7 @@ static int create_rmp(struct cx *cx, struct cx_cmd *c)
 	s.valid = true;
 	*slot = s;
 	cx_set(c->out, F_SRQN, slot - cx->srq);
+	cx_eng_srq_made(cx, slot - cx->srq);
 	return CX_OK;
 }
 
@@ -222,6 +225,7 @@ int cx_srq_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c)
 	case CX_OP_DESTROY_RMP:
 		free(s->pas);
 		memset(s, 0, sizeof(*s));
+		cx_eng_srq_gone(cx, s - cx->srq);
 		return CX_OK;
 	case CX_OP_QUERY_XRC_SRQ:
 	case CX_OP_QUERY_RMP:
@@ -230,9 +234,13 @@ int cx_srq_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c)
 		if (cx_get(c->in, F_IN_OP_MOD) != ARM_XRC_SRQ)
 			return CX_BAD_PARAM;
 		s->lwm = cx_get(c->in, F_ARM_XRC_SRQ_IN_LWM);
+		cx_eng_srq_limit(cx, s - cx->srq);
 		return CX_OK;
 	case CX_OP_MODIFY_RMP:
-		return modify_rmp(c, s);
+		st = modify_rmp(c, s);
+		if (st == CX_OK)
+			cx_eng_srq_limit(cx, s - cx->srq);
+		return st;
 	}
 	return CX_BAD_OP;
 }
