@@ -284,24 +284,30 @@ need_deb() {
 # 107 us against 21 us), and some perftest pairs take 90 s and more.
 distro_scale=3
 
-# stage_distro D: in one D guest, distro-suite.sh with the Debian 12 build,
+# stage_distro D: in one D guest, distro-suite.sh with the Debian 12 build
+# and a native one (made on the host with D's root: tests/vm/root-build.sh),
 # then the Debian 12 .deb's take-over and removal (its names get D_).
 stage_distro() {
-	local d=$1
+	local d=$1 native=$top/build-$1
 	need_build || return
 	need_deb || return
 	if ! tests/vm/prepare.sh --distro "$d" >/dev/null; then
 		echo "FAIL ${d}_guest_prepares" | record
 		return 1
 	fi
+	if tests/vm/root-build.sh --distro "$d" "$native" >/dev/null; then
+		echo "PASS ${d}_native_build: $(grep -c 'warning:' "$native/build.log") compiler warnings" | record
+	else
+		echo "FAIL ${d}_native_build: tests/vm/root-build.sh --distro $d failed" | record
+	fi
 	# shellcheck disable=SC2016 # expanded by the guest's bash
 	tests/vm/run.sh --distro "$d" --keep-stock --timeout 3000 \
 		--env "DOORBELL_TIMEOUT_SCALE=$distro_scale" -- \
-		bash -c 'tests/guest/distro-suite.sh "$1"
+		bash -c 'tests/guest/distro-suite.sh "$1" "$4"
 			echo "== $2: the Debian 12 .deb take-over and removal"
 			tests/guest/package-takeover.sh "$3" |
 				sed -uE "s/^(PASS|FAIL|SKIP) /\1 $2_/"' \
-		distro-stage "$build" "$d" "$deb" | record
+		distro-stage "$build" "$d" "$deb" "$native" | record
 	vm_status "${d}_distro_suite_completes" "${PIPESTATUS[0]}"
 }
 
