@@ -43,7 +43,7 @@ stage_table=(
 	"sid|the trixie stage on Debian sid (rdma-core 65, Linux 7.x)"
 	"arm64|Debian 12 arm64 guest (qemu-system-aarch64 -M virt, TCG): the cross-built provider against the stock one in the same boot, a subset of the apps pairs and all of doorbell-itest (tests/guest/distro-suite.sh)"
 	"s390x|the arm64 stage on big-endian s390x: Debian 12 s390x guest (qemu-system-s390x -M s390-ccw-virtio, TCG), stock provider and doorbell in one boot (tests/guest/distro-suite.sh)"
-	"cx|the software ConnectX (tests/cx) in the sid guest and the Debian 12 guest: their own mlx5_core, mlx5_ib and stock libmlx5 bring mlx5_0 up, port ACTIVE, the driver logs no error; the rc, rc -e, ud and srq pingpongs pass with their data checked (scripts/cx.sh)"
+	"cx|the software ConnectX (tests/cx) in the sid guest and the Debian 12 guest: their own mlx5_core, mlx5_ib and stock libmlx5 bring mlx5_0 up, port ACTIVE, the driver logs no error; the rc, rc -e, ud and srq pingpongs pass with their data checked; perftest's ib_send/write/read/atomic_bw and ib_send/write/read_lat pass (RC, loopback) (scripts/cx.sh)"
 	"sanitize|ASan+UBSan and TSan builds, unit tests then the guest (scripts/sanitize.sh)"
 	"fuzz|the libFuzzer targets of tests/fuzz, 30 s each (scripts/fuzz.sh)"
 )
