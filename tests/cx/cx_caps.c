@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * QUERY_HCA_CAP and SET_HCA_CAP.  Only the general device capabilities
- * (struct mlx5_ifc_cmd_hca_cap_bits, op_mod type 0) exist; every other
- * capability type answers BAD_PARAM, and the general ones leave at zero
- * every feature bit whose commands the device does not run (no Ethernet,
- * RoCE, flow tables, atomics, ODP, DC, XRC, tracer, ...).  The table says
+ * QUERY_HCA_CAP and SET_HCA_CAP.  Two capability types exist: the general
+ * device capabilities (struct mlx5_ifc_cmd_hca_cap_bits, op_mod type 0)
+ * and the atomic ones (struct mlx5_ifc_atomic_caps_bits, type 3); every
+ * other type answers BAD_PARAM, and the general ones leave at zero every
+ * feature bit whose commands the device does not run (no Ethernet, RoCE,
+ * flow tables, ODP, DC, XRC, tracer, ...).  The tables say
  * each value; docs/connectx-device.md says which driver path reads it.
  * umr_modify_entity_size_disabled is set because the device runs no UMR
  * WQEs: with it mlx5_ib registers every MR with CREATE_MKEY (umr.h,
@@ -17,6 +18,7 @@
 
 enum {
 	CAP_GENERAL = 0,
+	CAP_ATOMIC = 3,	    /* MLX5_CAP_ATOMIC */
 	OP_MOD_CURRENT = 1, /* op_mod bit 0: current (1) or maximum (0) */
 };
 
@@ -50,6 +52,7 @@ static const struct cap general[] = {
 	{ 0x1fc, 0x04, false, 1 },	 /* cqe_version */
 	{ 0x207, 0x01, false, 1 },	 /* umr_modify_entity_size_disabled */
 	{ 0x210, 0x02, true, 0 },	 /* cmdif_checksum: none */
+	{ 0x21e, 0x01, false, 1 },	 /* atomic: the type 3 caps below */
 	{ 0x222, 0x01, false, 1 },	 /* cq_moderation */
 	{ 0x23c, 0x01, false, 1 },	 /* xrc (domains; mlx5_ib needs it) */
 	{ 0x23d, 0x01, false, 1 },	 /* ud */
@@ -68,20 +71,50 @@ static const struct cap general[] = {
 	{ 0x520, 0x20, false, 1 },	 /* num_of_uars_per_page */
 };
 
-#define NCAPS (sizeof(general) / sizeof(general[0]))
+/*
+ * Bit offsets from struct mlx5_ifc_atomic_caps_bits: the two 8-byte IB
+ * atomics (compare and swap, fetch and add) on RC QPs, answered in host
+ * endianness, which mlx5_core's handle_hca_cap_atomic() selects when
+ * supported_atomic_req_8B_endianness_mode_1 says it can (the engine,
+ * m5m_send.c, runs them on host-endian words); with these mlx5_ib reports
+ * IB_ATOMIC_HCA and gives an RC QP with remote atomic access atomic_mode
+ * IB_COMP.  No extended or masked atomics, none on DC.
+ */
+static const struct cap atomics[] = {
+	{ 0x040, 0x02, true, 1 },  /* atomic_req_8B_endianness_mode: host */
+	{ 0x046, 0x01, false, 1 }, /* supported_..._endianness_mode_1 */
+	{ 0x090, 0x10, false, 3 }, /* atomic_operations: CMP_SWAP, FETCH_ADD */
+	{ 0x0b0, 0x10, false, 8 }, /* atomic_size_qp: 8 bytes */
+};
 
-static void fill(uint8_t *buf)
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+static const struct {
+	const struct cap *cap;
+	unsigned int n;
+} types[CX_CAP_TYPES] = {
+	[CAP_GENERAL] = { general, N(general) },
+	[CAP_ATOMIC] = { atomics, N(atomics) },
+};
+
+/* The maximum values of capability type TYPE (one that exists). */
+static void fill(uint8_t *buf, uint32_t type)
 {
 	unsigned int i;
 
 	memset(buf, 0, CX_CAP_BYTES);
-	for (i = 0; i < NCAPS; i++)
-		cx_set(buf, general[i].off, general[i].width, general[i].val);
+	for (i = 0; i < types[type].n; i++)
+		cx_set(buf, types[type].cap[i].off, types[type].cap[i].width,
+		       types[type].cap[i].val);
 }
 
 void cx_caps_init(struct cx *cx)
 {
-	fill(cx->cap_cur[CAP_GENERAL]);
+	uint32_t type;
+
+	for (type = 0; type < CX_CAP_TYPES; type++)
+		if (types[type].n)
+			fill(cx->cap_cur[type], type);
 }
 
 int cx_caps_query(struct cx *cx, struct cx_cmd *c)
@@ -95,13 +128,13 @@ int cx_caps_query(struct cx *cx, struct cx_cmd *c)
 			 CX_HCA_ENABLED);
 	if (st)
 		return st;
-	if (type != CAP_GENERAL)
+	if (type >= CX_CAP_TYPES || !types[type].n)
 		return CX_BAD_PARAM;
 	if (op_mod & OP_MOD_CURRENT)
 		memcpy(c->out + B_QUERY_HCA_CAP_OUT_CAPABILITY,
 		       cx->cap_cur[type], CX_CAP_BYTES);
 	else
-		fill(c->out + B_QUERY_HCA_CAP_OUT_CAPABILITY);
+		fill(c->out + B_QUERY_HCA_CAP_OUT_CAPABILITY, type);
 	return CX_OK;
 }
 
@@ -115,6 +148,7 @@ int cx_caps_set(struct cx *cx, struct cx_cmd *c)
 	int st;
 	const uint8_t *in = c->in + B_SET_HCA_CAP_IN_CAPABILITY;
 	uint32_t type = cx_get(c->in, F_IN_OP_MOD) >> 1;
+	const struct cap *cap;
 	unsigned int i;
 
 	st = cx_cmd_need(cx, c, B_SET_HCA_CAP_IN_CAPABILITY + CX_CAP_BYTES, 16,
@@ -123,17 +157,16 @@ int cx_caps_set(struct cx *cx, struct cx_cmd *c)
 		return st;
 	if (cx->state != CX_HCA_ENABLED)
 		return CX_BAD_SYS_STATE;
-	if (type != CAP_GENERAL)
+	if (type >= CX_CAP_TYPES || !types[type].n)
 		return CX_BAD_PARAM;
-	for (i = 0; i < NCAPS; i++)
-		if (general[i].settable &&
-		    cx_get(in, general[i].off, general[i].width) >
-			    general[i].val)
+	cap = types[type].cap;
+	for (i = 0; i < types[type].n; i++)
+		if (cap[i].settable &&
+		    cx_get(in, cap[i].off, cap[i].width) > cap[i].val)
 			return CX_BAD_PARAM;
-	for (i = 0; i < NCAPS; i++)
-		if (general[i].settable)
-			cx_set(cx->cap_cur[type], general[i].off,
-			       general[i].width,
-			       cx_get(in, general[i].off, general[i].width));
+	for (i = 0; i < types[type].n; i++)
+		if (cap[i].settable)
+			cx_set(cx->cap_cur[type], cap[i].off, cap[i].width,
+			       cx_get(in, cap[i].off, cap[i].width));
 	return CX_OK;
 }

@@ -100,6 +100,42 @@ static void set_hca_cap_takes_settable_fields_up_to_max(void)
 	cx_destroy(cx);
 }
 
+/*
+ * mlx5_core's handle_hca_cap_atomic(): the general atomic bit, then the
+ * atomic caps (type 3) offer host-endian 8-byte requests, which SET_HCA_CAP
+ * selects; mlx5_ib needs CMP_SWAP and FETCH_ADD at 8 bytes on QPs.
+ */
+static void atomic_caps_offer_8_byte_host_endian_cmp_swap_and_fetch_add(void)
+{
+	struct cx *cx = dev_new();
+	static uint8_t in[16 + 0x1000], out[16 + 0x1000];
+	uint8_t *cap = in + B_SET_HCA_CAP_IN_CAPABILITY;
+
+	w32(cx, 0x14, CMDQ);
+	simple(cx, CX_OP_ENABLE_HCA, 0, out, 12);
+	simple(cx, CX_OP_QUERY_HCA_CAP, 1, out, sizeof(out));
+	CHECK_EQ(cx_get(out + 16, 0x21e, 1), 1); /* atomic */
+	CHECK_EQ(simple(cx, CX_OP_QUERY_HCA_CAP, 3 << 1, out, sizeof(out)),
+		 CX_OK);
+	CHECK_EQ(cx_get(out + 16, 0x46, 1), 1);	 /* host endianness offered */
+	CHECK_EQ(cx_get(out + 16, 0x90, 16), 3); /* CMP_SWAP | FETCH_ADD */
+	CHECK_EQ(cx_get(out + 16, 0xb0, 16), 8); /* 8-byte on QPs */
+	CHECK_EQ(cx_get(out + 16, 0xd0, 16), 0); /* none on DC */
+	memcpy(cap, out + 16, 0x1000);
+	cx_set(in, F_IN_OPCODE, CX_OP_SET_HCA_CAP);
+	cx_set(in, F_IN_OP_MOD, 3 << 1);
+	cx_set(cap, 0x40, 2, 1); /* atomic_req_8B_endianness_mode: host */
+	cmd(cx, in, sizeof(in), out, 16);
+	CHECK_EQ(cx_get(out, F_OUT_STATUS), CX_OK);
+	CHECK_EQ(simple(cx, CX_OP_QUERY_HCA_CAP, 3 << 1 | 1, out, sizeof(out)),
+		 CX_OK);
+	CHECK_EQ(cx_get(out + 16, 0x40, 2), 1);
+	cx_set(cap, 0x40, 2, 2); /* a mode the device does not have */
+	cmd(cx, in, sizeof(in), out, 16);
+	CHECK_EQ(cx_get(out, F_OUT_STATUS), CX_BAD_PARAM);
+	cx_destroy(cx);
+}
+
 static void unknown_opcode_is_bad_op_and_short_input_bad_inp_len(void)
 {
 	struct cx *cx = dev_up();
@@ -450,6 +486,7 @@ static const struct check_test tests[] = {
 	CHECK_TEST(enable_hca_then_issi_1_is_offered_and_set),
 	CHECK_TEST(query_hca_cap_answers_through_output_mailboxes),
 	CHECK_TEST(set_hca_cap_takes_settable_fields_up_to_max),
+	CHECK_TEST(atomic_caps_offer_8_byte_host_endian_cmp_swap_and_fetch_add),
 	CHECK_TEST(unknown_opcode_is_bad_op_and_short_input_bad_inp_len),
 	CHECK_TEST(bad_mailbox_chains_get_delivery_errors_and_copy_nothing),
 	CHECK_TEST(eq_fires_once_per_arm_and_on_arm_with_pending_eqes),
