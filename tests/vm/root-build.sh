@@ -6,7 +6,8 @@
 # D's own root tree (the one prepare.sh caches and the guest boots), against
 # D's libibverbs-dev, entered with chroot in a private mount namespace.  The
 # root is not written: /tmp is a tmpfs there, the checkout is bound
-# read-only at /mnt, and the build directory OUT (on the host) at /tmp/out.
+# read-only at /mnt, and the build directory OUT (on the host) at out/ in
+# that tmpfs.
 # The same build made inside the TCG guest took 3 to 4 minutes; here it
 # takes the time of a host build.  Prints OUT; the compiler's output goes
 # to OUT/build.log.
