@@ -8,8 +8,9 @@
  * flow tables, ODP, DC, XRC, tracer, ...).  The tables say
  * each value; docs/connectx-device.md says which driver path reads it.
  * umr_modify_entity_size_disabled is set because the device runs no UMR
- * WQEs: with it mlx5_ib registers every MR with CREATE_MKEY (umr.h,
- * mlx5r_umr_can_load_pas()).
+ * WQE that loads a translation (cx_umr.c runs those that change access,
+ * PD or the free bit): with it mlx5_ib registers every MR with
+ * CREATE_MKEY (umr.h, mlx5r_umr_can_load_pas()).
  */
 #include <string.h>
 
