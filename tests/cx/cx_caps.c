@@ -8,8 +8,9 @@
  * flow tables, ODP, DC, XRC, tracer, ...).  The tables say
  * each value; docs/connectx-device.md says which driver path reads it.
  * umr_modify_entity_size_disabled is set because the device runs no UMR
- * WQEs: with it mlx5_ib registers every MR with CREATE_MKEY (umr.h,
- * mlx5r_umr_can_load_pas()).
+ * WQE that loads a translation (cx_umr.c runs those that change access,
+ * PD or the free bit): with it mlx5_ib registers every MR with
+ * CREATE_MKEY (umr.h, mlx5r_umr_can_load_pas()).
  */
 #include <string.h>
 
@@ -53,6 +54,7 @@ static const struct cap general[] = {
 	{ 0x207, 0x01, false, 1 },	 /* umr_modify_entity_size_disabled */
 	{ 0x210, 0x02, true, 0 },	 /* cmdif_checksum: none */
 	{ 0x21e, 0x01, false, 1 },	 /* atomic: the type 3 caps below */
+	{ 0x221, 0x01, false, 1 },	 /* cq_resize: MODIFY_CQ op_mod 1 */
 	{ 0x222, 0x01, false, 1 },	 /* cq_moderation */
 	{ 0x23c, 0x01, false, 1 },	 /* xrc (domains; mlx5_ib needs it) */
 	{ 0x23d, 0x01, false, 1 },	 /* ud */

@@ -31,7 +31,10 @@ enum {
 	MODIFY_COUNT = 1 << 1,
 	MODIFY_OVERRUN = 1 << 2,
 	CQ_ERR_OVERRUN = 0x1, /* MLX5_CQ_ERROR_SYNDROME_CQ_OVERRUN */
-	EQE_CQN = 24,	      /* mlx5_eqe_comp.cqn, mlx5_eqe_cq_err at 0 */
+	OPMOD_RESIZE = 1,     /* MLX5_CQ_OPMOD_RESIZE */
+	RESIZE_ALL = 0x7, /* MLX5_MODIFY_CQ_MASK_LOG_SIZE|PG_OFFSET|PG_SIZE */
+	CQE_RESIZE = 0x5, /* MLX5_CQE_RESIZE_CQ */
+	EQE_CQN = 24,	  /* mlx5_eqe_comp.cqn, mlx5_eqe_cq_err at 0 */
 	EQE_CQ_ERR_SYNDROME = 11,
 };
 
@@ -276,14 +279,72 @@ static int query_cq(struct cx *cx, struct cx_cmd *c, struct cx_cq *cq)
 	return CX_OK;
 }
 
-/* op_mod 0: moderation and overrun-ignore; resizing (op_mod 1) is left out. */
-static int modify_cq(struct cx_cmd *c, struct cx_cq *cq)
+/*
+ * MODIFY_CQ op_mod 1 (mlx5_ib_resize_cq()): the CQ moves to new pages of
+ * a new size.  The device ends the old ring with a RESIZE CQE at the
+ * producer counter (its owner bit that pass's), then writes from the next
+ * counter on into the new ring: libmlx5 (mlx5_cq_resize_copy_cqes) copies
+ * the CQEs it has not polled, from its consumer index up to that CQE,
+ * into the new ring one slot further on and consumes the RESIZE CQE.
+ * Refused (BAD_PARAM, EINVAL) when the unpolled CQEs and the RESIZE CQE
+ * do not fit in the old or the new ring.
+ */
+static int resize_cq(struct cx *cx, struct cx_cmd *c, struct cx_cq *cq)
+{
+	const uint8_t *cqc = c->in + B_CQ_CONTEXT;
+	uint32_t log_size = cx_get(cqc, F_CQC_LOG_CQ_SIZE);
+	uint32_t lps = cx_get(cqc, F_CQC_LOG_PAGE_SIZE);
+	uint32_t cqe_sz = cx_get(cqc, F_CQC_CQE_SZ);
+	uint32_t off = cx_get(cqc, F_CQC_PAGE_OFFSET);
+	struct cx_queue_geo geo = { .write = true };
+	uint32_t ci, unpolled, npas;
+	uint64_t *pas;
+	uint8_t *slot;
+	int st;
+
+	if (cx_get(c->in, F_MODIFY_CQ_IN_FIELD_SELECT) != RESIZE_ALL ||
+	    log_size > LOG_MAX_CQ_SZ || cqe_sz > CQE_SZ_128 || lps > 20)
+		return CX_BAD_PARAM;
+	if (!dbr_ci(cx, cq, &ci))
+		return CX_BAD_PARAM;
+	unpolled = (cq->pc - ci) & 0xffffff;
+	if (unpolled >= 1u << cq->log_size || unpolled + 1 > 1u << log_size)
+		return CX_BAD_PARAM;
+	slot = cqe_at(cx, cq, cq->pc);
+	if (!slot)
+		return CX_BAD_PARAM;
+	geo.bytes = (uint64_t)CQE_SIZE << cqe_sz << log_size;
+	geo.lps = lps;
+	geo.page_offset = off;
+	st = cx_take_pas(cx, c, B_CREATE_CQ_IN_PAS, &geo, &pas, &npas);
+	if (st)
+		return st;
+	memset(slot, 0, CQE_OWNER);
+	__atomic_store_n(
+		&slot[CQE_OWNER],
+		(uint8_t)(CQE_RESIZE << 4 | (cq->pc >> cq->log_size & 1)),
+		__ATOMIC_RELEASE);
+	cq->pc = (cq->pc + 1) & 0xffffff;
+	free(cq->pas);
+	cq->pas = pas;
+	cq->npas = npas;
+	cq->log_size = log_size;
+	cq->log_page_size = lps;
+	cq->page_offset = off;
+	cq->cqe_sz = cqe_sz;
+	return CX_OK;
+}
+
+/* op_mod 0: moderation and overrun-ignore; op_mod 1: resize_cq(). */
+static int modify_cq(struct cx *cx, struct cx_cmd *c, struct cx_cq *cq)
 {
 	const uint8_t *cqc = c->in + B_CQ_CONTEXT;
 	uint32_t sel = cx_get(c->in, F_MODIFY_CQ_IN_FIELD_SELECT);
 
 	if (c->inlen < B_CQ_CONTEXT + 64)
 		return CX_BAD_INP_LEN;
+	if (cx_get(c->in, F_IN_OP_MOD) == OPMOD_RESIZE)
+		return resize_cq(cx, c, cq);
 	if (cx_get(c->in, F_IN_OP_MOD) != 0 ||
 	    sel & ~(MODIFY_PERIOD | MODIFY_COUNT | MODIFY_OVERRUN))
 		return CX_BAD_PARAM;
@@ -317,7 +378,7 @@ int cx_cq_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c)
 	case CX_OP_QUERY_CQ:
 		return query_cq(cx, c, cq);
 	case CX_OP_MODIFY_CQ:
-		return modify_cq(c, cq);
+		return modify_cq(cx, c, cq);
 	}
 	return CX_BAD_OP;
 }

@@ -469,9 +469,11 @@ void cx_eng_qp_made(struct cx *cx, uint32_t qpn)
 		return;
 	free(g->qp[qpn]);
 	g->qp[qpn] = NULL;
-	/* The UMR QP takes no WQE the engine knows. */
-	if (q->st == CX_ST_REG_UMR)
+	/* The UMR QP's WQEs are cx_umr.c's, not the engine's. */
+	if (q->st == CX_ST_REG_UMR) {
+		cx->qp[qpn].umr_ci = 0;
 		return;
+	}
 	e = calloc(1, sizeof(*e));
 	if (!e)
 		return;
@@ -578,6 +580,11 @@ void cx_eng_send_doorbell(struct cx *cx, uint32_t uar, uint32_t off,
 		return; /* the rest of a BlueFlame copy */
 	/* ctrl segment: opmod_idx_opcode, then qpn_ds */
 	qpn = cx_get(b, 32, 24);
+	if (qpn < CX_MAX_QP && cx->qp[qpn].valid &&
+	    cx->qp[qpn].st == CX_ST_REG_UMR) {
+		cx_umr_doorbell(cx, qpn);
+		return;
+	}
 	e = qpn < CX_MAX_QP && cx->qp[qpn].valid ? g->qp[qpn] : NULL;
 	if (!e || (e->m.state != IBV_QPS_RTS && e->m.state != IBV_QPS_SQD &&
 		   e->m.state != IBV_QPS_SQE && e->m.state != IBV_QPS_ERR)) {

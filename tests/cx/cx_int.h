@@ -236,6 +236,7 @@ struct cx_qp {
 	uint64_t dbr; /* doorbell record: RQ counter at +0, SQ at +4 */
 	uint32_t npas;
 	uint64_t *pas;
+	uint16_t umr_ci; /* the UMR QP: the next WQE cx_umr.c runs */
 	uint8_t qpc[CX_QPC_BYTES];
 };
 
@@ -314,6 +315,9 @@ int cx_mad_exec(struct cx *cx, struct cx_cmd *c);
 int cx_obj_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c);
 int cx_port_exec(struct cx *cx, struct cx_cmd *c);
 int cx_mkey_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c);
+/* A send doorbell of the UMR QP QPN: run its WQEs up to the doorbell
+ * record (cx_umr.c). */
+void cx_umr_doorbell(struct cx *cx, uint32_t qpn);
 void cx_mkey_reset(struct cx *cx);
 int cx_cq_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c);
 /* CQ CQN, or NULL when there is none. */

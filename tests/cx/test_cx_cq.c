@@ -242,10 +242,52 @@ static void moderation_holds_the_event_for_max_count_cqes(void)
 	arm(cx, &a, cqn, false, 3);
 	push(cx, cqn, 0, false);
 	CHECK_EQ(irqs[VEC], 2);
-	/* Resizing (op_mod 1) is not offered. */
+	/* op_mod 1 (resize) with the moderation fields selected is refused. */
 	cx_set(in, F_IN_OP_MOD, 1);
 	cmd(cx, in, sizeof(in), out, sizeof(out));
 	CHECK_EQ(cx_get(out, F_OUT_STATUS), CX_BAD_PARAM);
+	cx_destroy(cx);
+}
+
+/*
+ * mlx5_ib_resize_cq() for a user CQ: MODIFY_CQ op_mod 1 with the new size
+ * and pages.  The old ring (4 CQEs, two unpolled) ends with a RESIZE CQE
+ * at the producer counter; the next CQE goes into the new ring (16 CQEs
+ * on other pages) at the counter after it.  A new ring too small for the
+ * unpolled CQEs and the RESIZE CQE is refused (EINVAL for the driver).
+ */
+static void resize_ends_the_old_ring_with_a_resize_cqe(void)
+{
+	struct cq_args a;
+	struct cx *cx = setup(&a, 2);
+	uint64_t ring = CQ_PAGES + 0x4000;
+	uint8_t in[0x110 + 8] = { 0 }, out[16];
+	int cqn = make_cq(cx, &a);
+	unsigned int i;
+
+	for (i = 0; i < 3; i++)
+		CHECK_EQ(push(cx, cqn, 2, false), CX_OK);
+	set_ci(&a, 1);
+	for (i = 0; i < 16; i++)
+		at(ring + i * 64)[63] = 0xf0; /* invalid, as the driver sets */
+	cx_set(in, F_IN_OPCODE, CX_OP_MODIFY_CQ);
+	cx_set(in, F_IN_OP_MOD, 1);
+	cx_set(in, F_CQN, cqn);
+	cx_set(in, F_MODIFY_CQ_IN_FIELD_SELECT, 7);
+	cx_set64(in, B_CREATE_CQ_IN_PAS, ring);
+	cx_set(in + B_CQ_CONTEXT, F_CQC_LOG_CQ_SIZE, 1);
+	CHECK_EQ(cmd(cx, in, sizeof(in), out, sizeof(out)), 0);
+	CHECK_EQ(cx_get(out, F_OUT_STATUS), CX_BAD_PARAM);
+	CHECK_EQ(at(CQ_PAGES + 3 * 64)[63], 0xf0); /* the old ring as it was */
+	cx_set(in + B_CQ_CONTEXT, F_CQC_LOG_CQ_SIZE, 4);
+	CHECK_EQ(cmd(cx, in, sizeof(in), out, sizeof(out)), 0);
+	CHECK_EQ(cx_get(out, F_OUT_STATUS), CX_OK);
+	CHECK_EQ(at(CQ_PAGES + 3 * 64)[63], 0x50); /* RESIZE_CQ, owner 0 */
+	CHECK_EQ(push(cx, cqn, 2, false), CX_OK);
+	CHECK_EQ(at(ring + 4 * 64)[63], 0x20);
+	CHECK_EQ(at(ring + 3 * 64)[63], 0xf0);
+	/* CQE 4 did not lap into the old ring's slot 0 (owner 1 would). */
+	CHECK_EQ(at(CQ_PAGES)[63], 0x20);
 	cx_destroy(cx);
 }
 
@@ -347,6 +389,7 @@ static const struct check_test tests[] = {
 	CHECK_TEST(cqe_sz_128_puts_the_cqe_in_the_second_half),
 	CHECK_TEST(moderation_holds_the_event_for_max_count_cqes),
 	CHECK_TEST(moderation_period_runs_out_in_cx_cq_timers),
+	CHECK_TEST(resize_ends_the_old_ring_with_a_resize_cqe),
 	CHECK_TEST(query_cq_reports_the_context_and_counters),
 	CHECK_TEST(bad_cq_parameters_get_the_status_mlx5_expects),
 };

@@ -586,6 +586,113 @@ static void rdma_write_to_a_key_without_remote_write_is_refused(void)
 	t_rig_free(r);
 }
 
+/*
+ * The UMR QP as mlx5_ib makes it (service type REG_UMR, no RQ), its CQ on
+ * page 0x32 and its SQ on page 0x33, in RTS.
+ */
+static uint32_t t_umr_qp(struct t_rig *r, uint32_t *cqn)
+{
+	struct cq_args a = { .log = CQ_LOG,
+			     .eqn = r->eqn,
+			     .uar = r->uar,
+			     .pages = PG(0x32),
+			     .dbr = PG(P_CQDBR) + 128 };
+	uint8_t in[0x110 + 8] = { 0 }, out[16];
+	uint8_t *qpc = in + B_QPC;
+	int n = make_cq(r->cx, &a);
+	uint32_t qpn;
+
+	CHECK(n > 0);
+	*cqn = n;
+	cx_set(in, F_IN_OPCODE, CX_OP_CREATE_QP);
+	cx_set(qpc, F_QPC_ST, CX_ST_REG_UMR);
+	cx_set(qpc, F_QPC_PD, r->pd);
+	cx_set(qpc, F_QPC_UAR_PAGE, r->uar);
+	cx_set(qpc, F_QPC_RQ_TYPE, 3); /* MLX5_ZERO_LEN_RQ */
+	cx_set(qpc, F_QPC_LOG_SQ_SIZE, SQ_LOG);
+	cx_set(qpc, F_QPC_CQN_SND, *cqn);
+	cx_set(qpc, F_QPC_CQN_RCV, *cqn);
+	cx_set64(qpc, B_QPC_DBR_ADDR, PG(P_DBR) + 0x200);
+	cx_set64(in, B_CREATE_QP_IN_PAS, PG(0x33));
+	CHECK_EQ(cmd(r->cx, in, sizeof(in), out, sizeof(out)), 0);
+	CHECK_EQ(cx_get(out, F_OUT_STATUS), CX_OK);
+	qpn = cx_get(out, F_QPN);
+	t_up(r->cx, qpn, 0, 0, true);
+	return qpn;
+}
+
+/*
+ * UMR WQE N on the UMR QP as umr.c's mlx5r_umr_post_send() writes it:
+ * ctrl segment (the mkey in its immediate), UMR ctrl segment (inline,
+ * MASK, XLT octowords), mkey segment giving access ACCESS and PD; then
+ * the doorbell record and the doorbell.
+ */
+static void t_umr(struct t_rig *r, uint32_t qpn, uint16_t n, uint32_t key,
+		  uint64_t mask, uint16_t xlt, int access)
+{
+	uint8_t *w = at(PG(0x33) + (n % (1 << SQ_LOG)) * 64);
+	uint8_t *mkc = w + 64;
+
+	memset(w, 0, 128);
+	cx_set(w, 0, 32, (uint32_t)n << 8 | 0x25); /* MLX5_OPCODE_UMR */
+	cx_set(w, 32, 32, qpn << 8 | 8);	   /* 128 bytes */
+	w[11] = M5_WQE_CTRL_CQ_UPDATE;
+	cx_set(w, 96, 32, key);
+	w[16] = 0x80 | 0x40; /* MLX5_UMR_INLINE | MLX5_UMR_CHECK_FREE */
+	cx_set(w + 16, 32, 16, xlt);
+	cx_set64(w + 16, 8, mask);
+	cx_set(mkc, F_MKC_LR, 1);
+	cx_set(mkc, F_MKC_LW, !!(access & IBV_ACCESS_LOCAL_WRITE));
+	cx_set(mkc, F_MKC_RW, !!(access & IBV_ACCESS_REMOTE_WRITE));
+	cx_set(mkc, F_MKC_RR, !!(access & IBV_ACCESS_REMOTE_READ));
+	cx_set(mkc, F_MKC_PD, r->pd);
+	cx_set(mkc, F_MKC_QPN, 0xffffff);
+	cx_set(mkc, F_MKC_MKEY_7_0, key & 0xff);
+	((__be32 *)at(PG(P_DBR) + 0x200))[M5_SND_DBR] = htobe32(n + 2);
+	CHECK_EQ(cx_bar_write(r->cx, (uint64_t)r->uar * CX_PAGE + 0x800, w, 8),
+		 0);
+}
+
+/* mkey_mask of mlx5r_umr_rereg_pd_access(): LR LW RR RW A, and PD. */
+#define UMR_ACCESS_PD_MASK                                                     \
+	((1ull << 17) | (1ull << 18) | (1ull << 19) | (1ull << 20) |           \
+	 (1ull << 21) | (1ull << 7))
+
+/*
+ * ibv_rereg_mr(IBV_REREG_MR_CHANGE_ACCESS) through mlx5_ib's fast path: a
+ * UMR WQE gives a key remote write; it completes with a requester CQE of
+ * opcode UMR, and an RDMA WRITE to the key lands.  A UMR with a
+ * translation (which the device does not claim) completes in error.
+ */
+static void umr_wqe_gives_a_key_remote_write_and_completes(void)
+{
+	struct t_rig *r = t_rig(CX_ST_RC);
+	uint32_t ro = t_mkey(r->cx, r->pd, t_iova[1], 3 * CX_PAGE, r->mtt[1],
+			     IBV_ACCESS_LOCAL_WRITE);
+	uint32_t cqn, umr = t_umr_qp(r, &cqn);
+	const struct m5_cqe64 *c = (const void *)at(PG(0x32));
+	const struct m5_err_cqe *e = (const void *)at(PG(0x32) + 64);
+	uint8_t *w;
+
+	t_umr(r, umr, 0, ro, UMR_ACCESS_PD_MASK, 0, ACC_ALL);
+	CHECK_EQ(c->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_REQ);
+	CHECK_EQ(be32toh(c->sop_drop_qpn), 0x25u << 24 | umr);
+	CHECK_EQ(be16toh(c->wqe_counter), 0);
+	t_fill(r, 1, t_iova[1], 64, 1);
+	t_fill(r, 0, t_iova[0], 64, 2);
+	w = t_wqe(r, 0, M5_OPCODE_RDMA_WRITE, 3);
+	t_raddr(w, ro, t_iova[1]);
+	t_data(w + 16, 64, r->key[0], t_iova[0]);
+	t_ring(r, 0, 1);
+	t_check_req(r, 0, M5_OPCODE_RDMA_WRITE, 64);
+	CHECK(t_same(r, 0, t_iova[0], 1, t_iova[1], 64));
+
+	t_umr(r, umr, 2, ro, UMR_ACCESS_PD_MASK, 4, ACC_ALL);
+	CHECK_EQ(e->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_REQ_ERR);
+	CHECK_EQ(be16toh(e->wqe_counter), 2);
+	t_rig_free(r);
+}
+
 static void completion_on_an_armed_cq_raises_one_eqe_and_interrupt(void)
 {
 	struct t_rig *r = t_rig(CX_ST_RC);
@@ -662,6 +769,7 @@ static const struct check_test tests[] = {
 	CHECK_TEST(unknown_lkey_is_a_local_protection_error_cqe),
 	CHECK_TEST(mtt_page_outside_guest_memory_is_a_protection_error),
 	CHECK_TEST(rdma_write_to_a_key_without_remote_write_is_refused),
+	CHECK_TEST(umr_wqe_gives_a_key_remote_write_and_completes),
 	CHECK_TEST(completion_on_an_armed_cq_raises_one_eqe_and_interrupt),
 	CHECK_TEST(first_message_on_an_rtr_qp_raises_comm_est_on_the_async_eq),
 	CHECK_TEST(doorbell_for_no_qp_is_ignored_and_counted),

@@ -8,6 +8,10 @@
 # Usage: rdma-core-suite.sh [MIN_PASS [unittest args...]]
 #    or: rdma-core-suite.sh --per-module [--name NAME] [--save FILE]
 #                           [--baseline FILE | --min MIN_PASS | --measure]
+#                           [--test-timeout SECS]
+# Both forms take --dev DEV and --gid N among their options (default: the
+# guest's DOORBELL_VM_IBDEV and DOORBELL_VM_GID_INDEX, rxe0 and 1;
+# tests/cx/check-rdma-core-suite.sh: mlx5_0 and 0).
 #
 # The first form runs the whole suite in one python process (run_tests.py)
 # and prints the unittest summary and one line, PASS when there is no
@@ -21,7 +25,8 @@
 # boot, loaded host: 110 s against 56 s through doorbell, 134 s against 77 s
 # with the stock provider), so tests/guest/suite.sh keeps the single process
 # on Debian 12; tests/guest/distro-suite.sh uses this.  Each test is interrupted after
-# 120 s, each module after 900 s (both times DOORBELL_TIMEOUT_SCALE).
+# 120 s (--test-timeout), each module after 900 s (both times
+# DOORBELL_TIMEOUT_SCALE).
 # How a module's end counts:
 #   - it ran to its end: its tests count as unittest reported them;
 #   - a test was interrupted by the per-test timeout: one error;
@@ -51,9 +56,12 @@ dev=${DOORBELL_VM_IBDEV:-rxe0}
 gid=${DOORBELL_VM_GID_INDEX:-1}
 src=/usr/share/doc/rdma-core/tests
 per_module=0 name=rdma_core_suite_passes_with_no_failures_or_errors
-save="" baseline="" min="" measure=0
+save="" baseline="" min="" measure=0 test_timeout=120
 while (($#)); do
 	case $1 in
+	--dev) dev=${2:?--dev needs a device}; shift ;;
+	--gid) gid=${2:?--gid needs an index}; shift ;;
+	--test-timeout) test_timeout=${2:?--test-timeout needs seconds}; shift ;;
 	--per-module) per_module=1 ;;
 	--name) name=${2:?--name needs a name}; shift ;;
 	--save) save=${2:?--save needs a file}; shift ;;
@@ -112,7 +120,7 @@ for f in "$work"/tests/test_*.py; do
 	mods+=("${m%.py}")
 done
 timeout "$(scaled 3600)" /usr/bin/python3 "$here/rdma-core-module.py" \
-	--test-timeout "$(scaled 120)" --module-timeout "$(scaled 900)" \
+	--test-timeout "$(scaled "$test_timeout")" --module-timeout "$(scaled 900)" \
 	--dev "$dev" --port 1 --gid "$gid" "$work/tests" "$res" "${mods[@]}" \
 	>"$log" 2>&1
 rc=$?

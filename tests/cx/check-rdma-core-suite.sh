@@ -1,0 +1,32 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# In the guest, after tests/cx/guest-cx.sh found mlx5_0: step 4 of issue
+# #19.  rdma-core's own python suite, as the distribution ships it, on
+# mlx5_0 through the distribution's stock libmlx5: the suite's runner of
+# the Soft-RoCE guests (tests/guest/rdma-core-suite.sh --per-module, one
+# process per test module, each test interrupted after TEST_TIMEOUT
+# seconds), pointed at mlx5_0 and its port 1, GID index 0 (the port is
+# InfiniBand: its one GID is the link-local one).  One line,
+# cx_rdma_core_suite: PASS with no failure, no error and no crash, FAIL
+# otherwise; the counts, the tests that failed, and every skip reason the
+# suite gave with how many tests gave it (features the device does not
+# claim answer EOPNOTSUPP, or lack a capability, and the suite skips).
+# A test that blocks in the kernel outlives the timeouts (the module's
+# process cannot be killed there): scripts/cx.sh --timeout ends the guest.
+#
+# Usage: check-rdma-core-suite.sh [TEST_TIMEOUT]
+#        (scripts/cx.sh --timeout 3000 -- tests/cx/check-rdma-core-suite.sh)
+set -uo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+limit=${1:-60}
+events=$(mktemp)
+out=$(mktemp)
+trap 'rm -f "$events" "$out"' EXIT
+
+DOORBELL_SUITE_LOG=$events "$here/../guest/rdma-core-suite.sh" \
+	--dev mlx5_0 --gid 0 --test-timeout "$limit" --per-module \
+	--name cx_rdma_core_suite | tee "$out"
+echo "    skip reasons (tests: reason):"
+sed -n 's/^skip [^:]*: //p' "$events" | sort | uniq -c | sort -rn |
+	sed 's/^ *\([0-9]*\) /    \1: /'
+! grep -q '^FAIL ' "$out"
