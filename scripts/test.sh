@@ -457,5 +457,12 @@ for t in "${times[@]}"; do
 	printf '%-14s %6d\n' "${t% *}" "${t#* }"
 done
 printf '%-14s %6d\n' total $(($(date +%s) - t_start))
+# The failures again, next to the summary: in a long run's log they are
+# otherwise far from its end, where a reader (or a CI page showing only the
+# tail) looks.
+if ((f)); then
+	echo "== the $f failures"
+	grep '^FAIL ' "$results" | cut -c1-300
+fi
 echo "$p passed, $f failed, $k skipped"
 ((f == 0))
