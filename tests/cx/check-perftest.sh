@@ -7,76 +7,50 @@
 # exchange, the data going through the device's data path
 # (tests/cx/cx_engine.c).  A pair passes when both sides exit 0 and the
 # client prints its result line (message size, iterations, then numbers).
-# Each side has a timeout, so nothing hangs.  A failure of perftest's clock
-# calibration (noisy under TCG) is retried once on a fresh port: "Can't
-# produce a report", or a client's result line of inf or nan where the
-# numbers belong (seen on Debian 12's ib_write_lat, whose server printed
-# numbers in the same run).  Prints PASS/FAIL per pair; exit 1 if any
-# failed.
+# The pairs run through the Soft-RoCE guests' tests/guest/pair-lib.sh (the
+# client starts when the server listens; each side has a timeout, so
+# nothing hangs).  A failure of perftest's clock calibration (noisy under
+# TCG; pair-lib.sh's perftest_gave_up: "Can't produce a report", or inf
+# where the times belong, seen on Debian 12's ib_write_lat whose server
+# printed numbers in the same run) is retried once on a fresh port.
+# Prints PASS/FAIL per pair; exit 1 if any failed.
 #
 # Usage: check-perftest.sh [ITERS]   (scripts/cx.sh -- tests/cx/check-perftest.sh)
 set -uo pipefail
+# shellcheck source=tests/guest/pair-lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../guest/pair-lib.sh"
 iters=${1:-200}
-limit=60
+addr=localhost
+pair_timeout=60
 failed=0
 port=18615
 dir=$(mktemp -d)
 result='^[[:space:]]*[0-9]+[[:space:]]+[0-9]+[[:space:]]+[0-9.]+'
-nocal="Can't produce a report|^[[:space:]]*[0-9]+[[:space:]]+[0-9]+[[:space:]]+-?(inf|nan)"
 
-# Wait up to 20 s for the server's TCP port; false if it never listens.
-listening() {
-	local i
-	for ((i = 0; i < 200; i++)); do
-		ss -Hltn "sport = :$1" 2>/dev/null | grep -q . && return 0
-		sleep 0.1
-	done
-	return 1
-}
-
-# One server and client on a fresh port; sets srv and cli (exit statuses).
+# One server and client on a fresh port; sets rc_s and rc_c.
 once() {
-	local name=$1 prog=$2 spid i
+	local name=$1 prog=$2
 	shift 2
 	port=$((port + 1))
-	timeout "$limit" "$prog" -d mlx5_0 -i 1 -F -p "$port" -n "$iters" "$@" \
-		>"$dir/$name.srv" 2>&1 &
-	spid=$!
-	cli=0
-	if listening "$port"; then
-		timeout "$limit" "$prog" -d mlx5_0 -i 1 -F -p "$port" \
-			-n "$iters" "$@" localhost >"$dir/$name.cli" 2>&1 || cli=$?
-	else
-		echo "server did not listen on port $port" >"$dir/$name.cli"
-		cli=1
-	fi
-	# A server whose client failed may wait for ever: 10 s grace.
-	if ((cli)); then
-		for ((i = 0; i < 100; i++)); do
-			kill -0 "$spid" 2>/dev/null || break
-			sleep 0.1
-		done
-		kill "$spid" 2>/dev/null
-	fi
-	srv=0
-	wait "$spid" || srv=$?
+	run_pair "$dir/$name.srv" "$dir/$name.cli" \
+		"$prog" -d mlx5_0 -i 1 -F -p "$port" -n "$iters" "$@"
 }
 
 # name, then the program and its options (both sides)
 pair() {
-	local name=$1 prog=$2 srv cli
+	local name=$1 prog=$2
 	shift 2
 	once "$name" "$prog" "$@"
-	if { ((srv || cli)) || ! grep -Eq "$result" "$dir/$name.cli"; } &&
-		grep -Eq "$nocal" "$dir/$name.cli"; then
+	if { ((rc_s || rc_c)) || ! grep -Eq "$result" "$dir/$name.cli"; } &&
+		perftest_gave_up "$dir/$name.cli"; then
 		echo "  $name: perftest's clock calibration failed, once more"
 		once "$name" "$prog" "$@"
 	fi
-	if ((srv == 0 && cli == 0)) && grep -Eq "$result" "$dir/$name.cli"; then
+	if ((rc_s == 0 && rc_c == 0)) && grep -Eq "$result" "$dir/$name.cli"; then
 		echo "PASS cx_perftest_$name: $(grep -E "$result" "$dir/$name.cli" |
 			tail -n 1 | sed 's/^ *//;s/  */ /g')"
 	else
-		echo "FAIL cx_perftest_$name: server exit $srv, client exit $cli ($prog $*)"
+		echo "FAIL cx_perftest_$name: server exit $rc_s, client exit $rc_c ($prog $*)"
 		sed 's/^/  server: /' "$dir/$name.srv" | tail -n 20
 		sed 's/^/  client: /' "$dir/$name.cli" | tail -n 20
 		failed=1

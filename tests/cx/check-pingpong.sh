@@ -6,36 +6,34 @@
 # and a client in the same guest, the client reaching the server over TCP
 # on localhost for the exchange of LIDs and QPNs, the data going through
 # the device's data path (tests/cx/cx_engine.c); each side checks the
-# bytes it received (-c).  Each pair has a timeout,
-# so nothing hangs.  Prints PASS/FAIL per pingpong; exit 1 if any failed.
+# bytes it received (-c).  The pairs run through the Soft-RoCE guests'
+# tests/guest/pair-lib.sh (the client starts when the server listens; each
+# side has a timeout, so nothing hangs).  Prints PASS/FAIL per pingpong;
+# exit 1 if any failed.
 #
 # Usage: check-pingpong.sh [ITERS]   (scripts/cx.sh -- tests/cx/check-pingpong.sh)
 set -uo pipefail
+# shellcheck source=tests/guest/pair-lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../guest/pair-lib.sh"
 iters=${1:-200}
-limit=30
+addr=localhost
+pair_timeout=30
 failed=0
 port=18515
 dir=$(mktemp -d)
 
 # name, then the program and its options (both sides)
 pair() {
-	local name=$1 prog=$2 spid srv cli
+	local name=$1 prog=$2
 	shift 2
 	port=$((port + 1))
-	timeout "$limit" "$prog" -d mlx5_0 -i 1 -p "$port" -n "$iters" "$@" \
-		>"$dir/$name.srv" 2>&1 &
-	spid=$!
-	sleep 1
-	timeout "$limit" "$prog" -d mlx5_0 -i 1 -p "$port" -n "$iters" "$@" \
-		localhost >"$dir/$name.cli" 2>&1
-	cli=$?
-	wait "$spid"
-	srv=$?
-	if ((srv == 0 && cli == 0)) && grep -q 'iters in' "$dir/$name.cli" &&
+	run_pair "$dir/$name.srv" "$dir/$name.cli" \
+		"$prog" -d mlx5_0 -i 1 -p "$port" -n "$iters" "$@"
+	if ((rc_s == 0 && rc_c == 0)) && grep -q 'iters in' "$dir/$name.cli" &&
 		grep -q 'iters in' "$dir/$name.srv"; then
 		echo "PASS cx_$name: $(grep 'iters in' "$dir/$name.cli")"
 	else
-		echo "FAIL cx_$name: server exit $srv, client exit $cli ($prog $*)"
+		echo "FAIL cx_$name: server exit $rc_s, client exit $rc_c ($prog $*)"
 		sed 's/^/  server: /' "$dir/$name.srv"
 		sed 's/^/  client: /' "$dir/$name.cli"
 		failed=1

@@ -56,11 +56,12 @@ wait_port() {
 }
 
 # run_pair SRV_LOG CLI_LOG ARGS...: server, then client; sets rc_s, rc_c.
+# Each side is bounded by $pair_timeout seconds (default 120), scaled.
 run_pair() {
 	local srv=$1 cli=$2 spid port t
 	shift 2
 	: "${addr:?pair-lib.sh: run_pair needs \$addr, the server address}"
-	t=$(scaled 120)
+	t=$(scaled "${pair_timeout:-120}")
 	port=$(pair_port "$@")
 	timeout "$t" "$@" >"$srv" 2>&1 &
 	spid=$!
