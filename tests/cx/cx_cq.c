@@ -63,15 +63,12 @@ static uint32_t stride(const struct cx_cq *cq)
 /* The 64-byte CQE of slot PC (the second half of a 128-byte one). */
 static uint8_t *cqe_at(struct cx *cx, struct cx_cq *cq, uint32_t pc)
 {
-	uint64_t pagesz = (uint64_t)CX_PAGE << cq->log_page_size;
 	uint64_t off =
 		(uint64_t)(pc & ((1u << cq->log_size) - 1)) * stride(cq) +
-		cx_queue_start(cq->log_page_size, cq->page_offset) +
 		stride(cq) - CQE_SIZE;
 
-	if (off / pagesz >= cq->npas)
-		return NULL;
-	return cx_dma(cx, cq->pas[off / pagesz] + off % pagesz, CQE_SIZE, true);
+	return cx_queue_at(cx, cq->pas, cq->npas, cq->log_page_size,
+			   cq->page_offset, off, CQE_SIZE, true);
 }
 
 /* The consumer index in the doorbell record; false if it is unreadable. */

@@ -70,13 +70,11 @@ static uint8_t *queue_byte(struct cx *cx, const uint64_t *pas, uint32_t npas,
 			   uint8_t lps, uint8_t poff, uint64_t off,
 			   uint64_t len)
 {
-	uint64_t pagesz = (uint64_t)CX_PAGE << lps;
-	uint64_t b = off + cx_queue_start(lps, poff);
+	uint8_t *p = NULL;
 
-	if (!pas || b / pagesz >= npas || len > SCRATCH ||
-	    b % pagesz + len > pagesz)
-		return guest_or_zeros(cx, UINT64_MAX, 0);
-	return guest_or_zeros(cx, pas[b / pagesz] + b % pagesz, len);
+	if (len <= SCRATCH)
+		p = cx_queue_at(cx, pas, npas, lps, poff, off, len, false);
+	return p ? p : guest_or_zeros(cx, UINT64_MAX, 0);
 }
 
 static int ibv_to_mkey(int access)

@@ -287,6 +287,12 @@ void *cx_dma(struct cx *cx, uint64_t addr, uint64_t len, bool write);
  * CX_OK a calloc'd *PAS of *NPAS pages (at least one slot). */
 int cx_take_pas(struct cx *cx, const struct cx_cmd *c, uint32_t at,
 		const struct cx_queue_geo *q, uint64_t **pas, uint32_t *npas);
+/* Host address of bytes [OFF, OFF + LEN) of a queue on pages PAS (NPAS of
+ * 4 KiB << LPS, from PAGE_OFFSET); NULL past its pages, across a page end,
+ * or where the guest's memory is not (cx_dma). */
+void *cx_queue_at(struct cx *cx, const uint64_t *pas, uint32_t npas,
+		  uint8_t lps, uint32_t page_offset, uint64_t off, uint64_t len,
+		  bool write);
 
 void cx_pci_init(struct cx *cx);
 void cx_cmd_doorbell(struct cx *cx, uint32_t bits);

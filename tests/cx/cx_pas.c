@@ -2,7 +2,8 @@
 /*
  * The page list of a queue (CQ, QP, SRQ/RMP) in its create command: how
  * many pages the queue spans from its page_offset, that the command holds
- * them, and that each is page-aligned guest memory the device may access.
+ * them, and that each is page-aligned guest memory the device may access;
+ * and where a byte of the queue is, for every reader of one.
  */
 #include <stdlib.h>
 
@@ -34,4 +35,16 @@ int cx_take_pas(struct cx *cx, const struct cx_cmd *c, uint32_t at,
 	*pasp = pas;
 	*npasp = npas;
 	return CX_OK;
+}
+
+void *cx_queue_at(struct cx *cx, const uint64_t *pas, uint32_t npas,
+		  uint8_t lps, uint32_t page_offset, uint64_t off, uint64_t len,
+		  bool write)
+{
+	uint64_t pagesz = (uint64_t)CX_PAGE << lps;
+	uint64_t b = off + cx_queue_start(lps, page_offset);
+
+	if (!pas || b / pagesz >= npas || b % pagesz + len > pagesz)
+		return NULL;
+	return cx_dma(cx, pas[b / pagesz] + b % pagesz, len, write);
 }

@@ -56,17 +56,14 @@ enum {
 /* Basic block N (modulo the SQ's size) of QP Q's send queue, or NULL. */
 static const uint8_t *sq_bb(struct cx *cx, const struct cx_qp *q, uint32_t n)
 {
-	uint64_t pagesz = (uint64_t)CX_PAGE << q->log_page_size;
-	uint64_t b = cx_queue_start(q->log_page_size, q->page_offset);
+	uint64_t b = (uint64_t)(n & ((1u << q->log_sq_size) - 1)) * BB;
 
-	if (q->no_sq || !q->pas)
+	if (q->no_sq)
 		return NULL;
 	if (q->rq_type == RQ_REGULAR)
 		b += 1ull << (q->log_rq_size + q->log_rq_stride);
-	b += (uint64_t)(n & ((1u << q->log_sq_size) - 1)) * BB;
-	if (b / pagesz >= q->npas)
-		return NULL;
-	return cx_dma(cx, q->pas[b / pagesz] + b % pagesz, BB, false);
+	return cx_queue_at(cx, q->pas, q->npas, q->log_page_size,
+			   q->page_offset, b, BB, false);
 }
 
 /* The mkey change of one UMR WQE: 0, or the error CQE's syndrome. */
