@@ -17,26 +17,18 @@
  * does not claim it (cx_caps.c: umr_modify_entity_size_disabled, no ODP).
  * The CHECK_FREE/NOT_FREE flags are not checked.
  */
+#include <endian.h>
 #include <string.h>
 
 #include "cx_ifc.h"
 #include "cx_int.h"
+#include "mlx5/mlx5_hw.h"
 
 enum {
-	BB = 64,		 /* MLX5_SEND_WQE_BB */
-	RQ_REGULAR = 0x0,	 /* MLX5_NON_ZERO_RQ */
-	OPCODE_UMR = 0x25,	 /* MLX5_OPCODE_UMR */
-	CTRL_CQ_UPDATE = 2 << 2, /* MLX5_WQE_CTRL_CQ_UPDATE (fm_ce_se) */
-	UMR_INLINE = 1 << 7,	 /* MLX5_UMR_INLINE */
-	CQE_REQ = 0x0,		 /* MLX5_CQE_REQ */
-	CQE_REQ_ERR = 0xd,	 /* MLX5_CQE_REQ_ERR */
-	SYND_LOCAL_QP_OP = 0x2,	 /* MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR */
-	SYND_LOCAL_PROT = 0x4,	 /* MLX5_CQE_SYNDROME_LOCAL_PROT_ERR */
-	CQE_SYNDROME = 55,	 /* mlx5_err_cqe.syndrome */
-	CQE_SOP_DROP_QPN = 56,	 /* opcode << 24 | qpn */
-	CQE_WQE_COUNTER = 60,
-	CQE_OP_OWN = 63,
-	CQE_BYTES = 64,
+	RQ_REGULAR = 0x0,    /* MLX5_NON_ZERO_RQ */
+	OPCODE_UMR = 0x25,   /* MLX5_OPCODE_UMR */
+	UMR_INLINE = 1 << 7, /* MLX5_UMR_INLINE */
+	BB = M5_SEND_WQE_BB,
 };
 
 /* mkey_mask bits (MLX5_MKEY_MASK_*) and where the mkc keeps each. */
@@ -76,12 +68,12 @@ static int apply(struct cx *cx, uint32_t mkey, const uint8_t *uctrl,
 
 	if (!(uctrl[0] & UMR_INLINE) || cx_get(uctrl, 32, 16) ||
 	    (mask & ~MASK_TAKEN))
-		return SYND_LOCAL_QP_OP;
+		return M5_SYND_LOCAL_QP_OP_ERR;
 	if (!i || i >= CX_MAX_MKEY || !cx->mkey[i].valid ||
 	    cx->mkey[i].variant != (mkey & 0xff))
-		return SYND_LOCAL_PROT;
+		return M5_SYND_LOCAL_PROT_ERR;
 	if ((mask & MASK_PD) && !cx_obj_used(cx, CX_OBJ_PD, pd))
-		return SYND_LOCAL_PROT;
+		return M5_SYND_LOCAL_PROT_ERR;
 	k = &cx->mkey[i];
 	if (mask & MASK_PD)
 		k->pd = pd;
@@ -109,13 +101,14 @@ static int apply(struct cx *cx, uint32_t mkey, const uint8_t *uctrl,
 static void complete(struct cx *cx, const struct cx_qp *q, uint32_t qpn,
 		     uint16_t idx, uint8_t opcode, int synd)
 {
-	uint8_t cqe[CQE_BYTES] = { 0 };
+	struct m5_err_cqe cqe = { 0 };
 
-	cx_set(cqe, CQE_SOP_DROP_QPN * 8, 32, (uint32_t)opcode << 24 | qpn);
-	cx_set(cqe, CQE_WQE_COUNTER * 8, 16, idx);
-	cqe[CQE_SYNDROME] = synd;
-	cqe[CQE_OP_OWN] = (synd ? CQE_REQ_ERR : CQE_REQ) << 4;
-	if (cx_cq_push(cx, q->cqn_snd, cqe, false) != CX_OK)
+	cqe.s_wqe_opcode_qpn = htobe32((uint32_t)opcode << 24 | qpn);
+	cqe.wqe_counter = htobe16(idx);
+	cqe.syndrome = synd;
+	cqe.op_own = (synd ? M5_CQE_REQ_ERR : M5_CQE_REQ)
+		     << M5_CQE_OPCODE_SHIFT;
+	if (cx_cq_push(cx, q->cqn_snd, (const uint8_t *)&cqe, false) != CX_OK)
 		cx_trace(cx, "umr qp 0x%x: CQE for WQE %u lost", qpn, idx);
 }
 
@@ -149,11 +142,11 @@ void cx_umr_doorbell(struct cx *cx, uint32_t qpn)
 		nbb = ds ? (ds * 16 + BB - 1) / BB : 1;
 		synd = opcode == OPCODE_UMR
 			       ? apply(cx, cx_get(ctrl, 96, 32), ctrl + 16, m)
-			       : SYND_LOCAL_QP_OP;
+			       : M5_SYND_LOCAL_QP_OP_ERR;
 		cx_trace(cx, "umr qp 0x%x: WQE %u opcode 0x%x mkey 0x%x: %s",
 			 qpn, idx, opcode, cx_get(ctrl, 96, 32),
 			 synd ? "error" : "done");
-		if (synd || (ctrl[11] & CTRL_CQ_UPDATE))
+		if (synd || (ctrl[11] & M5_WQE_CTRL_CQ_UPDATE))
 			complete(cx, q, qpn, idx, opcode, synd);
 		q->umr_ci += nbb;
 		if (synd)
