@@ -14,18 +14,23 @@
 # A test that blocks in the kernel outlives the timeouts (the module's
 # process cannot be killed there): scripts/cx.sh --timeout ends the guest.
 #
-# Usage: check-rdma-core-suite.sh [TEST_TIMEOUT]
+# With MODULE names (e.g. test_cq test_qp), only those modules run: the
+# subset of stage cx in scripts/test.sh.
+#
+# Usage: check-rdma-core-suite.sh [TEST_TIMEOUT [MODULE...]]
 #        (scripts/cx.sh --timeout 3000 -- tests/cx/check-rdma-core-suite.sh)
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 limit=${1:-60}
+shift || true
+only=(); (($#)) && only=(--modules "$*")
 events=$(mktemp)
 out=$(mktemp)
 trap 'rm -f "$events" "$out"' EXIT
 
 DOORBELL_SUITE_LOG=$events "$here/../guest/rdma-core-suite.sh" \
 	--dev mlx5_0 --gid 0 --test-timeout "$limit" --per-module \
-	--name cx_rdma_core_suite | tee "$out"
+	"${only[@]}" --name cx_rdma_core_suite | tee "$out"
 echo "    skip reasons (tests: reason):"
 sed -n 's/^skip [^:]*: //p' "$events" | sort | uniq -c | sort -rn |
 	sed 's/^ *\([0-9]*\) /    \1: /'

@@ -19,7 +19,7 @@ event is appended to RESULTS at once, one per line:
     ok|skip|fail|error|xfail|xpass <test id>[: reason]
     done <number of tests run>
     exit <status: the child's exit code, 128+N if killed by signal N,
-          124 if killed after --module-timeout>
+          124 if killed after --module-timeout> <seconds the module took>
 
 The child writes "done" when its run is over, then collects garbage (where
 pyverbs' leftover objects are freed) and ends; a crash after "done" is
@@ -168,7 +168,8 @@ def main():
                 sys.stdout.flush()
                 sys.stderr.flush()
                 os._exit(code)
-        deadline = time.monotonic() + a.module_timeout
+        started = time.monotonic()
+        deadline = started + a.module_timeout
         status = None
         while status is None:
             done, st = os.waitpid(pid, os.WNOHANG)
@@ -186,7 +187,7 @@ def main():
             code = 128 + os.WTERMSIG(status)
         else:
             code = os.WEXITSTATUS(status)
-        emit("exit", str(code))
+        emit("exit", f"{code} {time.monotonic() - started:.0f}")
     return 0
 
 

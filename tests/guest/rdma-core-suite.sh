@@ -8,7 +8,7 @@
 # Usage: rdma-core-suite.sh [MIN_PASS [unittest args...]]
 #    or: rdma-core-suite.sh --per-module [--name NAME] [--save FILE]
 #                           [--baseline FILE | --min MIN_PASS | --measure]
-#                           [--test-timeout SECS]
+#                           [--test-timeout SECS] [--modules "M..."]
 # Both forms take --dev DEV and --gid N among their options (default: the
 # guest's DOORBELL_VM_IBDEV and DOORBELL_VM_GID_INDEX, rxe0 and 1;
 # tests/cx/check-rdma-core-suite.sh: mlx5_0 and 0).
@@ -18,7 +18,8 @@
 # failure, no error and at least MIN_PASS passes (default 86: the stock
 # provider's count on Debian 12's kernel).
 #
-# --per-module runs each test_*.py in its own python process
+# --per-module runs each test_*.py (or only the --modules named, e.g.
+# "test_cq test_qp") in its own python process
 # (rdma-core-module.py), so that a crash costs one module: on Debian 13,
 # python dies in the garbage collector after pyverbs' "Failed to close CQ.
 # Errno: 9" with the stock provider.  It is slower (Debian 12 guest, same
@@ -56,13 +57,14 @@ dev=${DOORBELL_VM_IBDEV:-rxe0}
 gid=${DOORBELL_VM_GID_INDEX:-1}
 src=/usr/share/doc/rdma-core/tests
 per_module=0 name=rdma_core_suite_passes_with_no_failures_or_errors
-save="" baseline="" min="" measure=0 test_timeout=120
+save="" baseline="" min="" measure=0 test_timeout=120 only=""
 while (($#)); do
 	case $1 in
 	--dev) dev=${2:?--dev needs a device}; shift ;;
 	--gid) gid=${2:?--gid needs an index}; shift ;;
 	--test-timeout) test_timeout=${2:?--test-timeout needs seconds}; shift ;;
 	--per-module) per_module=1 ;;
+	--modules) only=${2:?--modules needs module names}; shift ;;
 	--name) name=${2:?--name needs a name}; shift ;;
 	--save) save=${2:?--save needs a file}; shift ;;
 	--baseline) baseline=${2:?--baseline needs a file}; shift ;;
@@ -115,10 +117,14 @@ fi
 res=$work/results
 : >"$res"
 mods=()
-for f in "$work"/tests/test_*.py; do
-	m=${f##*/}
-	mods+=("${m%.py}")
-done
+if [[ -n $only ]]; then
+	read -ra mods <<<"$only"
+else
+	for f in "$work"/tests/test_*.py; do
+		m=${f##*/}
+		mods+=("${m%.py}")
+	done
+fi
 timeout "$(scaled 3600)" /usr/bin/python3 "$here/rdma-core-module.py" \
 	--test-timeout "$(scaled "$test_timeout")" --module-timeout "$(scaled 900)" \
 	--dev "$dev" --port 1 --gid "$gid" "$work/tests" "$res" "${mods[@]}" \
@@ -177,6 +183,10 @@ if ((nmods < ${#mods[@]})); then
 fi
 sed -n 's/^bad \([a-z]*\) /    \U\1\E /p' "$summary"
 sed -n 's/^crash \([^ ]*\) exit \(.*\)/    exit crash: \1 (exit status \2) after all its tests ran/p' "$summary"
+# The slowest modules, with the seconds each took (wall, boot excluded).
+awk '$1 == "module" { m = $2 } $1 == "exit" && NF > 2 { print $3, m }' "$res" |
+	sort -rn | head -8 | awk '{ s = s sep $2 " " $1; sep = ", " }
+		END { if (s != "") print "    slowest modules (s): " s }'
 echo "    rdma-core suite, one process per module ($nmods modules): passed $passed, skipped $skipped, failures $failures, errors $errors, exit crashes $crashes"
 [[ -z $save ]] || cp "$summary" "$save"
 [[ -z ${DOORBELL_SUITE_LOG:-} ]] || cp "$res" "$DOORBELL_SUITE_LOG"
