@@ -101,8 +101,17 @@ echo "--- device server: the commands that failed, then the last 30"
 echo "  ..."
 tail -n 30 "$work/server.log" | sed 's/^/  /'
 [[ -z $log ]] || cp "$work/server.log" "$log"
-if ((src)); then
-	echo "cx.sh: cx-server exited with status $src"
+# One line on the server itself; with a sanitizer build (stage cx runs one
+# guest on build-asan), its report's first lines.
+san_re='ERROR: (Address|Leak)Sanitizer|runtime error:'
+why=""
+((src == 0)) || why="cx-server exited with status $src"
+grep -Eq "$san_re" "$work/server.log" && why+="${why:+; }a sanitizer report"
+if [[ -n $why ]]; then
+	echo "FAIL cx_server_ends_clean: $why"
+	grep -E -A12 "$san_re" "$work/server.log" | head -40 | sed 's/^/  /'
 	((rc)) || rc=1
+else
+	echo "PASS cx_server_ends_clean"
 fi
 exit "$rc"

@@ -377,11 +377,22 @@ stage_arch() {
 cx_checks='tests/cx/check-devinfo.sh; d=$?; tests/cx/check-pingpong.sh 200; p=$?;
 tests/cx/check-perftest.sh 200; t=$?; exit $((d | p | t))'
 stage_cx() {
-	local rc=0
+	local rc=0 asan=$top/build-asan
 	need_build || return
 	scripts/cx.sh --no-build --timeout 900 -- bash -c "$cx_checks" | record || rc=$?
-	# Debian 12's Linux 6.1 (libmlx5 v44's kernel): its tests carry its name.
-	scripts/cx.sh --no-build --distro bookworm --timeout 900 -- bash -c "$cx_checks" |
+	# Debian 12's Linux 6.1 (libmlx5 v44's kernel): its tests carry its
+	# name.  Its server is the ASan+UBSan one, in the build stage sanitize
+	# then reuses (cx.sh fails on a report or a nonzero exit).
+	if DOORBELL_BUILD_DIR=$asan scripts/build.sh -DDOORBELL_SANITIZE=address,undefined \
+		>"$work/cx-asan-build.log" 2>&1; then
+		echo "PASS cx_asan_server_builds" | record
+	else
+		tail -n 20 "$work/cx-asan-build.log" | sed 's/^/    /' >&2
+		echo "FAIL cx_asan_server_builds" | record
+		return 1
+	fi
+	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 DOORBELL_BUILD_DIR=$asan \
+		scripts/cx.sh --no-build --distro bookworm --timeout 900 -- bash -c "$cx_checks" |
 		sed -E 's/^(PASS|FAIL|SKIP) cx_/\1 cx_bookworm_/' | record || rc=$?
 	return "$rc"
 }
