@@ -266,6 +266,26 @@ static struct m5m_qp *eng_qp_find(void *arg, uint32_t qpn)
 	return &e->m;
 }
 
+/* The SRQ an XRC segment names: an XRC SRQ of the device, or NULL. */
+static struct m5m_srq *eng_srq_find(void *arg, uint32_t srqn)
+{
+	static __be32 none;
+	struct cx *cx = arg;
+	struct cx_eng_srq *e;
+
+	if (srqn >= CX_MAX_SRQ || !cx->srq[srqn].valid || !cx->srq[srqn].xrc)
+		return NULL;
+	e = cx->eng->srq[srqn];
+	if (!e)
+		return NULL;
+	e->m.dbrec = cx_dma(cx, cx->srq[srqn].dbr, 4, true);
+	if (!e->m.dbrec) {
+		none = 0;
+		e->m.dbrec = &none;
+	}
+	return &e->m;
+}
+
 static const struct m5m_eng_ops eng_ops = {
 	.xlate = eng_xlate,
 	.qp_buf = eng_qp_buf,
@@ -273,6 +293,7 @@ static const struct m5m_eng_ops eng_ops = {
 	.cqe = eng_cqe,
 	.event = eng_event,
 	.qp_find = eng_qp_find,
+	.srq_find = eng_srq_find,
 };
 
 int cx_eng_init(struct cx *cx)
@@ -387,6 +408,10 @@ void cx_eng_srq_made(struct cx *cx, uint32_t srqn)
 	e->m.uidx = s->user_index;
 	e->m.limit = s->lwm;
 	e->m.limit_armed = s->lwm != 0;
+	if (s->xrc) {
+		e->m.xrcd = s->xrcd;
+		e->m.cq = cq_of(cx, s->cqn);
+	}
 }
 
 /* An SRQ went: so do the engine's QPs on it (their doorbells are stray). */
@@ -407,11 +432,13 @@ void cx_eng_srq_gone(struct cx *cx, uint32_t srqn)
 	g->srq[srqn] = NULL;
 }
 
-static enum ibv_qp_type qp_type(uint8_t st)
+static enum ibv_qp_type qp_type(const struct cx_qp *q)
 {
-	switch (st) {
+	switch (q->st) {
 	case CX_ST_RC:
 		return IBV_QPT_RC;
+	case CX_ST_XRC:
+		return q->no_sq ? IBV_QPT_XRC_RECV : IBV_QPT_XRC_SEND;
 	case CX_ST_UC:
 		return IBV_QPT_UC;
 	default:
@@ -479,7 +506,8 @@ void cx_eng_qp_made(struct cx *cx, uint32_t qpn)
 	e->m.qpn = qpn;
 	e->m.dev = g->dev;
 	e->m.pd = pd_of(cx, q->pd);
-	e->m.type = qp_type(q->st);
+	e->m.type = qp_type(q);
+	e->m.xrcd = q->xrcd;
 	e->m.state = IBV_QPS_RESET;
 	e->m.scq = cq_of(cx, q->cqn_snd);
 	e->m.rcq = cq_of(cx, q->cqn_rcv);

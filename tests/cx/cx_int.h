@@ -216,6 +216,7 @@ enum {
 	CX_ST_RC = 0x0,
 	CX_ST_UC = 0x1,
 	CX_ST_UD = 0x2,
+	CX_ST_XRC = 0x3, /* XRC INI (with an SQ) and XRC TGT (no_sq) */
 	CX_ST_QP0 = 0x7,
 	CX_ST_QP1 = 0x8,
 	CX_ST_REG_UMR = 0xc,
@@ -233,7 +234,8 @@ struct cx_qp {
 	uint8_t st, state, rq_type, log_rq_size, log_rq_stride, log_sq_size;
 	uint8_t log_page_size, page_offset;
 	uint32_t pd, uar, cqn_snd, cqn_rcv, srqn, user_index;
-	uint64_t dbr; /* doorbell record: RQ counter at +0, SQ at +4 */
+	uint32_t xrcd; /* XRC TGT: the domain of the SRQs it delivers to */
+	uint64_t dbr;  /* doorbell record: RQ counter at +0, SQ at +4 */
 	uint32_t npas;
 	uint64_t *pas;
 	uint16_t umr_ci; /* the UMR QP: the next WQE cx_umr.c runs */

@@ -5,9 +5,16 @@
  * table (drivers/infiniband/hw/mlx5/qp.c): RST2INIT, INIT2INIT, INIT2RTR,
  * RTR2RTS, RTS2RTS, SQERR2RTS, 2ERR and 2RST.  A state command on a QP
  * in another state than the one it leaves gets BAD_QP_STATE.  The service
- * types are those mlx5_ib creates for RC, UC and UD QPs, for ib_mad's QP0
- * and QP1 (IB_QPT_SMI and the GSI's hardware QP) and for its UMR QP
- * (MLX5_IB_QPT_REG_UMR, made at load by Linux 6.1).
+ * types are those mlx5_ib creates for RC, UC and UD QPs, for XRC INI and
+ * XRC TGT QPs, for ib_mad's QP0 and QP1 (IB_QPT_SMI and the GSI's hardware
+ * QP) and for its UMR QP (MLX5_IB_QPT_REG_UMR, made at load by Linux 6.1).
+ *
+ * XRC (qp.c): both kinds have service type XRC and rq_type SRQ (naming the
+ * driver's own SRQ, which never receives); an INI is a user QP with an SQ
+ * in the XRCD the driver keeps for it, a TGT (create_xrc_tgt_qp) has
+ * no_sq, the user's XRCD, the driver's PD and CQ, and neither a UAR page
+ * nor a doorbell record (both 0): it has nothing to ring.  Their state
+ * commands carry what an RC QP's do.
  *
  * The attributes a state command carries are taken as the PRM's
  * transition rules say: those the transition requires for the QP's type,
@@ -51,7 +58,8 @@ enum {
 };
 
 #define T(st) (1u << (st))
-#define RC_UC (T(CX_ST_RC) | T(CX_ST_UC))
+#define RC    (T(CX_ST_RC) | T(CX_ST_XRC))
+#define RC_UC (RC | T(CX_ST_UC))
 #define DGRAM (T(CX_ST_UD) | T(CX_ST_QP0) | T(CX_ST_QP1))
 #define ALL   (RC_UC | DGRAM | T(CX_ST_REG_UMR))
 
@@ -78,14 +86,14 @@ static const struct attr {
 	{ F_QPC_LOG_MSG_MAX, 0, { 0, ALL, 0 } },
 	{ F_QPC_REMOTE_QPN, 0, { 0, RC_UC, 0 } },
 	{ F_QPC_NEXT_RCV_PSN, 0, { 0, RC_UC, 0 } },
-	{ F_QPC_LOG_RRA_MAX, OPT_RRA_MAX, { 0, T(CX_ST_RC), 0 } },
-	{ F_QPC_MIN_RNR_NAK, OPT_RNR_TIMEOUT, { 0, T(CX_ST_RC), 0 } },
+	{ F_QPC_LOG_RRA_MAX, OPT_RRA_MAX, { 0, RC, 0 } },
+	{ F_QPC_MIN_RNR_NAK, OPT_RNR_TIMEOUT, { 0, RC, 0 } },
 	{ F_QPC_NEXT_SEND_PSN, 0, { 0, 0, ALL } },
-	{ F_QPC_RETRY_COUNT, OPT_RETRY_COUNT, { 0, 0, T(CX_ST_RC) } },
-	{ F_QPC_RNR_RETRY, OPT_RNR_RETRY, { 0, 0, T(CX_ST_RC) } },
-	{ F_QPC_LOG_SRA_MAX, OPT_SRA_MAX, { 0, 0, T(CX_ST_RC) } },
+	{ F_QPC_RETRY_COUNT, OPT_RETRY_COUNT, { 0, 0, RC } },
+	{ F_QPC_RNR_RETRY, OPT_RNR_RETRY, { 0, 0, RC } },
+	{ F_QPC_LOG_SRA_MAX, OPT_SRA_MAX, { 0, 0, RC } },
 	/* primary_address_path.ack_timeout */
-	{ 0xc0 + 0x40, 0x5, OPT_ACK_TIMEOUT, { 0, 0, T(CX_ST_RC) } },
+	{ 0xc0 + 0x40, 0x5, OPT_ACK_TIMEOUT, { 0, 0, RC } },
 };
 
 /* The state commands: the state each leaves (-1: any) and enters. */
@@ -126,6 +134,12 @@ static bool supported_st(uint32_t st)
 	return st < 16 && ALL & T(st);
 }
 
+/* An XRC TGT: no SQ, no UAR page, no doorbell record (qp.c). */
+static bool xrc_tgt(const uint8_t *qpc)
+{
+	return cx_get(qpc, F_QPC_ST) == CX_ST_XRC && cx_get(qpc, F_QPC_NO_SQ);
+}
+
 /* The objects the context names; CX_OK or the status that refuses it. */
 static int check_objects(struct cx *cx, const uint8_t *qpc)
 {
@@ -134,13 +148,16 @@ static int check_objects(struct cx *cx, const uint8_t *qpc)
 	uint32_t rcv = cx_get(qpc, F_QPC_CQN_RCV);
 	uint32_t rq_type = cx_get(qpc, F_QPC_RQ_TYPE);
 
-	if (uar >= CX_MAX_UAR || !cx->uar_used[uar])
+	if (!xrc_tgt(qpc) && (uar >= CX_MAX_UAR || !cx->uar_used[uar]))
 		return CX_BAD_PARAM;
 	if (rq_type != RQ_REGULAR && rq_type != RQ_SRQ && rq_type != RQ_ZERO)
 		return CX_BAD_PARAM;
 	/* Linux 6.1's UMR QP names PD 0: its WQEs carry their own keys. */
 	if (!cx_obj_used(cx, CX_OBJ_PD, cx_get(qpc, F_QPC_PD)) &&
 	    !(cx_get(qpc, F_QPC_ST) == CX_ST_REG_UMR && !cx_get(qpc, F_QPC_PD)))
+		return CX_BAD_RES;
+	if (cx_get(qpc, F_QPC_ST) == CX_ST_XRC &&
+	    !cx_obj_used(cx, CX_OBJ_XRCD, cx_get(qpc, F_QPC_XRCD)))
 		return CX_BAD_RES;
 	/* CQ numbers start at 1 (cx_cq.c): 0 is "none". */
 	if ((snd && !cx_cq_get(cx, snd)) || (rcv && !cx_cq_get(cx, rcv)))
@@ -169,7 +186,7 @@ static int take_queues(struct cx *cx, struct cx_cmd *c, struct cx_qp *q)
 	if (q->log_rq_size > LOG_MAX_QP_SZ || q->log_sq_size > LOG_MAX_QP_SZ ||
 	    q->log_rq_stride > LOG_MAX_RQ_STRIDE + 4 || q->log_page_size > 20)
 		return CX_BAD_PARAM;
-	if (q->dbr % 8 || !cx_dma(cx, q->dbr, 8, true))
+	if (!xrc_tgt(qpc) && (q->dbr % 8 || !cx_dma(cx, q->dbr, 8, true)))
 		return CX_BAD_PARAM;
 	if (q->rq_type == RQ_REGULAR)
 		bytes += (uint64_t)1 << (q->log_rq_size + q->log_rq_stride);
@@ -226,6 +243,7 @@ static int create_qp(struct cx *cx, struct cx_cmd *c)
 	q.cqn_rcv = cx_get(qpc, F_QPC_CQN_RCV);
 	q.srqn = cx_get(qpc, F_QPC_SRQN_RMPN_XRQN);
 	q.user_index = cx_get(qpc, F_QPC_USER_INDEX);
+	q.xrcd = cx_get(qpc, F_QPC_XRCD);
 	q.valid = true;
 	*slot = q;
 	cx_set(c->out, F_QPN, slot - cx->qp);

@@ -52,6 +52,7 @@ struct t_rig {
 	uint64_t rq_at[2], sq_at[2]; /* guest addresses of the queues */
 	unsigned int lps;	     /* QP pages: 4 KiB << lps */
 	uint32_t srqn;		     /* B's receives come from this RMP */
+	uint32_t xrcd, xsrqn;	     /* XRC: A is an INI, B a TGT */
 };
 
 static uint32_t t_alloc_pd(struct cx *cx)
@@ -130,6 +131,15 @@ static uint32_t t_create_qp(struct t_rig *r, unsigned int i, uint32_t st)
 		cx_set(qpc, F_QPC_RQ_TYPE, 1); /* MLX5_SRQ_RQ */
 		cx_set(qpc, F_QPC_SRQN_RMPN_XRQN, r->srqn);
 	}
+	/* XRC INI (create_qp_common): no RQ, the driver's SRQ and XRCD. */
+	if (st == CX_ST_XRC) {
+		cx_set(qpc, F_QPC_LOG_RQ_SIZE, 0);
+		cx_set(qpc, F_QPC_LOG_RQ_STRIDE, 0);
+		cx_set(qpc, F_QPC_RQ_TYPE, 1);
+		cx_set(qpc, F_QPC_SRQN_RMPN_XRQN, r->xsrqn);
+		cx_set(qpc, F_QPC_XRCD, r->xrcd);
+		r->sq_at[i] = pas[0];
+	}
 	cx_set64(qpc, B_QPC_DBR_ADDR, PG(P_DBR) + 64 * i);
 	cx_set64(in, B_CREATE_QP_IN_PAS, pas[0]);
 	cx_set64(in, B_CREATE_QP_IN_PAS + 8, pas[1]);
@@ -189,8 +199,55 @@ static uint32_t t_rmp(struct t_rig *r)
 	return cx_get(out, F_SRQN);
 }
 
+/*
+ * An XRC TGT as create_xrc_tgt_qp() makes it in XRCD: no SQ, no UAR page,
+ * no doorbell record, the driver's SRQ, A's CQ (not the XRC SRQ's), a PD
+ * of its own (the driver's, not the keys'): the qpn or minus the status.
+ */
+static int t_tgt(struct t_rig *r, uint32_t xrcd)
+{
+	uint8_t in[0x110] = { 0 }, out[16];
+	uint8_t *qpc = in + B_QPC;
+
+	cx_set(in, F_IN_OPCODE, CX_OP_CREATE_QP);
+	cx_set(qpc, F_QPC_ST, CX_ST_XRC);
+	cx_set(qpc, F_QPC_PD, t_alloc_pd(r->cx));
+	cx_set(qpc, F_QPC_RQ_TYPE, 1);
+	cx_set(qpc, F_QPC_NO_SQ, 1);
+	cx_set(qpc, F_QPC_CQN_RCV, r->cqn[0]);
+	cx_set(qpc, F_QPC_CQN_SND, r->cqn[0]);
+	cx_set(qpc, F_QPC_SRQN_RMPN_XRQN, r->xsrqn);
+	cx_set(qpc, F_QPC_XRCD, xrcd);
+	cx_set(qpc, F_QPC_USER_INDEX, 0x101);
+	CHECK_EQ(cmd(r->cx, in, sizeof(in), out, sizeof(out)), 0);
+	if (cx_get(out, F_OUT_STATUS))
+		return -(int)cx_get(out, F_OUT_STATUS);
+	return cx_get(out, F_QPN);
+}
+
+/* CREATE_XRC_SRQ in XRCD with CQ B's: 16 WQEs of 64 bytes at P_SRQ. */
+static uint32_t t_xrc_srq(struct t_rig *r, uint32_t xrcd)
+{
+	uint8_t in[0x110 + 8] = { 0 }, out[16];
+	uint8_t *sc = in + B_XRC_SRQ_CONTEXT;
+
+	cx_set(in, F_IN_OPCODE, CX_OP_CREATE_XRC_SRQ);
+	cx_set(sc, F_SRQC_LOG_RQ_STRIDE, 2); /* 16 << 2 */
+	cx_set(sc, F_SRQC_LOG_SRQ_SIZE, SRQ_LOG);
+	cx_set(sc, F_SRQC_PD, r->pd);
+	cx_set(sc, F_SRQC_XRCD, xrcd);
+	cx_set(sc, F_SRQC_CQN, r->cqn[1]);
+	cx_set(sc, F_XRC_SRQC_USER_INDEX, 0x200);
+	cx_set64(sc, B_SRQC_DBR_ADDR, PG(P_DBR) + 0x100);
+	cx_set64(in, B_SRQ_PAS, PG(P_SRQ));
+	CHECK_EQ(cmd(r->cx, in, sizeof(in), out, sizeof(out)), 0);
+	CHECK_EQ(cx_get(out, F_OUT_STATUS), CX_OK);
+	return cx_get(out, F_SRQN);
+}
+
 /* Two QPs of type ST on pages of 4 KiB << LPS; B stays in RTR if B_RTR,
- * takes its receives from an RMP if B_SRQ. */
+ * takes its receives from an RMP if B_SRQ.  XRC: A is an INI, B a TGT,
+ * both in one XRCD with an XRC SRQ on B's CQ. */
 static struct t_rig *t_rig_on(uint32_t st, unsigned int lps, bool b_rtr,
 			      bool b_srq)
 {
@@ -224,8 +281,19 @@ static struct t_rig *t_rig_on(uint32_t st, unsigned int lps, bool b_rtr,
 		r->mtt[i][3] = PG(P_DATA + 0x10 * i);
 		r->key[i] = t_mkey(r->cx, r->pd, t_iova[i], 3 * CX_PAGE,
 				   r->mtt[i], ACC_ALL);
-		r->qpn[i] = t_create_qp(r, i, st);
 	}
+	if (st == CX_ST_XRC) {
+		uint8_t out[16];
+
+		CHECK_EQ(simple(r->cx, CX_OP_ALLOC_XRCD, 0, out, sizeof(out)),
+			 CX_OK);
+		r->xrcd = cx_get(out, F_OBJ_NUMBER);
+		r->xsrqn = t_xrc_srq(r, r->xrcd);
+	}
+	for (i = 0; i < 2; i++)
+		r->qpn[i] = st == CX_ST_XRC && i ? (uint32_t)t_tgt(r, r->xrcd)
+						 : t_create_qp(r, i, st);
+	CHECK(r->qpn[1] >= 2 && r->qpn[1] < CX_MAX_QP);
 	t_up(r->cx, r->qpn[0], r->qpn[1], 0x1234, true);
 	t_up(r->cx, r->qpn[1], r->qpn[0], 0x1234, !b_rtr);
 	return r;
@@ -537,6 +605,110 @@ static void t_check_req_err(struct t_rig *r, uint8_t opcode, uint8_t synd)
 	CHECK_EQ(cx_get(out + B_QPC, F_QPC_STATE), CX_QP_ERR);
 }
 
+/* One receive WQE of LEN bytes at ADDR (B's key) at the head of the SRQ
+ * at P_SRQ, linked to WQE 1; its doorbell record counts one. */
+static void t_srq_post(struct t_rig *r, uint32_t len, uint64_t addr)
+{
+	uint8_t *w = at(PG(P_SRQ));
+
+	memset(w, 0, 64);
+	((struct m5_srq_next_seg *)w)->next_wqe_index = htobe16(1);
+	t_data(w + 16, len, r->key[1], addr);
+	t_data(w + 32, 0, M5_INVALID_LKEY, 0);
+	*(__be32 *)at(PG(P_DBR) + 0x100) = htobe32(1);
+}
+
+/* An XRC INI SEND of LEN bytes from A's SRC for XRC SRQ SRQN. */
+static void t_xrc_send(struct t_rig *r, uint32_t srqn, uint64_t src,
+		       uint32_t len)
+{
+	uint8_t *w = t_wqe(r, 0, M5_OPCODE_SEND, 3);
+
+	((struct m5_xrc_seg *)w)->xrc_srqn = htobe32(srqn);
+	t_data(w + 16, len, r->key[0], src);
+	t_ring(r, 0, 1);
+}
+
+static void xrc_send_lands_in_the_named_srq_and_completes_on_its_cq(void)
+{
+	struct t_rig *r = t_rig(CX_ST_XRC);
+	uint64_t src = t_iova[0] + 0x80, dst = t_iova[1] + 0x200;
+	const struct m5_cqe64 *c;
+
+	t_srq_post(r, 700, dst);
+	t_fill(r, 0, src, 600, 21);
+	t_xrc_send(r, r->xsrqn, src, 600);
+	CHECK(t_same(r, 0, src, 1, dst, 600));
+	t_check_req(r, 0, M5_OPCODE_SEND, 600);
+	/* The XRC SRQ's CQ (B's), not the TGT's (A's): after the
+	 * requester's CQE, A's CQ has nothing more. */
+	CHECK_EQ(t_cqe(0, 1)->op_own >> 4, CQE_INVALID);
+	c = t_cqe(1, 0);
+	CHECK_EQ(c->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_RESP_SEND);
+	CHECK_EQ(be32toh(c->byte_cnt), 600);
+	CHECK_EQ(be16toh(c->wqe_counter), 0);
+	/* cqe_version 1: the SRQ's user index (libmlx5 finds the SRQ by
+	 * it), the TGT's QPN, the INI's as the source. */
+	CHECK_EQ(be32toh(c->srqn_uidx) & 0xffffff, 0x200);
+	CHECK_EQ(be32toh(c->sop_drop_qpn) & 0xffffff, r->qpn[1]);
+	CHECK_EQ(be32toh(c->flags_rqpn) & 0xffffff, r->qpn[0]);
+	t_rig_free(r);
+}
+
+static void xrc_send_for_an_srq_not_of_the_tgts_xrcd_is_an_invalid_request(void)
+{
+	struct t_rig *r = t_rig(CX_ST_XRC);
+	uint8_t out[16];
+	uint32_t other;
+
+	/* An XRC SRQ of another XRCD, posted to: the TGT must refuse it. */
+	CHECK_EQ(simple(r->cx, CX_OP_ALLOC_XRCD, 0, out, sizeof(out)), CX_OK);
+	other = t_xrc_srq(r, cx_get(out, F_OBJ_NUMBER));
+	t_srq_post(r, 64, t_iova[1]);
+	t_xrc_send(r, other, t_iova[0], 64);
+	t_check_req_err(r, M5_OPCODE_SEND, M5_SYND_REMOTE_INVAL_REQ_ERR);
+	CHECK_EQ(t_cqe(1, 0)->op_own >> 4, CQE_INVALID);
+	t_rig_free(r);
+}
+
+static void xrc_send_for_no_srq_is_an_invalid_request(void)
+{
+	struct t_rig *r = t_rig(CX_ST_XRC);
+
+	t_srq_post(r, 64, t_iova[1]);
+	t_xrc_send(r, r->xsrqn + 1, t_iova[0], 64);
+	t_check_req_err(r, M5_OPCODE_SEND, M5_SYND_REMOTE_INVAL_REQ_ERR);
+	CHECK_EQ(t_cqe(1, 0)->op_own >> 4, CQE_INVALID);
+	t_rig_free(r);
+}
+
+static void xrc_rdma_write_lands_with_the_srqs_pd(void)
+{
+	struct t_rig *r = t_rig(CX_ST_XRC);
+	uint64_t src = t_iova[0] + 0x10, dst = t_iova[1] + 0x999;
+	uint8_t *w;
+
+	t_fill(r, 0, src, 3000, 5);
+	w = t_wqe(r, 0, M5_OPCODE_RDMA_WRITE, 4);
+	((struct m5_xrc_seg *)w)->xrc_srqn = htobe32(r->xsrqn);
+	t_raddr(w + 16, r->key[1], dst);
+	t_data(w + 32, 3000, r->key[0], src);
+	t_ring(r, 0, 1);
+	CHECK(t_same(r, 0, src, 1, dst, 3000));
+	t_check_req(r, 0, M5_OPCODE_RDMA_WRITE, 3000);
+	CHECK_EQ(t_cqe(1, 0)->op_own >> 4, CQE_INVALID);
+	t_rig_free(r);
+}
+
+static void xrc_tgt_in_an_unallocated_xrcd_is_refused(void)
+{
+	struct t_rig *r = t_rig(CX_ST_XRC);
+
+	CHECK_EQ(t_tgt(r, r->xrcd + 1), -CX_BAD_RES);
+	CHECK(t_tgt(r, r->xrcd) >= 2);
+	t_rig_free(r);
+}
+
 static void unknown_lkey_is_a_local_protection_error_cqe(void)
 {
 	struct t_rig *r = t_rig(CX_ST_RC);
@@ -773,6 +945,12 @@ static const struct check_test tests[] = {
 	CHECK_TEST(completion_on_an_armed_cq_raises_one_eqe_and_interrupt),
 	CHECK_TEST(first_message_on_an_rtr_qp_raises_comm_est_on_the_async_eq),
 	CHECK_TEST(doorbell_for_no_qp_is_ignored_and_counted),
+	CHECK_TEST(xrc_send_lands_in_the_named_srq_and_completes_on_its_cq),
+	CHECK_TEST(
+		xrc_send_for_an_srq_not_of_the_tgts_xrcd_is_an_invalid_request),
+	CHECK_TEST(xrc_send_for_no_srq_is_an_invalid_request),
+	CHECK_TEST(xrc_rdma_write_lands_with_the_srqs_pd),
+	CHECK_TEST(xrc_tgt_in_an_unallocated_xrcd_is_refused),
 };
 
 int main(int argc, char **argv)

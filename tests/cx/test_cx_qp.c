@@ -228,8 +228,11 @@ static void create_qp_refuses_unknown_objects_and_outside_pages(void)
 	b.uar = a.uar + 1;
 	CHECK_EQ(make_qp(cx, &b), -CX_BAD_PARAM);
 	b = a;
-	b.st = 0x3; /* XRC: not offered */
+	b.st = 0xf; /* no service type */
 	CHECK_EQ(make_qp(cx, &b), -CX_BAD_PARAM);
+	b = a;
+	b.st = CX_ST_XRC; /* in XRCD 0: none is allocated */
+	CHECK_EQ(make_qp(cx, &b), -CX_BAD_RES);
 	b = a;
 	b.pages = 0x7000000;
 	CHECK_EQ(make_qp(cx, &b), -CX_BAD_PARAM);

@@ -64,6 +64,12 @@ struct m5_ctrl_seg {
 	__be32 imm;
 };
 
+/* XRC segment: after the ctrl segment of every XRC INI WQE. */
+struct m5_xrc_seg {
+	__be32 xrc_srqn; /* the remote XRC SRQ the message is for */
+	uint8_t rsvd[12];
+};
+
 /* Remote address segment: RDMA WRITE, READ and atomics. */
 struct m5_raddr_seg {
 	__be64 raddr;

@@ -57,6 +57,13 @@ static struct m5m_qp *m5m_model_qp_find(void *arg, uint32_t qpn)
 	return m5m_tab_get(&dev->qps, qpn);
 }
 
+static struct m5m_srq *m5m_model_srq_find(void *arg, uint32_t srqn)
+{
+	struct m5m_dev *dev = arg;
+
+	return m5m_tab_get(&dev->srqs, srqn);
+}
+
 static const struct m5m_eng_ops m5m_model_ops = {
 	.xlate = m5m_model_xlate,
 	.qp_buf = m5m_model_qp_buf,
@@ -64,6 +71,7 @@ static const struct m5m_eng_ops m5m_model_ops = {
 	.cqe = m5m_model_cqe,
 	.event = m5m_model_event,
 	.qp_find = m5m_model_qp_find,
+	.srq_find = m5m_model_srq_find,
 };
 
 void m5m_eng_set_ops(struct m5m_dev *dev, const struct m5m_eng_ops *ops,
@@ -125,4 +133,9 @@ void m5m_async_srq(struct m5m_srq *srq, uint8_t type)
 struct m5m_qp *m5m_qp_find(struct m5m_dev *dev, uint32_t qpn)
 {
 	return dev->ops->qp_find(dev->ops_arg, qpn);
+}
+
+struct m5m_srq *m5m_srq_find(struct m5m_dev *dev, uint32_t srqn)
+{
+	return dev->ops->srq_find(dev->ops_arg, srqn);
 }

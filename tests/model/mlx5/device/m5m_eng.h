@@ -51,6 +51,8 @@ struct m5m_eng_ops {
 	void (*event)(void *arg, uint8_t type, uint32_t num, uint8_t res_type);
 	/* The QP numbered qpn on this device, or NULL (loopback peers). */
 	struct m5m_qp *(*qp_find)(void *arg, uint32_t qpn);
+	/* The SRQ numbered srqn, or NULL (an XRC segment names it). */
+	struct m5m_srq *(*srq_find)(void *arg, uint32_t srqn);
 };
 
 /* Replace the model's answers (NULL ops: back to them). */

@@ -180,6 +180,9 @@ struct m5m_srq {
 	uint16_t consumed;
 	uint32_t limit;
 	bool limit_armed;
+	/* An XRC SRQ: its domain and its own CQ (NULL for other SRQs). */
+	uint32_t xrcd;
+	struct m5m_cq *cq;
 	unsigned int users;
 	uint64_t async_reported;
 };
@@ -207,6 +210,7 @@ struct m5m_wqe {
 	__be32 imm;
 	unsigned int nbb;
 	const struct m5_av *av;
+	uint32_t xrc_srqn; /* XRC INI: the XRC segment's SRQ */
 	bool has_raddr;
 	uint64_t raddr;
 	uint32_t rkey;
@@ -238,7 +242,8 @@ struct m5m_qp {
 	uint32_t rq_cnt;
 	uint32_t rq_shift;
 	uint32_t uidx;
-	uint32_t bfregn;       /* kernel numbering */
+	uint32_t xrcd;	 /* XRC TGT: the domain of the SRQs it delivers to */
+	uint32_t bfregn; /* kernel numbering */
 	uint32_t bfreg_index;  /* uar * 4 + k, as returned */
 	struct m5m_uobj *uobj; /* dynamic UARs: the UAR it was created on */
 	uint32_t uar_page;     /* ... and that UAR's page id */
@@ -484,6 +489,7 @@ enum m5m_rx m5m_deliver(struct m5m_qp *src, const struct m5m_wqe *w,
 /* Would dst take a receive-consuming message now?  (RNR fault counts.) */
 enum m5m_rx m5m_rx_check(struct m5m_qp *dst);
 struct m5m_qp *m5m_qp_find(struct m5m_dev *dev, uint32_t qpn);
+struct m5m_srq *m5m_srq_find(struct m5m_dev *dev, uint32_t srqn);
 void m5m_rq_posted(struct m5m_qp *qp);
 void m5m_srq_posted(struct m5m_srq *srq);
 void m5m_odp_work(struct m5m_dev *dev);

@@ -210,7 +210,7 @@ static enum m5m_rx m5m_rx_fail(struct m5m_qp *dst, uint16_t counter, int synd,
 {
 	m5m_rwqe_take(dst);
 	m5m_cqe_resp_err(dst, counter, (uint8_t)synd);
-	if (dst->type == IBV_QPT_RC) {
+	if (dst->type == IBV_QPT_RC || dst->type == IBV_QPT_XRC_RECV) {
 		m5m_qp_to_err(dst);
 		*req_synd = synd == M5_SYND_LOCAL_LENGTH_ERR
 				    ? M5_SYND_REMOTE_INVAL_REQ_ERR
@@ -306,8 +306,10 @@ static void m5m_rnr_wake(struct m5m_dev *dev, struct m5m_qp *dst,
 		if (!q || !q->rnr_active)
 			continue;
 		target = m5m_qp_find(dev, q->rnr_dst);
+		/* An XRC TGT waits on whichever SRQ the WQE names. */
 		if (!target || (dst && target != dst) ||
-		    (srq && target->srq != srq))
+		    (srq && target->srq != srq &&
+		     target->type != IBV_QPT_XRC_RECV))
 			continue;
 		q->rnr_active = false;
 		m5m_sq_run(q);

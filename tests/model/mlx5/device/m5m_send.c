@@ -21,11 +21,14 @@ static bool m5m_receiving(const struct m5m_qp *q)
 	       q->state == IBV_QPS_SQD || q->state == IBV_QPS_SQE;
 }
 
+/* The connected peer: an RC QP's RC QP, an XRC INI's XRC TGT. */
 static struct m5m_qp *m5m_rc_dst(struct m5m_qp *qp)
 {
 	struct m5m_qp *dst = m5m_qp_find(qp->dev, qp->dest_qpn);
+	enum ibv_qp_type want =
+		qp->type == IBV_QPT_XRC_SEND ? IBV_QPT_XRC_RECV : IBV_QPT_RC;
 
-	if (!dst || dst->type != IBV_QPT_RC || !m5m_receiving(dst))
+	if (!dst || dst->type != want || !m5m_receiving(dst))
 		return NULL;
 	return dst;
 }
@@ -256,11 +259,9 @@ static int m5m_exec_atomic(struct m5m_qp *qp, const struct m5m_wqe *w,
 	return 0;
 }
 
-/* Run one WQE: 0, a requester syndrome, or M5M_PARKED. */
-static int m5m_exec(struct m5m_qp *qp, const struct m5m_wqe *w,
-		    uint32_t *byte_cnt)
+static int m5m_exec_op(struct m5m_qp *qp, const struct m5m_wqe *w,
+		       uint32_t *byte_cnt)
 {
-	*byte_cnt = 0;
 	switch (w->opcode) {
 	case M5_OPCODE_NOP:
 		return 0;
@@ -278,6 +279,55 @@ static int m5m_exec(struct m5m_qp *qp, const struct m5m_wqe *w,
 	default:
 		return M5_SYND_LOCAL_QP_OP_ERR;
 	}
+}
+
+/*
+ * An XRC INI WQE: the XRC TGT takes it for the XRC SRQ its XRC segment
+ * names, which must be of the TGT's domain (else the TGT answers with an
+ * invalid-request NAK).  A receive comes from that SRQ and completes on
+ * its CQ with its user index; the SRQ's PD checks the rkeys.  For the
+ * one WQE the TGT wears those (it has none of its own that apply).
+ */
+static int m5m_exec_xrc(struct m5m_qp *qp, const struct m5m_wqe *w,
+			uint32_t *byte_cnt)
+{
+	struct m5m_qp *dst = m5m_rc_dst(qp);
+	struct m5m_srq *srq, *own_srq;
+	struct m5m_cq *own_rcq;
+	struct m5m_pd *own_pd;
+	uint32_t own_uidx;
+	int ret;
+
+	if (!dst)
+		return M5_SYND_TRANSPORT_RETRY_EXC_ERR;
+	srq = m5m_srq_find(qp->dev, w->xrc_srqn);
+	if (!srq || !srq->cq || srq->xrcd != dst->xrcd)
+		return m5m_resp_fail(dst, M5M_EVENT_WQ_INVAL_REQ,
+				     M5_SYND_REMOTE_INVAL_REQ_ERR);
+	own_srq = dst->srq;
+	own_rcq = dst->rcq;
+	own_uidx = dst->uidx;
+	own_pd = dst->pd;
+	dst->srq = srq;
+	dst->rcq = srq->cq;
+	dst->uidx = srq->uidx;
+	dst->pd = srq->pd;
+	ret = m5m_exec_op(qp, w, byte_cnt);
+	dst->srq = own_srq;
+	dst->rcq = own_rcq;
+	dst->uidx = own_uidx;
+	dst->pd = own_pd;
+	return ret;
+}
+
+/* Run one WQE: 0, a requester syndrome, or M5M_PARKED. */
+static int m5m_exec(struct m5m_qp *qp, const struct m5m_wqe *w,
+		    uint32_t *byte_cnt)
+{
+	*byte_cnt = 0;
+	if (qp->type == IBV_QPT_XRC_SEND && w->opcode != M5_OPCODE_NOP)
+		return m5m_exec_xrc(qp, w, byte_cnt);
+	return m5m_exec_op(qp, w, byte_cnt);
 }
 
 /* Flush the WQE at sq_hw with a flush-error CQE. */

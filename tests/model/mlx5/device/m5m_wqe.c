@@ -36,17 +36,21 @@ static void m5m_wqe_copy(const struct m5m_qp *qp, uint16_t idx, uint8_t *dst,
 
 static unsigned int m5m_min_ds(const struct m5m_qp *qp, uint8_t opcode)
 {
+	/* An XRC INI WQE carries its XRC segment before the rest. */
+	unsigned int xrc =
+		qp->type == IBV_QPT_XRC_SEND && opcode != M5_OPCODE_NOP;
+
 	switch (opcode) {
 	case M5_OPCODE_SEND:
 	case M5_OPCODE_SEND_IMM:
-		return qp->type == IBV_QPT_UD ? 4 : 1;
+		return qp->type == IBV_QPT_UD ? 4 : 1 + xrc;
 	case M5_OPCODE_RDMA_WRITE:
 	case M5_OPCODE_RDMA_WRITE_IMM:
 	case M5_OPCODE_RDMA_READ:
-		return 2;
+		return 2 + xrc;
 	case M5_OPCODE_ATOMIC_CS:
 	case M5_OPCODE_ATOMIC_FA:
-		return 4;
+		return 4 + xrc;
 	default:
 		return 1;
 	}
@@ -64,7 +68,7 @@ static bool m5m_opcode_ok(const struct m5m_qp *qp, uint8_t opcode)
 	case M5_OPCODE_RDMA_READ:
 	case M5_OPCODE_ATOMIC_CS:
 	case M5_OPCODE_ATOMIC_FA:
-		return qp->type == IBV_QPT_RC;
+		return qp->type == IBV_QPT_RC || qp->type == IBV_QPT_XRC_SEND;
 	default:
 		/* SEND_INVAL needs memory windows: not in the model. */
 		return false;
@@ -140,6 +144,14 @@ static bool m5m_wqe_segments(struct m5m_qp *qp, struct m5m_wqe *w)
 
 	w->av = NULL;
 	w->has_raddr = w->has_atomic = false;
+	w->xrc_srqn = 0;
+	if (qp->type == IBV_QPT_XRC_SEND && w->opcode != M5_OPCODE_NOP) {
+		w->xrc_srqn =
+			be32toh(((const struct m5_xrc_seg *)(w->raw + off))
+					->xrc_srqn) &
+			0xffffff;
+		off += sizeof(struct m5_xrc_seg);
+	}
 	if (qp->type == IBV_QPT_UD && w->opcode != M5_OPCODE_NOP) {
 		w->av = (const struct m5_av *)(w->raw + off);
 		WQE_CHECK(be32toh(w->av->dqp_dct) & M5_EXTENDED_UD_AV,
