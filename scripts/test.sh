@@ -43,7 +43,7 @@ stage_table=(
 	"sid|the trixie stage on Debian sid (rdma-core 65, Linux 7.x)"
 	"arm64|Debian 12 arm64 guest (qemu-system-aarch64 -M virt, TCG): the cross-built provider against the stock one in the same boot, a subset of the apps pairs and all of doorbell-itest (tests/guest/distro-suite.sh)"
 	"s390x|the arm64 stage on big-endian s390x: Debian 12 s390x guest (qemu-system-s390x -M s390-ccw-virtio, TCG), stock provider and doorbell in one boot (tests/guest/distro-suite.sh)"
-	"cx|the software ConnectX (tests/cx) in the sid guest and the Debian 12 guest: their own mlx5_core, mlx5_ib and stock libmlx5 bring mlx5_0 up, port ACTIVE, the driver logs no error; the rc, rc -e, ud and srq pingpongs pass with their data checked; perftest's ib_send/write/read/atomic_bw and ib_send/write/read_lat pass (RC, loopback) (scripts/cx.sh)"
+	"cx|the software ConnectX (tests/cx) in the sid guest and the Debian 12 guest: their own mlx5_core, mlx5_ib and stock libmlx5 bring mlx5_0 up, port ACTIVE, the driver logs no error; the rc, rc -e, ud and srq pingpongs pass with their data checked; perftest's ib_send/write/read/atomic_bw and ib_send/write/read_lat pass (RC, loopback); rdma-core's suite through libmlx5 with no failure and no error; the Debian 12 guest's device server under ASan+UBSan ends clean (scripts/cx.sh)"
 	"sanitize|ASan+UBSan and TSan builds, unit tests then the guest (scripts/sanitize.sh)"
 	"fuzz|the libFuzzer targets of tests/fuzz, 30 s each (scripts/fuzz.sh)"
 )
@@ -368,14 +368,15 @@ stage_arch() {
 	vm_status "${a}_distro_suite_completes" "${PIPESTATUS[0]}"
 }
 
-# Issue #19, steps 1, 2 and 3: the sid and Debian 12 guests' own drivers and
-# libmlx5 on the software ConnectX served over vfio-user
-# (docs/connectx-device.md); in one boot per guest, step 1's checks, then
-# step 2's pingpongs, then step 3's perftest pairs (the guest's shell
-# expands $?).
+# Issue #19: the sid and Debian 12 guests' own drivers and libmlx5 on the
+# software ConnectX served over vfio-user (docs/connectx-device.md); in one
+# boot per guest, step 1's checks, step 2's pingpongs, step 3's perftest
+# pairs, then step 4: rdma-core's whole suite, through libmlx5 (the guest's
+# shell expands $?).
 # shellcheck disable=SC2016
 cx_checks='tests/cx/check-devinfo.sh; d=$?; tests/cx/check-pingpong.sh 200; p=$?;
-tests/cx/check-perftest.sh 200; t=$?; exit $((d | p | t))'
+tests/cx/check-perftest.sh 200; t=$?; tests/cx/check-rdma-core-suite.sh 60; s=$?;
+exit $((d | p | t | s))'
 stage_cx() {
 	local rc=0 asan=$top/build-asan
 	need_build || return
