@@ -371,11 +371,12 @@ stage_arch() {
 # Issue #19, steps 1, 2 and 3: the sid and Debian 12 guests' own drivers and
 # libmlx5 on the software ConnectX served over vfio-user
 # (docs/connectx-device.md); in one boot per guest, step 1's checks, then
-# step 2's pingpongs, then step 3's perftest pairs (the guest's shell
-# expands $?).
+# step 2's pingpongs, then step 3's perftest pairs, then the interrupts per
+# vector against the completion events (the guest's shell expands $?).
 # shellcheck disable=SC2016
 cx_checks='tests/cx/check-devinfo.sh; d=$?; tests/cx/check-pingpong.sh 200; p=$?;
-tests/cx/check-perftest.sh 200; t=$?; exit $((d | p | t))'
+tests/cx/check-perftest.sh 200; t=$?; tests/cx/check-interrupts.sh; i=$?;
+exit $((d | p | t | i))'
 stage_cx() {
 	local rc=0
 	need_build || return
