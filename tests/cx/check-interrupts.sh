@@ -1,11 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # In the guest, after tests/cx/guest-cx.sh found mlx5_0: the interrupt part
-# of issue #19.  tests/cx/cx-cq-events (built with the tree; the guest sees
-# the build) takes MSGS messages, 500 us apart, through a receive CQ by
-# completion events, unmoderated, then moderated with ibv_modify_cq (cq_count 4, cq_period
-# 4000 us), then with a cq_count it never reaches so that only cq_period
-# (the server's timer) raises the events; each run ends with an SRQ limit
+# of issue #19.  cx-cq-events (tests/cx/cx-cq-events.c, built with the
+# tree; the guest sees the build) takes MSGS messages, 500 us apart,
+# through a receive CQ by completion events, unmoderated, then moderated
+# with ibv_modify_cq (cq_count 4, cq_period 4000 us), then with a cq_count
+# it never reaches so that only cq_period (the server's timer) raises the
+# events; each run ends with an SRQ limit
 # event, an asynchronous event.  Around each run the guest's /proc/interrupts
 # says how many MSI-X interrupts each of mlx5_core's vectors took
 # (drivers/net/ethernet/mellanox/mlx5/core/pci_irq.c names them: mlx5_async0
