@@ -10,12 +10,15 @@
 # the driver got.
 #
 # Usage: scripts/cx.sh [--distro sid|bookworm] [--timeout SECS] [--wait SECS]
-#                     [--always] [--no-build] [--log FILE] -- COMMAND [ARGS...]
+#                     [--always] [--no-build] [--log FILE] [--vectors N]
+#                     -- COMMAND [ARGS...]
 #   e.g. scripts/cx.sh -- ibv_devinfo -d mlx5_0
 #   --distro D    the guest (default sid, Linux 7.x; bookworm: Debian 12's 6.1)
 #   --wait SECS   how long to wait for mlx5_0 after loading the drivers (60)
 #   --always      run COMMAND even when mlx5_0 did not appear
 #   --log FILE    keep the server's whole log (one line per command) in FILE
+#   --vectors N   the function offers N MSI-X vectors (cx-server --vectors),
+#                 fewer than mlx5_core wants, so that its EQs share them
 # Exit status: COMMAND's; 3 if mlx5_0 never appeared; run.sh's 124/125;
 # 1 if COMMAND passed but cx-server failed (crashed, sanitizer report).
 # DOORBELL_BUILD_DIR with --no-build: the build whose cx-server to use
@@ -30,6 +33,7 @@ wait_s=60
 always=()
 build=1
 log=
+vectors=()
 while (($#)); do
 	case "$1" in
 	--distro) distro=${2:?}; shift ;;
@@ -38,6 +42,7 @@ while (($#)); do
 	--no-build) build=0 ;;
 	--always) always=(--always) ;;
 	--log) log=${2:?}; shift ;;
+	--vectors) vectors=(--vectors "${2:?}"); shift ;;
 	--) shift; break ;;
 	-h | --help) sed -n '3,/^$/s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) die "unknown option '$1' (COMMAND goes after --)" ;;
@@ -67,7 +72,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-"$server" --trace "$sock" 2>"$work/server.log" &
+"$server" --trace "${vectors[@]}" "$sock" 2>"$work/server.log" &
 spid=$!
 for ((i = 0; i < 50; i++)); do
 	[[ -S $sock ]] && break

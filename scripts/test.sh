@@ -371,12 +371,13 @@ stage_arch() {
 # Issue #19: the sid and Debian 12 guests' own drivers and libmlx5 on the
 # software ConnectX served over vfio-user (docs/connectx-device.md); in one
 # boot per guest, step 1's checks, step 2's pingpongs, step 3's perftest
-# pairs, then step 4: rdma-core's whole suite, through libmlx5 (the guest's
-# shell expands $?).
+# pairs, the interrupts per vector against the completion events, then
+# step 4: rdma-core's whole suite, through libmlx5 (the guest's shell
+# expands $?).
 # shellcheck disable=SC2016
 cx_checks='tests/cx/check-devinfo.sh; d=$?; tests/cx/check-pingpong.sh 200; p=$?;
-tests/cx/check-perftest.sh 200; t=$?; tests/cx/check-rdma-core-suite.sh 60; s=$?;
-exit $((d | p | t | s))'
+tests/cx/check-perftest.sh 200; t=$?; tests/cx/check-interrupts.sh; i=$?;
+tests/cx/check-rdma-core-suite.sh 60; s=$?; exit $((d | p | t | i | s))'
 stage_cx() {
 	local rc=0 asan=$top/build-asan
 	need_build || return

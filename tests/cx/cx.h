@@ -9,7 +9,9 @@
  * The host gives the device two services: DMA (a host pointer for a guest
  * bus address range, NULL when the range is not all guest memory) and
  * MSI-X (signal a vector).  The device runs in the caller's thread: a
- * command executes during the doorbell write that rings it.
+ * command executes during the doorbell write that rings it, and what is
+ * due at a time (a moderated CQ's cq_period) when that thread calls
+ * cx_timers(), which says when to call it next.
  */
 #ifndef DOORBELL_TESTS_CX_H
 #define DOORBELL_TESTS_CX_H
@@ -23,6 +25,9 @@ struct cx_host {
 	bool (*irq)(void *ctx, unsigned int vec);
 	/* Optional: one line per command, for the server's log. */
 	void (*trace)(void *ctx, const char *line);
+	/* MSI-X vectors the function offers: 1 up to CX_MSIX_VECTORS; 0 means
+	 * CX_MSIX_VECTORS. */
+	unsigned int vectors;
 };
 
 /* PCI identity and BAR0 layout (a ConnectX-5 physical function). */
@@ -43,6 +48,12 @@ struct cx *cx_create(const struct cx_host *host);
 void cx_destroy(struct cx *cx);
 /* Back to power-on state (PCI function level reset). */
 void cx_reset(struct cx *cx);
+
+/*
+ * Raise what is due by now (the events of moderated CQs whose cq_period
+ * ran out); the nanoseconds until the next deadline, or -1 when none.
+ */
+int64_t cx_timers(struct cx *cx);
 
 /* Region accesses: 0 or a positive errno (out of range, odd size). */
 int cx_config_read(struct cx *cx, uint64_t off, void *buf, uint32_t len);

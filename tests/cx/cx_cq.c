@@ -114,18 +114,24 @@ static void notify(struct cx *cx, struct cx_cq *cq)
 		fire(cx, cq);
 }
 
-void cx_cq_timers(struct cx *cx)
+int64_t cx_cq_timers(struct cx *cx)
 {
 	uint64_t now = cx_now_ns();
+	int64_t next = -1;
 	unsigned int i;
 
 	for (i = 1; i < CX_MAX_CQ; i++) {
 		struct cx_cq *cq = &cx->cq[i];
 
-		if (cq->valid && cq->st == CX_CQ_ARMED && cq->pending &&
-		    cq->period && now >= cq->due_ns)
+		if (!cq->valid || cq->st != CX_CQ_ARMED || !cq->pending ||
+		    !cq->period)
+			continue;
+		if (now >= cq->due_ns)
 			fire(cx, cq);
+		else if (next < 0 || cq->due_ns - now < (uint64_t)next)
+			next = cq->due_ns - now;
 	}
+	return next;
 }
 
 int cx_cq_push(struct cx *cx, uint32_t cqn, const uint8_t *cqe, bool solicited)

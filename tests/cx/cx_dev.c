@@ -53,13 +53,24 @@ struct cx *cx_create(const struct cx_host *host)
 
 	if (!cx)
 		return NULL;
+	if (host->vectors > CX_MSIX_VECTORS) {
+		free(cx);
+		return NULL;
+	}
 	cx->host = *host;
+	if (!cx->host.vectors)
+		cx->host.vectors = CX_MSIX_VECTORS;
 	if (cx_eng_init(cx)) {
 		free(cx);
 		return NULL;
 	}
 	cx_reset(cx);
 	return cx;
+}
+
+int64_t cx_timers(struct cx *cx)
+{
+	return cx_cq_timers(cx);
 }
 
 void cx_destroy(struct cx *cx)

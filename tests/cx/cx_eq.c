@@ -140,7 +140,7 @@ static int create_eq(struct cx *cx, struct cx_cmd *c)
 			eq = &cx->eq[i];
 	if (!eq)
 		return CX_NO_RES;
-	if (log_size > LOG_MAX_EQ_SZ || lps > 20 || intr >= CX_MSIX_VECTORS ||
+	if (log_size > LOG_MAX_EQ_SZ || lps > 20 || intr >= cx->host.vectors ||
 	    uar >= CX_MAX_UAR || !cx->uar_used[uar])
 		return CX_BAD_PARAM;
 	pagesz = (uint64_t)CX_PAGE << lps;

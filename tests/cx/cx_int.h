@@ -351,7 +351,10 @@ void cx_cq_doorbell(struct cx *cx, uint32_t uar, uint32_t hi, uint32_t lo);
  * room).
  */
 int cx_cq_push(struct cx *cx, uint32_t cqn, const uint8_t *cqe, bool solicited);
-/* Raise the moderated completion events whose cq_period has run out. */
-void cx_cq_timers(struct cx *cx);
+/*
+ * Raise the moderated completion events whose cq_period has run out; the
+ * nanoseconds until the next one is due, or -1 when none waits.
+ */
+int64_t cx_cq_timers(struct cx *cx);
 
 #endif

@@ -3,12 +3,15 @@
  * cx-server: the software ConnectX on a vfio-user socket, for QEMU's
  * vfio-user-pci device.
  *
- *	cx-server [--trace] SOCKET
+ *	cx-server [--trace] [--vectors N] SOCKET
  *
  * Serves one client (one guest boot) and exits when it disconnects.  With
- * --trace, one line per command (opcode, op_mod, status) on stderr.
+ * --trace, one line per command (opcode, op_mod, status) on stderr; with
+ * --vectors, a function of N MSI-X vectors (1 up to CX_MSIX_VECTORS)
+ * instead of CX_MSIX_VECTORS, so that the driver's EQs share them.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cx.h"
@@ -32,6 +35,11 @@ static void host_trace(void *ctx, const char *line)
 {
 	(void)ctx;
 	fprintf(stderr, "cx: %s\n", line);
+}
+
+static int64_t dev_timers(void *dev)
+{
+	return cx_timers(dev);
 }
 
 static int dev_read(void *dev, int region, uint64_t off, void *buf,
@@ -65,16 +73,26 @@ int main(int argc, char **argv)
 		.read = dev_read,
 		.write = dev_write,
 		.reset = dev_reset,
+		.timers = dev_timers,
 	};
 	struct cx *cx;
 	int err, a = 1;
 
-	if (a < argc && !strcmp(argv[a], "--trace")) {
-		host.trace = host_trace;
-		a++;
+	for (; a + 1 < argc && argv[a][0] == '-'; a++) {
+		if (!strcmp(argv[a], "--trace")) {
+			host.trace = host_trace;
+		} else if (!strcmp(argv[a], "--vectors") && a + 2 < argc) {
+			host.vectors = strtoul(argv[++a], NULL, 0);
+			if (host.vectors < 1 || host.vectors > CX_MSIX_VECTORS)
+				break;
+			ops.msix_count = host.vectors;
+		} else {
+			break;
+		}
 	}
 	if (a + 1 != argc) {
-		fprintf(stderr, "usage: cx-server [--trace] SOCKET\n");
+		fprintf(stderr,
+			"usage: cx-server [--trace] [--vectors N] SOCKET\n");
 		return 2;
 	}
 	cx = cx_create(&host);

@@ -46,7 +46,7 @@ void cx_pci_init(struct cx *cx)
 	c[0x34] = CAP_MSIX;
 	c[0x3d] = 0;	    /* no INTx pin */
 	c[CAP_MSIX] = 0x11; /* MSI-X, last capability */
-	put16(c + CAP_MSIX_CONTROL, CX_MSIX_VECTORS - 1);
+	put16(c + CAP_MSIX_CONTROL, cx->host.vectors - 1);
 	put32(c + CAP_MSIX + 4, CX_MSIX_TABLE); /* BIR 0 */
 	put32(c + CAP_MSIX + 8, CX_MSIX_PBA);
 }

@@ -13,6 +13,7 @@
 
 uint8_t *mem;
 unsigned int irqs[CX_MSIX_VECTORS];
+unsigned int dev_vectors;
 
 void *t_dma(void *ctx, uint64_t addr, uint64_t len, bool write)
 {
@@ -33,7 +34,9 @@ static bool t_irq(void *ctx, unsigned int vec)
 
 struct cx *dev_new(void)
 {
-	struct cx_host host = { .dma = t_dma, .irq = t_irq };
+	struct cx_host host = { .dma = t_dma,
+				.irq = t_irq,
+				.vectors = dev_vectors };
 
 	free(mem);
 	mem = calloc(1, MEM_SIZE);

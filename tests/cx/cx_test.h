@@ -19,6 +19,8 @@ enum {
 
 extern uint8_t *mem;
 extern unsigned int irqs[CX_MSIX_VECTORS];
+/* The MSI-X vectors of the devices dev_new() makes (0: CX_MSIX_VECTORS). */
+extern unsigned int dev_vectors;
 
 void *t_dma(void *ctx, uint64_t addr, uint64_t len, bool write);
 struct cx *dev_new(void);

@@ -481,6 +481,27 @@ static void config_space_is_a_connectx5_with_msix_in_bar0(void)
 	cx_destroy(cx);
 }
 
+/* cx-server --vectors 2: the MSI-X table has 2 entries, and an EQ on a
+ * vector beyond them is refused; 0 or more than CX_MSIX_VECTORS makes no
+ * device. */
+static void fewer_vectors_shrink_the_msix_table_and_the_eq_vectors(void)
+{
+	struct cx_host bad = { .dma = t_dma, .vectors = CX_MSIX_VECTORS + 1 };
+	struct cx *cx;
+	uint8_t c[256];
+	uint32_t uar;
+
+	CHECK(cx_create(&bad) == NULL);
+	dev_vectors = 2;
+	cx = dev_up();
+	dev_vectors = 0;
+	cx_config_read(cx, 0, c, sizeof(c));
+	CHECK_EQ((c[c[0x34] + 2] | c[c[0x34] + 3] << 8) & 0x7ff, 1);
+	CHECK(make_eq(cx, 3, 1, &uar, EQ_PAGES) >= 0);
+	CHECK_EQ(make_eq(cx, 3, 2, &uar, EQ_PAGES + 0x1000), -CX_BAD_PARAM);
+	cx_destroy(cx);
+}
+
 static const struct check_test tests[] = {
 	CHECK_TEST(init_segment_says_cmdif_5_ready_and_queue_shape),
 	CHECK_TEST(enable_hca_then_issi_1_is_offered_and_set),
@@ -498,6 +519,7 @@ static const struct check_test tests[] = {
 	CHECK_TEST(pd_xrcd_and_transport_domain_numbers_are_handed_out_once),
 	CHECK_TEST(mkeys_need_a_pd_and_a_known_access_mode),
 	CHECK_TEST(config_space_is_a_connectx5_with_msix_in_bar0),
+	CHECK_TEST(fewer_vectors_shrink_the_msix_table_and_the_eq_vectors),
 };
 
 int main(int argc, char **argv)

@@ -226,10 +226,10 @@ static void moderation_holds_the_event_for_max_count_cqes(void)
 	arm(cx, &a, cqn, false, 0);
 	push(cx, cqn, 0, false);
 	push(cx, cqn, 0, false);
-	cx_cq_timers(cx);
+	cx_timers(cx);
 	CHECK_EQ(irqs[VEC], 0);
 	push(cx, cqn, 0, false);
-	CHECK_EQ(irqs[VEC], 1);
+	CHECK_EQ(irqs[VEC], 1); /* the third CQE: at once, not at 4 ms */
 	/* MODIFY_CQ (mlx5_core_modify_cq_moderation): count 1, period 0. */
 	cx_set(in, F_IN_OPCODE, CX_OP_MODIFY_CQ);
 	cx_set(in, F_CQN, cqn);
@@ -291,21 +291,59 @@ static void resize_ends_the_old_ring_with_a_resize_cqe(void)
 	cx_destroy(cx);
 }
 
-static void moderation_period_runs_out_in_cx_cq_timers(void)
+/*
+ * A moderated CQ armed with fewer than cq_max_count CQEs raises its event
+ * when cq_period runs out: cx_timers() (the server calls it between
+ * messages) fires it and says how long until then, -1 when nothing waits.
+ */
+static void moderation_period_runs_out_in_cx_timers(void)
 {
 	struct cq_args a;
 	struct cx *cx = setup(&a, 3);
+	int64_t left;
 	int cqn;
 
 	a.max_count = 100;
+	a.period = 1000; /* 1 ms */
+	cqn = make_cq(cx, &a);
+	CHECK_EQ(cx_timers(cx), -1); /* nothing pending */
+	arm(cx, &a, cqn, false, 0);
+	CHECK_EQ(cx_timers(cx), -1); /* armed, no CQE yet */
+	push(cx, cqn, 0, false);
+	left = cx_timers(cx);
+	CHECK(left > 0 && left <= 1000000);
+	CHECK_EQ(irqs[VEC], 0);
+	while (irqs[VEC] == 0)
+		cx_timers(cx); /* the 1 ms runs out; a hang fails by timeout */
+	CHECK_EQ(irqs[VEC], 1);
+	check_comp_eqe(0, cqn);
+	CHECK_EQ(cx_timers(cx), -1); /* FIRED: nothing more until armed */
+	cx_destroy(cx);
+}
+
+/* Moderation never raises an event for a CQ the driver has not armed. */
+static void unarmed_moderated_cq_raises_no_event(void)
+{
+	struct cq_args a;
+	struct cx *cx = setup(&a, 3);
+	uint64_t until;
+	int cqn;
+
+	a.max_count = 1;
 	a.period = 1; /* 1 us */
 	cqn = make_cq(cx, &a);
-	arm(cx, &a, cqn, false, 0);
 	push(cx, cqn, 0, false);
-	while (irqs[VEC] == 0)
-		cx_cq_timers(
-			cx); /* the 1 us runs out; a hang fails by timeout */
+	push(cx, cqn, 0, false);
+	CHECK_EQ(cx_timers(cx), -1);
+	until = cx_now_ns() + 100000; /* 100 times the period */
+	while (cx_now_ns() < until)
+		cx_timers(cx);
+	CHECK_EQ(irqs[VEC], 0);
+	CHECK_EQ(at(COMP_EQ)[63], 1); /* the EQE still the driver's */
+	/* Armed with both CQEs unpolled: the event is due at once. */
+	arm(cx, &a, cqn, false, 0);
 	CHECK_EQ(irqs[VEC], 1);
+	check_comp_eqe(0, cqn);
 	cx_destroy(cx);
 }
 
@@ -388,7 +426,8 @@ static const struct check_test tests[] = {
 	CHECK_TEST(starts_page_offset_64ths_into_its_large_page),
 	CHECK_TEST(cqe_sz_128_puts_the_cqe_in_the_second_half),
 	CHECK_TEST(moderation_holds_the_event_for_max_count_cqes),
-	CHECK_TEST(moderation_period_runs_out_in_cx_cq_timers),
+	CHECK_TEST(moderation_period_runs_out_in_cx_timers),
+	CHECK_TEST(unarmed_moderated_cq_raises_no_event),
 	CHECK_TEST(resize_ends_the_old_ring_with_a_resize_cqe),
 	CHECK_TEST(query_cq_reports_the_context_and_counters),
 	CHECK_TEST(bad_cq_parameters_get_the_status_mlx5_expects),

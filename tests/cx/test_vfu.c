@@ -50,6 +50,25 @@ static const struct vfu_dev_ops ops = {
 	.write = fake_write,
 };
 
+/* The timers of the device of timed_ops: called how often, every 1 ms. */
+static int timer_calls;
+
+static int64_t fake_timers(void *dev)
+{
+	(void)dev;
+	__atomic_add_fetch(&timer_calls, 1, __ATOMIC_RELAXED);
+	return 1000000;
+}
+
+static const struct vfu_dev_ops timed_ops = {
+	.bar0_size = 1 << 20,
+	.config_size = 256,
+	.msix_count = 4,
+	.read = fake_read,
+	.write = fake_write,
+	.timers = fake_timers,
+};
+
 static struct vfu *srv;
 static pthread_t thr;
 static int serve_rc = -1;
@@ -62,14 +81,14 @@ static void *serve(void *arg)
 	return NULL;
 }
 
-/* Start a server and connect to it; returns the client socket. */
-static int start(void)
+/* Start a server of OPS and connect to it; returns the client socket. */
+static int start_ops(const struct vfu_dev_ops *o)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	int fd;
 
 	snprintf(path, sizeof(path), "/tmp/vfu-test.%d.sock", (int)getpid());
-	srv = vfu_create(path, &ops, NULL);
+	srv = vfu_create(path, o, NULL);
 	if (!srv)
 		return -1;
 	pthread_create(&thr, NULL, serve, NULL);
@@ -80,6 +99,11 @@ static int start(void)
 		return -1;
 	}
 	return fd;
+}
+
+static int start(void)
+{
+	return start_ops(&ops);
 }
 
 static void stop(int fd)
@@ -241,6 +265,25 @@ static void __attribute__((unused)) msix_eventfd_is_signalled_per_vector(void)
  * the server serves x86-64 QEMU.  On a big-endian build they skip, under
  * their own names.
  */
+/*
+ * A device with timers has them run while the client sends nothing (the
+ * software ConnectX's moderated CQs fire on cq_period so), at about the
+ * interval they ask for: 1 ms here, so 100 ms of silence gives more than
+ * a few calls and far fewer than a busy loop would.
+ */
+static void idle_server_runs_the_device_timers_when_due(void)
+{
+	int s = start_ops(&timed_ops), n;
+
+	CHECK(s >= 0);
+	usleep(100000);
+	n = __atomic_load_n(&timer_calls, __ATOMIC_RELAXED);
+	CHECK(n >= 5);
+	CHECK(n <= 1000);
+	stop(s);
+	CHECK_EQ(serve_rc, 0);
+}
+
 #if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 static void little_endian_only(void)
 {
@@ -254,6 +297,7 @@ static void little_endian_only(void)
 static const struct check_test tests[] = {
 	LE_TEST(version_then_regions_and_config_reads),
 	CHECK_TEST(dma_is_only_inside_shared_mappings),
+	CHECK_TEST(idle_server_runs_the_device_timers_when_due),
 	LE_TEST(msix_eventfd_is_signalled_per_vector),
 };
 

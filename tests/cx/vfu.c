@@ -4,14 +4,16 @@
  * one PCI function (see vfu.h).  Messages are native-endian; each starts
  * with a 16-byte header (id, command, size, flags, error).
  */
-#define _GNU_SOURCE /* accept4 */
+#define _GNU_SOURCE /* accept4, ppoll */
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "vfu.h"
@@ -502,6 +504,25 @@ static int handle(struct vfu *v, const struct hdr *h, uint8_t *p, uint32_t len,
 	}
 }
 
+/*
+ * Wait until the client's socket is readable, running the device's timers
+ * each time the deadline they asked for passes.  0 or errno.
+ */
+static int wait_message(struct vfu *v)
+{
+	for (;;) {
+		int64_t ns = v->ops->timers ? v->ops->timers(v->dev) : -1;
+		struct timespec ts = { ns / 1000000000, ns % 1000000000 };
+		struct pollfd p = { .fd = v->fd, .events = POLLIN };
+		int n = ppoll(&p, 1, ns < 0 ? NULL : &ts, NULL);
+
+		if (n > 0)
+			return 0;
+		if (n < 0 && errno != EINTR)
+			return errno;
+	}
+}
+
 int vfu_serve(struct vfu *v)
 {
 	uint8_t *buf = malloc(MAX_XFER + 64);
@@ -519,7 +540,9 @@ int vfu_serve(struct vfu *v)
 		struct hdr h;
 		uint32_t len;
 
-		err = recv_all(v->fd, &h, sizeof(h), fds, &nfds);
+		err = wait_message(v);
+		if (!err)
+			err = recv_all(v->fd, &h, sizeof(h), fds, &nfds);
 		if (err)
 			break;
 		if (h.size < sizeof(h) || h.size - sizeof(h) > MAX_XFER + 64) {

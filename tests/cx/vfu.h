@@ -8,7 +8,8 @@
  * is a set of callbacks (struct vfu_dev_ops).
  *
  * One client, one thread: vfu_serve() handles messages in order until the
- * client hangs up.  Every access the device makes to guest memory goes
+ * client hangs up, and between them runs the device's timers when due, so
+ * the device never sees two callers at once.  Every access the device makes to guest memory goes
  * through vfu_dma(), which returns NULL unless the whole range lies inside
  * one mapping the client shared with the access it asks for.
  */
@@ -52,6 +53,12 @@ struct vfu_dev_ops {
 	int (*write)(void *dev, int region, uint64_t off, const void *buf,
 		     uint32_t len);
 	void (*reset)(void *dev);
+	/*
+	 * Optional: called between messages, in the serving thread, to do
+	 * what is due by now; returns the nanoseconds until it should be
+	 * called again, or -1 to wait for the next message only.
+	 */
+	int64_t (*timers)(void *dev);
 };
 
 struct vfu;
