@@ -7,8 +7,8 @@
  * with length64 for the whole space) and MTT (a page list given with the
  * command, kept here for the data path).  An MTT key is made for
  * mkc.translations_octword_size octowords (two entries each), of which the
- * command may give the first translations_octword_actual_size; a UMR WQE
- * loads the others (cx_umr.c through cx_mkey_load(): mlx5_ib's mkey cache
+ * command may give the first translations_octword_actual_size, rounded up
+ * to UMR's 64-byte unit; a UMR WQE loads the others (cx_umr.c through cx_mkey_load(): mlx5_ib's mkey cache
  * makes free keys with no entries and fills them so).  Entries never given
  * are not present.  An mkey created free (mkc.free) waits for a UMR to
  * enable it.  cx_mkey_xlate() is how the data path and the UMR QP use a
@@ -76,7 +76,11 @@ static int create_mkey(struct cx *cx, struct cx_cmd *c)
 				cx_get64(c->in, B_CREATE_MKEY_IN_MTT + i * 8);
 	}
 	k->nmtt = octw * 2;
-	k->mtt_cap = mode == ACCESS_MTT ? (size > octw ? size : octw) * 2 : 0;
+	/* UMR WQEs copy entries in 64-byte units (MLX5_UMR_MTT_ALIGNMENT):
+	 * a key's room is rounded up to one (mlx5_ib's smallest cached key
+	 * has 2 octowords and gets 4 written). */
+	if (mode == ACCESS_MTT)
+		k->mtt_cap = ((size > octw ? size : octw) + 3) / 4 * 8;
 	k->mode = mode;
 	k->free = cx_get(mkc, F_MKC_FREE);
 	k->umr_en = cx_get(mkc, F_MKC_UMR_EN);

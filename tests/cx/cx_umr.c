@@ -23,7 +23,9 @@
  * LW, RR, RW, A, FREE.  Anything else (a KLM key, another mask bit, a
  * translation past the key or outside guest memory, a WQE that is not a
  * UMR) completes in error and changes nothing.  The CHECK_FREE/NOT_FREE
- * flags are not checked.
+ * flags are not checked.  mlx5_ib posts the translation ones only when
+ * umr_modify_entity_size_disabled is clear (umr.h,
+ * mlx5r_umr_can_load_pas()), which cx_caps.c keeps set for now.
  */
 #include <endian.h>
 #include <stdlib.h>
@@ -118,14 +120,14 @@ static int apply(struct cx *cx, const struct cx_qp *q, uint16_t wqe,
 {
 	uint64_t mask = cx_get64(uctrl, 8);
 	uint32_t i = mkey >> 8, pd = cx_get(mkc, F_MKC_PD);
-	uint32_t n = cx_get(uctrl, 16, 16) * 2; /* xlt_octowords */
+	uint32_t n = cx_get(uctrl, 32, 16) * 2; /* xlt_octowords */
 	uint64_t at = 0, *xlt = NULL;
 	struct cx_mkey *k;
 	int synd;
 
 	if (uctrl[0] & UMR_OFFSET_EN)
 		at = ((uint64_t)cx_get(uctrl, 128, 32) << 16 |
-		      cx_get(uctrl, 32, 16)) *
+		      cx_get(uctrl, 48, 16)) *
 		     2;
 	if ((!(uctrl[0] & UMR_INLINE) && !n) || (mask & ~MASK_TAKEN))
 		return M5_SYND_LOCAL_QP_OP_ERR;
@@ -226,9 +228,12 @@ void cx_umr_doorbell(struct cx *cx, uint32_t qpn)
 			       ? apply(cx, q, q->umr_ci, cx_get(ctrl, 96, 32),
 				       ctrl + 16, m)
 			       : M5_SYND_LOCAL_QP_OP_ERR;
-		cx_trace(cx, "umr qp 0x%x: WQE %u opcode 0x%x mkey 0x%x: %s",
-			 qpn, idx, opcode, cx_get(ctrl, 96, 32),
-			 synd ? "error" : "done");
+		cx_trace(cx,
+			 "umr qp 0x%x: WQE %u opcode 0x%x mkey 0x%x flags 0x%x "
+			 "xlt_octowords %u mask 0x%llx: syndrome 0x%x",
+			 qpn, idx, opcode, cx_get(ctrl, 96, 32), ctrl[16],
+			 cx_get(ctrl + 16, 32, 16),
+			 (unsigned long long)cx_get64(ctrl + 16, 8), synd);
 		if (synd || (ctrl[11] & M5_WQE_CTRL_CQ_UPDATE))
 			complete(cx, q, qpn, idx, opcode, synd);
 		q->umr_ci += nbb;

@@ -640,7 +640,7 @@ static uint8_t *t_umr_wqe(struct t_rig *r, uint32_t qpn, uint16_t n,
 	w[11] = M5_WQE_CTRL_CQ_UPDATE;
 	cx_set(w, 96, 32, key);
 	w[16] = flags;
-	cx_set(w + 16, 16, 16, xlt);
+	cx_set(w + 16, 32, 16, xlt);
 	cx_set64(w + 16, 8, mask);
 	cx_set(mkc, F_MKC_LR, 1);
 	cx_set(mkc, F_MKC_LW, !!(access & IBV_ACCESS_LOCAL_WRITE));
@@ -759,21 +759,26 @@ static uint32_t t_dma_mkey(struct t_rig *r)
 
 /*
  * mlx5r_umr_update_mr_pas() on a free key of the cache, in one WQE (144
- * bytes, DS 9): flags CHECK_NOT_FREE, 2 octowords of MTT entries (B's four
- * pages, present) in a buffer at ADDR named by the DMA MR's lkey in the
- * data segment after the mkey segment, the enable mask.
+ * bytes, DS 9): flags CHECK_NOT_FREE (and TRANSLATION_OFFSET_EN with
+ * octoword offset OFF), 4 octowords (64 bytes, the UMR unit) of MTT
+ * entries (B's four pages, present, then zeros) in a buffer at ADDR named
+ * by the DMA MR's lkey in the data segment after the mkey segment, the
+ * enable mask.
  */
 static void t_umr_load(struct t_rig *r, uint32_t umr, uint16_t n, uint32_t key,
-		       uint32_t lkey, uint64_t addr)
+		       uint32_t lkey, uint64_t addr, uint32_t off)
 {
-	uint8_t *w =
-		t_umr_wqe(r, umr, n, key, 0x20, UMR_ENABLE_MASK, 2, ACC_ALL, 9);
+	uint8_t *w = t_umr_wqe(r, umr, n, key, off ? 0x20 | 0x10 : 0x20,
+			       UMR_ENABLE_MASK, 4, ACC_ALL, 9);
 	uint8_t *xlt = at(PG(0x70));
 	unsigned int i;
 
+	memset(xlt, 0, 64);
 	for (i = 0; i < 4; i++)
 		cx_set64(xlt, i * 8, r->mtt[1][i] | 3);
-	cx_set(w + 128, 0, 32, 32);
+	cx_set(w + 16, 48, 16, off & 0xffff);
+	cx_set(w + 16, 128, 32, off >> 16);
+	cx_set(w + 128, 0, 32, 64);
 	cx_set(w + 128, 32, 32, lkey);
 	cx_set64(w + 128, 8, addr);
 	t_umr_ring(r, w, n, 3);
@@ -792,7 +797,7 @@ static void umr_wqe_loads_mtt_into_a_free_key_and_rdma_write_lands(void)
 	const struct m5_cqe64 *c = (const void *)at(PG(0x32));
 	uint8_t *w;
 
-	t_umr_load(r, umr, 0, key, dma, PG(0x70));
+	t_umr_load(r, umr, 0, key, dma, PG(0x70), 0);
 	CHECK_EQ(c->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_REQ);
 	CHECK_EQ(be16toh(c->wqe_counter), 0);
 	t_fill(r, 1, t_iova[1], 3 * CX_PAGE, 1);
@@ -807,19 +812,20 @@ static void umr_wqe_loads_mtt_into_a_free_key_and_rdma_write_lands(void)
 }
 
 /*
- * A UMR WQE whose translation is outside guest memory, or larger than the
- * key was made for, completes in error and leaves the key free: an RDMA
+ * A UMR WQE whose translation is outside guest memory, or past the room
+ * the key was made for (2 octowords, rounded up to the 64-byte UMR unit of
+ * 4: a load at octoword 4 is past it), completes in error and leaves the key free: an RDMA
  * WRITE through it is refused.
  */
 static void umr_wqe_with_a_bad_translation_completes_in_error(void)
 {
 	struct t_rig *r = t_rig(CX_ST_RC);
 	uint32_t cqn, umr = t_umr_qp(r, &cqn);
-	uint32_t key = t_free_mkey(r, 2), dma = t_dma_mkey(r), small;
+	uint32_t key = t_free_mkey(r, 2), dma = t_dma_mkey(r), second;
 	const struct m5_err_cqe *e = (const void *)at(PG(0x32));
 	uint8_t *w;
 
-	t_umr_load(r, umr, 0, key, dma, MEM_BASE + MEM_SIZE - 16);
+	t_umr_load(r, umr, 0, key, dma, MEM_BASE + MEM_SIZE - 16, 0);
 	CHECK_EQ(e->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_REQ_ERR);
 	CHECK_EQ(e->syndrome, M5_SYND_LOCAL_PROT_ERR);
 	CHECK_EQ(be16toh(e->wqe_counter), 0);
@@ -832,9 +838,10 @@ static void umr_wqe_with_a_bad_translation_completes_in_error(void)
 
 	r = t_rig(CX_ST_RC);
 	umr = t_umr_qp(r, &cqn);
-	small = t_free_mkey(r, 1);
+	second = t_free_mkey(r, 2);
 	dma = t_dma_mkey(r);
-	t_umr_load(r, umr, 0, small, dma, PG(0x70));
+	e = (const void *)at(PG(0x32));
+	t_umr_load(r, umr, 0, second, dma, PG(0x70), 4);
 	CHECK_EQ(e->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_REQ_ERR);
 	CHECK_EQ(e->syndrome, M5_SYND_LOCAL_PROT_ERR);
 	t_rig_free(r);
