@@ -7,10 +7,12 @@
  * feature bit whose commands the device does not run (no Ethernet, RoCE,
  * flow tables, ODP, DC, XRC, tracer, ...).  The tables say
  * each value; docs/connectx-device.md says which driver path reads it.
- * umr_modify_entity_size_disabled is set because the device runs no UMR
- * WQE that loads a translation (cx_umr.c runs those that change access,
- * PD or the free bit): with it mlx5_ib registers every MR with
- * CREATE_MKEY (umr.h, mlx5r_umr_can_load_pas()).
+ * umr_modify_entity_size_disabled is set: with it mlx5_ib registers every
+ * MR with CREATE_MKEY (umr.h, mlx5r_umr_can_load_pas()).  cx_umr.c runs
+ * the UMR WQEs that load a translation, but the same bit clear would also
+ * tell mlx5_ib that IB_WR_REG_MR works on any QP (main.c:
+ * IB_DEVICE_MEM_MGT_EXTENSIONS), and the data path runs no UMR WQE on an
+ * ordinary QP.
  */
 #include <string.h>
 

@@ -25,14 +25,7 @@ enum {
 	BF_HALF = 0x100,   /* a BlueFlame buffer: log_bf_reg_size 9 / 2 */
 	EQE_RES_TYPE = 20, /* mlx5_eqe_qp_srq.type */
 	EQE_QP_SRQ_N = 24, /* mlx5_eqe_qp_srq.qp_srq_n */
-	MKEY_LR = 1 << 0,  /* cx_mkey.access: a rw rr lw lr */
-	MKEY_LW = 1 << 1,
-	MKEY_RR = 1 << 2,
-	MKEY_RW = 1 << 3,
-	MKEY_A = 1 << 4,
-	MKEY_MODE_PA = 0,
-	MKEY_MODE_MTT = 1,
-	SCRATCH = 1024, /* the largest WQE the engine reads in one go */
+	SCRATCH = 1024,	   /* the largest WQE the engine reads in one go */
 };
 
 struct cx_eng_qp {
@@ -79,84 +72,23 @@ static uint8_t *queue_byte(struct cx *cx, const uint64_t *pas, uint32_t npas,
 
 static int ibv_to_mkey(int access)
 {
-	return (access & IBV_ACCESS_LOCAL_WRITE ? MKEY_LW : 0) |
-	       (access & IBV_ACCESS_REMOTE_WRITE ? MKEY_RW : 0) |
-	       (access & IBV_ACCESS_REMOTE_READ ? MKEY_RR : 0) |
-	       (access & IBV_ACCESS_REMOTE_ATOMIC ? MKEY_A : 0);
-}
-
-/*
- * Guest address of byte ADDR of key K and how far it stays in one page
- * (PA: to the end of addr's 4 KiB page); false past the key's pages.
- */
-static bool key_gpa(const struct cx_mkey *k, uint64_t addr, uint64_t *gpa,
-		    uint64_t *run)
-{
-	uint64_t pagesz, off;
-
-	if (k->mode == MKEY_MODE_PA) {
-		*gpa = addr;
-		*run = CX_PAGE - addr % CX_PAGE;
-		return true;
-	}
-	pagesz = 1ull << k->log_page_size;
-	off = addr - k->start + (k->start & (pagesz - 1));
-	if (off / pagesz >= k->nmtt)
-		return false;
-	/* The low bits of an MTT entry are flags (present, read, write). */
-	*gpa = (k->mtt[off / pagesz] & ~(pagesz - 1)) + off % pagesz;
-	*run = pagesz - off % pagesz;
-	return true;
+	return (access & IBV_ACCESS_LOCAL_WRITE ? CX_MKEY_LW : 0) |
+	       (access & IBV_ACCESS_REMOTE_WRITE ? CX_MKEY_RW : 0) |
+	       (access & IBV_ACCESS_REMOTE_READ ? CX_MKEY_RR : 0) |
+	       (access & IBV_ACCESS_REMOTE_ATOMIC ? CX_MKEY_A : 0);
 }
 
 static int xlate(struct cx *cx, const struct m5m_pd *pd, uint32_t key,
 		 uint64_t addr, uint64_t len, int access, uint8_t **host,
 		 uint64_t *run)
 {
-	uint32_t i = key >> 8;
-	const struct cx_mkey *k;
-	int want = ibv_to_mkey(access) | MKEY_LR;
 	bool write =
 		access & (IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
 			  IBV_ACCESS_REMOTE_ATOMIC);
-	uint64_t a, gpa, r, first_run = 0;
-	uint8_t *first = NULL;
 
-	if (!i || i >= CX_MAX_MKEY)
-		return -1;
-	k = &cx->mkey[i];
-	if (!k->valid || k->free || k->variant != (key & 0xff) ||
-	    k->pd != pd->pdn || (k->access & want) != want || !len)
-		return -1;
-	if (k->mode == MKEY_MODE_MTT &&
-	    (k->log_page_size < 12 || k->log_page_size > 30))
-		return -1;
-	if (!k->length64 &&
-	    (addr < k->start || len > k->len || addr - k->start > k->len - len))
-		return -1;
-	if (addr + len < addr)
-		return -1;
-	/* Every page of the range, so that a failed check copies nothing. */
-	for (a = addr; a - addr < len; a += r) {
-		uint8_t *p;
-
-		if (!key_gpa(k, a, &gpa, &r))
-			return -1;
-		if (r > len - (a - addr))
-			r = len - (a - addr);
-		p = cx_dma(cx, gpa, r, write);
-		if (!p)
-			return -1;
-		if (!first) {
-			first = p;
-			first_run = r;
-		} else if (p == first + first_run && a - addr == first_run) {
-			first_run += r; /* still contiguous on the host */
-		}
-	}
-	*host = first;
-	*run = first_run;
-	return 0;
+	return cx_mkey_xlate(cx, pd->pdn, key, addr, len,
+			     ibv_to_mkey(access) | CX_MKEY_LR, write, host,
+			     run);
 }
 
 /* Every refused translation is named in the trace (the error CQE's cause). */

@@ -195,23 +195,24 @@
 #define F_CREATE_MKEY_IN_TRANSLATIONS_ACTUAL 0x300, 0x20
 #define B_CREATE_MKEY_IN_MTT		     0x110 /* klm_pas_mtt, be64 entries */
 /* create_mkey_out.mkey_index, destroy_mkey_in.mkey_index */
-#define F_MKEY_INDEX	      0x48, 0x18
-#define F_MKC_FREE	      0x1, 0x1
-#define F_MKC_ACCESS_MODE_4_2 0x3, 0x3
-#define F_MKC_UMR_EN	      0x10, 0x1
-#define F_MKC_A		      0x11, 0x1
-#define F_MKC_RW	      0x12, 0x1
-#define F_MKC_RR	      0x13, 0x1
-#define F_MKC_LW	      0x14, 0x1
-#define F_MKC_LR	      0x15, 0x1
-#define F_MKC_ACCESS_MODE_1_0 0x16, 0x2
-#define F_MKC_QPN	      0x20, 0x18
-#define F_MKC_MKEY_7_0	      0x38, 0x8
-#define F_MKC_LENGTH64	      0x60, 0x1
-#define F_MKC_PD	      0x68, 0x18
-#define B_MKC_START_ADDR      0x10
-#define B_MKC_LEN	      0x18
-#define F_MKC_LOG_PAGE_SIZE   0x1db, 0x5
+#define F_MKEY_INDEX			0x48, 0x18
+#define F_MKC_FREE			0x1, 0x1
+#define F_MKC_ACCESS_MODE_4_2		0x3, 0x3
+#define F_MKC_UMR_EN			0x10, 0x1
+#define F_MKC_A				0x11, 0x1
+#define F_MKC_RW			0x12, 0x1
+#define F_MKC_RR			0x13, 0x1
+#define F_MKC_LW			0x14, 0x1
+#define F_MKC_LR			0x15, 0x1
+#define F_MKC_ACCESS_MODE_1_0		0x16, 0x2
+#define F_MKC_QPN			0x20, 0x18
+#define F_MKC_MKEY_7_0			0x38, 0x8
+#define F_MKC_LENGTH64			0x60, 0x1
+#define F_MKC_PD			0x68, 0x18
+#define B_MKC_START_ADDR		0x10
+#define B_MKC_LEN			0x18
+#define F_MKC_TRANSLATIONS_OCTWORD_SIZE 0x1a0, 0x20
+#define F_MKC_LOG_PAGE_SIZE		0x1db, 0x5
 
 /* Field at bit OFF, WIDTH bits (<= 32, inside one dword). */
 static inline uint32_t cx_get(const void *buf, unsigned int off,

@@ -246,7 +246,9 @@ struct cx_mkey {
 	bool valid, free, umr_en, length64;
 	uint8_t mode, access, variant,
 		log_page_size; /* access: a rw rr lw lr */
-	uint32_t pd, qpn, nmtt;
+	uint32_t pd, qpn;
+	uint32_t nmtt;	  /* entries of mtt[] held (the rest are not present) */
+	uint32_t mtt_cap; /* entries the key was made for (octowords * 2) */
 	uint64_t start, len;
 	uint64_t *mtt;
 };
@@ -327,6 +329,34 @@ int cx_mkey_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c);
  * record (cx_umr.c). */
 void cx_umr_doorbell(struct cx *cx, uint32_t qpn);
 void cx_mkey_reset(struct cx *cx);
+/* cx_mkey.access bits, and the access modes (mkc.access_mode). */
+enum {
+	CX_MKEY_LR = 1 << 0,
+	CX_MKEY_LW = 1 << 1,
+	CX_MKEY_RR = 1 << 2,
+	CX_MKEY_RW = 1 << 3,
+	CX_MKEY_A = 1 << 4,
+	CX_MKEY_MODE_PA = 0,
+	CX_MKEY_MODE_MTT = 1,
+};
+/*
+ * The data path's one rule for a key: host address *HOST of byte ADDR of
+ * KEY and how many bytes *RUN stay contiguous on the host, for LEN bytes
+ * with access bits WANT (CX_MKEY_*; WRITE for a write); -1 when the key is
+ * not valid, free, of another variant, of another PD than PDN (any PD for
+ * PDN CX_ANY_PD), lacks an access bit, or any byte of the range is past
+ * the key, its translation or the guest's memory.
+ */
+#define CX_ANY_PD UINT32_MAX
+int cx_mkey_xlate(struct cx *cx, uint32_t pdn, uint32_t key, uint64_t addr,
+		  uint64_t len, int want, bool write, uint8_t **host,
+		  uint64_t *run);
+/*
+ * Entries [AT, AT + N) of MKEY index I's translation become MTT (a UMR
+ * WQE's load, cx_umr.c): false past the size the key was made with.
+ */
+bool cx_mkey_load(struct cx *cx, uint32_t i, uint64_t at, uint32_t n,
+		  const uint64_t *mtt);
 int cx_cq_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c);
 /* CQ CQN, or NULL when there is none. */
 struct cx_cq *cx_cq_get(struct cx *cx, uint32_t cqn);

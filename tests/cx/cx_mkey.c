@@ -5,9 +5,14 @@
  * (mkc.mkey_7_0): mlx5 uses (index << 8) | variant.  Two access modes:
  * PA (physical addresses, what mlx5_ib's DMA MR of every ib_alloc_pd() is,
  * with length64 for the whole space) and MTT (a page list given with the
- * command, kept here for the data path).  An mkey created free (mkc.free)
- * waits for a UMR to fill it.  The data path that checks accesses against
- * the keys is step 2.
+ * command, kept here for the data path).  An MTT key is made for
+ * mkc.translations_octword_size octowords (two entries each), of which the
+ * command may give the first translations_octword_actual_size, rounded up
+ * to UMR's 64-byte unit; a UMR WQE loads the others (cx_umr.c through cx_mkey_load(): mlx5_ib's mkey cache
+ * makes free keys with no entries and fills them so).  Entries never given
+ * are not present.  An mkey created free (mkc.free) waits for a UMR to
+ * enable it.  cx_mkey_xlate() is how the data path and the UMR QP use a
+ * key.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -16,9 +21,10 @@
 #include "cx_int.h"
 
 enum {
-	ACCESS_PA = 0,
-	ACCESS_MTT = 1,
-	MAX_MTT = 1 << 16, /* 256 MiB of 4 KiB pages in one command */
+	ACCESS_PA = CX_MKEY_MODE_PA,
+	ACCESS_MTT = CX_MKEY_MODE_MTT,
+	MAX_MTT = 1 << 16,     /* 256 MiB of 4 KiB pages in one command */
+	MAX_MTT_CAP = 1 << 24, /* entries a key may be made for (64 GiB) */
 };
 
 void cx_mkey_reset(struct cx *cx)
@@ -38,6 +44,7 @@ static int create_mkey(struct cx *cx, struct cx_cmd *c)
 			cx_get(mkc, F_MKC_ACCESS_MODE_1_0);
 	uint32_t pd = cx_get(mkc, F_MKC_PD);
 	uint32_t octw = cx_get(c->in, F_CREATE_MKEY_IN_TRANSLATIONS_ACTUAL);
+	uint32_t size = cx_get(mkc, F_MKC_TRANSLATIONS_OCTWORD_SIZE);
 	struct cx_mkey *k = NULL;
 	unsigned int i;
 
@@ -49,7 +56,8 @@ static int create_mkey(struct cx *cx, struct cx_cmd *c)
 	if (pd >= CX_OBJ_MAX ||
 	    !(cx->obj_used[CX_OBJ_PD][pd / 8] >> (pd % 8) & 1))
 		return CX_BAD_RES;
-	if (octw > MAX_MTT / 2 || (mode == ACCESS_PA && octw))
+	if (octw > MAX_MTT / 2 || (mode == ACCESS_PA && octw) ||
+	    size > MAX_MTT_CAP / 2)
 		return CX_BAD_PARAM;
 	if (c->inlen < B_CREATE_MKEY_IN_MTT + octw * 16)
 		return CX_BAD_INP_LEN;
@@ -68,6 +76,11 @@ static int create_mkey(struct cx *cx, struct cx_cmd *c)
 				cx_get64(c->in, B_CREATE_MKEY_IN_MTT + i * 8);
 	}
 	k->nmtt = octw * 2;
+	/* UMR WQEs copy entries in 64-byte units (MLX5_UMR_MTT_ALIGNMENT):
+	 * a key's room is rounded up to one (mlx5_ib's smallest cached key
+	 * has 2 octowords and gets 4 written). */
+	if (mode == ACCESS_MTT)
+		k->mtt_cap = ((size > octw ? size : octw) + 3) / 4 * 8;
 	k->mode = mode;
 	k->free = cx_get(mkc, F_MKC_FREE);
 	k->umr_en = cx_get(mkc, F_MKC_UMR_EN);
@@ -84,6 +97,97 @@ static int create_mkey(struct cx *cx, struct cx_cmd *c)
 	k->valid = true;
 	cx_set(c->out, F_MKEY_INDEX, k - cx->mkey);
 	return CX_OK;
+}
+
+bool cx_mkey_load(struct cx *cx, uint32_t i, uint64_t at, uint32_t n,
+		  const uint64_t *mtt)
+{
+	struct cx_mkey *k = &cx->mkey[i];
+	uint64_t *m;
+
+	if (k->mode != ACCESS_MTT || at > k->mtt_cap || n > k->mtt_cap - at)
+		return false;
+	if (at + n > k->nmtt) {
+		m = realloc(k->mtt, (at + n) * sizeof(*m));
+		if (!m)
+			return false;
+		memset(m + k->nmtt, 0, (at + n - k->nmtt) * sizeof(*m));
+		k->mtt = m;
+		k->nmtt = at + n;
+	}
+	memcpy(k->mtt + at, mtt, n * sizeof(*mtt));
+	return true;
+}
+
+/*
+ * Guest address of byte ADDR of key K and how far it stays in one page
+ * (PA: to the end of addr's 4 KiB page); false past the key's pages.
+ */
+static bool key_gpa(const struct cx_mkey *k, uint64_t addr, uint64_t *gpa,
+		    uint64_t *run)
+{
+	uint64_t pagesz, off;
+
+	if (k->mode == ACCESS_PA) {
+		*gpa = addr;
+		*run = CX_PAGE - addr % CX_PAGE;
+		return true;
+	}
+	pagesz = 1ull << k->log_page_size;
+	off = addr - k->start + (k->start & (pagesz - 1));
+	if (off / pagesz >= k->nmtt)
+		return false;
+	/* The low bits of an MTT entry are flags (present, read, write). */
+	*gpa = (k->mtt[off / pagesz] & ~(pagesz - 1)) + off % pagesz;
+	*run = pagesz - off % pagesz;
+	return true;
+}
+
+int cx_mkey_xlate(struct cx *cx, uint32_t pdn, uint32_t key, uint64_t addr,
+		  uint64_t len, int want, bool write, uint8_t **host,
+		  uint64_t *run)
+{
+	uint32_t i = key >> 8;
+	const struct cx_mkey *k;
+	uint64_t a, gpa, r, first_run = 0;
+	uint8_t *first = NULL;
+
+	if (!i || i >= CX_MAX_MKEY)
+		return -1;
+	k = &cx->mkey[i];
+	if (!k->valid || k->free || k->variant != (key & 0xff) ||
+	    (pdn != CX_ANY_PD && k->pd != pdn) || (k->access & want) != want ||
+	    !len)
+		return -1;
+	if (k->mode == ACCESS_MTT &&
+	    (k->log_page_size < 12 || k->log_page_size > 30))
+		return -1;
+	if (!k->length64 &&
+	    (addr < k->start || len > k->len || addr - k->start > k->len - len))
+		return -1;
+	if (addr + len < addr)
+		return -1;
+	/* Every page of the range, so that a failed check copies nothing. */
+	for (a = addr; a - addr < len; a += r) {
+		uint8_t *p;
+
+		if (!key_gpa(k, a, &gpa, &r))
+			return -1;
+		if (r > len - (a - addr))
+			r = len - (a - addr);
+		p = cx_dma(cx, gpa, r, write);
+		if (!p)
+			return -1;
+		if (!first) {
+			first = p;
+			first_run = r;
+		} else if (p == first + first_run && a - addr == first_run) {
+			first_run += r; /* still contiguous on the host */
+		}
+	}
+	*host = first;
+	*run = first_run;
+	return 0;
 }
 
 int cx_mkey_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c)

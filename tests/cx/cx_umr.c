@@ -1,23 +1,34 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * UMR WQEs on the REG_UMR QP: the ones that change an existing MKEY in
- * place, with the new fields inline in the WQE's mkey segment and no
- * translation (xlt_octowords 0).  mlx5_ib posts such a WQE to change a
- * user MR's access flags or PD (umr.c, mlx5r_umr_rereg_pd_access(): the
- * fast path of ibv_rereg_mr with IBV_REREG_MR_CHANGE_ACCESS or _PD) and
- * to revoke a key (mlx5r_umr_revoke_mr(): the free bit), then sleeps
- * until its completion: without one the caller waits for ever.
+ * UMR WQEs on the REG_UMR QP: they change an existing MKEY in place and
+ * may load part of its translation.  mlx5_ib posts them (umr.c) to change
+ * a user MR's access flags or PD (mlx5r_umr_rereg_pd_access(): the fast
+ * path of ibv_rereg_mr), to revoke a key (mlx5r_umr_revoke_mr(): the free
+ * bit), and to give a free key of its mkey cache a user MR's pages
+ * (mlx5r_umr_update_mr_pas(): MTT entries in a kernel buffer, one WQE per
+ * buffer-full, the last one enabling the key with its start, length, page
+ * size, access and PD), then sleeps until the completion: without one the
+ * caller waits for ever.
  *
  * The WQE (struct mlx5r_umr_wqe after the ctrl segment): ctrl segment (16
  * bytes, the mkey in its immediate), UMR ctrl segment (48 bytes: flags,
- * xlt_octowords, mkey_mask), mkey segment (64 bytes, the mkc layout).
- * The mask's fields taken: LR, LW, RR, RW, A, PD, QPN, KEY (the variant
- * byte), FREE.  Anything else (a translation, a length, a start address,
- * a page size, a WQE that is not a UMR) completes in error: the device
- * does not claim it (cx_caps.c: umr_modify_entity_size_disabled, no ODP).
- * The CHECK_FREE/NOT_FREE flags are not checked.
+ * xlt_octowords, xlt_offset and xlt_offset_47_16 in octowords, mkey_mask),
+ * mkey segment (64 bytes, the mkc layout), then the translation: inline
+ * (the INLINE flag) or a data segment (byte_count, lkey, addr) naming it
+ * in memory through a key with local read (mlx5_ib: the UMR PD's DMA MR;
+ * the REG_UMR QP has no PD, so a key of any PD).  The entries land at the
+ * offset (TRANSLATION_OFFSET_EN, else 0) of an MTT key, within the size it
+ * was made with (cx_mkey_load()).  The mask's fields taken: LEN (and
+ * length64), PAGE_SIZE, START_ADDR, PD, KEY (the variant byte), QPN, LR,
+ * LW, RR, RW, A, FREE.  Anything else (a KLM key, another mask bit, a
+ * translation past the key or outside guest memory, a WQE that is not a
+ * UMR) completes in error and changes nothing.  The CHECK_FREE/NOT_FREE
+ * flags are not checked.  mlx5_ib posts the translation ones only when
+ * umr_modify_entity_size_disabled is clear (umr.h,
+ * mlx5r_umr_can_load_pas()), which cx_caps.c keeps set for now.
  */
 #include <endian.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cx_ifc.h"
@@ -25,25 +36,31 @@
 #include "mlx5/mlx5_hw.h"
 
 enum {
-	RQ_REGULAR = 0x0,    /* MLX5_NON_ZERO_RQ */
-	OPCODE_UMR = 0x25,   /* MLX5_OPCODE_UMR */
-	UMR_INLINE = 1 << 7, /* MLX5_UMR_INLINE */
+	RQ_REGULAR = 0x0,	/* MLX5_NON_ZERO_RQ */
+	OPCODE_UMR = 0x25,	/* MLX5_OPCODE_UMR */
+	UMR_OFFSET_EN = 1 << 4, /* MLX5_UMR_TRANSLATION_OFFSET_EN */
+	UMR_INLINE = 1 << 7,	/* MLX5_UMR_INLINE */
 	BB = M5_SEND_WQE_BB,
+	XLT_AT = 128, /* the translation: after the mkey segment */
 };
 
 /* mkey_mask bits (MLX5_MKEY_MASK_*) and where the mkc keeps each. */
-#define MASK_PD	  (1ull << 7)
-#define MASK_KEY  (1ull << 13)
-#define MASK_QPN  (1ull << 14)
-#define MASK_LR	  (1ull << 17)
-#define MASK_LW	  (1ull << 18)
-#define MASK_RR	  (1ull << 19)
-#define MASK_RW	  (1ull << 20)
-#define MASK_A	  (1ull << 21)
-#define MASK_FREE (1ull << 29)
+#define MASK_LEN       (1ull << 0)
+#define MASK_PAGE_SIZE (1ull << 1)
+#define MASK_START     (1ull << 6)
+#define MASK_PD	       (1ull << 7)
+#define MASK_KEY       (1ull << 13)
+#define MASK_QPN       (1ull << 14)
+#define MASK_LR	       (1ull << 17)
+#define MASK_LW	       (1ull << 18)
+#define MASK_RR	       (1ull << 19)
+#define MASK_RW	       (1ull << 20)
+#define MASK_A	       (1ull << 21)
+#define MASK_FREE      (1ull << 29)
 #define MASK_TAKEN                                                             \
-	(MASK_PD | MASK_KEY | MASK_QPN | MASK_LR | MASK_LW | MASK_RR |         \
-	 MASK_RW | MASK_A | MASK_FREE)
+	(MASK_LEN | MASK_PAGE_SIZE | MASK_START | MASK_PD | MASK_KEY |         \
+	 MASK_QPN | MASK_LR | MASK_LW | MASK_RR | MASK_RW | MASK_A |           \
+	 MASK_FREE)
 
 /* Basic block N (modulo the SQ's size) of QP Q's send queue, or NULL. */
 static const uint8_t *sq_bb(struct cx *cx, const struct cx_qp *q, uint32_t n)
@@ -58,16 +75,61 @@ static const uint8_t *sq_bb(struct cx *cx, const struct cx_qp *q, uint32_t n)
 			   q->page_offset, b, BB, false);
 }
 
-/* The mkey change of one UMR WQE: 0, or the error CQE's syndrome. */
-static int apply(struct cx *cx, uint32_t mkey, const uint8_t *uctrl,
-		 const uint8_t *mkc)
+/*
+ * The N translation entries of the WQE at basic block WQE into XLT: inline
+ * after its mkey segment, or where its data segment points.  0, or the
+ * error CQE's syndrome.
+ */
+static int read_xlt(struct cx *cx, const struct cx_qp *q, uint16_t wqe,
+		    bool inl, uint32_t n, uint64_t *xlt)
+{
+	uint64_t len = (uint64_t)n * 8, done, run;
+	const uint8_t *d;
+	uint8_t *p;
+	uint32_t j;
+
+	if (inl) {
+		for (j = 0; j < n; j++) {
+			d = sq_bb(cx, q, wqe + (XLT_AT + j * 8) / BB);
+			if (!d)
+				return M5_SYND_LOCAL_PROT_ERR;
+			xlt[j] = cx_get64(d, (XLT_AT + j * 8) % BB);
+		}
+		return 0;
+	}
+	d = sq_bb(cx, q, wqe + XLT_AT / BB);
+	if (!d)
+		return M5_SYND_LOCAL_PROT_ERR;
+	if (cx_get(d, 0, 32) < len) /* byte_count */
+		return M5_SYND_LOCAL_LENGTH_ERR;
+	for (done = 0; done < len; done += run) {
+		if (cx_mkey_xlate(cx, CX_ANY_PD, cx_get(d, 32, 32),
+				  cx_get64(d, 8) + done, len - done, CX_MKEY_LR,
+				  false, &p, &run))
+			return M5_SYND_LOCAL_PROT_ERR;
+		memcpy((uint8_t *)xlt + done, p, run);
+	}
+	for (j = 0; j < n; j++)
+		xlt[j] = be64toh(xlt[j]);
+	return 0;
+}
+
+/* The mkey change of one UMR WQE at basic block WQE: 0, or a syndrome. */
+static int apply(struct cx *cx, const struct cx_qp *q, uint16_t wqe,
+		 uint32_t mkey, const uint8_t *uctrl, const uint8_t *mkc)
 {
 	uint64_t mask = cx_get64(uctrl, 8);
 	uint32_t i = mkey >> 8, pd = cx_get(mkc, F_MKC_PD);
+	uint32_t n = cx_get(uctrl, 32, 16) * 2; /* xlt_octowords */
+	uint64_t at = 0, *xlt = NULL;
 	struct cx_mkey *k;
+	int synd;
 
-	if (!(uctrl[0] & UMR_INLINE) || cx_get(uctrl, 32, 16) ||
-	    (mask & ~MASK_TAKEN))
+	if (uctrl[0] & UMR_OFFSET_EN)
+		at = ((uint64_t)cx_get(uctrl, 128, 32) << 16 |
+		      cx_get(uctrl, 48, 16)) *
+		     2;
+	if ((!(uctrl[0] & UMR_INLINE) && !n) || (mask & ~MASK_TAKEN))
 		return M5_SYND_LOCAL_QP_OP_ERR;
 	if (!i || i >= CX_MAX_MKEY || !cx->mkey[i].valid ||
 	    cx->mkey[i].variant != (mkey & 0xff))
@@ -75,6 +137,28 @@ static int apply(struct cx *cx, uint32_t mkey, const uint8_t *uctrl,
 	if ((mask & MASK_PD) && !cx_obj_used(cx, CX_OBJ_PD, pd))
 		return M5_SYND_LOCAL_PROT_ERR;
 	k = &cx->mkey[i];
+	if (n) {
+		if (k->mode != CX_MKEY_MODE_MTT || at > k->mtt_cap ||
+		    n > k->mtt_cap - at)
+			return M5_SYND_LOCAL_PROT_ERR;
+		xlt = malloc((size_t)n * sizeof(*xlt));
+		if (!xlt)
+			return M5_SYND_LOCAL_QP_OP_ERR;
+		synd = read_xlt(cx, q, wqe, uctrl[0] & UMR_INLINE, n, xlt);
+		if (!synd && !cx_mkey_load(cx, i, at, n, xlt))
+			synd = M5_SYND_LOCAL_QP_OP_ERR;
+		free(xlt);
+		if (synd)
+			return synd;
+	}
+	if (mask & MASK_LEN) {
+		k->len = cx_get64(mkc, B_MKC_LEN);
+		k->length64 = cx_get(mkc, F_MKC_LENGTH64);
+	}
+	if (mask & MASK_PAGE_SIZE)
+		k->log_page_size = cx_get(mkc, F_MKC_LOG_PAGE_SIZE);
+	if (mask & MASK_START)
+		k->start = cx_get64(mkc, B_MKC_START_ADDR);
 	if (mask & MASK_PD)
 		k->pd = pd;
 	if (mask & MASK_KEY)
@@ -89,11 +173,11 @@ static int apply(struct cx *cx, uint32_t mkey, const uint8_t *uctrl,
 			k->access = (k->access & ~(bit)) |                     \
 				    (cx_get(mkc, f) ? (bit) : 0);              \
 	} while (0)
-	TAKE(MASK_LR, F_MKC_LR, 1 << 0);
-	TAKE(MASK_LW, F_MKC_LW, 1 << 1);
-	TAKE(MASK_RR, F_MKC_RR, 1 << 2);
-	TAKE(MASK_RW, F_MKC_RW, 1 << 3);
-	TAKE(MASK_A, F_MKC_A, 1 << 4);
+	TAKE(MASK_LR, F_MKC_LR, CX_MKEY_LR);
+	TAKE(MASK_LW, F_MKC_LW, CX_MKEY_LW);
+	TAKE(MASK_RR, F_MKC_RR, CX_MKEY_RR);
+	TAKE(MASK_RW, F_MKC_RW, CX_MKEY_RW);
+	TAKE(MASK_A, F_MKC_A, CX_MKEY_A);
 #undef TAKE
 	return 0;
 }
@@ -141,11 +225,15 @@ void cx_umr_doorbell(struct cx *cx, uint32_t qpn)
 		ds = cx_get(ctrl, 58, 6);
 		nbb = ds ? (ds * 16 + BB - 1) / BB : 1;
 		synd = opcode == OPCODE_UMR
-			       ? apply(cx, cx_get(ctrl, 96, 32), ctrl + 16, m)
+			       ? apply(cx, q, q->umr_ci, cx_get(ctrl, 96, 32),
+				       ctrl + 16, m)
 			       : M5_SYND_LOCAL_QP_OP_ERR;
-		cx_trace(cx, "umr qp 0x%x: WQE %u opcode 0x%x mkey 0x%x: %s",
-			 qpn, idx, opcode, cx_get(ctrl, 96, 32),
-			 synd ? "error" : "done");
+		cx_trace(cx,
+			 "umr qp 0x%x: WQE %u opcode 0x%x mkey 0x%x flags 0x%x "
+			 "xlt_octowords %u mask 0x%llx: syndrome 0x%x",
+			 qpn, idx, opcode, cx_get(ctrl, 96, 32), ctrl[16],
+			 cx_get(ctrl + 16, 32, 16),
+			 (unsigned long long)cx_get64(ctrl + 16, 8), synd);
 		if (synd || (ctrl[11] & M5_WQE_CTRL_CQ_UPDATE))
 			complete(cx, q, qpn, idx, opcode, synd);
 		q->umr_ci += nbb;

@@ -795,22 +795,23 @@ static uint32_t t_umr_qp(struct t_rig *r, uint32_t *cqn)
 
 /*
  * UMR WQE N on the UMR QP as umr.c's mlx5r_umr_post_send() writes it:
- * ctrl segment (the mkey in its immediate), UMR ctrl segment (inline,
- * MASK, XLT octowords), mkey segment giving access ACCESS and PD; then
- * the doorbell record and the doorbell.
+ * ctrl segment (the mkey in its immediate, DS 16-byte units), UMR ctrl
+ * segment (FLAGS, MASK, XLT octowords), mkey segment giving access ACCESS,
+ * PD and (for a translation) start t_iova[1], three pages of 4 KiB, free 0.
  */
-static void t_umr(struct t_rig *r, uint32_t qpn, uint16_t n, uint32_t key,
-		  uint64_t mask, uint16_t xlt, int access)
+static uint8_t *t_umr_wqe(struct t_rig *r, uint32_t qpn, uint16_t n,
+			  uint32_t key, uint8_t flags, uint64_t mask,
+			  uint16_t xlt, int access, unsigned int ds)
 {
 	uint8_t *w = at(PG(0x33) + (n % (1 << SQ_LOG)) * 64);
 	uint8_t *mkc = w + 64;
 
-	memset(w, 0, 128);
+	memset(w, 0, ds * 16);
 	cx_set(w, 0, 32, (uint32_t)n << 8 | 0x25); /* MLX5_OPCODE_UMR */
-	cx_set(w, 32, 32, qpn << 8 | 8);	   /* 128 bytes */
+	cx_set(w, 32, 32, qpn << 8 | ds);
 	w[11] = M5_WQE_CTRL_CQ_UPDATE;
 	cx_set(w, 96, 32, key);
-	w[16] = 0x80 | 0x40; /* MLX5_UMR_INLINE | MLX5_UMR_CHECK_FREE */
+	w[16] = flags;
 	cx_set(w + 16, 32, 16, xlt);
 	cx_set64(w + 16, 8, mask);
 	cx_set(mkc, F_MKC_LR, 1);
@@ -820,21 +821,46 @@ static void t_umr(struct t_rig *r, uint32_t qpn, uint16_t n, uint32_t key,
 	cx_set(mkc, F_MKC_PD, r->pd);
 	cx_set(mkc, F_MKC_QPN, 0xffffff);
 	cx_set(mkc, F_MKC_MKEY_7_0, key & 0xff);
-	((__be32 *)at(PG(P_DBR) + 0x200))[M5_SND_DBR] = htobe32(n + 2);
+	cx_set64(mkc, B_MKC_START_ADDR, t_iova[1]);
+	cx_set64(mkc, B_MKC_LEN, 3 * CX_PAGE);
+	cx_set(mkc, F_MKC_LOG_PAGE_SIZE, 12);
+	return w;
+}
+
+/* The doorbell record after WQE N of NBB basic blocks, and the doorbell. */
+static void t_umr_ring(struct t_rig *r, const uint8_t *w, uint16_t n,
+		       unsigned int nbb)
+{
+	((__be32 *)at(PG(P_DBR) + 0x200))[M5_SND_DBR] = htobe32(n + nbb);
 	CHECK_EQ(cx_bar_write(r->cx, (uint64_t)r->uar * CX_PAGE + 0x800, w, 8),
 		 0);
+}
+
+/* An inline UMR WQE (128 bytes) changing the fields MASK names. */
+static void t_umr(struct t_rig *r, uint32_t qpn, uint16_t n, uint32_t key,
+		  uint64_t mask, int access)
+{
+	/* MLX5_UMR_INLINE | MLX5_UMR_CHECK_FREE */
+	t_umr_ring(r,
+		   t_umr_wqe(r, qpn, n, key, 0x80 | 0x40, mask, 0, access, 8),
+		   n, 2);
 }
 
 /* mkey_mask of mlx5r_umr_rereg_pd_access(): LR LW RR RW A, and PD. */
 #define UMR_ACCESS_PD_MASK                                                     \
 	((1ull << 17) | (1ull << 18) | (1ull << 19) | (1ull << 20) |           \
 	 (1ull << 21) | (1ull << 7))
+/* The last WQE of mlx5r_umr_update_mr_pas(MLX5_IB_UPD_XLT_ENABLE): also
+ * KEY and FREE (enable), LEN, PAGE_SIZE and START_ADDR (translation). */
+#define UMR_ENABLE_MASK                                                        \
+	(UMR_ACCESS_PD_MASK | (1ull << 13) | (1ull << 29) | (1ull << 0) |      \
+	 (1ull << 1) | (1ull << 6))
 
 /*
  * ibv_rereg_mr(IBV_REREG_MR_CHANGE_ACCESS) through mlx5_ib's fast path: a
  * UMR WQE gives a key remote write; it completes with a requester CQE of
- * opcode UMR, and an RDMA WRITE to the key lands.  A UMR with a
- * translation (which the device does not claim) completes in error.
+ * opcode UMR, and an RDMA WRITE to the key lands.  A mask bit the device
+ * does not take (here EN_RINVAL) completes in error.
  */
 static void umr_wqe_gives_a_key_remote_write_and_completes(void)
 {
@@ -846,7 +872,7 @@ static void umr_wqe_gives_a_key_remote_write_and_completes(void)
 	const struct m5_err_cqe *e = (const void *)at(PG(0x32) + 64);
 	uint8_t *w;
 
-	t_umr(r, umr, 0, ro, UMR_ACCESS_PD_MASK, 0, ACC_ALL);
+	t_umr(r, umr, 0, ro, UMR_ACCESS_PD_MASK, ACC_ALL);
 	CHECK_EQ(c->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_REQ);
 	CHECK_EQ(be32toh(c->sop_drop_qpn), 0x25u << 24 | umr);
 	CHECK_EQ(be16toh(c->wqe_counter), 0);
@@ -859,9 +885,137 @@ static void umr_wqe_gives_a_key_remote_write_and_completes(void)
 	t_check_req(r, 0, M5_OPCODE_RDMA_WRITE, 64);
 	CHECK(t_same(r, 0, t_iova[0], 1, t_iova[1], 64));
 
-	t_umr(r, umr, 2, ro, UMR_ACCESS_PD_MASK, 4, ACC_ALL);
+	t_umr(r, umr, 2, ro, UMR_ACCESS_PD_MASK | 1ull << 8, ACC_ALL);
 	CHECK_EQ(e->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_REQ_ERR);
 	CHECK_EQ(be16toh(e->wqe_counter), 2);
+	t_rig_free(r);
+}
+
+/*
+ * A key as mlx5_ib's mkey cache makes it: MTT mode, free, umr_en, room
+ * for OCTW octowords of translation and none given.
+ */
+static uint32_t t_free_mkey(struct t_rig *r, uint32_t octw)
+{
+	uint8_t in[0x110] = { 0 }, out[16];
+	uint8_t *mkc = in + B_CREATE_MKEY_IN_MKC;
+
+	cx_set(in, F_IN_OPCODE, CX_OP_CREATE_MKEY);
+	cx_set(mkc, F_MKC_ACCESS_MODE_1_0, 1);
+	cx_set(mkc, F_MKC_FREE, 1);
+	cx_set(mkc, F_MKC_UMR_EN, 1);
+	cx_set(mkc, F_MKC_PD, r->pd);
+	cx_set(mkc, F_MKC_MKEY_7_0, 0x33);
+	cx_set(mkc, F_MKC_TRANSLATIONS_OCTWORD_SIZE, octw);
+	cx_set(mkc, F_MKC_LOG_PAGE_SIZE, 12);
+	CHECK_EQ(cmd(r->cx, in, sizeof(in), out, sizeof(out)), 0);
+	CHECK_EQ(cx_get(out, F_OUT_STATUS), CX_OK);
+	return cx_get(out, F_MKEY_INDEX) << 8 | 0x33;
+}
+
+/* The DMA MR of ib_alloc_pd() (mlx5_ib_get_dma_mr): PA, length64, LW. */
+static uint32_t t_dma_mkey(struct t_rig *r)
+{
+	uint8_t in[0x110] = { 0 }, out[16];
+	uint8_t *mkc = in + B_CREATE_MKEY_IN_MKC;
+
+	cx_set(in, F_IN_OPCODE, CX_OP_CREATE_MKEY);
+	cx_set(mkc, F_MKC_LR, 1);
+	cx_set(mkc, F_MKC_LW, 1);
+	cx_set(mkc, F_MKC_LENGTH64, 1);
+	cx_set(mkc, F_MKC_PD, r->pd);
+	CHECK_EQ(cmd(r->cx, in, sizeof(in), out, sizeof(out)), 0);
+	CHECK_EQ(cx_get(out, F_OUT_STATUS), CX_OK);
+	return cx_get(out, F_MKEY_INDEX) << 8;
+}
+
+/*
+ * mlx5r_umr_update_mr_pas() on a free key of the cache, in one WQE (144
+ * bytes, DS 9): flags CHECK_NOT_FREE (and TRANSLATION_OFFSET_EN with
+ * octoword offset OFF), 4 octowords (64 bytes, the UMR unit) of MTT
+ * entries (B's four pages, present, then zeros) in a buffer at ADDR named
+ * by the DMA MR's lkey in the data segment after the mkey segment, the
+ * enable mask.
+ */
+static void t_umr_load(struct t_rig *r, uint32_t umr, uint16_t n, uint32_t key,
+		       uint32_t lkey, uint64_t addr, uint32_t off)
+{
+	uint8_t *w = t_umr_wqe(r, umr, n, key, off ? 0x20 | 0x10 : 0x20,
+			       UMR_ENABLE_MASK, 4, ACC_ALL, 9);
+	uint8_t *xlt = at(PG(0x70));
+	unsigned int i;
+
+	memset(xlt, 0, 64);
+	for (i = 0; i < 4; i++)
+		cx_set64(xlt, i * 8, r->mtt[1][i] | 3);
+	cx_set(w + 16, 48, 16, off & 0xffff);
+	cx_set(w + 16, 128, 32, off >> 16);
+	cx_set(w + 128, 0, 32, 64);
+	cx_set(w + 128, 32, 32, lkey);
+	cx_set64(w + 128, 8, addr);
+	t_umr_ring(r, w, n, 3);
+}
+
+/*
+ * The translation a UMR WQE loads is the one the data path uses: a free
+ * key gets B's pages, is enabled, and an RDMA WRITE through it lands in
+ * them; the UMR completes with a requester CQE.
+ */
+static void umr_wqe_loads_mtt_into_a_free_key_and_rdma_write_lands(void)
+{
+	struct t_rig *r = t_rig(CX_ST_RC);
+	uint32_t cqn, umr = t_umr_qp(r, &cqn);
+	uint32_t key = t_free_mkey(r, 2), dma = t_dma_mkey(r);
+	const struct m5_cqe64 *c = (const void *)at(PG(0x32));
+	uint8_t *w;
+
+	t_umr_load(r, umr, 0, key, dma, PG(0x70), 0);
+	CHECK_EQ(c->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_REQ);
+	CHECK_EQ(be16toh(c->wqe_counter), 0);
+	t_fill(r, 1, t_iova[1], 3 * CX_PAGE, 1);
+	t_fill(r, 0, t_iova[0], 3 * CX_PAGE, 2);
+	w = t_wqe(r, 0, M5_OPCODE_RDMA_WRITE, 3);
+	t_raddr(w, key, t_iova[1] + 0x100);
+	t_data(w + 16, 2 * CX_PAGE, r->key[0], t_iova[0]);
+	t_ring(r, 0, 1);
+	t_check_req(r, 0, M5_OPCODE_RDMA_WRITE, 2 * CX_PAGE);
+	CHECK(t_same(r, 0, t_iova[0], 1, t_iova[1] + 0x100, 2 * CX_PAGE));
+	t_rig_free(r);
+}
+
+/*
+ * A UMR WQE whose translation is outside guest memory, or past the room
+ * the key was made for (2 octowords, rounded up to the 64-byte UMR unit of
+ * 4: a load at octoword 4 is past it), completes in error and leaves the key free: an RDMA
+ * WRITE through it is refused.
+ */
+static void umr_wqe_with_a_bad_translation_completes_in_error(void)
+{
+	struct t_rig *r = t_rig(CX_ST_RC);
+	uint32_t cqn, umr = t_umr_qp(r, &cqn);
+	uint32_t key = t_free_mkey(r, 2), dma = t_dma_mkey(r), second;
+	const struct m5_err_cqe *e = (const void *)at(PG(0x32));
+	uint8_t *w;
+
+	t_umr_load(r, umr, 0, key, dma, MEM_BASE + MEM_SIZE - 16, 0);
+	CHECK_EQ(e->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_REQ_ERR);
+	CHECK_EQ(e->syndrome, M5_SYND_LOCAL_PROT_ERR);
+	CHECK_EQ(be16toh(e->wqe_counter), 0);
+	w = t_wqe(r, 0, M5_OPCODE_RDMA_WRITE, 3);
+	t_raddr(w, key, t_iova[1]);
+	t_data(w + 16, 64, r->key[0], t_iova[0]);
+	t_ring(r, 0, 1);
+	t_check_req_err(r, M5_OPCODE_RDMA_WRITE, M5_SYND_REMOTE_ACCESS_ERR);
+	t_rig_free(r);
+
+	r = t_rig(CX_ST_RC);
+	umr = t_umr_qp(r, &cqn);
+	second = t_free_mkey(r, 2);
+	dma = t_dma_mkey(r);
+	e = (const void *)at(PG(0x32));
+	t_umr_load(r, umr, 0, second, dma, PG(0x70), 4);
+	CHECK_EQ(e->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_REQ_ERR);
+	CHECK_EQ(e->syndrome, M5_SYND_LOCAL_PROT_ERR);
 	t_rig_free(r);
 }
 
@@ -942,6 +1096,8 @@ static const struct check_test tests[] = {
 	CHECK_TEST(mtt_page_outside_guest_memory_is_a_protection_error),
 	CHECK_TEST(rdma_write_to_a_key_without_remote_write_is_refused),
 	CHECK_TEST(umr_wqe_gives_a_key_remote_write_and_completes),
+	CHECK_TEST(umr_wqe_loads_mtt_into_a_free_key_and_rdma_write_lands),
+	CHECK_TEST(umr_wqe_with_a_bad_translation_completes_in_error),
 	CHECK_TEST(completion_on_an_armed_cq_raises_one_eqe_and_interrupt),
 	CHECK_TEST(first_message_on_an_rtr_qp_raises_comm_est_on_the_async_eq),
 	CHECK_TEST(doorbell_for_no_qp_is_ignored_and_counted),
