@@ -383,7 +383,7 @@ stage_cx() {
 	need_build || return
 	scripts/cx.sh --no-build --timeout 900 -- bash -c "$cx_checks" | record || rc=$?
 	# Debian 12's Linux 6.1 (libmlx5 v44's kernel): its tests carry its
-	# name.  Its server is the ASan+UBSan one, in the build stage sanitize
+	# name.  Its server (and cx-cq-events) is the ASan+UBSan build stage sanitize
 	# then reuses (cx.sh fails on a report or a nonzero exit).
 	if DOORBELL_BUILD_DIR=$asan scripts/build.sh -DDOORBELL_SANITIZE=address,undefined \
 		>"$work/cx-asan-build.log" 2>&1; then

@@ -308,6 +308,8 @@ int main(int argc, char **argv)
 	for (i = 0; list && i < n; i++)
 		if (!strcmp(ibv_get_device_name(list[i]), dev))
 			ctx = ibv_open_device(list[i]);
+	if (list)
+		ibv_free_device_list(list); /* an open context outlives it */
 	if (!ctx)
 		die(dev);
 	pd = ibv_alloc_pd(ctx);
