@@ -351,11 +351,15 @@ enum {
 int cx_mkey_xlate(struct cx *cx, uint32_t pdn, uint32_t key, uint64_t addr,
 		  uint64_t len, int want, bool write, uint8_t **host,
 		  uint64_t *run);
+/* The valid MKEY KEY (index << 8 | variant), or NULL. */
+struct cx_mkey *cx_mkey_get(struct cx *cx, uint32_t key);
+/* Whether entries [AT, AT + N) are within MTT key K's room. */
+bool cx_mkey_fits(const struct cx_mkey *k, uint64_t at, uint32_t n);
 /*
- * Entries [AT, AT + N) of MKEY index I's translation become MTT (a UMR
- * WQE's load, cx_umr.c): false past the size the key was made with.
+ * Entries [AT, AT + N) of key K's translation become MTT (a UMR WQE's
+ * load, cx_umr.c): false unless cx_mkey_fits().
  */
-bool cx_mkey_load(struct cx *cx, uint32_t i, uint64_t at, uint32_t n,
+bool cx_mkey_load(struct cx_mkey *k, uint64_t at, uint32_t n,
 		  const uint64_t *mtt);
 int cx_cq_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c);
 /* CQ CQN, or NULL when there is none. */

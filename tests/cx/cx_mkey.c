@@ -99,13 +99,28 @@ static int create_mkey(struct cx *cx, struct cx_cmd *c)
 	return CX_OK;
 }
 
-bool cx_mkey_load(struct cx *cx, uint32_t i, uint64_t at, uint32_t n,
+struct cx_mkey *cx_mkey_get(struct cx *cx, uint32_t key)
+{
+	uint32_t i = key >> 8;
+
+	if (!i || i >= CX_MAX_MKEY || !cx->mkey[i].valid ||
+	    cx->mkey[i].variant != (key & 0xff))
+		return NULL;
+	return &cx->mkey[i];
+}
+
+bool cx_mkey_fits(const struct cx_mkey *k, uint64_t at, uint32_t n)
+{
+	return k->mode == ACCESS_MTT && at <= k->mtt_cap &&
+	       n <= k->mtt_cap - at;
+}
+
+bool cx_mkey_load(struct cx_mkey *k, uint64_t at, uint32_t n,
 		  const uint64_t *mtt)
 {
-	struct cx_mkey *k = &cx->mkey[i];
 	uint64_t *m;
 
-	if (k->mode != ACCESS_MTT || at > k->mtt_cap || n > k->mtt_cap - at)
+	if (!cx_mkey_fits(k, at, n))
 		return false;
 	if (at + n > k->nmtt) {
 		m = realloc(k->mtt, (at + n) * sizeof(*m));
@@ -147,17 +162,12 @@ int cx_mkey_xlate(struct cx *cx, uint32_t pdn, uint32_t key, uint64_t addr,
 		  uint64_t len, int want, bool write, uint8_t **host,
 		  uint64_t *run)
 {
-	uint32_t i = key >> 8;
-	const struct cx_mkey *k;
+	const struct cx_mkey *k = cx_mkey_get(cx, key);
 	uint64_t a, gpa, r, first_run = 0;
 	uint8_t *first = NULL;
 
-	if (!i || i >= CX_MAX_MKEY)
-		return -1;
-	k = &cx->mkey[i];
-	if (!k->valid || k->free || k->variant != (key & 0xff) ||
-	    (pdn != CX_ANY_PD && k->pd != pdn) || (k->access & want) != want ||
-	    !len)
+	if (!k || k->free || (pdn != CX_ANY_PD && k->pd != pdn) ||
+	    (k->access & want) != want || !len)
 		return -1;
 	if (k->mode == ACCESS_MTT &&
 	    (k->log_page_size < 12 || k->log_page_size > 30))

@@ -119,7 +119,7 @@ static int apply(struct cx *cx, const struct cx_qp *q, uint16_t wqe,
 		 uint32_t mkey, const uint8_t *uctrl, const uint8_t *mkc)
 {
 	uint64_t mask = cx_get64(uctrl, 8);
-	uint32_t i = mkey >> 8, pd = cx_get(mkc, F_MKC_PD);
+	uint32_t pd = cx_get(mkc, F_MKC_PD);
 	uint32_t n = cx_get(uctrl, 32, 16) * 2; /* xlt_octowords */
 	uint64_t at = 0, *xlt = NULL;
 	struct cx_mkey *k;
@@ -131,21 +131,19 @@ static int apply(struct cx *cx, const struct cx_qp *q, uint16_t wqe,
 		     2;
 	if ((!(uctrl[0] & UMR_INLINE) && !n) || (mask & ~MASK_TAKEN))
 		return M5_SYND_LOCAL_QP_OP_ERR;
-	if (!i || i >= CX_MAX_MKEY || !cx->mkey[i].valid ||
-	    cx->mkey[i].variant != (mkey & 0xff))
+	k = cx_mkey_get(cx, mkey);
+	if (!k)
 		return M5_SYND_LOCAL_PROT_ERR;
 	if ((mask & MASK_PD) && !cx_obj_used(cx, CX_OBJ_PD, pd))
 		return M5_SYND_LOCAL_PROT_ERR;
-	k = &cx->mkey[i];
 	if (n) {
-		if (k->mode != CX_MKEY_MODE_MTT || at > k->mtt_cap ||
-		    n > k->mtt_cap - at)
+		if (!cx_mkey_fits(k, at, n))
 			return M5_SYND_LOCAL_PROT_ERR;
 		xlt = malloc((size_t)n * sizeof(*xlt));
 		if (!xlt)
 			return M5_SYND_LOCAL_QP_OP_ERR;
 		synd = read_xlt(cx, q, wqe, uctrl[0] & UMR_INLINE, n, xlt);
-		if (!synd && !cx_mkey_load(cx, i, at, n, xlt))
+		if (!synd && !cx_mkey_load(k, at, n, xlt))
 			synd = M5_SYND_LOCAL_QP_OP_ERR;
 		free(xlt);
 		if (synd)
