@@ -89,6 +89,7 @@ static int srq_check(const struct db_backend *be, enum ibv_srq_type type)
 		.comp_mask = IBV_SRQ_INIT_ATTR_TYPE | IBV_SRQ_INIT_ATTR_PD,
 		.srq_type = type,
 		.pd = &pd,
+		.attr = { .max_wr = 16, .max_sge = 1 },
 	};
 	struct ibv_context *ctx = ctx_of(be);
 
@@ -137,7 +138,90 @@ static void the_driver_qp_type_is_refused_unless_named(void)
 	CHECK_EQ(qp_check(&driver, IBV_QPT_DRIVER, 0), 0);
 }
 
+/*
+ * mlx5_ib checks only the WQE counts the provider computes, against its
+ * own limit, so the core holds every backend to query_device's.
+ */
+static void queue_sizes_beyond_query_device_are_EINVAL(void)
+{
+	struct ibv_context *ctx = ctx_of(&wide);
+	struct ibv_srq srq = { .context = ctx };
+	struct ibv_qp_init_attr_ex a = {
+		.send_cq = &cq,
+		.recv_cq = &cq,
+		.qp_type = IBV_QPT_RC,
+		.comp_mask = IBV_QP_INIT_ATTR_PD,
+		.pd = &pd,
+		.cap = { .max_send_wr = 64,
+			 .max_recv_wr = 64,
+			 .max_send_sge = 4,
+			 .max_recv_sge = 4 },
+	};
+	struct ibv_srq_init_attr_ex s = {
+		.comp_mask = IBV_SRQ_INIT_ATTR_PD,
+		.pd = &pd,
+		.attr = { .max_wr = 32, .max_sge = 2 },
+	};
+
+	dbctx.dev = (struct ibv_device_attr_ex){};
+	dbctx.dev.orig_attr.max_qp_wr = 64;
+	dbctx.dev.orig_attr.max_sge = 4;
+	dbctx.dev.orig_attr.max_srq_wr = 32;
+	dbctx.dev.orig_attr.max_srq_sge = 2;
+	dbctx.dev_known = true;
+	CHECK_EQ(db_qp_attr_check(ctx, &a), 0);
+	a.cap.max_send_wr = 65;
+	CHECK_EQ(db_qp_attr_check(ctx, &a), EINVAL);
+	a.cap.max_send_wr = 64;
+	a.cap.max_recv_sge = 5;
+	CHECK_EQ(db_qp_attr_check(ctx, &a), EINVAL);
+	a.srq = &srq; /* no receive queue of its own */
+	CHECK_EQ(db_qp_attr_check(ctx, &a), 0);
+	a.cap.max_send_sge = 5;
+	CHECK_EQ(db_qp_attr_check(ctx, &a), EINVAL);
+	CHECK_EQ(db_srq_attr_check(ctx, &s), 0);
+	s.attr.max_wr = 0;
+	CHECK_EQ(db_srq_attr_check(ctx, &s), EINVAL);
+	s.attr.max_wr = 33;
+	CHECK_EQ(db_srq_attr_check(ctx, &s), EINVAL);
+	s.attr.max_wr = 32;
+	s.attr.max_sge = 3;
+	CHECK_EQ(db_srq_attr_check(ctx, &s), EINVAL);
+	/* Without the kernel's answer only the zero SRQ is known wrong. */
+	dbctx.dev_known = false;
+	CHECK_EQ(db_srq_attr_check(ctx, &s), 0);
+	a.srq = NULL;
+	a.cap.max_send_wr = 1u << 20;
+	CHECK_EQ(db_qp_attr_check(ctx, &a), 0);
+}
+
+static void qp_attributes_wider_than_their_bits_are_EINVAL(void)
+{
+	struct ibv_qp_attr at = { .timeout = 31,
+				  .min_rnr_timer = 31,
+				  .retry_cnt = 7,
+				  .rnr_retry = 7 };
+	int all = IBV_QP_TIMEOUT | IBV_QP_MIN_RNR_TIMER | IBV_QP_RETRY_CNT |
+		  IBV_QP_RNR_RETRY;
+
+	CHECK_EQ(db_qp_modify_check(&at, all), 0);
+	at.timeout = 32;
+	CHECK_EQ(db_qp_modify_check(&at, all), EINVAL);
+	CHECK_EQ(db_qp_modify_check(&at, all & ~IBV_QP_TIMEOUT), 0);
+	at.timeout = 0;
+	at.min_rnr_timer = 32;
+	CHECK_EQ(db_qp_modify_check(&at, IBV_QP_MIN_RNR_TIMER), EINVAL);
+	at.min_rnr_timer = 0;
+	at.retry_cnt = 8;
+	CHECK_EQ(db_qp_modify_check(&at, IBV_QP_RETRY_CNT), EINVAL);
+	at.retry_cnt = 0;
+	at.rnr_retry = 8;
+	CHECK_EQ(db_qp_modify_check(&at, IBV_QP_RNR_RETRY), EINVAL);
+}
+
 static const struct check_test tests[] = {
+	CHECK_TEST(queue_sizes_beyond_query_device_are_EINVAL),
+	CHECK_TEST(qp_attributes_wider_than_their_bits_are_EINVAL),
 	CHECK_TEST(a_backend_that_names_a_feature_gets_it_past_the_core),
 	CHECK_TEST(a_backend_that_names_nothing_is_refused_with_EOPNOTSUPP),
 	CHECK_TEST(an_unknown_type_is_EINVAL_whatever_the_backend_takes),

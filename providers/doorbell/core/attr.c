@@ -71,6 +71,32 @@ static bool db_qpt_known(enum ibv_qp_type type)
 	}
 }
 
+/*
+ * The queue sizes against the limits query_device reports: rdma_rxe checks
+ * them in the kernel, but mlx5_ib checks only the WQE counts the provider
+ * computed, against its own larger limit (Linux 7.2 reports max_qp_wr 4096
+ * on a device whose log_max_qp_sz is 14), so the provider is where the
+ * verbs' EINVAL comes from.  An XRC target has no queues; a QP on an SRQ
+ * has no receive queue of its own.
+ */
+static int db_qp_caps_check(struct ibv_context *ctx,
+			    const struct ibv_qp_init_attr_ex *attr)
+{
+	const struct db_context *c = to_db_ctx(ctx);
+	const struct ibv_device_attr *dev = &c->dev.orig_attr;
+	const struct ibv_qp_cap *cap = &attr->cap;
+
+	if (!c->dev_known || attr->qp_type == IBV_QPT_XRC_RECV)
+		return 0;
+	if (cap->max_send_wr > (uint32_t)dev->max_qp_wr ||
+	    cap->max_send_sge > (uint32_t)dev->max_sge)
+		return EINVAL;
+	if (!attr->srq && (cap->max_recv_wr > (uint32_t)dev->max_qp_wr ||
+			   cap->max_recv_sge > (uint32_t)dev->max_sge))
+		return EINVAL;
+	return 0;
+}
+
 int db_qp_attr_check(struct ibv_context *ctx,
 		     const struct ibv_qp_init_attr_ex *attr)
 {
@@ -96,6 +122,17 @@ int db_qp_attr_check(struct ibv_context *ctx,
 		return EINVAL;
 	if (!(be->qp_types & DB_QPT(attr->qp_type)))
 		return EOPNOTSUPP;
+	return db_qp_caps_check(ctx, attr);
+}
+
+int db_qp_modify_check(const struct ibv_qp_attr *attr, int mask)
+{
+	/* 5-bit and 3-bit fields of the IB spec's QP context */
+	if (((mask & IBV_QP_TIMEOUT) && attr->timeout > 31) ||
+	    ((mask & IBV_QP_MIN_RNR_TIMER) && attr->min_rnr_timer > 31) ||
+	    ((mask & IBV_QP_RETRY_CNT) && attr->retry_cnt > 7) ||
+	    ((mask & IBV_QP_RNR_RETRY) && attr->rnr_retry > 7))
+		return EINVAL;
 	return 0;
 }
 
@@ -110,6 +147,7 @@ int db_srq_attr_check(struct ibv_context *ctx,
 		      const struct ibv_srq_init_attr_ex *attr)
 {
 	const struct db_backend *be = db_backend_of_ctx(ctx);
+	const struct ibv_device_attr *dev = &to_db_ctx(ctx)->dev.orig_attr;
 	enum ibv_srq_type type = IBV_SRQT_BASIC;
 
 	if (attr->comp_mask & ~be->srq_comp_mask)
@@ -122,6 +160,13 @@ int db_srq_attr_check(struct ibv_context *ctx,
 		return EOPNOTSUPP;
 	if (!(attr->comp_mask & IBV_SRQ_INIT_ATTR_PD) || !attr->pd ||
 	    !db_same_context(ctx, attr->pd->context))
+		return EINVAL;
+	/* An SRQ holds at least one WR; mlx5_ib takes 0 and sizes it to 1. */
+	if (!attr->attr.max_wr)
+		return EINVAL;
+	if (to_db_ctx(ctx)->dev_known &&
+	    (attr->attr.max_wr > (uint32_t)dev->max_srq_wr ||
+	     attr->attr.max_sge > (uint32_t)dev->max_srq_sge))
 		return EINVAL;
 	return 0;
 }

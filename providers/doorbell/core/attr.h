@@ -62,15 +62,25 @@ int db_cq_attr_check(struct ibv_context *ctx,
 /*
  * ibv_create_qp_ex: a PD, CQs and SRQ of @ctx (EINVAL, checked first),
  * comp_mask, create flags, the QP type (a known type the backend does not
- * take is EOPNOTSUPP, an unknown one EINVAL).  0 or a positive errno.
+ * take is EOPNOTSUPP, an unknown one EINVAL), then the WR and SGE counts
+ * against query_device's max_qp_wr and max_sge (EINVAL).  0 or a
+ * positive errno.
  */
 int db_qp_attr_check(struct ibv_context *ctx,
 		     const struct ibv_qp_init_attr_ex *attr);
 
 /*
+ * ibv_modify_qp: the attributes the IB spec gives fewer bits than their
+ * type (timeout, min_rnr_timer, retry_cnt, rnr_retry), EINVAL when out of
+ * range; mlx5_ib would truncate them.  0 or EINVAL.
+ */
+int db_qp_modify_check(const struct ibv_qp_attr *attr, int mask);
+
+/*
  * ibv_create_srq_ex: comp_mask, the SRQ type (a known type the backend
  * does not take is EOPNOTSUPP, an unknown one EINVAL), a missing or
- * foreign PD (EINVAL).  0 or a positive errno.
+ * foreign PD, max_wr 0, or max_wr and max_sge above query_device's
+ * max_srq_wr and max_srq_sge (EINVAL).  0 or a positive errno.
  */
 int db_srq_attr_check(struct ibv_context *ctx,
 		      const struct ibv_srq_init_attr_ex *attr);

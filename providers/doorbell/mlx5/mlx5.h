@@ -136,6 +136,7 @@ struct m5_context {
 	uint8_t num_ports;
 	uint8_t link_layer[2];
 	uint8_t port_flags[2]; /* IBV_QPF_GRH_REQUIRED */
+	int gid_tbl_len[2];
 };
 
 /* A queue buffer and where it came from (m5_qbuf_alloc). */

@@ -45,9 +45,12 @@ static uint8_t m5_rate(enum ibv_rate rate)
 	}
 }
 
-/* Link layer and GRH requirement of a port, cached at open for 1 and 2. */
+/*
+ * Link layer, GRH requirement and GID table length of a port, cached at
+ * open for 1 and 2.
+ */
 static int m5_ah_port(struct m5_context *ctx, uint8_t port, bool *is_eth,
-		      bool *grh_req)
+		      bool *grh_req, int *gids)
 {
 	union db_port_attr pattr = {}; /* 56 bytes from rdma-core 49 */
 	int ret;
@@ -57,6 +60,7 @@ static int m5_ah_port(struct m5_context *ctx, uint8_t port, bool *is_eth,
 	if (port <= 2 && ctx->link_layer[port - 1]) {
 		*is_eth = ctx->link_layer[port - 1] == IBV_LINK_LAYER_ETHERNET;
 		*grh_req = ctx->port_flags[port - 1] & IBV_QPF_GRH_REQUIRED;
+		*gids = ctx->gid_tbl_len[port - 1];
 		return 0;
 	}
 	ret = db_k_query_port(&ctx->core.vctx.context, port, &pattr.attr);
@@ -64,6 +68,7 @@ static int m5_ah_port(struct m5_context *ctx, uint8_t port, bool *is_eth,
 		return ret;
 	*is_eth = pattr.attr.link_layer == IBV_LINK_LAYER_ETHERNET;
 	*grh_req = pattr.attr.flags & IBV_QPF_GRH_REQUIRED;
+	*gids = pattr.attr.gid_tbl_len;
 	return 0;
 }
 
@@ -146,10 +151,13 @@ struct ibv_ah *m5_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr)
 	bool is_eth, grh_req;
 	struct m5_ah *ah;
 	uint8_t rate;
-	int ret;
+	int gids, ret;
 
-	ret = m5_ah_port(ctx, attr->port_num, &is_eth, &grh_req);
+	ret = m5_ah_port(ctx, attr->port_num, &is_eth, &grh_req, &gids);
 	if (!ret && !attr->is_global && (is_eth || grh_req))
+		ret = EINVAL;
+	/* An IB AH asks the kernel nothing: the source GID is checked here. */
+	if (!ret && attr->is_global && attr->grh.sgid_index >= gids)
 		ret = EINVAL;
 	/* Without the kernel's answer there is no destination MAC. */
 	if (!ret && is_eth &&

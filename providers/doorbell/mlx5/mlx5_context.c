@@ -48,6 +48,7 @@ static void m5_cache_caps(struct m5_context *ctx)
 			continue;
 		ctx->link_layer[p - 1] = pattr.attr.link_layer;
 		ctx->port_flags[p - 1] = pattr.attr.flags;
+		ctx->gid_tbl_len[p - 1] = pattr.attr.gid_tbl_len;
 	}
 }
 

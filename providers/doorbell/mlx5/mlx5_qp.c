@@ -353,7 +353,9 @@ int m5_modify_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr, int mask)
 {
 	int ret;
 
-	ret = m5k_modify_qp(ibqp, attr, mask);
+	ret = db_qp_modify_check(attr, mask);
+	if (!ret)
+		ret = m5k_modify_qp(ibqp, attr, mask);
 	if (ret || !(mask & IBV_QP_STATE))
 		return ret;
 	if (attr->qp_state == IBV_QPS_RESET)

@@ -133,7 +133,11 @@ err:
 int rxe_modify_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr, int mask)
 {
 	struct ibv_modify_qp cmd = {};
+	int ret;
 
+	ret = db_qp_modify_check(attr, mask);
+	if (ret)
+		return ret;
 	return db_lib.ibv_cmd_modify_qp(ibqp, attr, mask, &cmd, sizeof(cmd));
 }
 

@@ -302,6 +302,7 @@ static struct ibv_ah_attr self_ah_attr(const struct it_env *env)
 {
 	return (struct ibv_ah_attr){
 		.is_global = 1,
+		.dlid = env->port_attr.lid, /* InfiniBand routes by it */
 		.port_num = env->port,
 		.grh = { .dgid = env->gid,
 			 .sgid_index = env->gidx,
@@ -851,6 +852,7 @@ static int mq_valid(struct it_test *t, struct ibv_qp_attr *qa,
 		qa->dest_qp_num = dqpn;
 		qa->rq_psn = it_psn(dqpn);
 		qa->ah_attr.is_global = 1;
+		qa->ah_attr.dlid = env->port_attr.lid;
 		qa->ah_attr.port_num = env->port;
 		qa->ah_attr.grh.dgid = env->gid;
 		qa->ah_attr.grh.sgid_index = env->gidx;
@@ -1548,6 +1550,10 @@ static int bm_create_ah(struct it_test *t, const struct bm_case *c)
 		aa.port_num = 2;
 		break;
 	case AH_NO_GRH:
+		if (env->port_attr.link_layer != IBV_LINK_LAYER_ETHERNET &&
+		    !(env->port_attr.flags & IBV_QPF_GRH_REQUIRED))
+			return it_skip(t, "an InfiniBand port takes an AH "
+					  "without a GRH");
 		aa.is_global = 0;
 		break;
 	case AH_SGID_PAST_TABLE:

@@ -470,6 +470,7 @@ int it_ep_new(struct it_test *t, struct it_ep *ep, const struct it_qp_attr *a)
 	if (a->type == IBV_QPT_UD) {
 		struct ibv_ah_attr aa = {
 			.is_global = 1,
+			.dlid = env->port_attr.lid, /* InfiniBand routes by it */
 			.port_num = env->port,
 			.grh = {
 				.dgid = env->gid,
@@ -546,6 +547,7 @@ int it_ep_modify(struct it_test *t, struct it_ep *ep, enum ibv_qp_state to,
 		qa.dest_qp_num = dqpn;
 		qa.rq_psn = it_psn(dqpn);
 		qa.ah_attr.is_global = 1;
+		qa.ah_attr.dlid = env->port_attr.lid;
 		qa.ah_attr.port_num = env->port;
 		qa.ah_attr.grh.dgid = env->gid;
 		qa.ah_attr.grh.sgid_index = env->gidx;
