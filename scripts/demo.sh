@@ -8,20 +8,35 @@
 # usual case, not an error): Debian 12's 6.1 kernel, or on a Debian 13 host
 # its own 6.12.  Installs what it needs (root, Debian 12 or 13).
 #
-# Usage: scripts/demo.sh [--vm]     --vm: use the guest even if a device exists
+# Usage: scripts/demo.sh [--vm | --connectx]
+#   --vm        use the guest even if a device exists
+#   --connectx  the same two programs through doorbell's mlx5 backend on the
+#               software ConnectX (tests/cx): sid's guest, whose own
+#               mlx5_core and mlx5_ib drive the device (scripts/cx.sh).  It
+#               shows that the backend works through the real kernel driver;
+#               its numbers are the emulated device's, not hardware timing.
 set -euo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=scripts/lib.sh
 . "$top/scripts/lib.sh"
 cd "$top"
 force_vm=0
+connectx=0
 case ${1:-} in
 --vm) force_vm=1 ;;
+--connectx) connectx=1 ;;
 '') ;;
-*) die "unknown argument '$1' (usage: scripts/demo.sh [--vm])" ;;
+*) die "unknown argument '$1' (usage: scripts/demo.sh [--vm | --connectx])" ;;
 esac
 
 scripts/deps.sh || die "could not install the packages it needs (see above)"
+if ((connectx)); then
+	# The device server is a test program: the whole tree is built.
+	build=$(scripts/build.sh) || die "the build failed (see above)"
+	echo "doorbell: the software ConnectX in sid's guest, driven by its mlx5_ib" >&2
+	exec env DOORBELL_BUILD_DIR="$build" scripts/cx.sh --no-build -- \
+		tests/cx/with-provider.sh doorbell tests/guest/demo-pair.sh mlx5_0 0
+fi
 build=$(scripts/build.sh --provider-only) || die "the build failed (see above)"
 export RDMAV_DRIVERS=$build/lib/libdoorbell
 
