@@ -34,8 +34,10 @@ enum {
 #define M5M_CQN_BASE	     0x20
 #define M5M_SRQN_BASE	     0x30
 #define M5M_MAX_MSG	     (1u << 30)
-#define M5M_GRH_BYTES	     40
-#define M5M_EQ_UPDATE_EVERY  128 /* MLX5_NUM_SPARE_EQE */
+/* WQEs per queue: ALLOC_UCONTEXT's max_send_wqebb and max_recv_wr. */
+#define M5M_MAX_WR	    (1u << 15)
+#define M5M_GRH_BYTES	    40
+#define M5M_EQ_UPDATE_EVERY 128 /* MLX5_NUM_SPARE_EQE */
 
 /* A handle table: handle = base + slot index. */
 struct m5m_tab {

@@ -272,8 +272,8 @@ static int m5m_srq_req_check(const struct m5m_ctx *c,
 	if ((attr->comp_mask & IBV_SRQ_INIT_ATTR_TYPE) &&
 	    attr->srq_type != IBV_SRQT_BASIC)
 		return EOPNOTSUPP;
-	if (!attr->attr.max_wr || attr->attr.max_wr >= (1u << 15) ||
-	    attr->attr.max_sge > 31)
+	/* mlx5_ib takes max_wr 0 and sizes the SRQ to one WQE. */
+	if (attr->attr.max_wr >= (1u << 15) || attr->attr.max_sge > 31)
 		return EINVAL;
 	if (req->flags || req->reserved0 || req->reserved1)
 		return EINVAL;
