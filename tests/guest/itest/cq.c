@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-/* Completion queues: events on a channel, resize, ring wrap-around. */
+/*
+ * Completion queues: events on a channel (one CQ, several CQs, destroying a
+ * CQ with events outstanding), resize, ring wrap-around.
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <string.h>
 
 #include "harness.h"
@@ -90,20 +95,32 @@ static int recv_done(struct it_test *t, struct it_ep *b, struct it_buf *rb,
 	return 0;
 }
 
+/* A channel whose reads do not block: a missing event cannot hang a test. */
+static struct ibv_comp_channel *nonblocking_channel(struct it_test *t)
+{
+	struct ibv_comp_channel *ch = it_channel_new(t);
+	int fl;
+
+	if (!ch)
+		return NULL;
+	fl = fcntl(ch->fd, F_GETFL);
+	if (fl < 0 || fcntl(ch->fd, F_SETFL, fl | O_NONBLOCK)) {
+		it_fail(t, "fcntl(O_NONBLOCK) on the channel: %s",
+			strerror(errno));
+		return NULL;
+	}
+	return ch;
+}
+
 static int channel_pair(struct it_test *t, struct it_ep *a, struct it_ep *b,
 			struct ibv_comp_channel **ch, struct it_buf **sb,
 			struct it_buf **rb)
 {
 	struct it_qp_attr attr = it_qp_defaults(IBV_QPT_RC);
-	int fl;
 
-	*ch = it_channel_new(t);
+	*ch = nonblocking_channel(t);
 	if (!*ch)
 		return IT_FAIL;
-	/* Nonblocking: a missing event must not hang ibv_get_cq_event. */
-	fl = fcntl((*ch)->fd, F_GETFL);
-	IT_EXPECT(t, fl >= 0 && fcntl((*ch)->fd, F_SETFL, fl | O_NONBLOCK) == 0,
-		  "fcntl(O_NONBLOCK) on the channel: %s", strerror(errno));
 	attr.channel = *ch;
 	if (it_pair(t, a, b, &attr))
 		return IT_FAIL;
@@ -182,6 +199,339 @@ static int comp_channel_solicited_only_wakes_on_solicited(struct it_test *t,
 		return IT_FAIL;
 	it_where(t, "%s", "");
 	return it_quiet(t, b.rcq, "receiver CQ");
+}
+
+enum { MC_PAIRS = 3 };
+
+/* Several receive CQs on one channel, each with its own cq_context. */
+struct multi_cq {
+	struct ibv_comp_channel *ch;
+	struct it_ep a[MC_PAIRS], b[MC_PAIRS];
+	struct ibv_cq *cq[MC_PAIRS];
+	struct it_buf *sb, *rb[MC_PAIRS];
+	char ctx[MC_PAIRS]; /* the cq_context of CQ i is &ctx[i] */
+};
+
+static int multi_cq_new(struct it_test *t, struct multi_cq *m)
+{
+	struct it_qp_attr attr = it_qp_defaults(IBV_QPT_RC);
+	int i;
+
+	m->ch = nonblocking_channel(t);
+	if (!m->ch)
+		return IT_FAIL;
+	attr.channel = m->ch;
+	m->sb = it_buf_new(t, 256, IBV_ACCESS_LOCAL_WRITE, 0);
+	if (!m->sb)
+		return IT_FAIL;
+	for (i = 0; i < MC_PAIRS; i++) {
+		if (it_pair(t, &m->a[i], &m->b[i], &attr))
+			return IT_FAIL;
+		m->rb[i] = it_buf_new(t, 256, IBV_ACCESS_LOCAL_WRITE, 0);
+		if (!m->rb[i])
+			return IT_FAIL;
+		m->cq[i] = m->b[i].rcq;
+		m->cq[i]->cq_context = &m->ctx[i];
+	}
+	return 0;
+}
+
+/* One message into each CQ (ids @id, @id + 1, ...), every byte checked. */
+static int multi_cq_messages(struct it_test *t, struct multi_cq *m, uint64_t id)
+{
+	int i;
+
+	for (i = 0; i < MC_PAIRS; i++)
+		if (one_message(t, &m->a[i], &m->b[i], m->sb, m->rb[i], id + i,
+				0) ||
+		    recv_done(t, &m->b[i], m->rb[i], id + i))
+			return IT_FAIL;
+	return 0;
+}
+
+/*
+ * Read events, unacknowledged, until @want[i] arrived for each CQ i (each
+ * naming one of the channel's CQs and its cq_context), then wait the quiet
+ * period for any more.
+ */
+static int multi_cq_events(struct it_test *t, struct multi_cq *m,
+			   const int *want)
+{
+	uint64_t deadline = it_now_ms() + t->env->timeout_ms;
+	int got[MC_PAIRS] = { 0 }, n = 0, total = 0, i;
+
+	for (i = 0; i < MC_PAIRS; i++)
+		total += want[i];
+	while (n < total) {
+		struct ibv_cq *ev_cq = NULL;
+		void *ev_ctx = NULL;
+		uint64_t now = it_now_ms();
+
+		IT_EXPECT(t, now < deadline,
+			  "%d of %d events after %u ms (per CQ: %d %d %d)", n,
+			  total, t->env->timeout_ms, got[0], got[1], got[2]);
+		if (channel_ready(m->ch, (int)(deadline - now)) != 1)
+			continue;
+		if (ibv_get_cq_event(m->ch, &ev_cq, &ev_ctx)) {
+			IT_EXPECT(t, errno == EAGAIN,
+				  "ibv_get_cq_event: %s after %d events",
+				  strerror(errno), n);
+			continue;
+		}
+		for (i = 0; i < MC_PAIRS && ev_cq != m->cq[i]; i++)
+			;
+		IT_EXPECT(t, i < MC_PAIRS,
+			  "event %d names CQ %p, none of the channel's", n,
+			  (void *)ev_cq);
+		IT_EXPECT(t, ev_ctx == &m->ctx[i],
+			  "event %d for CQ %d: context %p, expected %p", n, i,
+			  ev_ctx, (void *)&m->ctx[i]);
+		got[i]++;
+		IT_EXPECT(t, got[i] <= want[i],
+			  "CQ %d: event %d, expected %d (armed %s)", i, got[i],
+			  want[i], want[i] ? "once" : "never");
+		n++;
+	}
+	return no_event(t, m->ch, "after the expected events");
+}
+
+/* CQ i has @done[i] events acknowledged, as libibverbs counts them. */
+static int multi_cq_acked(struct it_test *t, struct multi_cq *m,
+			  const unsigned int *done)
+{
+	int i;
+
+	for (i = 0; i < MC_PAIRS; i++)
+		IT_EXPECT(t, m->cq[i]->comp_events_completed == done[i],
+			  "CQ %d: comp_events_completed %u, expected %u", i,
+			  m->cq[i]->comp_events_completed, done[i]);
+	return 0;
+}
+
+static int arm(struct it_test *t, struct ibv_cq *cq, const char *what)
+{
+	int ret = ibv_req_notify_cq(cq, 0);
+
+	IT_EXPECT(t, !ret, "ibv_req_notify_cq(%s) returned %d", what, ret);
+	return 0;
+}
+
+/*
+ * Three CQs on one channel: an event comes for each armed CQ that got a
+ * completion (one per arming, even when armed twice), naming that CQ and
+ * its context, and none for the unarmed one; acknowledgements count per
+ * CQ, one at a time or several in one call; destroying the CQs (cleanup)
+ * does not block, since every event read was acknowledged.
+ */
+static int
+comp_channel_serves_several_cqs_one_event_per_armed_cq(struct it_test *t,
+						       long arg)
+{
+	static const int first[] = { 1, 1, 0 }, all[] = { 1, 1, 1 },
+			 only0[] = { 1, 0, 0 };
+	static const unsigned int acked0[] = { 0, 0, 0 },
+				  acked1[] = { 1, 1, 0 },
+				  acked2[] = { 2, 2, 1 },
+				  acked3[] = { 4, 2, 1 };
+	struct multi_cq m;
+	int i;
+
+	if (multi_cq_new(t, &m))
+		return IT_FAIL;
+
+	it_where(t, "CQ 0 armed twice, CQ 1 once, CQ 2 not");
+	if (arm(t, m.cq[0], "CQ 0") || arm(t, m.cq[0], "CQ 0 again") ||
+	    arm(t, m.cq[1], "CQ 1") || multi_cq_messages(t, &m, 10) ||
+	    multi_cq_events(t, &m, first) || multi_cq_acked(t, &m, acked0))
+		return IT_FAIL;
+	ibv_ack_cq_events(m.cq[0], 1);
+	ibv_ack_cq_events(m.cq[1], 1);
+	if (multi_cq_acked(t, &m, acked1))
+		return IT_FAIL;
+
+	it_where(t, "all three armed");
+	for (i = 0; i < MC_PAIRS; i++)
+		if (arm(t, m.cq[i], "each CQ"))
+			return IT_FAIL;
+	if (multi_cq_messages(t, &m, 20) || multi_cq_events(t, &m, all))
+		return IT_FAIL;
+	for (i = 0; i < MC_PAIRS; i++)
+		ibv_ack_cq_events(m.cq[i], 1);
+	if (multi_cq_acked(t, &m, acked2))
+		return IT_FAIL;
+
+	it_where(t, "two events on CQ 0, acknowledged in one call");
+	for (i = 0; i < 2; i++)
+		if (arm(t, m.cq[0], "CQ 0") ||
+		    one_message(t, &m.a[0], &m.b[0], m.sb, m.rb[0], 30 + i,
+				0) ||
+		    recv_done(t, &m.b[0], m.rb[0], 30 + i) ||
+		    multi_cq_events(t, &m, only0))
+			return IT_FAIL;
+	ibv_ack_cq_events(m.cq[0], 2);
+	if (multi_cq_acked(t, &m, acked3))
+		return IT_FAIL;
+
+	it_where(t, "no traffic");
+	for (i = 0; i < MC_PAIRS; i++)
+		if (it_quiet(t, m.cq[i], "receiver CQ"))
+			return IT_FAIL;
+	it_where(t, "%s", "");
+	return no_event(t, m.ch, "quiet channel");
+}
+
+/* ibv_destroy_cq in a second thread, so that the test can see it block. */
+struct cq_destroyer {
+	pthread_t thread;
+	struct ibv_cq *cq;
+	int ret, err;
+	atomic_int done;
+};
+
+static void *cq_destroyer_run(void *arg)
+{
+	struct cq_destroyer *d = arg;
+
+	d->ret = ibv_destroy_cq(d->cq);
+	d->err = errno;
+	atomic_store(&d->done, 1);
+	return NULL;
+}
+
+/* Wait up to @ms for the destroyer to finish: 1 (joined) or 0. */
+static int cq_destroyer_wait(struct cq_destroyer *d, unsigned int ms)
+{
+	uint64_t deadline = it_now_ms() + ms;
+
+	while (!atomic_load(&d->done) && it_now_ms() < deadline)
+		it_pause();
+	if (!atomic_load(&d->done))
+		return 0;
+	pthread_join(d->thread, NULL);
+	return 1;
+}
+
+/*
+ * An event on @b's receive CQ: armed, one message, the channel readable.
+ * Then both QPs and @a's receive CQ (never armed, also on the channel) are
+ * destroyed, so that @b's receive CQ is the only one left on the channel;
+ * it is the test's to destroy (no longer tracked).
+ */
+static int event_then_lone_cq(struct it_test *t, struct it_ep *a,
+			      struct it_ep *b, struct ibv_comp_channel **ch)
+{
+	struct it_buf *sb, *rb;
+	int ret;
+
+	if (channel_pair(t, a, b, ch, &sb, &rb) ||
+	    arm(t, b->rcq, "receiver CQ") ||
+	    one_message(t, a, b, sb, rb, 1, 0) || recv_done(t, b, rb, 1))
+		return IT_FAIL;
+	IT_EXPECT(t, channel_ready(*ch, t->env->timeout_ms) == 1,
+		  "no event on the channel after %u ms", t->env->timeout_ms);
+	it_forget(t, a->qp);
+	ret = ibv_destroy_qp(a->qp);
+	IT_EXPECT(t, !ret, "ibv_destroy_qp (sender) returned %d", ret);
+	it_forget(t, b->qp);
+	ret = ibv_destroy_qp(b->qp);
+	IT_EXPECT(t, !ret, "ibv_destroy_qp (receiver) returned %d", ret);
+	it_forget(t, a->rcq);
+	ret = ibv_destroy_cq(a->rcq);
+	IT_EXPECT(t, !ret, "ibv_destroy_cq (the sender's unarmed) returned %d",
+		  ret);
+	it_forget(t, b->rcq);
+	return 0;
+}
+
+/*
+ * ibv_destroy_cq with an event read but not acknowledged waits for the
+ * acknowledgement (libibverbs compares comp_events_completed with the
+ * count the kernel reports); meanwhile the channel is busy.  After
+ * ibv_ack_cq_events it returns 0 and the channel can be destroyed.
+ */
+static int destroy_cq_waits_until_its_events_are_acked(struct it_test *t,
+						       long arg)
+{
+	struct cq_destroyer d = { 0 };
+	struct ibv_comp_channel *ch;
+	struct ibv_cq *ev_cq = NULL;
+	void *ev_ctx = NULL;
+	struct it_ep a, b;
+	int ret, ch_ret;
+
+	if (event_then_lone_cq(t, &a, &b, &ch))
+		return IT_FAIL;
+	ret = ibv_get_cq_event(ch, &ev_cq, &ev_ctx);
+	IT_EXPECT(t, !ret && ev_cq == b.rcq,
+		  "ibv_get_cq_event returned %d, CQ %p, expected %p", ret,
+		  (void *)ev_cq, (void *)b.rcq);
+
+	it_where(t, "destroy with the event unacknowledged");
+	d.cq = b.rcq;
+	ret = pthread_create(&d.thread, NULL, cq_destroyer_run, &d);
+	IT_EXPECT(t, !ret, "pthread_create: %s", strerror(ret));
+	if (cq_destroyer_wait(&d, t->env->quiet_ms))
+		/* The CQ is gone: acknowledging now would touch freed memory. */
+		return it_fail(t,
+			       "ibv_destroy_cq returned %d (errno %d) with "
+			       "the event unacknowledged",
+			       d.ret, d.err);
+	/* Expected EBUSY: the CQ is still on it. */
+	ch_ret = it_destroy_channel(ch);
+	if (!ch_ret)
+		it_forget(t, ch);
+
+	it_where(t, "after ibv_ack_cq_events");
+	ibv_ack_cq_events(b.rcq, 1);
+	if (!cq_destroyer_wait(&d, t->env->timeout_ms)) {
+		pthread_detach(d.thread);
+		return it_fail(t, "ibv_destroy_cq still blocked %u ms later",
+			       t->env->timeout_ms);
+	}
+	IT_EXPECT(t, ch_ret == EBUSY,
+		  "ibv_destroy_comp_channel while ibv_destroy_cq waited "
+		  "returned %d, expected EBUSY",
+		  ch_ret);
+	IT_EXPECT(t, d.ret == 0, "ibv_destroy_cq returned %d (errno %d)", d.ret,
+		  d.err);
+	it_forget(t, ch);
+	ret = it_destroy_channel(ch);
+	IT_EXPECT(t, !ret, "ibv_destroy_comp_channel returned %d", ret);
+	it_where(t, "%s", "");
+	return it_quiet(t, a.scq, "sender CQ");
+}
+
+/*
+ * An event the kernel queued but nobody read does not hold up
+ * ibv_destroy_cq (the kernel drops it with the CQ): it returns 0 at once,
+ * the channel is no longer readable, and it can be destroyed.
+ */
+static int destroy_cq_with_an_unread_event_returns_at_once(struct it_test *t,
+							   long arg)
+{
+	struct cq_destroyer d = { 0 };
+	struct ibv_comp_channel *ch;
+	struct it_ep a, b;
+	int ret;
+
+	if (event_then_lone_cq(t, &a, &b, &ch))
+		return IT_FAIL;
+	d.cq = b.rcq;
+	ret = pthread_create(&d.thread, NULL, cq_destroyer_run, &d);
+	IT_EXPECT(t, !ret, "pthread_create: %s", strerror(ret));
+	if (!cq_destroyer_wait(&d, t->env->timeout_ms)) {
+		pthread_detach(d.thread);
+		return it_fail(t, "ibv_destroy_cq still blocked after %u ms",
+			       t->env->timeout_ms);
+	}
+	IT_EXPECT(t, d.ret == 0, "ibv_destroy_cq returned %d (errno %d)", d.ret,
+		  d.err);
+	if (no_event(t, ch, "the destroyed CQ's unread event"))
+		return IT_FAIL;
+	it_forget(t, ch);
+	ret = it_destroy_channel(ch);
+	IT_EXPECT(t, !ret, "ibv_destroy_comp_channel returned %d", ret);
+	return it_quiet(t, a.scq, "sender CQ");
 }
 
 enum { RZ_SLOT = 64 };
@@ -395,6 +745,12 @@ const struct it_case it_cases_cq[] = {
 	  comp_channel_delivers_one_event_per_req_notify, 0 },
 	{ "comp_channel_solicited_only_wakes_on_solicited_send",
 	  comp_channel_solicited_only_wakes_on_solicited, 0 },
+	{ "comp_channel_serves_several_cqs_one_event_per_armed_cq",
+	  comp_channel_serves_several_cqs_one_event_per_armed_cq, 0 },
+	{ "destroy_cq_waits_until_its_events_are_acked",
+	  destroy_cq_waits_until_its_events_are_acked, 0 },
+	{ "destroy_cq_with_an_unread_event_returns_at_once",
+	  destroy_cq_with_an_unread_event_returns_at_once, 0 },
 	{ "resize_cq_keeps_pending_completions_in_order",
 	  resize_cq_keeps_pending_completions_in_order, 0 },
 	{ "resize_cq_below_pending_count_fails_and_cq_keeps_working",

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "harness.h"
 
@@ -121,6 +122,7 @@ enum it_res_kind {
 	IT_RES_SRQ,
 	IT_RES_AH,
 	IT_RES_CHANNEL,
+	IT_RES_FD,
 };
 
 struct it_res {
@@ -164,6 +166,8 @@ static int it_destroy(struct it_res *r)
 		return ibv_destroy_ah(r->p);
 	case IT_RES_CHANNEL:
 		return it_destroy_channel(r->p);
+	case IT_RES_FD:
+		return close((int)(intptr_t)r->p);
 	}
 	return EINVAL;
 }
@@ -176,7 +180,32 @@ static const char *const it_res_names[] = {
 	[IT_RES_SRQ] = "ibv_destroy_srq",
 	[IT_RES_AH] = "ibv_destroy_ah",
 	[IT_RES_CHANNEL] = "ibv_destroy_comp_channel",
+	[IT_RES_FD] = "close",
 };
+
+void it_track_mr(struct it_test *t, struct ibv_mr *mr)
+{
+	it_track(t, IT_RES_MR, mr);
+}
+
+void it_track_fd(struct it_test *t, int fd)
+{
+	it_track(t, IT_RES_FD, (void *)(intptr_t)fd);
+}
+
+void it_forget(struct it_test *t, const void *p)
+{
+	size_t i;
+
+	for (i = t->nres; i-- > 0;) {
+		if (t->res[i].p != p)
+			continue;
+		memmove(&t->res[i], &t->res[i + 1],
+			(t->nres - i - 1) * sizeof(t->res[0]));
+		t->nres--;
+		return;
+	}
+}
 
 int it_cleanup(struct it_test *t)
 {

@@ -68,6 +68,7 @@ extern const struct it_case it_cases_errors[];
 extern const struct it_case it_cases_bad_matrix[];
 extern const struct it_case it_cases_features[];
 extern const struct it_case it_cases_odp[];
+extern const struct it_case it_cases_dmabuf[];
 
 /* The device */
 
@@ -152,6 +153,11 @@ struct ibv_cq *it_cq_new(struct it_test *t, int cqe,
 struct ibv_srq *it_srq_new(struct it_test *t, uint32_t max_wr, uint32_t max_sge,
 			   struct ibv_srq_attr *got);
 struct ibv_comp_channel *it_channel_new(struct it_test *t);
+/* Destroy @mr, close @fd, with the test's other resources. */
+void it_track_mr(struct it_test *t, struct ibv_mr *mr);
+void it_track_fd(struct it_test *t, int fd);
+/* Stop tracking @p: the test destroys it itself (or leaks it on purpose). */
+void it_forget(struct it_test *t, const void *p);
 
 /* QPs */
 
