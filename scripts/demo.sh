@@ -34,7 +34,7 @@ if ((connectx)); then
 	# The device server is a test program: the whole tree is built.
 	build=$(scripts/build.sh) || die "the build failed (see above)"
 	echo "doorbell: the software ConnectX in sid's guest, driven by its mlx5_ib" >&2
-	exec env DOORBELL_BUILD_DIR="$build" scripts/cx.sh --no-build -- \
+	exec env DOORBELL_BUILD_DIR="$build" DOORBELL_PROVIDER_BUILD="$build" scripts/cx.sh --no-build -- \
 		tests/cx/with-provider.sh doorbell tests/guest/demo-pair.sh mlx5_0 0
 fi
 build=$(scripts/build.sh --provider-only) || die "the build failed (see above)"

@@ -17,10 +17,20 @@
 # With MODULE names (e.g. test_cq test_qp), only those modules run: the
 # subset of stage cx in scripts/test.sh.
 #
-# Usage: check-rdma-core-suite.sh [TEST_TIMEOUT [MODULE...]]
+# --save FILE keeps the counts (libmlx5's run); --baseline FILE then holds
+# another provider's run to them: PASS with no failure, no error, no exit
+# crash the baseline lacks, and at least as many passes (doorbell's run
+# through tests/cx/with-provider.sh, issue #20).
+#
+# Usage: check-rdma-core-suite.sh [--save FILE | --baseline FILE]
+#                                 [TEST_TIMEOUT [MODULE...]]
 #        (scripts/cx.sh --timeout 3000 -- tests/cx/check-rdma-core-suite.sh)
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+against=()
+case ${1:-} in
+--save | --baseline) against=("$1" "${2:?$1 needs a FILE}"); shift 2 ;;
+esac
 limit=${1:-60}
 shift || true
 only=(); (($#)) && only=(--modules "$*")
@@ -30,7 +40,7 @@ trap 'rm -f "$events" "$out"' EXIT
 
 DOORBELL_SUITE_LOG=$events "$here/../guest/rdma-core-suite.sh" \
 	--dev mlx5_0 --gid 0 --test-timeout "$limit" --per-module \
-	"${only[@]}" --name cx_rdma_core_suite | tee "$out"
+	"${only[@]}" "${against[@]}" --name cx_rdma_core_suite | tee "$out"
 echo "    skip reasons (tests: reason):"
 sed -n 's/^skip [^:]*: //p' "$events" | sort | uniq -c | sort -rn |
 	sed 's/^ *\([0-9]*\) /    \1: /'

@@ -4,21 +4,26 @@
 # PROVIDER serving mlx5_0, the same device and kernel either way (issue #20:
 # doorbell side by side with libmlx5).
 #   libmlx5   the distribution's stock libmlx5: RDMAV_DRIVERS and
-#             DOORBELL_MLX5 unset; COMMAND's lines are left as they are
-#             (PASS cx_NAME).
+#             DOORBELL_MLX5 unset; COMMAND's result lines are named
+#             PASS cx_NAME (from PASS cx_NAME or PASS NAME: doorbell-itest's
+#             names).
 #   doorbell  doorbell's mlx5 backend: RDMAV_DRIVERS at the build's
 #             libdoorbell, DOORBELL_MLX5=1, and the distribution's
 #             mlx5.driver hidden for COMMAND's time, so that libmlx5 cannot
 #             serve in doorbell's place; first a check that doorbell serves
 #             (its DOORBELL_DEBUG line; FAIL cx_doorbell_serves_mlx5_0 if not);
-#             COMMAND's result lines are renamed PASS cx_doorbell_NAME.
+#             COMMAND's result lines are renamed PASS cx_doorbell_NAME
+#             (from PASS cx_NAME or PASS NAME: doorbell-itest's names).
 # Exit status: COMMAND's (1 if doorbell did not serve).
 #
 # Usage: with-provider.sh libmlx5|doorbell COMMAND [ARGS...]
-# DOORBELL_BUILD_DIR: the build (default: the checkout's build/).
+# DOORBELL_PROVIDER_BUILD: the build whose libdoorbell serves (default: the
+# checkout's build/; not DOORBELL_BUILD_DIR, which stage cx points at an
+# ASan build for the device server: an ASan provider cannot load into
+# perftest).
 set -uo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-build=${DOORBELL_BUILD_DIR:-$top/build}
+build=${DOORBELL_PROVIDER_BUILD:-$top/build}
 prov=${1:?usage: with-provider.sh libmlx5|doorbell COMMAND [ARGS...]}
 shift
 (($#)) || { echo "with-provider.sh: no COMMAND" >&2; exit 2; }
@@ -28,7 +33,7 @@ case $prov in
 libmlx5)
 	unset RDMAV_DRIVERS DOORBELL_MLX5
 	[[ -e $driver ]] || { echo "FAIL cx_libmlx5_visible: no $driver"; exit 1; }
-	"$@"
+	"$@" | sed -u -E 's/^(PASS|FAIL|SKIP) (cx_)?/\1 cx_/'
 	exit
 	;;
 doorbell) ;;
@@ -50,4 +55,4 @@ if [[ $line != *"with the mlx5 backend"* ]]; then
 	exit 1
 fi
 echo "  ($line)"
-"$@" | sed -u -E 's/^(PASS|FAIL|SKIP) cx_/\1 cx_doorbell_/'
+"$@" | sed -u -E 's/^(PASS|FAIL|SKIP) (cx_)?/\1 cx_doorbell_/'

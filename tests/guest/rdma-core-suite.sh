@@ -189,6 +189,15 @@ awk '$1 == "module" { m = $2 } $1 == "exit" && NF > 2 { print $3, m }' "$res" |
 		END { if (s != "") print "    slowest modules (s): " s }'
 echo "    rdma-core suite, one process per module ($nmods modules): passed $passed, skipped $skipped, failures $failures, errors $errors, exit crashes $crashes"
 [[ -z $save ]] || cp "$summary" "$save"
+# What the baseline passed and this run did not, and how it ended here.
+if [[ -n $baseline && -f $baseline ]]; then
+	sed -n 's/^pass //p' "$summary" | sort >"$work/pass.here"
+	sed -n 's/^pass //p' "$baseline" | sort | comm -23 - "$work/pass.here" |
+		while read -r t; do
+			how=$(grep -m1 -F " $t" "$summary" | cut -c1-160)
+			echo "    passed in the baseline, not here: $t (${how:-did not run})"
+		done
+fi
 [[ -z ${DOORBELL_SUITE_LOG:-} ]] || cp "$res" "$DOORBELL_SUITE_LOG"
 
 why=""

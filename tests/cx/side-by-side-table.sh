@@ -1,0 +1,51 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# The side-by-side table of docs/mlx5-side-by-side.md from stage cx's
+# output (scripts/test.sh --only cx, or its .ci/run log): for every check
+# run through both providers, libmlx5's verdict and doorbell's, on the sid
+# guest (cx_NAME, cx_doorbell_NAME) and the Debian 12 guest
+# (cx_bookworm_NAME, cx_bookworm_doorbell_NAME), as a markdown table; then
+# the checks run through one provider only.  A verdict is PASS, FAIL or
+# SKIP; "-" where the check did not run.
+#
+# Usage: side-by-side-table.sh LOG
+set -euo pipefail
+log=${1:?usage: side-by-side-table.sh LOG}
+awk '
+/^(PASS|FAIL|SKIP) cx_/ {
+	v = $1; n = $2; sub(/:$/, "", n); sub(/^cx_/, "", n)
+	g = "sid"
+	if (n ~ /^bookworm_/) { g = "bookworm"; sub(/^bookworm_/, "", n) }
+	p = "libmlx5"
+	if (n ~ /^doorbell_/) { p = "doorbell"; sub(/^doorbell_/, "", n) }
+	if (!(n in seen)) { seen[n] = 1; order[++k] = n }
+	r[n, g, p] = v
+}
+function cell(n, g, p) { return ((n, g, p) in r) ? r[n, g, p] : "-" }
+END {
+	print "| check | sid libmlx5 | sid doorbell | Debian 12 libmlx5 | Debian 12 doorbell |"
+	print "|---|---|---|---|---|"
+	for (i = 1; i <= k; i++) {
+		n = order[i]
+		both = ((n, "sid", "libmlx5") in r || (n, "bookworm", "libmlx5") in r) &&
+		       ((n, "sid", "doorbell") in r || (n, "bookworm", "doorbell") in r)
+		if (!both)
+			continue
+		printf "| `%s` | %s | %s | %s | %s |\n", n, cell(n, "sid", "libmlx5"),
+			cell(n, "sid", "doorbell"), cell(n, "bookworm", "libmlx5"),
+			cell(n, "bookworm", "doorbell")
+	}
+	print ""
+	print "| check (one provider) | sid libmlx5 | sid doorbell | Debian 12 libmlx5 | Debian 12 doorbell |"
+	print "|---|---|---|---|---|"
+	for (i = 1; i <= k; i++) {
+		n = order[i]
+		both = ((n, "sid", "libmlx5") in r || (n, "bookworm", "libmlx5") in r) &&
+		       ((n, "sid", "doorbell") in r || (n, "bookworm", "doorbell") in r)
+		if (both)
+			continue
+		printf "| `%s` | %s | %s | %s | %s |\n", n, cell(n, "sid", "libmlx5"),
+			cell(n, "sid", "doorbell"), cell(n, "bookworm", "libmlx5"),
+			cell(n, "bookworm", "doorbell")
+	}
+}' "$log"
