@@ -44,26 +44,8 @@ fail() {
 	failed=1
 }
 [[ -x $prog ]] || { say "FAIL cx_irq_setup: no $prog (build first)"; exit 1; }
-
-# "NAME TOTAL" for each mlx5 vector in the /proc/interrupts lines on stdin
-# (all CPUs summed).
-totals() {
-	awk '/mlx5_/ { t = 0; for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) t += $i;
-		n = $NF; sub(/@.*/, "", n); print n, t }'
-}
-snapshot() { totals </proc/interrupts; }
-
-# What moved between the totals $1 and $2: the sums of the completion
-# vectors (comp) and of the control one (ctrl), mlx5_combined0 counting as
-# both, then "NAME+DELTA ...".
-delta() {
-	awk -v before="$1" 'BEGIN { n = split(before, l, "\n");
-		for (i = 1; i <= n; i++) { split(l[i], f, " "); b[f[1]] = f[2] } }
-	{ d = $2 - b[$1]; if (d > 0) moved = moved " " $1 "+" d
-	  if ($1 ~ /^mlx5_(comp|combined)/) comp += d
-	  if ($1 ~ /^mlx5_(async|combined)/) ctrl += d }
-	END { print comp + 0, ctrl + 0, moved }' <<<"$2"
-}
+# shellcheck source=tests/cx/irq-lib.sh
+. "$top/tests/cx/irq-lib.sh"
 
 # run NAME ARGS...: cx-cq-events -i; sets events, comp and moved (the
 # interrupts of its receive phase, which it reports), ctrl (those of the
@@ -77,8 +59,7 @@ run() {
 	rc=$?
 	after=$(snapshot)
 	read -r _ ctrl _ <<<"$(delta "$before" "$after")"
-	read -r comp _ moved <<<"$(delta "$(sed -n 's/^before: //p' <<<"$out" | totals)" \
-		"$(sed -n 's/^after: //p' <<<"$out" | totals)")"
+	read -r comp _ moved <<<"$(receive_delta "$out")"
 	events=$(sed -n 's/.*events \([0-9]*\).*/\1/p' <<<"$out")
 	events=${events:-0}
 	if ((rc != 0)) || ! grep -q 'srq_limit_event 1' <<<"$out"; then

@@ -13,15 +13,33 @@
  *
  *	messages M events E srq_limit_event 1
  *
+ * and exits 0, or prints why and exits 1; every wait ends after 10 s.
+ *
  * With -i, the lines of /proc/interrupts that name mlx5 vectors just
  * before the first message and just after the last completion, each after
  * "before: " or "after: ": the interrupts of the receive phase alone,
  * without those of the commands that set it up.
  *
- * and exits 0, or prints why and exits 1; every wait ends after 10 s.
+ * With -b BATCH, lockstep: the sender posts BATCH messages in one list,
+ * then waits until the receiver has taken their completions and armed the
+ * CQ again before it sends the next batch; the receiver polls the CQ
+ * empty before it arms (ci past every CQE), so no arm finds a CQE waiting.
+ * Each batch then raises exactly one event, whatever the timing, when
+ * one event is what the batch asks for: unmoderated with BATCH 1,
+ * cq_count BATCH with a cq_period longer than the batch takes, or BATCH 1
+ * with a cq_count above 1 (cq_period raises each event).  GAP is then
+ * the pause between batches.  With -s the CQ is armed for solicited
+ * completions only and the last message of each batch (every message
+ * without -b) is sent with IBV_SEND_SOLICITED: one event per batch with
+ * no moderation.  In lockstep the batch's other messages go first and
+ * the solicited one SOL_PAUSE_US later, so an arm for every completion
+ * would show as an extra event.  Every event is acknowledged (ibv_ack_cq_events) and the
+ * CQ armed again after it, so the arm's sequence number advances once per
+ * event.
  *
  * Usage: cx-cq-events [-d DEV] [-n MSGS] [-g GAP] [-m COUNT:PERIOD]
- *                     [-c VECTOR] [-i]   (-c: the receive CQ's vector)
+ *                     [-c VECTOR] [-i] [-b BATCH] [-s]
+ *   (-c: the receive CQ's vector)
  */
 #include <errno.h>
 #include <poll.h>
@@ -30,6 +48,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <infiniband/verbs.h>
@@ -39,6 +58,8 @@ enum {
 	MSG = 64,
 	WAIT_MS = 10000,
 	LIMIT_MSGS = 8, /* sent after the SRQ limit is set */
+	MAX_BATCH = 16, /* the send queue's depth */
+	SOL_PAUSE_US = 2000,
 };
 
 struct side {
@@ -56,6 +77,11 @@ static unsigned int gap_us;
 static int comp_vector;
 static const char *failed;
 static bool show_irqs;
+static unsigned int batch; /* lockstep batch (-b); 0: paced by GAP */
+static bool solicited;	   /* -s: solicited-only arms */
+static unsigned int taken; /* lockstep: completions taken and re-armed */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t taken_cond = PTHREAD_COND_INITIALIZER;
 
 /* The mlx5 lines of /proc/interrupts, after TAG. */
 static void show_interrupts(const char *tag)
@@ -86,7 +112,8 @@ static void post_recvs(unsigned int n)
 			die("ibv_post_srq_recv");
 }
 
-/* Send N messages, GAP microseconds apart, each completion polled. */
+/* Send N messages, GAP microseconds apart, each completion polled; with
+ * -s each is solicited. */
 static void send_msgs(unsigned int n)
 {
 	struct ibv_sge sge = { (uintptr_t)buf, MSG, mr->lkey };
@@ -98,6 +125,8 @@ static void send_msgs(unsigned int n)
 	struct ibv_wc wc;
 	int k;
 
+	if (solicited)
+		wr.send_flags |= IBV_SEND_SOLICITED;
 	while (n--) {
 		if (ibv_post_send(tx.qp, &wr, &bad)) {
 			failed = "ibv_post_send";
@@ -117,10 +146,83 @@ static void send_msgs(unsigned int n)
 
 static unsigned int nmsgs;
 
+/* Post N messages in one list (the last solicited if SOL), poll theirs. */
+static bool send_batch(unsigned int n, bool sol)
+{
+	struct ibv_sge sge = { (uintptr_t)buf, MSG, mr->lkey };
+	struct ibv_send_wr wr[MAX_BATCH], *bad;
+	struct ibv_wc wc[MAX_BATCH];
+	unsigned int i, got;
+	int k;
+
+	for (i = 0; i < n; i++)
+		wr[i] = (struct ibv_send_wr){
+			.next = i + 1 < n ? &wr[i + 1] : NULL,
+			.sg_list = &sge,
+			.num_sge = 1,
+			.opcode = IBV_WR_SEND,
+			.send_flags =
+				IBV_SEND_SIGNALED |
+				(sol && i + 1 == n ? IBV_SEND_SOLICITED : 0),
+		};
+	if (ibv_post_send(tx.qp, wr, &bad)) {
+		failed = "ibv_post_send";
+		return false;
+	}
+	for (got = 0; got < n; got += k) {
+		k = ibv_poll_cq(tx.cq, MAX_BATCH, wc);
+		for (i = 0; k > 0 && i < (unsigned int)k; i++)
+			if (wc[i].status != IBV_WC_SUCCESS)
+				k = -1;
+		if (k < 0) {
+			failed = "a send completed in error";
+			return false;
+		}
+	}
+	return true;
+}
+
+/* Lockstep: a batch, then wait until the receiver took it and re-armed. */
+static void send_lockstep(void)
+{
+	struct timespec end;
+	unsigned int sent = 0, n;
+
+	while (sent < nmsgs) {
+		n = nmsgs - sent < batch ? nmsgs - sent : batch;
+		/* -s: the unsolicited messages first, then a pause in which
+		 * an arm that is not solicited-only would raise an event. */
+		if (solicited && n > 1) {
+			if (!send_batch(n - 1, false))
+				return;
+			usleep(SOL_PAUSE_US);
+		}
+		if (!send_batch(solicited && n > 1 ? 1 : n, solicited))
+			return;
+		sent += n;
+		clock_gettime(CLOCK_REALTIME, &end);
+		end.tv_sec += WAIT_MS / 1000;
+		pthread_mutex_lock(&lock);
+		while (taken < sent && !failed)
+			if (pthread_cond_timedwait(&taken_cond, &lock, &end)) {
+				failed = "the receiver did not take a batch";
+				break;
+			}
+		pthread_mutex_unlock(&lock);
+		if (failed)
+			return;
+		if (gap_us)
+			usleep(gap_us);
+	}
+}
+
 static void *sender(void *arg)
 {
 	(void)arg;
-	send_msgs(nmsgs);
+	if (batch)
+		send_lockstep();
+	else
+		send_msgs(nmsgs);
 	return NULL;
 }
 
@@ -189,18 +291,37 @@ static int wait_fd(int fd)
 	return poll(&p, 1, WAIT_MS);
 }
 
+static void arm(void)
+{
+	if (ibv_req_notify_cq(rx.cq, solicited))
+		die("ibv_req_notify_cq");
+}
+
+/* Poll the receive CQ empty; the completions taken. */
+static unsigned int poll_all(void)
+{
+	struct ibv_wc wc[16];
+	unsigned int got = 0;
+	int k, i;
+
+	while ((k = ibv_poll_cq(rx.cq, 16, wc)) > 0)
+		for (i = 0; i < k; i++, got++)
+			if (wc[i].status != IBV_WC_SUCCESS)
+				die("a receive completed in error");
+	return got;
+}
+
 /*
- * Take N receive completions by events, as ibv_rc_pingpong -e does: the CQ
- * was armed before the first message; wait for the event, arm again, poll
- * everything.  Returns the events taken.
+ * Take N receive completions by events.  Paced (no -b), as ibv_rc_pingpong
+ * -e does: the CQ was armed before the first message; wait for the event,
+ * arm again, poll everything.  Lockstep: wait for the event, poll
+ * everything, arm, then tell the sender.  Returns the events taken.
  */
 static unsigned int receive(struct ibv_comp_channel *ch, unsigned int n)
 {
 	unsigned int got = 0, events = 0;
-	struct ibv_wc wc[16];
 	struct ibv_cq *cq;
 	void *cqctx;
-	int k, i;
 
 	while (got < n) {
 		if (wait_fd(ch->fd) <= 0) {
@@ -214,12 +335,17 @@ static unsigned int receive(struct ibv_comp_channel *ch, unsigned int n)
 			die("ibv_get_cq_event");
 		ibv_ack_cq_events(cq, 1);
 		events++;
-		if (ibv_req_notify_cq(rx.cq, 0))
-			die("ibv_req_notify_cq");
-		while ((k = ibv_poll_cq(rx.cq, 16, wc)) > 0)
-			for (i = 0; i < k; i++, got++)
-				if (wc[i].status != IBV_WC_SUCCESS)
-					die("a receive completed in error");
+		if (!batch) {
+			arm();
+			got += poll_all();
+			continue;
+		}
+		got += poll_all();
+		arm();
+		pthread_mutex_lock(&lock);
+		taken = got;
+		pthread_cond_signal(&taken_cond);
+		pthread_mutex_unlock(&lock);
 	}
 	return events;
 }
@@ -274,7 +400,7 @@ int main(int argc, char **argv)
 	int c, i, n;
 
 	nmsgs = 200;
-	while ((c = getopt(argc, argv, "d:n:g:m:c:i")) != -1) {
+	while ((c = getopt(argc, argv, "d:n:g:m:c:ib:s")) != -1) {
 		switch (c) {
 		case 'd':
 			dev = optarg;
@@ -284,6 +410,14 @@ int main(int argc, char **argv)
 			break;
 		case 'i':
 			show_irqs = true;
+			break;
+		case 'b':
+			batch = strtoul(optarg, NULL, 0);
+			if (!batch || batch > MAX_BATCH)
+				goto usage;
+			break;
+		case 's':
+			solicited = true;
 			break;
 		case 'c':
 			comp_vector = atoi(optarg);
@@ -333,8 +467,7 @@ int main(int argc, char **argv)
 	post_recvs(nmsgs + LIMIT_MSGS);
 	/* Armed before the first message: with -n 1 and a cq_count above 1,
 	 * only the device's cq_period timer raises the event. */
-	if (ibv_req_notify_cq(rx.cq, 0))
-		die("ibv_req_notify_cq");
+	arm();
 	show_interrupts("before");
 	if (pthread_create(&thr, NULL, sender, NULL))
 		die("pthread_create");
@@ -350,6 +483,6 @@ int main(int argc, char **argv)
 	return 0;
 usage:
 	fprintf(stderr, "usage: cx-cq-events [-d DEV] [-n MSGS] [-g GAP] "
-			"[-m COUNT:PERIOD] [-c VECTOR] [-i]\n");
+			"[-m COUNT:PERIOD] [-c VECTOR] [-i] [-b BATCH] [-s]\n");
 	return 2;
 }
