@@ -9,7 +9,8 @@
 #   through libmlx5 then doorbell; the completion channel (doorbell-itest's
 #   comp_channel_ and destroy_cq_ tests: arm, solicited-only, several CQs
 #   on one channel, a CQ destroyed with events unacked) through both; the
-#   interrupt counts through libmlx5; rdma-core's suite through libmlx5
+#   interrupt counts through libmlx5, then libmlx5's and doorbell's equal
+#   run for run (check-irq-equal.sh); rdma-core's suite through libmlx5
 #   (saved), then through doorbell held to it (0 failures, 0 errors, at
 #   least libmlx5's passes); the bad-input matrix (doorbell-itest -k
 #   matrix_) through doorbell, whose errnos docs/mlx5-model.md tables, then
@@ -43,6 +44,7 @@ both "$build/tests/guest/itest/doorbell-itest" -d mlx5_0 -g 0 -k comp_channel_
 both "$build/tests/guest/itest/doorbell-itest" -d mlx5_0 -g 0 -k destroy_cq_
 stamp "completion channel"
 "$here/check-interrupts.sh" || rc=1
+"$here/check-irq-equal.sh" || rc=1
 stamp interrupts
 "$here/with-provider.sh" libmlx5 "$here/check-rdma-core-suite.sh" --save "$work/suite" 60 || rc=1
 "$here/with-provider.sh" doorbell "$here/check-rdma-core-suite.sh" --baseline "$work/suite" 60 || rc=1

@@ -41,12 +41,6 @@ doorbell) ;;
 esac
 
 export RDMAV_DRIVERS=$build/lib/libdoorbell DOORBELL_MLX5=1
-# An ASan build's provider (stage cx's Debian 12 boot runs build-asan)
-# loads only into a process whose first library is ASan's runtime:
-# ibv_devinfo's is not, so the runtime goes first in every process here
-# (its leak check left to COMMAND: ibv_devinfo is not ours).
-asan=$(ldd "$RDMAV_DRIVERS-rdmav34.so" 2>/dev/null | awk '/libasan/ { print $3 }')
-[[ -z $asan ]] || export LD_PRELOAD=$asan${LD_PRELOAD:+:$LD_PRELOAD}
 hidden=
 # shellcheck disable=SC2317 # the EXIT trap calls it
 restore() { [[ -n $hidden && ! -e $driver ]] && mv "$hidden" "$driver"; }
@@ -55,7 +49,7 @@ if [[ -e $driver ]]; then
 	hidden=$(mktemp /run/mlx5.driver.XXXXXX)
 	mv "$driver" "$hidden"
 fi
-line=$(ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 DOORBELL_DEBUG=1 ibv_devinfo -d mlx5_0 2>&1 | grep 'doorbell: .*serving the device')
+line=$(DOORBELL_DEBUG=1 ibv_devinfo -d mlx5_0 2>&1 | grep 'doorbell: .*serving the device')
 if [[ $line != *"with the mlx5 backend"* ]]; then
 	echo "FAIL cx_doorbell_serves_mlx5_0: ${line:-no doorbell line from ibv_devinfo -d mlx5_0}"
 	exit 1
