@@ -228,6 +228,37 @@ static const struct m5m_eng_ops eng_ops = {
 	.srq_find = eng_srq_find,
 };
 
+/*
+ * The engine keeps its QPs here, not in the model's table, so the model's
+ * own timer walk (m5m_clock_advance) never sees them: the RNR retries are
+ * run from here.
+ */
+int64_t cx_eng_timers(struct cx *cx)
+{
+	struct cx_eng *g = cx->eng;
+	uint64_t now_us, due = UINT64_MAX;
+	struct cx_eng_qp *e;
+	unsigned int i;
+
+	if (!g)
+		return -1;
+	now_us = (cx_now_ns() - cx->t0_ns) / 1000;
+	m5m_lock();
+	if (now_us > g->dev->now)
+		g->dev->now = now_us;
+	for (i = 0; i < CX_MAX_QP; i++) {
+		e = g->qp[i];
+		if (e && e->m.rnr_active && e->m.rnr_deadline <= g->dev->now)
+			m5m_rnr_expire(&e->m); /* parks again if still RNR */
+		if (e && e->m.rnr_active && e->m.rnr_deadline < due)
+			due = e->m.rnr_deadline;
+	}
+	m5m_unlock();
+	if (due == UINT64_MAX)
+		return -1;
+	return due > now_us ? (int64_t)(due - now_us) * 1000 : 0;
+}
+
 int cx_eng_init(struct cx *cx)
 {
 	struct m5m_config cfg;
