@@ -301,6 +301,7 @@ static int refused_quietly(struct it_test *t, struct it_ep *a, struct it_ep *b)
 static struct ibv_ah_attr self_ah_attr(const struct it_env *env)
 {
 	return (struct ibv_ah_attr){
+		.dlid = env->port_attr.lid, /* InfiniBand; 0 on RoCE */
 		.is_global = 1,
 		.port_num = env->port,
 		.grh = { .dgid = env->gid,
@@ -850,6 +851,7 @@ static int mq_valid(struct it_test *t, struct ibv_qp_attr *qa,
 		qa->path_mtu = env->port_attr.active_mtu;
 		qa->dest_qp_num = dqpn;
 		qa->rq_psn = it_psn(dqpn);
+		qa->ah_attr.dlid = env->port_attr.lid; /* 0 on RoCE */
 		qa->ah_attr.is_global = 1;
 		qa->ah_attr.port_num = env->port;
 		qa->ah_attr.grh.dgid = env->gid;
