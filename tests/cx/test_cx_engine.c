@@ -1105,6 +1105,27 @@ static void rnr_retry_falls_due_in_cx_timers_once_a_recv_is_posted(void)
 	t_rig_free(r);
 }
 
+/*
+ * A receive posted to a QP in ERR writes only the doorbell record; the
+ * device flushes it all the same (ib_drain_rq's marker), found by
+ * cx_timers() as the server runs it between messages.
+ */
+static void recv_posted_in_err_is_flushed_in_cx_timers(void)
+{
+	struct t_rig *r = t_rig(CX_ST_RC);
+	uint8_t ctx[CX_QPC_BYTES] = { 0 };
+	const struct m5_err_cqe *e = (const void *)t_cqe(1, 0);
+
+	t_move(r->cx, CX_OP_2ERR_QP, r->qpn[1], ctx);
+	CHECK_EQ(e->op_own >> 4, CQE_INVALID);
+	t_recv(r, 1, 64, t_iova[1]);
+	CHECK(cx_timers(r->cx) >= 0); /* it looks again while a QP is in ERR */
+	CHECK_EQ(e->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_RESP_ERR);
+	CHECK_EQ(e->syndrome, M5_SYND_WR_FLUSH_ERR);
+	CHECK_EQ(be16toh(e->wqe_counter), 0);
+	t_rig_free(r);
+}
+
 static void doorbell_for_no_qp_is_ignored_and_counted(void)
 {
 	struct t_rig *r = t_rig(CX_ST_RC);
@@ -1126,6 +1147,7 @@ static void doorbell_for_no_qp_is_ignored_and_counted(void)
 static const struct check_test tests[] = {
 	CHECK_TEST(rc_send_across_pages_lands_and_completes_both_sides),
 	CHECK_TEST(rnr_retry_falls_due_in_cx_timers_once_a_recv_is_posted),
+	CHECK_TEST(recv_posted_in_err_is_flushed_in_cx_timers),
 	CHECK_TEST(queues_on_large_pages_start_at_their_page_offset),
 	CHECK_TEST(send_to_a_qp_on_an_rmp_takes_the_srqs_head_wqe),
 	CHECK_TEST(rdma_write_lands_with_one_requester_cqe),

@@ -41,7 +41,8 @@ vm_root=''
 eval "$("$here/prepare.sh" --print-env --distro "$distro")"
 [[ -d $vm_root && -x $vm_root/usr/bin/cmake ]] ||
 	{ echo "root-build.sh: the $distro root ($vm_root) has no cmake" >&2; exit 1; }
-rm -rf "$out"
+# --as: OUT is kept, so that the next build is incremental (scripts/build.sh).
+[[ -n $as ]] || rm -rf "$out"
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 if [[ -n $as ]]; then

@@ -1550,6 +1550,10 @@ static int bm_create_ah(struct it_test *t, const struct bm_case *c)
 		aa.port_num = 2;
 		break;
 	case AH_NO_GRH:
+		/* Only RoCE needs the GRH; on InfiniBand the LID routes. */
+		if (env->port_attr.link_layer != IBV_LINK_LAYER_ETHERNET)
+			return it_skip(t, "an InfiniBand port: an AH without a "
+					  "GRH is valid there");
 		aa.is_global = 0;
 		break;
 	case AH_SGID_PAST_TABLE:
