@@ -83,8 +83,11 @@ fi
 echo "PASS doorbell_builds" | record
 
 export RDMAV_DRIVERS=$build/lib/libdoorbell DOORBELL_MLX5=1 DOORBELL_DEBUG=1
-if ibv_devinfo -d "$dev" 2>&1 | tee "$logs/devinfo" |
-	grep -q "serving the device with the mlx5 backend"; then
+# Into a file first: grep -q on a pipe quits at the DOORBELL_DEBUG line, and
+# with pipefail the SIGPIPE this gives tee (ibv_devinfo still writing) failed
+# the check on a device doorbell did serve.
+if ibv_devinfo -d "$dev" >"$logs/devinfo" 2>&1 &&
+	grep -q "serving the device with the mlx5 backend" "$logs/devinfo"; then
 	echo "PASS devinfo_served_by_doorbell_mlx5" | record
 else
 	echo "FAIL devinfo_served_by_doorbell_mlx5" | record
@@ -113,9 +116,17 @@ echo "== side by side: libmlx5, then doorbell"
 # shellcheck source=tests/guest/pair-lib.sh
 . "$top/tests/guest/pair-lib.sh"
 compare() {
-	local name=$1 prov
+	local name=$1 prov provs=(stock doorbell)
 	shift
-	for prov in stock doorbell; do
+	# A program linked with libmlx5 (Debian's perftest: mlx5dv) has
+	# libmlx5's driver registered at load, before RDMAV_DRIVERS' doorbell:
+	# libmlx5 serves the device there, so doorbell has no numbers to give.
+	if ldd "$(command -v "$1")" 2>/dev/null | grep -q 'libmlx5\.so'; then
+		provs=(stock)
+		echo "SKIP compare_${name}_doorbell: $1 links libmlx5, which serves the device in doorbell's place" |
+			record
+	fi
+	for prov in "${provs[@]}"; do
 		if [[ $prov == stock ]]; then
 			(unset RDMAV_DRIVERS DOORBELL_MLX5
 			 run_pair "$logs/$name.$prov.s" "$logs/$name.$prov.c" "$@")

@@ -70,7 +70,11 @@ struct cx *cx_create(const struct cx_host *host)
 
 int64_t cx_timers(struct cx *cx)
 {
-	return cx_cq_timers(cx);
+	int64_t cq = cx_cq_timers(cx), eng = cx_eng_timers(cx);
+
+	if (cq < 0 || (eng >= 0 && eng < cq))
+		return eng;
+	return cq;
 }
 
 void cx_destroy(struct cx *cx)

@@ -19,13 +19,14 @@
 #define of(p, type, member) ((type *)((char *)(p)-offsetof(type, member)))
 
 enum {
-	RQ_SRQ = 0x1,	   /* MLX5_SRQ_RQ */
-	RQ_REGULAR = 0x0,  /* MLX5_NON_ZERO_RQ */
-	BF_OFFSET = 0x800, /* MLX5_BF_OFFSET: the first bfreg */
-	BF_HALF = 0x100,   /* a BlueFlame buffer: log_bf_reg_size 9 / 2 */
-	EQE_RES_TYPE = 20, /* mlx5_eqe_qp_srq.type */
-	EQE_QP_SRQ_N = 24, /* mlx5_eqe_qp_srq.qp_srq_n */
-	SCRATCH = 1024,	   /* the largest WQE the engine reads in one go */
+	RQ_SRQ = 0x1,	    /* MLX5_SRQ_RQ */
+	RQ_REGULAR = 0x0,   /* MLX5_NON_ZERO_RQ */
+	BF_OFFSET = 0x800,  /* MLX5_BF_OFFSET: the first bfreg */
+	BF_HALF = 0x100,    /* a BlueFlame buffer: log_bf_reg_size 9 / 2 */
+	EQE_RES_TYPE = 20,  /* mlx5_eqe_qp_srq.type */
+	EQE_QP_SRQ_N = 24,  /* mlx5_eqe_qp_srq.qp_srq_n */
+	SCRATCH = 1024,	    /* the largest WQE the engine reads in one go */
+	ERR_POLL_US = 2000, /* receive dbrec of a QP in ERR looked at */
 };
 
 struct cx_eng_qp {
@@ -227,6 +228,51 @@ static const struct m5m_eng_ops eng_ops = {
 	.qp_find = eng_qp_find,
 	.srq_find = eng_srq_find,
 };
+
+/*
+ * The engine keeps its QPs here, not in the model's table, so the model's
+ * own timer walk (m5m_clock_advance) never sees them: the RNR retries are
+ * run from here.
+ */
+int64_t cx_eng_timers(struct cx *cx)
+{
+	struct cx_eng *g = cx->eng;
+	uint64_t now_us, due = UINT64_MAX;
+	bool err_qps = false;
+	struct cx_eng_qp *e;
+	unsigned int i;
+
+	if (!g)
+		return -1;
+	now_us = (cx_now_ns() - cx->t0_ns) / 1000;
+	m5m_lock();
+	if (now_us > g->dev->now)
+		g->dev->now = now_us;
+	for (i = 0; i < CX_MAX_QP; i++) {
+		e = g->qp[i];
+		/*
+		 * A receive posted in ERR is only a doorbell record: flushed
+		 * all the same (the kernel's ib_drain_rq waits for that).
+		 */
+		if (e && e->m.state == IBV_QPS_ERR && !e->m.srq) {
+			refresh_dbrec(cx, e);
+			if (m5m_rcv_dbrec(&e->m) != e->m.rq_seen)
+				m5m_rq_posted(&e->m);
+			err_qps = true;
+		}
+		if (e && e->m.rnr_active && e->m.rnr_deadline <= g->dev->now)
+			m5m_rnr_expire(&e->m); /* parks again if still RNR */
+		if (e && e->m.rnr_active && e->m.rnr_deadline < due)
+			due = e->m.rnr_deadline;
+	}
+	m5m_unlock();
+	/* A QP in ERR: its receive dbrec is looked at every ERR_POLL_US. */
+	if (err_qps && due > now_us + ERR_POLL_US)
+		due = now_us + ERR_POLL_US;
+	if (due == UINT64_MAX)
+		return -1;
+	return due > now_us ? (int64_t)(due - now_us) * 1000 : 0;
+}
 
 int cx_eng_init(struct cx *cx)
 {

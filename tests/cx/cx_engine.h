@@ -51,5 +51,13 @@ void cx_eng_srq_gone(struct cx *cx, uint32_t srqn);
 void cx_eng_send_doorbell(struct cx *cx, uint32_t uar, uint32_t off,
 			  const uint8_t *b, uint32_t len);
 const struct cx_eng_stats *cx_eng_stats(const struct cx *cx);
+/*
+ * The engine's clock follows the host's: moved to now (running the RNR
+ * retries that fell due on the way, as a ConnectX's timers would, and
+ * flushing the receives posted to a QP in ERR), then the nanoseconds to its
+ * next timer, or -1 if none is pending.  The server calls
+ * it between messages (cx_timers()).
+ */
+int64_t cx_eng_timers(struct cx *cx);
 
 #endif /* DOORBELL_TESTS_CX_ENGINE_H */

@@ -9,6 +9,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "check.h"
 #include "cx_engine.h"
@@ -1066,6 +1067,65 @@ static void first_message_on_an_rtr_qp_raises_comm_est_on_the_async_eq(void)
 	t_rig_free(r);
 }
 
+/*
+ * A send that finds no receive WQE is RNR-NAKed and parked.  The receive
+ * posted then is only a doorbell record (no write reaches the device): the
+ * retry must fall due on the clock, in cx_timers() as the server runs it
+ * between messages; then the send lands and completes.
+ */
+static void rnr_retry_falls_due_in_cx_timers_once_a_recv_is_posted(void)
+{
+	struct t_rig *r = t_rig(CX_ST_RC);
+	bool pending = false;
+	struct timespec ts;
+	int64_t ns;
+	uint8_t *w;
+	int i;
+
+	t_fill(r, 0, t_iova[0], 64, 5);
+	w = t_wqe(r, 0, M5_OPCODE_SEND, 2);
+	t_data(w, 64, r->key[0], t_iova[0]);
+	t_ring(r, 0, 1);
+	CHECK_EQ(t_cqe(0, 0)->op_own >> 4, CQE_INVALID);
+	t_recv(r, 1, 64, t_iova[1]);
+	/* min_rnr_timer 0: 655.36 ms (IBTA's encoding); give it 3 s. */
+	for (i = 0; i < 300 && t_cqe(0, 0)->op_own >> 4 == CQE_INVALID; i++) {
+		ns = cx_timers(r->cx);
+		if (ns < 0)
+			break;
+		pending = true;
+		ts.tv_sec = 0;
+		ts.tv_nsec = ns < 10000000 ? ns : 10000000;
+		nanosleep(&ts, NULL);
+	}
+	CHECK(pending); /* the retry's deadline was asked for */
+	t_check_req(r, 0, M5_OPCODE_SEND, 64);
+	CHECK(t_same(r, 0, t_iova[0], 1, t_iova[1], 64));
+	CHECK_EQ(t_cqe(1, 0)->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_RESP_SEND);
+	t_rig_free(r);
+}
+
+/*
+ * A receive posted to a QP in ERR writes only the doorbell record; the
+ * device flushes it all the same (ib_drain_rq's marker), found by
+ * cx_timers() as the server runs it between messages.
+ */
+static void recv_posted_in_err_is_flushed_in_cx_timers(void)
+{
+	struct t_rig *r = t_rig(CX_ST_RC);
+	uint8_t ctx[CX_QPC_BYTES] = { 0 };
+	const struct m5_err_cqe *e = (const void *)t_cqe(1, 0);
+
+	t_move(r->cx, CX_OP_2ERR_QP, r->qpn[1], ctx);
+	CHECK_EQ(e->op_own >> 4, CQE_INVALID);
+	t_recv(r, 1, 64, t_iova[1]);
+	CHECK(cx_timers(r->cx) >= 0); /* it looks again while a QP is in ERR */
+	CHECK_EQ(e->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_RESP_ERR);
+	CHECK_EQ(e->syndrome, M5_SYND_WR_FLUSH_ERR);
+	CHECK_EQ(be16toh(e->wqe_counter), 0);
+	t_rig_free(r);
+}
+
 static void doorbell_for_no_qp_is_ignored_and_counted(void)
 {
 	struct t_rig *r = t_rig(CX_ST_RC);
@@ -1086,6 +1146,8 @@ static void doorbell_for_no_qp_is_ignored_and_counted(void)
 
 static const struct check_test tests[] = {
 	CHECK_TEST(rc_send_across_pages_lands_and_completes_both_sides),
+	CHECK_TEST(rnr_retry_falls_due_in_cx_timers_once_a_recv_is_posted),
+	CHECK_TEST(recv_posted_in_err_is_flushed_in_cx_timers),
 	CHECK_TEST(queues_on_large_pages_start_at_their_page_offset),
 	CHECK_TEST(send_to_a_qp_on_an_rmp_takes_the_srqs_head_wqe),
 	CHECK_TEST(rdma_write_lands_with_one_requester_cqe),

@@ -978,6 +978,14 @@ rc_unsignaled_writes_reuse_sq_slots_without_polling(struct it_test *t, long arg)
 	struct it_ep a, b;
 	int i;
 
+	/*
+	 * The verbs rule is that a WR's slot comes back once a later
+	 * completion is polled; rxe frees it as its kernel consumes it, but
+	 * libmlx5 and doorbell's mlx5 backend only when the CQE is polled.
+	 */
+	if (it_is_mlx5(t->env))
+		return it_skip(t, "a ConnectX SQ slot comes back only through "
+				  "a polled completion");
 	attr.send_wr = 16;
 	attr.sig_all = 0;
 	if (it_pair(t, &a, &b, &attr))

@@ -36,7 +36,8 @@ static int query_device_reports_sane_limits(struct it_test *t, long arg)
 	return IT_PASS;
 }
 
-static int query_port_reports_active_ethernet_port(struct it_test *t, long arg)
+static int query_port_reports_active_port_of_its_link_layer(struct it_test *t,
+							    long arg)
 {
 	struct ibv_port_attr p;
 	int ret;
@@ -45,8 +46,13 @@ static int query_port_reports_active_ethernet_port(struct it_test *t, long arg)
 	IT_EXPECT(t, !ret, "ibv_query_port returned %d", ret);
 	IT_EXPECT(t, p.state == IBV_PORT_ACTIVE, "port state %s (%d)",
 		  ibv_port_state_str(p.state), p.state);
-	IT_EXPECT(t, p.link_layer == IBV_LINK_LAYER_ETHERNET,
-		  "link_layer %u, expected Ethernet", p.link_layer);
+	/* rxe runs over Ethernet; a ConnectX port is InfiniBand or Ethernet. */
+	IT_EXPECT(t,
+		  p.link_layer == IBV_LINK_LAYER_ETHERNET ||
+			  (it_is_mlx5(t->env) &&
+			   p.link_layer == IBV_LINK_LAYER_INFINIBAND),
+		  "link_layer %u, expected Ethernet%s", p.link_layer,
+		  it_is_mlx5(t->env) ? " or InfiniBand" : "");
 	IT_EXPECT(t,
 		  p.active_mtu >= IBV_MTU_256 && p.active_mtu <= IBV_MTU_4096 &&
 			  p.active_mtu <= p.max_mtu,
@@ -173,8 +179,8 @@ static int query_qp_reports_state_and_caps(struct it_test *t, long arg)
 const struct it_case it_cases_device[] = {
 	{ "query_device_reports_sane_limits", query_device_reports_sane_limits,
 	  0 },
-	{ "query_port_reports_active_ethernet_port",
-	  query_port_reports_active_ethernet_port, 0 },
+	{ "query_port_reports_active_port_of_its_link_layer",
+	  query_port_reports_active_port_of_its_link_layer, 0 },
 	{ "query_gid_at_index_is_set", query_gid_at_index_is_set, 0 },
 	{ "query_qp_reports_state_and_caps", query_qp_reports_state_and_caps,
 	  0 },

@@ -160,8 +160,8 @@ static int rc_up(struct it_test *t, struct it_ep *ep, uint32_t dqpn,
 	qa.path_mtu = env->port_attr.active_mtu;
 	qa.dest_qp_num = dqpn;
 	qa.rq_psn = it_psn(dqpn);
+	qa.ah_attr.dlid = env->port_attr.lid; /* InfiniBand; 0 on RoCE */
 	qa.ah_attr.is_global = 1;
-	qa.ah_attr.dlid = env->port_attr.lid;
 	qa.ah_attr.port_num = env->port;
 	qa.ah_attr.grh.dgid = env->gid;
 	qa.ah_attr.grh.sgid_index = env->gidx;

@@ -191,6 +191,7 @@ int main(int argc, char **argv)
 	const char *dev = NULL;
 	struct hw *h = calloc(1, sizeof(*h));
 	char why[160] = "";
+	bool ok;
 	int opt;
 
 	if (!h)
@@ -240,24 +241,25 @@ int main(int argc, char **argv)
 	       "mlx5_drain_rc_loopback_send", why);
 	/* modify_qp(ERR), then posts: every one is flushed, in order. */
 	why[0] = 0;
-	report(!ibv_modify_qp(h->a, &qa, IBV_QP_STATE) &&
-		       !post_send(h, h->a, 2, 0) &&
-		       !post_send(h, h->a, 3, IBV_SEND_SIGNALED) &&
-		       !post_recv(h, h->a, 0xa0) &&
-		       expect(h->cq, drain_ids, 2, IBV_WC_WR_FLUSH_ERR, why,
-			      sizeof(why)) &&
-		       expect(h->rcq, drain_recv, 1, IBV_WC_WR_FLUSH_ERR, why,
-			      sizeof(why)),
-	       "mlx5_drain_after_err_marker_flushed",
+	ok = !ibv_modify_qp(h->a, &qa, IBV_QP_STATE) &&
+	     !post_send(h, h->a, 2, 0) &&
+	     !post_send(h, h->a, 3, IBV_SEND_SIGNALED) &&
+	     !post_recv(h, h->a, 0xa0) &&
+	     expect(h->cq, drain_ids, 2, IBV_WC_WR_FLUSH_ERR, why,
+		    sizeof(why)) &&
+	     expect(h->rcq, drain_recv, 1, IBV_WC_WR_FLUSH_ERR, why,
+		    sizeof(why));
+	/* After the checks: they fill in why (an argument of report() could
+	 * be read before them). */
+	report(ok, "mlx5_drain_after_err_marker_flushed",
 	       why[0] ? why : "a post was refused");
 	/* After a query that says ERR, a post is still flushed. */
 	why[0] = 0;
-	report(!ibv_query_qp(h->a, &qa, IBV_QP_STATE, &init) &&
-		       qa.qp_state == IBV_QPS_ERR &&
-		       !post_send(h, h->a, 4, IBV_SEND_SIGNALED) &&
-		       expect(h->cq, query_ids, 1, IBV_WC_WR_FLUSH_ERR, why,
-			      sizeof(why)),
-	       "mlx5_send_after_query_err_flushed",
+	ok = !ibv_query_qp(h->a, &qa, IBV_QP_STATE, &init) &&
+	     qa.qp_state == IBV_QPS_ERR &&
+	     !post_send(h, h->a, 4, IBV_SEND_SIGNALED) &&
+	     expect(h->cq, query_ids, 1, IBV_WC_WR_FLUSH_ERR, why, sizeof(why));
+	report(ok, "mlx5_send_after_query_err_flushed",
 	       why[0] ? why : "query or post failed");
 	ibv_destroy_qp(h->a);
 	ibv_destroy_qp(h->b);
