@@ -33,6 +33,8 @@ scripts/deps.sh || die "could not install the packages it needs (see above)"
 if ((connectx)); then
 	# The device server is a test program: the whole tree is built.
 	build=$(scripts/build.sh) || die "the build failed (see above)"
+	# Debian's perftest links libmlx5, which would serve the device.
+	scripts/build-perftest.sh >/dev/null || die "perftest did not build (see above)"
 	echo "doorbell: the software ConnectX in sid's guest, driven by its mlx5_ib" >&2
 	exec env DOORBELL_BUILD_DIR="$build" DOORBELL_PROVIDER_BUILD="$build" scripts/cx.sh --no-build -- \
 		tests/cx/with-provider.sh doorbell tests/guest/demo-pair.sh mlx5_0 0

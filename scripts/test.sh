@@ -382,6 +382,14 @@ cx_checks=tests/cx/check-all.sh
 stage_cx() {
 	local rc=0 asan=$top/build-asan
 	need_build || return
+	# perftest without libmlx5, for both providers (with-provider.sh).
+	if scripts/build-perftest.sh >"$work/perftest-build.log" 2>&1; then
+		echo "PASS cx_perftest_without_direct_verbs_builds" | record
+	else
+		tail -n 20 "$work/perftest-build.log" | sed 's/^/    /' >&2
+		echo "FAIL cx_perftest_without_direct_verbs_builds" | record
+		return 1
+	fi
 	scripts/cx.sh --no-build --timeout 1500 -- "$cx_checks" | record || rc=$?
 	# Every EQ on one vector (mlx5_combined0): the counts equal again.
 	scripts/cx.sh --no-build --vectors 1 --timeout 600 -- tests/cx/check-irq-equal.sh |

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # In the guest, after tests/cx/guest-cx.sh found mlx5_0: step 3 of issue
-# #19.  perftest's RC tests through the distribution's stock libmlx5 in
+# #19.  perftest's RC tests (and send_bw, send_lat with -e) through the
+# provider tests/cx/with-provider.sh chose (stock libmlx5 by default) in
 # loopback on the software ConnectX's port 1: a server and a client in the
 # same guest, the client reaching the server over TCP on localhost for the
 # exchange, the data going through the device's data path
@@ -64,5 +65,8 @@ pair ib_atomic_bw ib_atomic_bw
 pair ib_send_lat ib_send_lat
 pair ib_write_lat ib_write_lat
 pair ib_read_lat ib_read_lat
+# Completion events (-e; perftest refuses it for WRITE and READ)
+pair ib_send_bw_events ib_send_bw -e
+pair ib_send_lat_events ib_send_lat -e
 rm -rf "$dir"
 exit "$failed"

@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # In the guest, after tests/cx/guest-cx.sh found mlx5_0: step 2 of issue
-# #19.  The pingpongs of the distribution's ibverbs-utils, through its
-# stock libmlx5, in loopback on the software ConnectX's port 1: a server
+# #19.  The pingpongs of the distribution's ibverbs-utils (rc, ud and srq
+# also with -e, completion events), through the provider
+# tests/cx/with-provider.sh chose (stock libmlx5 by default), in loopback on the software ConnectX's port 1: a server
 # and a client in the same guest, the client reaching the server over TCP
 # on localhost for the exchange of LIDs and QPNs, the data going through
 # the device's data path (tests/cx/cx_engine.c); each side checks the
@@ -43,6 +44,8 @@ pair() {
 pair rc_pingpong ibv_rc_pingpong -c
 pair rc_pingpong_events ibv_rc_pingpong -e -c
 pair ud_pingpong ibv_ud_pingpong -s 1024 -c
+pair ud_pingpong_events ibv_ud_pingpong -s 1024 -e -c
 pair srq_pingpong ibv_srq_pingpong -c
+pair srq_pingpong_events ibv_srq_pingpong -e -c
 rm -rf "$dir"
 exit "$failed"

@@ -6,20 +6,35 @@
 # guest (cx_NAME, cx_doorbell_NAME) and the Debian 12 guest
 # (cx_bookworm_NAME, cx_bookworm_doorbell_NAME), as a markdown table; then
 # the checks run through one provider only.  A verdict is PASS, FAIL or
-# SKIP; "-" where the check did not run.
+# SKIP; "-" where the check did not run.  The bad-input matrix runs through
+# libmlx5 as a measurement ("libmlx5 (Linux V): FAIL matrix_NAME: what it
+# did"): there the cell is libmlx5's answer where it was not doorbell's.
 #
 # Usage: side-by-side-table.sh LOG
 set -euo pipefail
 log=${1:?usage: side-by-side-table.sh LOG}
 awk '
+function keep(n, g, p, v) {
+	if (!(n in seen)) { seen[n] = 1; order[++k] = n }
+	r[n, g, p] = v
+}
+/^  libmlx5 \(Linux [^)]*\): (PASS|FAIL|SKIP) matrix_/ {
+	g = ($3 ~ /^6\.1\./) ? "bookworm" : "sid"
+	v = $4; n = $5; sub(/:$/, "", n)
+	if (v == "FAIL") {
+		v = $0; sub(/^[^:]*: [A-Z]* [^:]*: /, "", v)
+		sub(/, expected.*/, "", v); gsub(/\|/, "/", v)
+	}
+	keep(n, g, "libmlx5", v)
+	next
+}
 /^(PASS|FAIL|SKIP) cx_/ {
 	v = $1; n = $2; sub(/:$/, "", n); sub(/^cx_/, "", n)
 	g = "sid"
 	if (n ~ /^bookworm_/) { g = "bookworm"; sub(/^bookworm_/, "", n) }
 	p = "libmlx5"
 	if (n ~ /^doorbell_/) { p = "doorbell"; sub(/^doorbell_/, "", n) }
-	if (!(n in seen)) { seen[n] = 1; order[++k] = n }
-	r[n, g, p] = v
+	keep(n, g, p, v)
 }
 function cell(n, g, p) { return ((n, g, p) in r) ? r[n, g, p] : "-" }
 END {

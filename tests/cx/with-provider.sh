@@ -14,6 +14,11 @@
 #             (its DOORBELL_DEBUG line; FAIL cx_doorbell_serves_mlx5_0 if not);
 #             COMMAND's result lines are renamed PASS cx_doorbell_NAME
 #             (from PASS cx_NAME or PASS NAME: doorbell-itest's names).
+# Both run perftest from the build's perftest-nodv/ (scripts/build-perftest.sh)
+# when it is there: Debian's perftest links libmlx5, which then serves
+# mlx5_0 whatever RDMAV_DRIVERS says, so through doorbell that directory
+# must be there (FAIL cx_doorbell_perftest_without_libmlx5 otherwise), and
+# libmlx5's runs use the same binaries.
 # Exit status: COMMAND's (1 if doorbell did not serve).
 #
 # Usage: with-provider.sh libmlx5|doorbell COMMAND [ARGS...]
@@ -28,6 +33,8 @@ prov=${1:?usage: with-provider.sh libmlx5|doorbell COMMAND [ARGS...]}
 shift
 (($#)) || { echo "with-provider.sh: no COMMAND" >&2; exit 2; }
 driver=/etc/libibverbs.d/mlx5.driver
+perftest=$build/perftest-nodv
+[[ ! -x $perftest/ib_send_bw ]] || export PATH=$perftest:$PATH
 
 case $prov in
 libmlx5)
@@ -41,6 +48,10 @@ doorbell) ;;
 esac
 
 export RDMAV_DRIVERS=$build/lib/libdoorbell DOORBELL_MLX5=1
+if ldd "$(command -v ib_send_bw)" 2>/dev/null | grep -q libmlx5; then
+	echo "FAIL cx_doorbell_perftest_without_libmlx5: $(command -v ib_send_bw) links libmlx5 (scripts/build-perftest.sh builds one that does not)"
+	exit 1
+fi
 hidden=
 # shellcheck disable=SC2317 # the EXIT trap calls it
 restore() { [[ -n $hidden && ! -e $driver ]] && mv "$hidden" "$driver"; }

@@ -177,15 +177,19 @@ const struct db_backend db_mlx5_backend = {
 	/* mlx5_ib writes the PD number after ALLOC_PD's response, room or not. */
 	.pd_resp_drv_len = sizeof(struct mlx5_ib_alloc_pd_resp),
 	/*
-	 * What this backend builds: no CQ or QP create flag reaches the
-	 * kernel (single-threaded use is ours), no completion timestamps,
-	 * no UC, XRC, TSO or RSS, basic SRQs.
+	 * What this backend builds: no CQ create flag reaches the kernel
+	 * (single-threaded use is ours); of the QP ones only the kernel's
+	 * own, multicast loopback blocking (mlx5_ib answers EOPNOTSUPP
+	 * without block_lb_mc; rdma-core's suite asks for it on UD QPs of a
+	 * Mellanox device); no completion timestamps, no UC, XRC, TSO or
+	 * RSS, basic SRQs.
 	 */
 	.cq_comp_mask = IBV_CQ_INIT_ATTR_MASK_FLAGS | IBV_CQ_INIT_ATTR_MASK_PD,
 	.cq_create_flags = IBV_CREATE_CQ_ATTR_SINGLE_THREADED,
 	.cq_wc_flags = IBV_WC_STANDARD_FLAGS,
 	.qp_comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_CREATE_FLAGS |
 			IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
+	.qp_create_flags = IBV_QP_CREATE_BLOCK_SELF_MCAST_LB,
 	.qp_types = DB_QPT(IBV_QPT_RC) | DB_QPT(IBV_QPT_UD),
 	.srq_comp_mask = IBV_SRQ_INIT_ATTR_TYPE | IBV_SRQ_INIT_ATTR_PD,
 	.srq_types = DB_SRQT(IBV_SRQT_BASIC),
