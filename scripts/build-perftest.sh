@@ -52,13 +52,15 @@ apt-get update -qq >&2 || die "apt-get update (deb-src sid) failed"
 # (the .dsc), so apt-get's status is not the test, the tarball is.
 for try in 1 2 3; do
 	(cd "$work/src" && apt-get source -qq --download-only perftest >/dev/null 2>&1) || true
-	orig=$(ls "$work"/src/perftest_*.orig.tar.* 2>/dev/null | head -n 1 || true)
-	[[ -z $orig ]] || break
+	tars=("$work"/src/perftest_*.orig.tar.*)
+	orig=${tars[0]}
+	[[ ! -e $orig ]] || break
 	((try < 3)) || die "apt-get source perftest gave no upstream tarball"
 	sleep 5
 done
 tar -C "$work" -xf "$orig"
-srcdir=$(ls -d "$work"/perftest-*/ | head -n 1)
+dirs=("$work"/perftest-*/)
+srcdir=${dirs[0]}
 # configure probes the direct-verbs headers by compiling them: these
 # shadows fail those probes, and the cache variables its library checks.
 mkdir -p "$work/nodv/infiniband"
