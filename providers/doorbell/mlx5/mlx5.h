@@ -101,7 +101,6 @@ struct m5_context {
 	uint32_t cache_line_size;
 	uint32_t max_sq_desc_sz;
 	uint32_t max_rq_desc_sz;
-	uint32_t max_sge; /* query_device's, 0 if unknown */
 	uint32_t max_send_wqebb;
 	uint32_t max_recv_wr;
 	uint32_t max_srq_recv_wr;

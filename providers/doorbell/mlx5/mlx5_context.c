@@ -41,7 +41,6 @@ static void m5_cache_caps(struct m5_context *ctx)
 
 	/* The core's query at open; all zero if the kernel did not answer. */
 	ctx->atomic_cap = dev->atomic_cap != IBV_ATOMIC_NONE;
-	ctx->max_sge = dev->max_sge;
 	for (p = 1; p <= ctx->num_ports && p <= 2; p++) {
 		pattr = (union db_port_attr){};
 		if (db_k_query_port(ibctx, p, &pattr.attr))

@@ -129,9 +129,6 @@ static int m5_size_rq(const struct m5_context *ctx, struct m5_qp *qp,
 		return 0;
 	if (cap->max_recv_wr > ctx->max_recv_wr || cap->max_recv_wr > 1u << 31)
 		return EINVAL;
-	/* mlx5_ib trusts our WQE size: the device's max_sge is ours to check */
-	if (ctx->max_sge && cap->max_recv_sge > ctx->max_sge)
-		return EINVAL;
 	nsge = cap->max_recv_sge ? cap->max_recv_sge : 1;
 	if (nsge > ctx->max_rq_desc_sz / sizeof(struct m5_data_seg))
 		return EINVAL;
