@@ -37,30 +37,25 @@ function keep(n, g, p, v) {
 	keep(n, g, p, v)
 }
 function cell(n, g, p) { return ((n, g, p) in r) ? r[n, g, p] : "-" }
+function both(n) {
+	return ((n, "sid", "libmlx5") in r || (n, "bookworm", "libmlx5") in r) &&
+	       ((n, "sid", "doorbell") in r || (n, "bookworm", "doorbell") in r)
+}
+# table TITLE WANT: the checks that ran through both providers (WANT 1) or one.
+function table(title, want, i, n) {
+	print "| " title " | sid libmlx5 | sid doorbell | Debian 12 libmlx5 | Debian 12 doorbell |"
+	print "|---|---|---|---|---|"
+	for (i = 1; i <= k; i++) {
+		n = order[i]
+		if (both(n) != want)
+			continue
+		printf "| `%s` | %s | %s | %s | %s |\n", n, cell(n, "sid", "libmlx5"),
+			cell(n, "sid", "doorbell"), cell(n, "bookworm", "libmlx5"),
+			cell(n, "bookworm", "doorbell")
+	}
+}
 END {
-	print "| check | sid libmlx5 | sid doorbell | Debian 12 libmlx5 | Debian 12 doorbell |"
-	print "|---|---|---|---|---|"
-	for (i = 1; i <= k; i++) {
-		n = order[i]
-		both = ((n, "sid", "libmlx5") in r || (n, "bookworm", "libmlx5") in r) &&
-		       ((n, "sid", "doorbell") in r || (n, "bookworm", "doorbell") in r)
-		if (!both)
-			continue
-		printf "| `%s` | %s | %s | %s | %s |\n", n, cell(n, "sid", "libmlx5"),
-			cell(n, "sid", "doorbell"), cell(n, "bookworm", "libmlx5"),
-			cell(n, "bookworm", "doorbell")
-	}
+	table("check", 1)
 	print ""
-	print "| check (one provider) | sid libmlx5 | sid doorbell | Debian 12 libmlx5 | Debian 12 doorbell |"
-	print "|---|---|---|---|---|"
-	for (i = 1; i <= k; i++) {
-		n = order[i]
-		both = ((n, "sid", "libmlx5") in r || (n, "bookworm", "libmlx5") in r) &&
-		       ((n, "sid", "doorbell") in r || (n, "bookworm", "doorbell") in r)
-		if (both)
-			continue
-		printf "| `%s` | %s | %s | %s | %s |\n", n, cell(n, "sid", "libmlx5"),
-			cell(n, "sid", "doorbell"), cell(n, "bookworm", "libmlx5"),
-			cell(n, "bookworm", "doorbell")
-	}
+	table("check (one provider)", 0)
 }' "$log"
