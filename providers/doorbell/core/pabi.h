@@ -133,6 +133,28 @@ static inline bool db_qpx_has(size_t off)
 	return off + sizeof(void (*)(void)) <= db_lib.epoch->qp_ex_size;
 }
 
+/* ibv_qp_ex.wr_atomic_write and .wr_flush (rdma-core 44 and 45). */
+typedef void db_wr_atomic_write_fn(struct ibv_qp_ex *qpx, uint32_t rkey,
+				   uint64_t addr, const void *atomic_wr);
+typedef void db_wr_flush_fn(struct ibv_qp_ex *qpx, uint32_t rkey, uint64_t addr,
+			    size_t len, uint8_t type, uint8_t level);
+
+/*
+ * Set wr_atomic_write and wr_flush only where the running release's
+ * ibv_qp_ex has them (memcpy: an older verbs.h may lack the member).
+ */
+static inline void db_qpx_set_ext_ops(struct ibv_qp_ex *qpx,
+				      db_wr_atomic_write_fn *atomic_write,
+				      db_wr_flush_fn *flush)
+{
+	if (db_qpx_has(DB_QPX_WR_ATOMIC_WRITE_OFF))
+		memcpy((char *)qpx + DB_QPX_WR_ATOMIC_WRITE_OFF, &atomic_write,
+		       sizeof(atomic_write));
+	if (db_qpx_has(DB_QPX_WR_FLUSH_OFF))
+		memcpy((char *)qpx + DB_QPX_WR_FLUSH_OFF, &flush,
+		       sizeof(flush));
+}
+
 static inline uint32_t db_sysfs_abi_ver(const struct verbs_sysfs_dev *sysfs)
 {
 	uint32_t v;

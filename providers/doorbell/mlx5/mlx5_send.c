@@ -88,6 +88,16 @@ m5_sge_refused(const struct ibv_send_wr *wr)
 }
 
 /*
+ * An opcode past the table: EOPNOTSUPP for IBV_WR_FLUSH (14) and
+ * IBV_WR_ATOMIC_WRITE (15), verbs opcodes the ConnectX lacks (libmlx5 v44
+ * says EINVAL: an unknown opcode to it), else EINVAL: no opcode at all.
+ */
+static __attribute__((noinline)) int m5_op_unknown(uint32_t op)
+{
+	return op == 14 || op == 15 ? EOPNOTSUPP : EINVAL;
+}
+
+/*
  * An opcode the QP does not take: EOPNOTSUPP for an atomic on an RC QP of
  * a device without host-endian atomics (libmlx5's answer), else EINVAL.
  */
@@ -129,7 +139,7 @@ static inline int m5_check_send_wr(const struct m5_qp *qp,
 	uint32_t op = wr->opcode, bit;
 
 	if (__builtin_expect(op >= M5_NUM_WR_OPCODES, 0))
-		return EINVAL;
+		return m5_op_unknown(op);
 	bit = 1u << op;
 	if (__builtin_expect(!(qp->opcode_mask & bit), 0))
 		return m5_op_refused(qp, bit);

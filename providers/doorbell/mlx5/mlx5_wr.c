@@ -231,6 +231,32 @@ static void m5_wr_send_imm(struct ibv_qp_ex *qpx, __be32 imm)
 		wr->imm_data = imm;
 }
 
+/*
+ * ATOMIC WRITE and FLUSH: the ConnectX has neither (create_qp_ex refuses
+ * their send_ops_flags), so calling one fails the batch with EOPNOTSUPP,
+ * as post_send answers their opcodes; the builders are there so that no
+ * call through the table is a NULL one.
+ */
+static void m5_wr_lacked(struct ibv_qp_ex *qpx)
+{
+	struct m5_qp *qp = qpx_to_m5_qp(qpx);
+
+	m5_wr_build(qp, qp->wr);
+	m5_wr_fail(qp->wr, EOPNOTSUPP);
+}
+
+static void m5_wr_atomic_write(struct ibv_qp_ex *qpx, uint32_t rkey,
+			       uint64_t addr, const void *atomic_wr)
+{
+	m5_wr_lacked(qpx);
+}
+
+static void m5_wr_flush(struct ibv_qp_ex *qpx, uint32_t rkey, uint64_t addr,
+			size_t len, uint8_t type, uint8_t level)
+{
+	m5_wr_lacked(qpx);
+}
+
 /* The AH is checked with the WR (m5_sq_check). */
 static void m5_wr_set_ud_addr(struct ibv_qp_ex *qpx, struct ibv_ah *ah,
 			      uint32_t remote_qpn, uint32_t remote_qkey)
@@ -350,18 +376,15 @@ void m5_qp_fini_wr(struct m5_qp *qp)
 
 /*
  * Every builder we have, whatever send_ops_flags named (the others are
- * refused at wr_complete), so that no call through the table is a NULL
- * one; wr_set_ud_addr on UD QPs only, as libmlx5 does.
+ * refused at wr_complete), and the two the device lacks, so that no call
+ * through the table is a NULL one; wr_set_ud_addr on UD QPs only, as
+ * libmlx5 does.
  */
 void m5_qp_set_wr_ops(struct m5_qp *qp)
 {
 	struct ibv_qp_ex *qpx = &qp->vqp.qp_ex;
 
-	/*
-	 * No wr_atomic_write (ibv_qp_ex offset 344, rdma-core 44+) or wr_flush
-	 * (352, 45+): not offered, and before 44 and 45 those bytes are
-	 * verbs_qp.comp_mask and .xrcd.  Every member set here is older.
-	 */
+	db_qpx_set_ext_ops(qpx, m5_wr_atomic_write, m5_wr_flush);
 	qpx->wr_start = m5_wr_start;
 	qpx->wr_complete = m5_wr_complete;
 	qpx->wr_abort = m5_wr_abort;

@@ -423,10 +423,6 @@ uint32_t rxe_wr_ext_ops(enum ibv_qp_type type, uint64_t dev_caps,
 	return ops;
 }
 
-typedef void rxe_wr_flush_fn(struct ibv_qp_ex *qpx, uint32_t rkey,
-			     uint64_t addr, size_t len, uint8_t type,
-			     uint8_t level);
-
 #if defined(__LP64__)
 _Static_assert(offsetof(struct ibv_qp_ex, wr_atomic_write) ==
 		       DB_QPX_WR_ATOMIC_WRITE_OFF,
@@ -436,19 +432,12 @@ _Static_assert(offsetof(struct ibv_qp_ex, wr_atomic_write) ==
 void rxe_qp_set_wr_ops(struct rxe_qp *qp)
 {
 	struct ibv_qp_ex *qpx = &qp->vqp.qp_ex;
-	rxe_wr_flush_fn *flush = rxe_wr_flush;
 
 	/*
-	 * wr_atomic_write (rdma-core 44+) and wr_flush (45+) only where the
-	 * running release's ibv_qp_ex has them: before, those bytes are
-	 * verbs_qp.comp_mask and .xrcd.  They are set on every QP, and
-	 * refuse (EOPNOTSUPP) on a QP created without their send_ops_flags.
+	 * Set on every QP; they refuse (EOPNOTSUPP) on a QP created without
+	 * their send_ops_flags.
 	 */
-	if (db_qpx_has(DB_QPX_WR_ATOMIC_WRITE_OFF))
-		qpx->wr_atomic_write = rxe_wr_atomic_write;
-	if (db_qpx_has(DB_QPX_WR_FLUSH_OFF))
-		memcpy((char *)qpx + DB_QPX_WR_FLUSH_OFF, &flush,
-		       sizeof(flush));
+	db_qpx_set_ext_ops(qpx, rxe_wr_atomic_write, rxe_wr_flush);
 	qpx->wr_start = rxe_wr_start;
 	qpx->wr_complete = rxe_wr_complete;
 	qpx->wr_abort = rxe_wr_abort;

@@ -37,6 +37,11 @@ static bool m5t_wr_builder(struct ibv_qp_ex *qpx, const struct ibv_send_wr *wr)
 					wr->wr.atomic.remote_addr,
 					wr->wr.atomic.compare_add);
 		return true;
+	case IBV_WR_ATOMIC_WRITE: /* the 8 bytes at the first SGE */
+		ibv_wr_atomic_write(
+			qpx, wr->wr.rdma.rkey, wr->wr.rdma.remote_addr,
+			(const void *)(uintptr_t)wr->sg_list[0].addr);
+		return true;
 	default:
 		return false;
 	}

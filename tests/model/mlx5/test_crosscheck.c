@@ -1597,12 +1597,17 @@ static void xc_bad_wr_list(xc_spoil_fn spoil, int err)
 /*
  * name, the errno in lower and upper case, what makes the WR bad (w: the
  * WR, spare: a free SGE, x: the pair).  Too many SGEs is ENOMEM, libmlx5's
- * answer; IBV_SEND_IP_CSUM is ignored on RC, as libmlx5 ignores it.
+ * answer; IBV_SEND_IP_CSUM is ignored on RC, as libmlx5 ignores it; FLUSH
+ * and ATOMIC WRITE, which the ConnectX lacks, are EOPNOTSUPP.
  */
 #define XC_BAD_WRS(X)                                                          \
 	X(local_inv, einval, EINVAL, w->opcode = IBV_WR_LOCAL_INV)             \
 	X(send_with_inv, einval, EINVAL, w->opcode = IBV_WR_SEND_WITH_INV)     \
 	X(unknown_opcode, einval, EINVAL, w->opcode = (enum ibv_wr_opcode)99)  \
+	X(flush_opcode, eopnotsupp, EOPNOTSUPP,                                \
+	  w->opcode = (enum ibv_wr_opcode)14)                                  \
+	X(atomic_write_opcode, eopnotsupp, EOPNOTSUPP,                         \
+	  w->opcode = IBV_WR_ATOMIC_WRITE)                                     \
 	X(more_sges_than_max_send_sge, enomem, ENOMEM, w->num_sge = 5)         \
 	X(send_flag_libibverbs_does_not_define, einval, EINVAL,                \
 	  w->send_flags |= 1u << 20)                                           \

@@ -733,6 +733,18 @@ static void op_not_in_send_ops_discards_batch(void)
 	wt_bad_batch(&o, wt_read_op, EINVAL);
 }
 
+static void wt_atomic_write_op(struct wt *t, struct ibv_send_wr *wr,
+			       struct ibv_sge *sg)
+{
+	wr->opcode = IBV_WR_ATOMIC_WRITE;
+}
+
+/* The ConnectX has no ATOMIC WRITE: its builder fails the batch. */
+static void atomic_write_discards_batch_eopnotsupp(void)
+{
+	wt_bad_batch(&rc_opts, wt_atomic_write_op, EOPNOTSUPP);
+}
+
 static void wt_bad_flag(struct wt *t, struct ibv_send_wr *wr,
 			struct ibv_sge *sg)
 {
@@ -920,6 +932,7 @@ static const struct check_test tests[] = {
 	CHECK_TEST(bad_sge_count_discards_batch),
 	CHECK_TEST(too_much_inline_discards_batch),
 	CHECK_TEST(op_not_in_send_ops_discards_batch),
+	CHECK_TEST(atomic_write_discards_batch_eopnotsupp),
 	CHECK_TEST(unknown_wr_flags_discard_batch),
 	CHECK_TEST(short_atomic_sge_discards_batch),
 	CHECK_TEST(sq_full_enomem_discards_batch),
