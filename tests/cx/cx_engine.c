@@ -284,6 +284,9 @@ int cx_eng_init(struct cx *cx)
 	m5m_config_default(&cfg);
 	cfg.strict = false; /* bad guest input is counted, never fatal */
 	cfg.lid = CX_PORT_LID;
+	/* The GRH of a UD receive carries the GID the driver reads. */
+	cfg.node_guid = CX_NODE_GUID;
+	_Static_assert(CX_PORT_GUID == CX_NODE_GUID + 1, "port 1's GUID");
 	cx->eng->dev = m5m_dev_create(&cfg);
 	if (!cx->eng->dev) {
 		free(cx->eng);

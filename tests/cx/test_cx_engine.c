@@ -567,6 +567,49 @@ static void ud_send_lands_after_the_grh_area(void)
 	t_rig_free(r);
 }
 
+/*
+ * A UD send whose AV asks for a GRH (IB: grh bit 30): the receive's first
+ * 40 bytes are that GRH, its SGID the port's GID as the driver reads it
+ * (fe80::port GUID), its DGID the AV's; the CQE says a GRH came.
+ */
+static void ud_send_with_grh_carries_the_port_gid(void)
+{
+	static const uint8_t rgid[16] = { 0xfe, 0x80, [8] = 0x00, 0x02, 0xc9,
+					  0x03, 0x00, 0x00,	  0x63, 0x79 };
+	struct t_rig *r = t_rig(CX_ST_UD);
+	uint64_t src = t_iova[0] + 0x100, dst = t_iova[1];
+	uint8_t sgid[16] = { 0xfe, 0x80 }, grh[40];
+	const struct m5_cqe64 *c;
+	struct m5_av *av;
+	uint8_t *w;
+	unsigned int k;
+
+	for (k = 0; k < 8; k++)
+		sgid[8 + k] = (uint8_t)(CX_PORT_GUID >> (56 - 8 * k));
+	t_fill(r, 0, src, 64, 9);
+	t_recv(r, 1, 40 + 256, dst);
+	w = t_wqe(r, 0, M5_OPCODE_SEND, 5);
+	av = (struct m5_av *)w;
+	av->key.qkey.qkey = htobe32(0x1234);
+	av->dqp_dct = htobe32(M5_EXTENDED_UD_AV | r->qpn[1]);
+	av->rlid = htobe16(CX_PORT_LID);
+	av->grh_gid_fl = htobe32(1u << 30);
+	av->hop_limit = 64;
+	memcpy(av->rgid, rgid, sizeof(rgid));
+	t_data(w + sizeof(*av), 64, r->key[0], src);
+	t_ring(r, 0, 2);
+	for (k = 0; k < sizeof(grh); k++)
+		grh[k] = *t_va(r, 1, dst + k);
+	CHECK_EQ(grh[0] >> 4, 6);
+	CHECK(!memcmp(grh + 8, sgid, 16));
+	CHECK(!memcmp(grh + 24, rgid, 16));
+	CHECK(t_same(r, 0, src, 1, dst + 40, 64));
+	c = t_cqe(1, 0);
+	CHECK_EQ(c->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_RESP_SEND);
+	CHECK((be32toh(c->flags_rqpn) >> M5_CQE_GRH_SHIFT) & 3);
+	t_rig_free(r);
+}
+
 static void ud_send_with_a_wrong_qkey_is_dropped(void)
 {
 	struct t_rig *r = t_rig(CX_ST_UD);
@@ -1153,6 +1196,7 @@ static const struct check_test tests[] = {
 	CHECK_TEST(rdma_write_lands_with_one_requester_cqe),
 	CHECK_TEST(rdma_read_fetches_the_remote_bytes),
 	CHECK_TEST(ud_send_lands_after_the_grh_area),
+	CHECK_TEST(ud_send_with_grh_carries_the_port_gid),
 	CHECK_TEST(ud_send_with_a_wrong_qkey_is_dropped),
 	CHECK_TEST(unknown_lkey_is_a_local_protection_error_cqe),
 	CHECK_TEST(mtt_page_outside_guest_memory_is_a_protection_error),

@@ -199,7 +199,8 @@ struct m5m_dev *m5m_dev_create(const struct m5m_config *cfg)
 	dev->ahs.base = 1;
 	dev->mr_tag = 0x11;
 	dev->delayed_tail = &dev->delayed;
-	dev->guid = 0x0002c90300a00000ull + dev->id;
+	dev->guid = dev->cfg.node_guid ? dev->cfg.node_guid
+				       : 0x0002c90300a00000ull + dev->id;
 	memcpy(dev->mac, (uint8_t[6]){ 0x02, 0x4d, 0x35, 0x00, 0x00, 0x00 }, 6);
 	dev->mac[5] = (uint8_t)dev->id;
 	dev->next = m5m_dev_list;

@@ -88,7 +88,9 @@ struct m5m_config {
 	uint8_t link_layer;	/* IBV_LINK_LAYER_*; default INFINIBAND */
 	bool roce_v1;		/* Ethernet: GID 0 is RoCE v1, not v2 */
 	uint16_t lid;		/* port LID; default 1 + device number */
-	enum ibv_mtu mtu;	/* active MTU; default 4096 */
+	/* node GUID; port p's GID is fe80::<node_guid + p>; 0: per device */
+	uint64_t node_guid;
+	enum ibv_mtu mtu; /* active MTU; default 4096 */
 	/* completion EQs: one per comp_vector the contexts see */
 	unsigned int num_comp_vectors; /* default 4, at most 64 */
 	/*
