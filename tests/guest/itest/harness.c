@@ -63,6 +63,11 @@ bool it_is_mlx5(const struct it_env *env)
 	return env->dev.vendor_id == IT_VENDOR_MELLANOX;
 }
 
+int it_send_refusal(const struct it_env *env)
+{
+	return it_is_mlx5(env) ? ENOMEM : EINVAL;
+}
+
 /* Results */
 
 /* printf-like, so that -Wformat-nonliteral checks the callers' formats. */

@@ -92,6 +92,14 @@ int it_destroy_channel(struct ibv_comp_channel *ch);
 /* The device is a ConnectX (served by the mlx5 backend), not rxe. */
 bool it_is_mlx5(const struct it_env *env);
 
+/*
+ * ibv_post_send's errno for a WR the QP cannot take: more SGEs or inline
+ * bytes than its caps, or a QP not yet in RTS.  EINVAL on rxe (librxe's),
+ * ENOMEM on a ConnectX (libmlx5's; docs/mlx5-model.md).  bad_matrix.c's
+ * bm_mlx5 rows give its wr_send_* cases the same answer.
+ */
+int it_send_refusal(const struct it_env *env);
+
 /* Results */
 
 /* Record why the test failed (the first reason wins); returns IT_FAIL. */
