@@ -55,6 +55,14 @@ wait_port() {
 	return 1
 }
 
+# wait_gone PID SECS: wait until PID has ended, at most SECS.
+wait_gone() {
+	local end=$((SECONDS + $2))
+	while ((SECONDS < end)) && kill -0 "$1" 2>/dev/null; do
+		sleep 0.1
+	done
+}
+
 # run_pair SRV_LOG CLI_LOG ARGS...: server, then client; sets rc_s, rc_c.
 # Each side is bounded by $pair_timeout seconds (default 120), scaled.
 run_pair() {
@@ -79,12 +87,15 @@ run_pair() {
 	done
 	# perftest gives up on noisy clocks (emulation); the server then waits.
 	# A server that never listened, or whose client failed to connect,
-	# would wait for its timeout.
+	# would wait for its timeout: stopped at once.  After any other
+	# failure of the client the server gets a few seconds to end by
+	# itself, then is stopped: its peer is gone, and the pair has failed.
 	if ((rc_c != 0)); then
-		if perftest_gave_up "$cli" ||
-			grep -q "Couldn't connect\|Connection refused\|did not listen" "$cli"; then
-			kill "$spid" 2>/dev/null
+		if ! perftest_gave_up "$cli" &&
+			! grep -q "Couldn't connect\|Connection refused\|did not listen" "$cli"; then
+			wait_gone "$spid" "$(scaled 10)"
 		fi
+		kill "$spid" 2>/dev/null
 	fi
 	wait "$spid"
 	# shellcheck disable=SC2034 # rc_s is the caller's result
