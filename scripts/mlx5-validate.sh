@@ -20,7 +20,8 @@
 #   1. ibv_devinfo through doorbell (the DOORBELL_DEBUG line must name mlx5);
 #   2. perftest and pingpong pairs on the device, in loopback
 #      (tests/guest/apps.sh: RC/UD send, write, read, atomics, latency, event
-#      mode, SRQ, several QPs, post lists; UC is left out: not supported);
+#      mode, SRQ, several QPs, post lists; UC is left out: not supported),
+#      perftest built without libmlx5 when it can be (scripts/build-perftest.sh);
 #   3. doorbell's integration tests (tests/guest/itest), every byte checked;
 #   4. the drain after ERR (tests/model/mlx5/hw_drain_after_err.c):
 #      modify_qp(ERR), then a marker WR, whose flush completion must come,
@@ -95,7 +96,21 @@ else
 	finish
 fi
 
+# Debian's perftest links libmlx5 (mlx5dv), whose driver then serves the
+# device whatever RDMAV_DRIVERS says: a perftest of plain verbs, built from
+# Debian's source package (scripts/build-perftest.sh, which needs the
+# archive), goes first on PATH, for doorbell and libmlx5 alike.
+if pt=$(DOORBELL_BUILD_DIR=$build "$top/scripts/build-perftest.sh" 2>"$logs/perftest"); then
+	PATH=$pt:$PATH
+	echo "PASS perftest_without_libmlx5_builds" | record
+else
+	echo "SKIP perftest_without_libmlx5_builds: scripts/build-perftest.sh failed ($(tail -n 1 "$logs/perftest")); Debian's perftest runs on libmlx5 alone" |
+		record
+fi
+
 echo "== applications through doorbell"
+# DOORBELL_APPS_STOCK_FAILED (tests/guest/apps.sh): pairs that failed
+# through libmlx5 on this device; their failure here is a SKIP.
 DOORBELL_VM_IBDEV=$dev DOORBELL_VM_GID_INDEX=$gid DOORBELL_VM_IPV4=$addr \
 	DOORBELL_EXPECT_BACKEND=mlx5 DOORBELL_APPS_SKIP='_uc$' \
 	"$top/tests/guest/apps.sh" | record

@@ -17,9 +17,12 @@
 #   through libmlx5 as a measurement only: its answers are printed
 #   ("libmlx5 (Linux V): PASS|FAIL|SKIP matrix_NAME"), not judged, for the
 #   table of docs/mlx5-side-by-side.md.
+# --validate: then scripts/mlx5-validate.sh, the hardware validation,
+# unchanged (check-mlx5-validate.sh, with the build the host made in
+# build-mlx5-validate/).
 # Exit status: 1 if any part failed.
 #
-# Usage: check-all.sh   (scripts/cx.sh -- tests/cx/check-all.sh)
+# Usage: check-all.sh [--validate]   (scripts/cx.sh -- tests/cx/check-all.sh)
 # DOORBELL_PROVIDER_BUILD: the build of the provider and doorbell-itest
 # (default: the checkout's build/; with-provider.sh).
 set -uo pipefail
@@ -58,4 +61,8 @@ stamp matrix
 "$here/with-provider.sh" libmlx5 "$build/tests/guest/itest/doorbell-itest" -d mlx5_0 -g 0 -k matrix_ 2>&1 |
 	sed -E "s/^(PASS|FAIL|SKIP) cx_matrix_/  libmlx5 (Linux $(uname -r)): \\1 matrix_/"
 stamp "matrix through libmlx5"
+if [[ ${1:-} == --validate ]]; then
+	"$here/check-mlx5-validate.sh" || rc=1
+	stamp "scripts/mlx5-validate.sh"
+fi
 exit "$rc"
