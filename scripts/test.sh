@@ -10,6 +10,9 @@
 # it needs (root, Debian 12 or 13; the stages past unit expect Debian 12).
 # Every test prints PASS/FAIL/SKIP <name>; every stage prints its wall time;
 # the run ends with the stage times, then "N passed, N failed, N skipped".
+# The arm64 and s390x stages run in the background beside trixie and sid
+# (beside=, below), when both are run; their lines come after their
+# partner's.
 # A stage that exits non-zero without a FAIL line of its own (a script that
 # died, tools that could not be installed) gets "FAIL <stage>_completes:
 # exit N" (run_stage), so no stage passes by saying nothing.
@@ -20,7 +23,9 @@
 #                 the stages still run in their usual order
 #   --unit-only   the same as --only build,unit
 # Test hook (tests/ci/): DOORBELL_TEST_EXTRA_STAGE=COMMAND adds a last stage,
-# "extra", that runs bash -c COMMAND as a stage runs its script.
+# "extra", that runs bash -c COMMAND as a stage runs its script;
+# DOORBELL_TEST_EXTRA_BESIDE=COMMAND one more, "extra_beside", run beside it.
+# shellcheck disable=SC2031 # results and times: see start_beside
 set -uo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=scripts/lib.sh
@@ -43,12 +48,15 @@ stage_table=(
 	"sid|the trixie stage on Debian sid (rdma-core 65, Linux 7.x)"
 	"arm64|Debian 12 arm64 guest (qemu-system-aarch64 -M virt, TCG): the cross-built provider against the stock one in the same boot, a subset of the apps pairs and all of doorbell-itest (tests/guest/distro-suite.sh)"
 	"s390x|the arm64 stage on big-endian s390x: Debian 12 s390x guest (qemu-system-s390x -M s390-ccw-virtio, TCG), stock provider and doorbell in one boot (tests/guest/distro-suite.sh)"
-	"cx|the software ConnectX (tests/cx) in the sid guest and the Debian 12 guest, driven by their own mlx5_core and mlx5_ib, with stock libmlx5 and doorbell's mlx5 backend side by side in one boot (tests/cx/check-all.sh): mlx5_0 up, port ACTIVE, no driver error; the pingpongs (data checked), perftest's RC pairs and the completion-channel itests through both; interrupt counts, and libmlx5's and doorbell's equal run for run (also with every EQ on one vector); rdma-core's suite through both, doorbell with no failure, no error and at least libmlx5's passes; the bad-input matrix through doorbell (libmlx5's answers measured beside it); the Debian 12 guest's device server under ASan+UBSan ends clean; scripts/demo.sh --connectx"
+	"cx|the software ConnectX (tests/cx) in the sid guest and the Debian 12 guest, driven by their own mlx5_core and mlx5_ib, with stock libmlx5 and doorbell's mlx5 backend side by side in one boot (tests/cx/check-all.sh): mlx5_0 up, port ACTIVE, no driver error; the pingpongs (data checked), perftest's RC pairs and the completion-channel itests through both; interrupt counts, and libmlx5's and doorbell's equal run for run (also with every EQ on one vector); rdma-core's suite through both, doorbell with no failure, no error and at least libmlx5's passes; the bad-input matrix through doorbell (libmlx5's answers measured beside it); the Debian 12 guest's device server under ASan+UBSan ends clean; in the Debian 12 guest, scripts/mlx5-validate.sh (the hardware validation) unchanged; scripts/demo.sh --connectx"
 	"sanitize|ASan+UBSan and TSan builds, unit tests then the guest (scripts/sanitize.sh)"
 	"fuzz|the libFuzzer targets of tests/fuzz, 30 s each (scripts/fuzz.sh)"
 )
 if [[ -n ${DOORBELL_TEST_EXTRA_STAGE:-} ]]; then
 	stage_table+=("extra|DOORBELL_TEST_EXTRA_STAGE (a test of this script)")
+fi
+if [[ -n ${DOORBELL_TEST_EXTRA_BESIDE:-} ]]; then
+	stage_table+=("extra_beside|DOORBELL_TEST_EXTRA_BESIDE, beside extra (a test of this script)")
 fi
 stages=()
 for s in "${stage_table[@]}"; do stages+=("${s%%|*}"); done
@@ -401,11 +409,24 @@ stage_cx() {
 		echo "FAIL cx_asan_server_builds" | record
 		return 1
 	fi
+	# The Debian 12 boot also runs scripts/mlx5-validate.sh unchanged; the
+	# build it makes in build-mlx5-validate/ is made here first (the
+	# guest's root is this host's), with Ninja, whose walk of an up-to-date
+	# tree is quick in the guest.
+	local vb=$top/build-mlx5-validate gen=()
+	[[ -e $vb/CMakeCache.txt ]] || gen=(-G Ninja)
+	if DOORBELL_BUILD_DIR=$vb scripts/build.sh "${gen[@]}" >"$work/cx-validate-build.log" 2>&1; then
+		echo "PASS cx_validate_build_made_on_the_host" | record
+	else
+		tail -n 20 "$work/cx-validate-build.log" | sed 's/^/    /' >&2
+		echo "FAIL cx_validate_build_made_on_the_host" | record
+		return 1
+	fi
 	# The Debian 12 boot runs beside the sid ones (CI's budget); its lines
 	# are recorded after them.
 	{
 		UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 DOORBELL_BUILD_DIR=$asan \
-			scripts/cx.sh --no-build --distro bookworm --timeout 1800 -- "$cx_checks"
+			scripts/cx.sh --no-build --distro bookworm --timeout 2400 -- "$cx_checks" --validate
 		echo $? >"$work/cx-bookworm.rc"
 	} >"$work/cx-bookworm.out" 2>&1 &
 	local bpid=$!
@@ -440,9 +461,9 @@ stage_fuzz() {
 	scripts/fuzz.sh 30 --jobs 2 | record
 }
 
-# The test hook (see the usage): a stage that only runs its command.
+# The test hooks (see the usage): stages that only run their command.
 stage_extra() {
-	bash -c "$DOORBELL_TEST_EXTRA_STAGE" | record
+	bash -c "$1" | record
 }
 
 # --- the run ----------------------------------------------------------------
@@ -472,7 +493,8 @@ run_stage() {
 	arm64 | s390x) stage_arch "$s" ;;
 	sanitize) stage_sanitize ;;
 	fuzz) stage_fuzz ;;
-	extra) stage_extra ;;
+	extra) stage_extra "$DOORBELL_TEST_EXTRA_STAGE" ;;
+	extra_beside) stage_extra "$DOORBELL_TEST_EXTRA_BESIDE" ;;
 	esac
 	rc=$?
 	if ((rc != 0)) && (($(grep -c '^FAIL ' "$results") == before)); then
@@ -483,13 +505,76 @@ run_stage() {
 	times+=("$s $dt")
 }
 
+# Stages that run in the background beside another, started with it: one
+# TCG guest keeps about 60% of this machine's 2 CPUs busy (stage cx's two
+# boots took 874 s one after the other, 554 s side by side), so a short
+# guest stage fits beside a long one.  Their lines and times are recorded
+# after it.
+declare -A beside=([arm64]=trixie [s390x]=sid [extra_beside]=extra)
+
+# selected NAME: NAME is a stage of this run.
+selected() {
+	[[ " ${stages[*]} " == *" $1 "* ]] || return 1
+	((${#only[@]} == 0)) || [[ " ${only[*]} " == *" $1 "* ]]
+}
+
+stage_what() {
+	local s
+	for s in "${stage_table[@]}"; do
+		[[ ${s%%|*} == "$1" ]] && echo "${s#*|}"
+	done
+}
+
+# start_beside NAME: stage NAME in a subshell, into its own files (its
+# results and times are its own copies, on purpose).
+declare -A beside_pid=()
+start_beside() {
+	local b=$1
+	# shellcheck disable=SC2030
+	(
+		results=$work/beside-$b.results
+		: >"$results"
+		times=()
+		run_stage "$b" "$(stage_what "$b") (beside ${beside[$b]})"
+		printf '%s\n' "${times[@]}" >"$work/beside-$b.times"
+	) >"$work/beside-$b.out" 2>&1 &
+	beside_pid[$b]=$!
+}
+
+# join_beside NAME: wait for it, then its output, results and time.
+join_beside() {
+	local b=$1 t
+	wait "${beside_pid[$b]}"
+	cat "$work/beside-$b.out"
+	cat "$work/beside-$b.results" >>"$results"
+	while read -r t; do
+		times+=("$t")
+	done <"$work/beside-$b.times"
+	grep -q . "$work/beside-$b.times" ||
+		echo "FAIL ${b}_completes: its subshell ended early" | record
+}
+
 t_start=$(date +%s)
 for s in "${stage_table[@]}"; do
 	name=${s%%|*}
-	if ((${#only[@]})) && [[ " ${only[*]} " != *" $name "* ]]; then
-		continue
+	selected "$name" || continue
+	if [[ -n ${beside[$name]:-} ]] && selected "${beside[$name]}"; then
+		continue # started with its partner
 	fi
+	partners=()
+	for b in "${!beside[@]}"; do
+		[[ ${beside[$b]} == "$name" ]] && selected "$b" && partners+=("$b")
+	done
+	# The build and the packages installed first, not by two at once
+	# (the test hook's stages need neither).
+	((${#partners[@]} == 0)) || [[ $name == extra ]] || need_build || true
+	for b in "${partners[@]}"; do
+		start_beside "$b"
+	done
 	run_stage "$name" "${s#*|}"
+	for b in "${partners[@]}"; do
+		join_beside "$b"
+	done
 done
 
 p=$(grep -c '^PASS ' "$results")

@@ -6,6 +6,9 @@
 #   silent_stage      a stage whose command exits 1 and prints nothing
 #                     (scripts/test.sh's DOORBELL_TEST_EXTRA_STAGE hook);
 #   pass_then_exit    a stage that prints a PASS line, then exits 3;
+#   beside_stage      a stage run in the background beside another
+#                     (DOORBELL_TEST_EXTRA_BESIDE) that prints a PASS line,
+#                     then exits 1, while the other passes;
 #   lint_no_tools     scripts/test.sh --only lint with a PATH that has neither
 #                     the lint tools nor apt (scripts/lint.sh stops before
 #                     its first check);
@@ -76,6 +79,12 @@ pass_then_exit)
 		'^FAIL extra_completes: exit 3$' \
 		env DOORBELL_TEST_EXTRA_STAGE='echo PASS ci_looks_fine; exit 3' \
 		"$top/scripts/test.sh" --only extra ;;
+beside_stage)
+	expect ci_a_stage_failing_beside_another_is_red red \
+		'^FAIL extra_beside_completes: exit 1$' \
+		env DOORBELL_TEST_EXTRA_STAGE='sleep 1; echo PASS ci_front' \
+		DOORBELL_TEST_EXTRA_BESIDE='echo PASS ci_beside; exit 1' \
+		"$top/scripts/test.sh" --only extra,extra_beside ;;
 lint_no_tools)
 	bare_path || exit 1
 	# Any FAIL line of the lint stage's: lint.sh's own, or run_stage's.
