@@ -68,6 +68,9 @@ static int m5_get_context(struct db_context *core)
 	struct mlx5_ib_alloc_ucontext_resp resp = {};
 	int ret;
 
+	/* DOORBELL_MLX5_STATIC_UARS: static UARs only (doorbell(7)). */
+	if (db_env_flag("DOORBELL_MLX5_STATIC_UARS"))
+		req.lib_caps &= ~MLX5_LIB_CAP_DYN_UAR;
 	ret = m5k_get_context(ctx, &req, &resp);
 	if (ret)
 		return ret;

@@ -474,6 +474,39 @@ out:
 }
 
 /*
+ * DOORBELL_MLX5_STATIC_UARS=1 on a kernel that has dynamic UARs: the
+ * context asks for static ones only, gets them, and a QP rings one.
+ */
+static void static_uars_env_asks_for_static_uars(void)
+{
+	struct ibv_qp *a = NULL, *b = NULL;
+	struct rig r;
+	int ret;
+
+	setenv("DOORBELL_MLX5_STATIC_UARS", "1", 1);
+	ret = rig_open(&r, false);
+	unsetenv("DOORBELL_MLX5_STATIC_UARS");
+	CHECK_EQ(ret, 0);
+	if (check_failed)
+		goto out;
+	CHECK(!to_m5_ctx(r.ctx)->dyn_uar);
+	CHECK_EQ(to_m5_ctx(r.ctx)->tot_bfregs, M5_TOTAL_BFREGS);
+	CHECK_EQ(m5m_live_uars(r.dev, r.ctx), 0);
+	a = qp_in(&r, r.pd);
+	b = qp_in(&r, r.pd);
+	if (!a || !b || rig_pair(&r, a, b))
+		goto out;
+	CHECK_EQ(to_m5_qp(a)->bf->kind, M5_BF_STATIC);
+	send_one(&r, a, b, 16, true);
+out:
+	if (a)
+		ibv_destroy_qp(a);
+	if (b)
+		ibv_destroy_qp(b);
+	rig_close(&r);
+}
+
+/*
  * Without write combining (bf_reg_size 0) the kernel refuses BlueFlame
  * UARs: every QP, a thread domain's too, rings the non-cached UAR with
  * plain doorbells, as libmlx5 does.
@@ -617,6 +650,7 @@ static const struct check_test tests[] = {
 	CHECK_TEST(cq_arms_go_to_the_nc_uar),
 	CHECK_TEST(dealloc_td_gives_its_bfreg_to_the_next_td),
 	CHECK_TEST(static_uars_without_kernel_dyn_uar),
+	CHECK_TEST(static_uars_env_asks_for_static_uars),
 	CHECK_TEST(no_write_combining_rings_the_nc_uar),
 	CHECK_TEST(kernel_refuses_stale_and_foreign_uars),
 };
