@@ -9,6 +9,8 @@
 # SKIP; "-" where the check did not run.  The bad-input matrix runs through
 # libmlx5 as a measurement ("libmlx5 (Linux V): FAIL matrix_NAME: what it
 # did"): there the cell is libmlx5's answer where it was not doorbell's.
+# scripts/mlx5-validate.sh's lines (cx_bookworm_validate_NAME) are
+# doorbell's, its drain through libmlx5 (validate_libmlx5_NAME) libmlx5's.
 #
 # Usage: side-by-side-table.sh LOG
 set -euo pipefail
@@ -34,6 +36,13 @@ function keep(n, g, p, v) {
 	if (n ~ /^bookworm_/) { g = "bookworm"; sub(/^bookworm_/, "", n) }
 	p = "libmlx5"
 	if (n ~ /^doorbell_/) { p = "doorbell"; sub(/^doorbell_/, "", n) }
+	# scripts/mlx5-validate.sh in the guest: through doorbell, but for
+	# its libmlx5_ lines (the drain through libmlx5).
+	if (g == "bookworm" && n ~ /^validate_/) {
+		p = "doorbell"
+		if (sub(/^validate_libmlx5_/, "validate_", n))
+			p = "libmlx5"
+	}
 	keep(n, g, p, v)
 }
 function cell(n, g, p) { return ((n, g, p) in r) ? r[n, g, p] : "-" }
