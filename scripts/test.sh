@@ -415,7 +415,8 @@ stage_cx() {
 	# tree is quick in the guest.
 	local vb=$top/build-mlx5-validate gen=()
 	[[ -e $vb/CMakeCache.txt ]] || gen=(-G Ninja)
-	if DOORBELL_BUILD_DIR=$vb scripts/build.sh "${gen[@]}" >"$work/cx-validate-build.log" 2>&1; then
+	if scripts/deps.sh ninja-build >"$work/cx-validate-build.log" 2>&1 &&
+		DOORBELL_BUILD_DIR=$vb scripts/build.sh "${gen[@]}" >>"$work/cx-validate-build.log" 2>&1; then
 		echo "PASS cx_validate_build_made_on_the_host" | record
 	else
 		tail -n 20 "$work/cx-validate-build.log" | sed 's/^/    /' >&2
