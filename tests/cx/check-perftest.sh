@@ -13,7 +13,7 @@
 # nothing hangs).  A failure of perftest's clock calibration (noisy under
 # TCG; pair-lib.sh's perftest_gave_up: "Can't produce a report", or inf
 # where the times belong, seen on Debian 12's ib_write_lat whose server
-# printed numbers in the same run) is retried once on a fresh port.
+# printed numbers in the same run) is retried, up to twice, on a fresh port.
 # Prints PASS/FAIL per pair; exit 1 if any failed.
 #
 # Usage: check-perftest.sh [ITERS]   (scripts/cx.sh -- tests/cx/check-perftest.sh)
@@ -41,12 +41,19 @@ once() {
 pair() {
 	local name=$1 prog=$2
 	shift 2
-	once "$name" "$prog" "$@"
-	if { ((rc_s || rc_c)) || ! grep -Eq "$result" "$dir/$name.cli"; } &&
-		perftest_gave_up "$dir/$name.cli"; then
-		echo "  $name: perftest's clock calibration failed, once more"
+	local try
+	# Up to three runs: under load the guest's clock failed perftest's
+	# calibration twice in a row (Debian 12 guest, stage cx at db5a74d).
+	for try in 1 2 3; do
 		once "$name" "$prog" "$@"
-	fi
+		if ((rc_s == 0 && rc_c == 0)) && grep -Eq "$result" "$dir/$name.cli"; then
+			break
+		fi
+		if ((try == 3)) || ! perftest_gave_up "$dir/$name.cli"; then
+			break
+		fi
+		echo "  $name: perftest's clock calibration failed, again"
+	done
 	if ((rc_s == 0 && rc_c == 0)) && grep -Eq "$result" "$dir/$name.cli"; then
 		echo "PASS cx_perftest_$name: $(grep -E "$result" "$dir/$name.cli" |
 			tail -n 1 | sed 's/^ *//;s/  */ /g')"
