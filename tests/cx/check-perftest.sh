@@ -37,6 +37,11 @@ once() {
 		"$prog" -d mlx5_0 -i 1 -F -p "$port" -n "$iters" "$@"
 }
 
+# passed NAME: both sides exited 0 and the client printed its result.
+passed() {
+	((rc_s == 0 && rc_c == 0)) && grep -Eq "$result" "$dir/$1.cli"
+}
+
 # name, then the program and its options (both sides)
 pair() {
 	local name=$1 prog=$2
@@ -46,15 +51,13 @@ pair() {
 	# calibration twice in a row (Debian 12 guest, stage cx at db5a74d).
 	for try in 1 2 3; do
 		once "$name" "$prog" "$@"
-		if ((rc_s == 0 && rc_c == 0)) && grep -Eq "$result" "$dir/$name.cli"; then
-			break
-		fi
+		passed "$name" && break
 		if ((try == 3)) || ! perftest_gave_up "$dir/$name.cli"; then
 			break
 		fi
 		echo "  $name: perftest's clock calibration failed, again"
 	done
-	if ((rc_s == 0 && rc_c == 0)) && grep -Eq "$result" "$dir/$name.cli"; then
+	if passed "$name"; then
 		echo "PASS cx_perftest_$name: $(grep -E "$result" "$dir/$name.cli" |
 			tail -n 1 | sed 's/^ *//;s/  */ /g')"
 	else
