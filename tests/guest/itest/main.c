@@ -6,6 +6,8 @@
  *   doorbell-itest [-d DEV] [-g GIDX] [-k FILTER] [-x FILTER]... [-t SECS] [-l]
  *
  * Exit status: 0 if nothing failed, 1 if a test failed, 2 on a setup error.
+ * A -k or -x that leaves no test to run (a typo) is a FAIL line and exit 1,
+ * before the device is opened.
  * A test that hangs inside a verb (every wait of the tests themselves has a
  * deadline) is reported as FAIL by a watchdog, which then ends the run.
  */
@@ -66,6 +68,35 @@ static void usage(FILE *f)
 		"             any of several, -x repeated)\n"
 		"  -t SECS    deadline of each wait (default 5)\n"
 		"  -l         list the test names and exit\n");
+}
+
+/* A test left out by -k FILTER or one of the -x filters. */
+static bool left_out(const struct it_case *c, const char *filter,
+		     const char *const *exclude, unsigned int nexclude)
+{
+	unsigned int j;
+
+	if (filter && !strstr(c->name, filter))
+		return true;
+	for (j = 0; j < nexclude; j++)
+		if (strstr(c->name, exclude[j]))
+			return true;
+	return false;
+}
+
+/* The number of tests the filters leave to run. */
+static unsigned int count_selected(const char *filter,
+				   const char *const *exclude,
+				   unsigned int nexclude)
+{
+	const struct it_case *c;
+	unsigned int n = 0;
+	size_t i;
+
+	for (i = 0; i < IT_NTABLES; i++)
+		for (c = it_tables[i]; c->name; c++)
+			n += !left_out(c, filter, exclude, nexclude);
+	return n;
 }
 
 static int it_open(struct it_env *env, const char *name)
@@ -130,7 +161,7 @@ int main(int argc, char **argv)
 		.quiet_ms = 100,
 	};
 	const char *dev = "rxe0", *filter = NULL, *exclude[8];
-	unsigned int npass = 0, nfail = 0, nskip = 0, nexclude = 0, j;
+	unsigned int npass = 0, nfail = 0, nskip = 0, nexclude = 0;
 	bool list = false;
 	size_t i;
 	int opt;
@@ -171,6 +202,13 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	if ((filter || nexclude) &&
+	    !count_selected(filter, exclude, nexclude)) {
+		printf("FAIL itest_filters_select_a_test: -k %s with %u -x "
+		       "filters matches no test\n",
+		       filter ? filter : "(none)", nexclude);
+		return 1;
+	}
 	if (!list && it_open(&env, dev))
 		return 2;
 	signal(SIGALRM, it_watchdog);
@@ -178,11 +216,7 @@ int main(int argc, char **argv)
 		const struct it_case *c;
 
 		for (c = it_tables[i]; c->name; c++) {
-			for (j = 0; j < nexclude; j++)
-				if (strstr(c->name, exclude[j]))
-					break;
-			if ((filter && !strstr(c->name, filter)) ||
-			    j < nexclude)
+			if (left_out(c, filter, exclude, nexclude))
 				continue;
 			if (list) {
 				printf("%s\n", c->name);
