@@ -7,7 +7,7 @@
 # alternating which goes first, for ROUNDS rounds; then callgrind counts.
 # Writes raw outputs to OUT/raw and counts to OUT/callgrind.txt.
 # Usage: guest-bench.sh BUILD_DIR OUT ROUNDS ITERS
-set -u
+set -uo pipefail
 build=${1:?} out=${2:?} rounds=${3:-3} iters=${4:-2000}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 dev=${DOORBELL_VM_IBDEV:-rxe0}
@@ -33,17 +33,22 @@ run_one() {
 	local round=$1 prov=$2 w=$3 cmd log
 	read -r -a cmd <<<"$(workload "$w")"
 	log=$out/raw/$round-$prov-$w
-	for _ in 1 2 3; do
-		if [[ $prov == doorbell ]]; then
-			RDMAV_DRIVERS=$build/lib/libdoorbell \
-				run_pair "$log.server" "$log.txt" "${cmd[@]}" "${pt[@]}"
-		else
-			run_pair "$log.server" "$log.txt" "${cmd[@]}" "${pt[@]}"
-		fi
-		((rc_c == 0 && rc_s == 0)) && ! perftest_gave_up "$log.txt" && break
-	done
+	pair_tries "$round-$prov-$w" "$log.server" "$log.txt" \
+		bench_try "$prov" "$log.server" "$log.txt" "${cmd[@]}" "${pt[@]}"
 	rm -f "$log.server"
-	echo "    round $round $prov $w: exit $rc_c"
+	echo "    round $round $prov $w: client exit $rc_c, server exit $rc_s"
+}
+
+# bench_try PROVIDER SRV_LOG CLI_LOG CMD...: one try, through PROVIDER.
+# shellcheck disable=SC2317 # called by pair_tries
+bench_try() {
+	local prov=$1
+	shift
+	if [[ $prov == doorbell ]]; then
+		RDMAV_DRIVERS=$build/lib/libdoorbell run_pair "$@"
+	else
+		run_pair "$@"
+	fi
 }
 
 for ((round = 1; round <= rounds; round++)); do

@@ -13,7 +13,10 @@
 # nothing hangs).  A failure of perftest's clock calibration (noisy under
 # TCG; pair-lib.sh's perftest_gave_up: "Can't produce a report", or inf
 # where the times belong, seen on Debian 12's ib_write_lat whose server
-# printed numbers in the same run) is retried, up to twice, on a fresh port.
+# printed numbers in the same run) is retried on a fresh port, by
+# pair-lib.sh's one rule (pair_tries: three tries at most, only for that,
+# each try's exit codes printed; under load the guest's clock failed twice
+# in a row, Debian 12 guest, stage cx at db5a74d).
 # Prints PASS/FAIL per pair; exit 1 if any failed.
 #
 # Usage: check-perftest.sh [ITERS]   (scripts/cx.sh -- tests/cx/check-perftest.sh)
@@ -29,6 +32,7 @@ dir=$(mktemp -d)
 result='^[[:space:]]*[0-9]+[[:space:]]+[0-9]+[[:space:]]+[0-9.]+'
 
 # One server and client on a fresh port; sets rc_s and rc_c.
+# shellcheck disable=SC2317 # called by pair_tries
 once() {
 	local name=$1 prog=$2
 	shift 2
@@ -46,17 +50,7 @@ passed() {
 pair() {
 	local name=$1 prog=$2
 	shift 2
-	local try
-	# Up to three runs: under load the guest's clock failed perftest's
-	# calibration twice in a row (Debian 12 guest, stage cx at db5a74d).
-	for try in 1 2 3; do
-		once "$name" "$prog" "$@"
-		passed "$name" && break
-		if ((try == 3)) || ! perftest_gave_up "$dir/$name.cli"; then
-			break
-		fi
-		echo "  $name: perftest's clock calibration failed, again"
-	done
+	pair_tries "$name" "$dir/$name.srv" "$dir/$name.cli" once "$name" "$prog" "$@"
 	if passed "$name"; then
 		echo "PASS cx_perftest_$name: $(grep -E "$result" "$dir/$name.cli" |
 			tail -n 1 | sed 's/^ *//;s/  */ /g')"

@@ -8,7 +8,8 @@
 # line shows that doorbell served the device.
 #
 # Usage: tests/guest/apps.sh [FILTER]   (run inside tests/vm/run.sh)
-# Needs RDMAV_DRIVERS pointing at the doorbell build.  Prints PASS/FAIL lines.
+# Needs RDMAV_DRIVERS pointing at the doorbell build.  Prints PASS/FAIL lines;
+# exit 1 if a pair failed, or if FILTER or DOORBELL_APPS_ONLY matched no pair.
 # DOORBELL_EXPECT_BACKEND (default rxe) names the backend that must serve
 # the device; DOORBELL_APPS_SKIP is an extended regex of pair names to leave
 # out (scripts/mlx5-validate.sh leaves out UC, which the mlx5 backend lacks);
@@ -20,7 +21,7 @@
 # lists (space separated, without the prefix) the pairs that failed with the
 # stock provider on the same guest: a failure of one of them is a SKIP.
 # DOORBELL_TIMEOUT_SCALE multiplies the timeouts (see pair-lib.sh).
-set -u
+set -uo pipefail
 
 dev=${DOORBELL_VM_IBDEV:-rxe0}
 gid=${DOORBELL_VM_GID_INDEX:-1}
@@ -52,18 +53,13 @@ pair() {
 	[[ -n $filter && $name != *$filter* ]] && return 0
 	[[ -n $skip && $name =~ $skip ]] && return 0
 	[[ -n $only && ! $name =~ $only ]] && return 0
+	matched=$((matched + 1))
 	if [[ $backend == mlx5 ]] && links_libmlx5 "$1"; then
 		echo "SKIP $prefix$name: $1 links libmlx5 (perftest's mlx5dv), whose driver registers at load, before RDMAV_DRIVERS' doorbell, and serves the mlx5 device"
 		return 0
 	fi
 	srv=$logs/$name.server cli=$logs/$name.client
-	for _ in 1 2 3; do
-		run_pair "$srv" "$cli" "$@"
-		# Retry only a run perftest itself spoiled (no usable numbers).
-		if ((rc_c == 0)) && grep -Eq "$expect" "$cli"; then break; fi
-		perftest_gave_up "$cli" || break
-		echo "    ($name: perftest could not calibrate its clock; retrying)"
-	done
+	pair_tries "$name" "$srv" "$cli" run_pair "$srv" "$cli" "$@"
 	if ((rc_c != 0 || rc_s != 0)); then
 		why="exit codes client $rc_c server $rc_s"
 	elif grep -qi "completion with error\|failed status\|Couldn't\|Failed to" "$cli" "$srv"; then
@@ -81,6 +77,7 @@ pair() {
 		echo "SKIP $prefix$name: failed with the stock provider too; here: $why"
 	elif [[ -n $why ]]; then
 		echo "FAIL $prefix$name: $why"
+		failed=1
 		sed 's/^/    client| /' "$cli" | tail -15
 		sed 's/^/    server| /' "$srv" | tail -8
 	else
@@ -88,6 +85,7 @@ pair() {
 	fi
 }
 
+failed=0 matched=0
 pt=(-d "$dev" -x "$gid" -F)
 bw='^[[:space:]]+[0-9]+[[:space:]]+[0-9]+[[:space:]]+[0-9.]+[[:space:]]+[0-9.]+[[:space:]]+[0-9.]+'
 lat="$bw"
@@ -120,3 +118,12 @@ pair pingpong_srq "$pp" -- ibv_srq_pingpong -d "$dev" -g "$gid" -n "$iters" -q 1
 pair pingpong_uc "$pp" -- ibv_uc_pingpong -d "$dev" -g "$gid" -n "$iters"
 
 rm -rf "$logs"
+# A filter that matches no pair (a typo) runs nothing: that is no pass.
+if ((matched == 0)) && [[ -n $filter$only ]]; then
+	what=""
+	[[ -z $filter ]] || what+=" FILTER '$filter'"
+	[[ -z $only ]] || what+=" DOORBELL_APPS_ONLY '$only'"
+	echo "FAIL ${prefix}apps_filter_matches_a_pair: no pair matches$what"
+	failed=1
+fi
+exit "$failed"

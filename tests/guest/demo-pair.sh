@@ -12,37 +12,40 @@ dev=${1:-${DOORBELL_VM_IBDEV:-rxe0}}
 gid=${2:-${DOORBELL_VM_GID_INDEX:-1}}
 addr=${DOORBELL_VM_IPV4:-127.0.0.1}
 
+# demo_try SRV_LOG CLI_LOG ARGS...: one try of the pair; sets rc_s, rc_c.
+# shellcheck disable=SC2317 # called by pair_tries
+demo_try() {
+	local srv=$1 cli=$2 spid t
+	shift 2
+	t=$(scaled 120)
+	timeout "$t" "$@" >"$srv" 2>&1 &
+	spid=$!
+	wait_port "$(pair_port "$@")" "$spid" "$(scaled 30)" || true
+	rc_c=0
+	timeout "$t" "$@" "$addr" >"$cli" 2>&1 || rc_c=$?
+	((rc_c == 0)) || kill "$spid" 2>/dev/null || true
+	rc_s=0
+	wait "$spid" || rc_s=$?
+}
+
 # show_pair ARGS...: server, then client; prints the client's output.
 # Under emulation perftest sometimes cannot calibrate its clock and prints
-# zeros ("Correlation coefficient r^2 < 0.9"): run the pair again, up to
-# three times.
+# zeros ("Correlation coefficient r^2 < 0.9"): the pair runs again, up to
+# three times, as pair-lib.sh's pair_tries allows.
 show_pair() {
-	local out srv rc t
-	out=$(mktemp)
-	t=$(scaled 120)
-	for try in 1 2 3; do
-		timeout "$t" "$@" >/dev/null 2>&1 &
-		srv=$!
-		wait_port "$(pair_port "$@")" "$srv" "$(scaled 30)" || true
-		rc=0
-		timeout "$t" "$@" "$addr" >"$out" 2>&1 || rc=$?
-		if perftest_gave_up "$out" && ((try < 3)); then
-			kill "$srv" 2>/dev/null || true
-			wait "$srv" 2>/dev/null || true
-			echo "($1: perftest could not calibrate its clock; run $try of 3, again)"
-			continue
-		fi
-		break
-	done
-	if ((rc != 0)); then
-		cat "$out"
-		rm -f "$out"
-		wait "$srv" || true
+	local srv cli
+	srv=$(mktemp)
+	cli=$(mktemp)
+	pair_tries "$1" "$srv" "$cli" demo_try "$srv" "$cli" "$@"
+	if ((rc_c != 0 || rc_s != 0)); then
+		cat "$cli"
+		sed 's/^/server| /' "$srv"
+		echo "($1: exit codes: server $rc_s, client $rc_c)"
+		rm -f "$srv" "$cli"
 		return 1
 	fi
-	wait "$srv"
-	cat "$out"
-	rm -f "$out"
+	cat "$cli"
+	rm -f "$srv" "$cli"
 }
 
 echo "== ib_send_bw ($dev, GID index $gid)"

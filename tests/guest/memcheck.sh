@@ -10,9 +10,11 @@
 # definitely-lost leaks allocated by doorbell).  Errors with no doorbell
 # frame (libibverbs, perftest, libc) are counted and shown, not failed.
 #
+# Exit 1 if a pair failed.
+#
 # Usage: tests/guest/memcheck.sh   (run inside tests/vm/run.sh)
 # Needs RDMAV_DRIVERS pointing at the doorbell build.
-set -u
+set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 dev=${DOORBELL_VM_IBDEV:-rxe0}
 gid=${DOORBELL_VM_GID_INDEX:-1}
@@ -24,7 +26,7 @@ export DOORBELL_DEBUG=1
 
 if ! command -v valgrind >/dev/null; then
 	echo "FAIL memcheck_available: valgrind is not installed"
-	exit 0
+	exit 1
 fi
 
 # Count the errors in a memcheck XML log: "total provider"; prints the
@@ -66,39 +68,44 @@ EOF
 vg=(valgrind --tool=memcheck --xml=yes --leak-check=full
     --errors-for-leak-kinds=definite --child-silent-after-fork=yes)
 
-# mc_pair NAME SIDE -- CMD...: SIDE (server|client) runs under memcheck.
+# mc_try SIDE XML SRV_LOG CLI_LOG CMD...: one try of the pair, SIDE
+# (server|client) under memcheck writing XML; sets rc_s and rc_c.
+# shellcheck disable=SC2317 # called by pair_tries
+mc_try() {
+	local side=$1 x=$2 srv=$3 cli=$4 spid
+	shift 4
+	if [[ $side == server ]]; then
+		timeout "$(scaled 600)" "${vg[@]}" --xml-file="$x" "$@" >"$srv" 2>&1 &
+		spid=$!
+		# memcheck starts slowly under TCG: wait for the port.
+		rc_c=1
+		: >"$cli"
+		if wait_port "$(pair_port "$@")" "$spid" "$(scaled 120)"; then
+			timeout "$(scaled 600)" "$@" "$addr" >"$cli" 2>&1
+			rc_c=$?
+		fi
+		((rc_c == 0)) || kill "$spid" 2>/dev/null
+		wait "$spid"
+		rc_s=$?
+	else
+		timeout "$(scaled 600)" "$@" >"$srv" 2>&1 &
+		spid=$!
+		wait_port "$(pair_port "$@")" "$spid" "$(scaled 30)"
+		timeout "$(scaled 600)" "${vg[@]}" --xml-file="$x" "$@" "$addr" \
+			>"$cli" 2>&1
+		rc_c=$?
+		wait "$spid"
+		rc_s=$?
+	fi
+}
+
+# mc_pair NAME SIDE -- CMD...: SIDE (server|client) runs under memcheck;
+# tries again only as pair-lib.sh's pair_tries allows.
 mc_pair() {
 	local name=$1 side=$2 x=$logs/$1.xml srv=$logs/$1.s cli=$logs/$1.c
 	local why=""
 	shift 3
-	for _ in 1 2 3; do
-		if [[ $side == server ]]; then
-			timeout "$(scaled 600)" "${vg[@]}" --xml-file="$x" "$@" >"$srv" 2>&1 &
-			local spid=$!
-			# memcheck starts slowly under TCG: wait for the port.
-			rc_c=1
-			: >"$cli"
-			if wait_port "$(pair_port "$@")" "$spid" "$(scaled 120)"; then
-				timeout "$(scaled 600)" "$@" "$addr" >"$cli" 2>&1
-				rc_c=$?
-			fi
-			((rc_c == 0)) || kill "$spid" 2>/dev/null
-			wait "$spid"
-			rc_s=$?
-		else
-			timeout "$(scaled 600)" "$@" >"$srv" 2>&1 &
-			local spid=$!
-			wait_port "$(pair_port "$@")" "$spid" "$(scaled 30)"
-			timeout "$(scaled 600)" "${vg[@]}" --xml-file="$x" "$@" "$addr" \
-				>"$cli" 2>&1
-			rc_c=$?
-			wait "$spid"
-			rc_s=$?
-		fi
-		((rc_c == 0 && rc_s == 0)) && break
-		perftest_gave_up "$cli" || perftest_gave_up "$srv" || break
-		echo "    ($name: perftest could not calibrate its clock; retrying)"
-	done
+	pair_tries "$name" "$srv" "$cli" mc_try "$side" "$x" "$srv" "$cli" "$@"
 	read -r total ours < <(count_errors "$x" 2>"$logs/$name.ours")
 	if ((rc_c != 0 || rc_s != 0)); then
 		why="exit codes client $rc_c server $rc_s"
@@ -112,6 +119,7 @@ mc_pair() {
 	fi
 	if [[ -n $why ]]; then
 		echo "FAIL $name: $why"
+		failed=1
 		tail -8 "$cli" | sed 's/^/    client| /'
 		tail -8 "$srv" | sed 's/^/    server| /'
 	else
@@ -121,9 +129,11 @@ mc_pair() {
 	cat "$logs/$name.ours"
 }
 
+failed=0
 pt=(-d "$dev" -x "$gid" -F -n 100)
 mc_pair memcheck_ib_send_bw_server_no_provider_errors server -- \
 	ib_send_bw "${pt[@]}"
 mc_pair memcheck_ib_write_lat_client_no_provider_errors client -- \
 	ib_write_lat "${pt[@]}"
 rm -rf "$logs"
+exit "$failed"

@@ -107,3 +107,40 @@ run_pair() {
 perftest_gave_up() {
 	grep -Eq "Correlation coefficient|Can't produce a report|[[:space:]]inf[[:space:]]" "$1"
 }
+
+# pair_tries NAME SRV_LOG CLI_LOG TRY [ARGS...]: the one retry rule of the
+# pair runners (apps.sh, memcheck.sh, demo-pair.sh, tests/cx/check-perftest.sh,
+# tests/bench/guest-bench.sh).  "TRY ARGS..." runs one try of pair NAME: it
+# writes the server's output to SRV_LOG, the client's to CLI_LOG, and sets
+# rc_s and rc_c.  A try is run again, three tries at most, only when it
+# failed for perftest's clock calibration alone (pair_clock_only); a try
+# that failed for any other reason is the last, and the caller judges it by
+# rc_s, rc_c and the logs.  When a try is run again, every try's exit codes
+# are printed, indented.
+pair_tries() {
+	local name=$1 srv=$2 cli=$3 try
+	shift 3
+	for try in 1 2 3; do
+		"$@"
+		if ((try < 3)) && pair_clock_only "$srv" "$cli"; then
+			echo "    ($name: try $try: server exit $rc_s, client exit $rc_c; perftest could not calibrate its clock, again)"
+			continue
+		fi
+		((try == 1)) || echo "    ($name: try $try: server exit $rc_s, client exit $rc_c)"
+		return
+	done
+}
+
+# pair_clock_only SRV_LOG CLI_LOG: the try that set rc_s and rc_c showed
+# perftest's clock-calibration failure (perftest_gave_up) on a side, and
+# nothing else went wrong: each side exited 0, or 1 with the symptom in its
+# own log, and a server stopped by its runner (exit 143, SIGTERM) had a
+# client that gave up.
+pair_clock_only() {
+	local srv=$1 cli=$2 gs=0 gc=0
+	perftest_gave_up "$srv" && gs=1
+	perftest_gave_up "$cli" && gc=1
+	((gs || gc)) || return 1
+	((rc_c == 0 || (rc_c == 1 && gc))) || return 1
+	((rc_s == 0 || (rc_s == 1 && gs) || (rc_s == 143 && gc)))
+}
