@@ -309,14 +309,9 @@ stage_distro() {
 	else
 		echo "FAIL ${d}_native_build: tests/vm/root-build.sh --distro $d failed" | record
 	fi
-	# shellcheck disable=SC2016 # expanded by the guest's bash
 	tests/vm/run.sh --distro "$d" --keep-stock --timeout 3000 \
 		--env "DOORBELL_TIMEOUT_SCALE=$distro_scale" -- \
-		bash -c 'tests/guest/distro-suite.sh "$1" "$4"
-			echo "== $2: the Debian 12 .deb take-over and removal"
-			tests/guest/package-takeover.sh "$3" |
-				sed -uE "s/^(PASS|FAIL|SKIP) /\1 $2_/"' \
-		distro-stage "$build" "$d" "$deb" "$native" | record
+		tests/guest/distro-stage.sh "$build" "$d" "$deb" "$native" | record
 	vm_status "${d}_distro_suite_completes" "${PIPESTATUS[0]}"
 }
 

@@ -36,12 +36,16 @@
 # the device there, and the apps and suites are not run twice (CI's budget).
 # DOORBELL_VM_ARCH (run.sh --arch): names get DISTRO_ARCH_ unless amd64.
 # DOORBELL_ITEST_SKIP, DOORBELL_ITEST_SKIP_WHY: below ("itest").
-set -u
+# Exit status: 1 if a check failed or a part exited non-zero (a part that
+# dies without a FAIL line of its own gets "FAIL ..._complete: exit N").
+# Test hook (tests/ci/red-runs.sh): DOORBELL_TEST_VERBS_CONF=DIR stands for
+# /etc/libibverbs.d.
+set -uo pipefail
 build=${1:?usage: distro-suite.sh BUILD_DIR [NATIVE_DIR]}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 dev=${DOORBELL_VM_IBDEV:-rxe0}
 gid=${DOORBELL_VM_GID_INDEX:-1}
-conf=/etc/libibverbs.d
+conf=${DOORBELL_TEST_VERBS_CONF:-/etc/libibverbs.d}
 builds=${DOORBELL_DISTRO_BUILDS:-prebuilt native}
 parts=" ${DOORBELL_DISTRO_PARTS:-apps suite pyverbs matrix features} "
 native_parts=" ${DOORBELL_DISTRO_NATIVE_PARTS:-matrix features} "
@@ -77,6 +81,9 @@ cp "$conf/rxe.driver" "$stock_driver"
 hide_stock() { rm -f "$conf/rxe.driver"; }
 show_stock() { [[ -e $conf/rxe.driver ]] || cp "$stock_driver" "$conf/rxe.driver"; }
 stamp() { echo "    ($1: $(($(date +%s) - t0)) s)"; }
+# fail NAME: WHY: a FAIL line, and the exit status 1.
+status=0
+fail() { echo "FAIL $*"; status=1; }
 
 # --- the guest ------------------------------------------------------------------
 echo "== $name: the guest"
@@ -93,7 +100,7 @@ echo "    rdma-core $(dpkg-query -W -f '${Version}' rdma-core 2>/dev/null)," \
 	"python3 $(/usr/bin/python3 -c 'import platform; print(platform.python_version())')"
 want=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
 if [[ -n ${DOORBELL_VM_DISTRO:-} && $want != "$distro" && ! ($distro == sid && -n $want) ]]; then
-	echo "FAIL ${name}_guest_is_$distro: /etc/os-release says '$want'"
+	fail "${name}_guest_is_$distro: /etc/os-release says '$want'"
 fi
 
 # --- the native build -------------------------------------------------------------
@@ -118,7 +125,7 @@ if [[ $parts == *" apps "* ]]; then
 	if grep -q '^PASS ' "$stock_apps"; then
 		echo "PASS ${name}_stock_apps_baseline_measured"
 	else
-		echo "FAIL ${name}_stock_apps_baseline_measured: no pair passed with the stock provider"
+		fail "${name}_stock_apps_baseline_measured: no pair passed with the stock provider"
 	fi
 	stamp "stock apps"
 fi
@@ -126,7 +133,7 @@ if [[ $parts == *" suite "* ]]; then
 	echo "== $name: stock provider: rdma-core suite, one process per module (baseline)"
 	t0=$(date +%s)
 	(unset RDMAV_DRIVERS; "$here/rdma-core-suite.sh" --per-module --measure --save "$stock_suite" \
-		--name "${name}_stock_rdma_core_suite_baseline_measured")
+		--name "${name}_stock_rdma_core_suite_baseline_measured") || status=1
 	stamp "stock suite"
 fi
 # The whole doorbell-itest with the stock provider, but for the tests that
@@ -165,9 +172,10 @@ itest_part() {
 	[[ -n $3 ]] && k=(-k "$3")
 	if [[ -x $itest ]]; then
 		"$here/itest-run.sh" --prefix "$p" "${4}_complete" -- \
-			"$itest" -d "$dev" -g "$gid" "${k[@]}" "${itest_x[@]}" | tee "$work/$1.$2"
+			"$itest" -d "$dev" -g "$gid" "${k[@]}" "${itest_x[@]}" |
+			tee "$work/$1.$2" || status=1
 	else
-		echo "FAIL ${p}${4}_built: no $itest"
+		fail "${p}${4}_built: no $itest"
 	fi
 	stamp "$1 $2"
 }
@@ -177,7 +185,7 @@ for b in $builds; do
 	case $b in
 	prebuilt) dir=$build bparts=$parts ;;
 	native) dir=$native bparts=$native_parts ;;
-	*) echo "FAIL ${name}_build_$b: unknown build (prebuilt or native)"; continue ;;
+	*) fail "${name}_build_$b: unknown build (prebuilt or native)"; continue ;;
 	esac
 	p=${name}_${b}_
 	export RDMAV_DRIVERS=$dir/lib/libdoorbell
@@ -189,7 +197,7 @@ for b in $builds; do
 		echo "PASS ${p}doorbell_serves_$dev"
 		grep "^doorbell: $dev: serving" "$out" | head -n1 | sed 's/^/    /'
 	else
-		echo "FAIL ${p}doorbell_serves_$dev: ibv_devinfo with only doorbell did not show doorbell serving an active $dev"
+		fail "${p}doorbell_serves_$dev: ibv_devinfo with only doorbell did not show doorbell serving an active $dev"
 		sed 's/^/    ibv_devinfo| /' "$out" | tail -n 8
 		echo "    (the remaining tests of this build are not run)"
 		continue
@@ -198,15 +206,17 @@ for b in $builds; do
 		echo "== $name, $b: apps"
 		t0=$(date +%s)
 		out=$work/$b.apps
+		# itest-run.sh: "FAIL ${p}apps_complete" if it died silently.
 		DOORBELL_NAME_PREFIX=$p \
 			DOORBELL_APPS_STOCK_FAILED="$(pairs_failed "$stock_apps")" \
-			"$here/apps.sh" | tee "$out"
+			"$here/itest-run.sh" --timeout 0 "${p}apps_complete" -- \
+			"$here/apps.sh" | tee "$out" || status=1
 		nd=$(($(grep -c '^FAIL ' "$out") + $(grep -c '^SKIP ' "$out")))
 		ns=$(grep -c '^FAIL ' "$stock_apps")
 		if ((nd <= ns)); then
 			echo "PASS ${p}apps_fail_no_more_than_stock: $nd failed, $ns with the stock provider"
 		else
-			echo "FAIL ${p}apps_fail_no_more_than_stock: $nd failed, $ns with the stock provider"
+			fail "${p}apps_fail_no_more_than_stock: $nd failed, $ns with the stock provider"
 		fi
 		stamp "$b apps"
 	fi
@@ -214,13 +224,14 @@ for b in $builds; do
 		echo "== $name, $b: rdma-core suite, one process per module"
 		t0=$(date +%s)
 		"$here/rdma-core-suite.sh" --per-module --baseline "$stock_suite" \
-			--name "${p}rdma_core_suite_no_failures_no_errors_passes_at_least_stock"
+			--name "${p}rdma_core_suite_no_failures_no_errors_passes_at_least_stock" ||
+			status=1
 		stamp "$b suite"
 	fi
 	if [[ $bparts == *" pyverbs "* ]]; then
 		echo "== $name, $b: pyverbs-tests"
 		t0=$(date +%s)
-		"$here/pyverbs-suite.sh" "$p"
+		"$here/pyverbs-suite.sh" "$p" || status=1
 		stamp "$b pyverbs"
 	fi
 	if [[ $bparts == *" matrix "* ]]; then
@@ -239,10 +250,10 @@ for b in $builds; do
 		if ((nd <= ns)); then
 			echo "PASS ${p}itest_fails_no_more_than_stock: $nd failed, $ns with the stock provider"
 		else
-			echo "FAIL ${p}itest_fails_no_more_than_stock: $nd failed, $ns with the stock provider"
+			fail "${p}itest_fails_no_more_than_stock: $nd failed, $ns with the stock provider"
 		fi
 	fi
 	unset RDMAV_DRIVERS
 done
 show_stock
-exit 0
+exit "$status"

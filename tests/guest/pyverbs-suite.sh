@@ -4,9 +4,9 @@
 # (PYVERBS_TESTS_PROVIDER=libdoorbell: each test checks that doorbell
 # serves the device).  One PASS/FAIL/SKIP line per test, named
 # PREFIXpyverbs_<module>.<class>.<test>, and a FAIL line if unittest exits
-# non-zero.  DOORBELL_TIMEOUT_SCALE multiplies the 900 s bound.
+# non-zero; then exits 1.  DOORBELL_TIMEOUT_SCALE multiplies the 900 s bound.
 # Usage: pyverbs-suite.sh [PREFIX]
-set -u
+set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/../.." && pwd)
 prefix=${1:-}
@@ -46,4 +46,4 @@ if ((rc != 0)); then
 	echo "FAIL ${prefix}pyverbs_tests_exit_status: $rc"
 	grep -A15 "^FAIL:\|^ERROR:" "$log" | head -60 | sed 's/^/    /'
 fi
-exit 0
+exit "$((rc != 0))"

@@ -48,11 +48,12 @@
 # failures, errors and crashes are listed, not failed.
 # --name NAME names the PASS/FAIL line (default
 # rdma_core_suite_passes_with_no_failures_or_errors).
+# Exits 1 after its FAIL line.
 # DOORBELL_SUITE_LOG: copy the whole log (or the per-module results) there.
 # DOORBELL_SUITE_SEED (--per-module): seed the suite's random draws (QP
 # caps, create flags) per test, so that a baseline and the run held to it
 # draw the same (tests/cx/check-all.sh).
-set -u
+set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=tests/guest/pair-lib.sh
 . "$here/pair-lib.sh"	# scaled
@@ -79,7 +80,7 @@ while (($#)); do
 done
 if [[ ! -d $src ]]; then
 	echo "FAIL $name: no $src (is rdma-core installed?)"
-	exit 0
+	exit 1
 fi
 # The huge-page tests need 2 MiB pages; reserve some in the throw-away guest.
 if [[ -n ${DOORBELL_VM:-} ]]; then
@@ -111,7 +112,7 @@ if ((!per_module)); then
 		echo "FAIL $name: exit $rc, $passed passed (need $min)"
 	fi
 	[[ -z ${DOORBELL_SUITE_LOG:-} ]] || cp "$log" "$DOORBELL_SUITE_LOG"
-	exit 0
+	exit "$((rc == 0 && passed >= min ? 0 : 1))"
 fi
 
 # --- one process per module ----------------------------------------------------
@@ -247,4 +248,4 @@ if [[ -z $why ]]; then
 else
 	echo "FAIL $name: ${why#, }"
 fi
-exit 0
+exit "$((${#why} > 0))"
