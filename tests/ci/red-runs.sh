@@ -18,11 +18,23 @@
 #                     CHECK that failed first still makes it a FAIL;
 #   cited_paths       scripts/cited-paths.sh (lint's paths check) in a small
 #                     repository whose text cites a missing path and paths
-#                     outside it.
+#                     outside it;
+#   distro_stage      the trixie/sid stages' guest command
+#                     (tests/guest/distro-stage.sh), and
+#   arch_stage        the arm64/s390x stages' (tests/guest/distro-suite.sh
+#                     with their parts), each run on this host with stand-ins
+#                     for the device and the suites (fake_guest): doorbell's
+#                     apps die with exit 1 and no line; green when they pass;
+#   filter_nothing    tests/guest/apps.sh with a DOORBELL_APPS_ONLY, and
+#                     doorbell-itest with a -k, that match nothing;
+#   retry_rule        pair-lib.sh's pair_tries: a try that showed perftest's
+#                     clock symptom but whose server crashed is not retried
+#                     (the pair fails); a try that failed for the clock alone
+#                     is, with its exit codes printed.
 # Prints PASS or FAIL with the ctest entry's name, and on a FAIL the broken
 # run's output, indented.  Exit 1 on a FAIL.
 #
-# Usage: tests/ci/red-runs.sh CASE [CHECK_FIXTURE]
+# Usage: tests/ci/red-runs.sh CASE [CHECK_FIXTURE | DOORBELL_ITEST]
 set -u
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 tmp=$(mktemp -d)
@@ -66,6 +78,54 @@ bare_path() {
 			return 1
 		fi
 	done
+}
+
+# fake_guest: in $tmp/guest, distro-stage.sh and distro-suite.sh with the
+# real helpers they run, stand-ins for the suites (apps.sh dies silently
+# for doorbell when FAKE_APPS_DIE=1), the .deb take-over and doorbell-itest
+# ($tmp/build), a libibverbs.d in $tmp/conf, an ibv_devinfo that shows
+# doorbell serving rxe0; guest_env: the environment to run them in.
+fake_guest() {
+	local g=$tmp/guest f
+	mkdir -p "$g" "$tmp/conf" "$tmp/bin" "$tmp/build/tests/guest/itest"
+	for f in distro-stage.sh distro-suite.sh itest-run.sh pair-lib.sh; do
+		cp "$top/tests/guest/$f" "$g/" || return 1
+	done
+	: >"$tmp/conf/rxe.driver"
+	# shellcheck disable=SC2016 # expanded by the stand-ins
+	{
+		printf '#!/bin/bash\n[[ ${DOORBELL_EXPECT_BACKEND:-} != stock && ${FAKE_APPS_DIE:-} == 1 ]] && exit 1\necho "PASS ${DOORBELL_NAME_PREFIX:-}fake_pair"\n' >"$g/apps.sh"
+		printf '#!/bin/bash\necho "PASS fake_suite"\n' >"$g/rdma-core-suite.sh"
+		printf '#!/bin/bash\necho "PASS ${1:-}pyverbs_fake"\n' >"$g/pyverbs-suite.sh"
+		printf '#!/bin/bash\necho "PASS deb_fake"\n' >"$g/package-takeover.sh"
+		printf '#!/bin/bash\necho "PASS fake_case"\n' >"$tmp/build/tests/guest/itest/doorbell-itest"
+		printf '#!/bin/bash\necho "doorbell: rxe0: serving the device with the rxe backend"\necho "state: PORT_ACTIVE (4)"\n' >"$tmp/bin/ibv_devinfo"
+	} || return 1
+	chmod +x "$g"/*.sh "$tmp/build/tests/guest/itest/doorbell-itest" "$tmp/bin/ibv_devinfo"
+	guest_env=(env -u DOORBELL_VM_DISTRO -u DOORBELL_VM_ARCH -u RDMAV_DRIVERS
+		DOORBELL_VM=1 DOORBELL_TEST_VERBS_CONF="$tmp/conf" PATH="$tmp/bin:$PATH")
+}
+
+# fake_try: the next of $tries, "SRV_RC|CLI_RC|SERVER OUTPUT|CLIENT OUTPUT";
+# judge_tries TRY...: pair_tries over those fake tries; then, as the pair
+# runners judge the last try, PASS when both exit codes are 0.
+# shellcheck disable=SC2317 # called by pair_tries, and by expect
+fake_try() {
+	local s c
+	IFS='|' read -r rc_s rc_c s c <<<"${tries[n]}"
+	n=$((n + 1))
+	echo "$s" >"$tmp/srv"
+	echo "$c" >"$tmp/cli"
+}
+# shellcheck disable=SC2317
+judge_tries() {
+	tries=("$@") n=0
+	pair_tries fake_pair "$tmp/srv" "$tmp/cli" fake_try
+	if ((rc_s || rc_c)); then
+		echo "FAIL ci_fake_pair: server exit $rc_s, client exit $rc_c, after $n tries"
+		return 1
+	fi
+	echo "PASS ci_fake_pair: after $n tries"
 }
 
 case ${1:-} in
@@ -133,6 +193,49 @@ cited_paths)
 		failed=1
 	fi
 	((failed)) || echo "PASS ci_cited_paths_finds_paths_outside_and_accepts_existing_ones" ;;
+distro_stage)
+	fake_guest || { echo "FAIL ci_distro_stage_fakes: could not write them"; exit 1; }
+	expect ci_a_suite_dying_silently_in_the_distro_stage_is_red red \
+		'^FAIL [a-z0-9]+_prebuilt_apps_complete: exit 1 \(no FAIL line\)$' \
+		"${guest_env[@]}" FAKE_APPS_DIE=1 \
+		"$tmp/guest/distro-stage.sh" "$tmp/build" trixie "$tmp/fake.deb" ""
+	expect ci_the_distro_stage_with_its_suites_passing_is_green 0 \
+		'^PASS trixie_deb_fake$' \
+		"${guest_env[@]}" "$tmp/guest/distro-stage.sh" "$tmp/build" trixie \
+		"$tmp/fake.deb" "" ;;
+arch_stage)
+	fake_guest || { echo "FAIL ci_arch_stage_fakes: could not write them"; exit 1; }
+	# As scripts/test.sh's stage_arch runs it (its --env values).
+	arch=("${guest_env[@]}" DOORBELL_VM_ARCH=arm64 DOORBELL_DISTRO_BUILDS=prebuilt
+		"DOORBELL_DISTRO_PARTS=apps itest" DOORBELL_APPS_ITERS=50)
+	expect ci_a_suite_dying_silently_in_the_arch_stage_is_red red \
+		'^FAIL [a-z0-9]+_arm64_prebuilt_apps_complete: exit 1 \(no FAIL line\)$' \
+		"${arch[@]}" FAKE_APPS_DIE=1 "$tmp/guest/distro-suite.sh" "$tmp/build"
+	expect ci_the_arch_stage_with_its_suites_passing_is_green 0 \
+		'^PASS [a-z0-9]+_arm64_prebuilt_itest_fails_no_more_than_stock: 0 failed' \
+		"${arch[@]}" "$tmp/guest/distro-suite.sh" "$tmp/build" ;;
+filter_nothing)
+	itest=("${@:2}")
+	((${#itest[@]})) || { echo "usage: red-runs.sh filter_nothing [EMULATOR...] DOORBELL_ITEST" >&2; exit 2; }
+	expect ci_an_apps_filter_matching_nothing_is_red red \
+		'^FAIL apps_filter_matches_a_pair: no pair matches DOORBELL_APPS_ONLY .\^no_such_pair\$.$' \
+		env DOORBELL_APPS_ONLY='^no_such_pair$' "$top/tests/guest/apps.sh"
+	expect ci_an_itest_filter_matching_nothing_is_red 1 \
+		'^FAIL itest_filters_select_a_test: -k no_such_test with 0 -x filters matches no test$' \
+		"${itest[@]}" -d no_such_device -k no_such_test ;;
+retry_rule)
+	# shellcheck source=tests/guest/pair-lib.sh
+	. "$top/tests/guest/pair-lib.sh"
+	# The client printed inf (the clock), but the server crashed: no
+	# second try, whose pass would hide the crash.
+	expect ci_a_retry_after_a_non_clock_failure_is_red red \
+		'^FAIL ci_fake_pair: server exit 139, client exit 0, after 1 tries$' \
+		judge_tries '139|0|Segmentation fault| 2 200 inf inf' '0|0|| 2 200 1.5 2.0'
+	# The client could not calibrate and its server was stopped: tried
+	# again, each try's exit codes printed.
+	expect ci_a_retry_after_a_clock_failure_prints_its_exit_codes 0 \
+		'^    \(fake_pair: try 1: server exit 143, client exit 1; perftest could not calibrate its clock, again\)$' \
+		judge_tries "143|1||Can't produce a report" '0|0|| 2 200 1.5 2.0' ;;
 *)
 	echo "usage: red-runs.sh CASE [CHECK_FIXTURE] (see its header)" >&2
 	exit 2 ;;
