@@ -114,7 +114,7 @@ run() {
 # mixed).
 pair() {
 	local label=$1 tool=${2:-ib_send_bw} srv=$logs/$1.server cli=$logs/$1.client
-	local attempt rc_c rc_s spid results args
+	local rc_c rc_s results args
 	if [[ $tool == ib_send_bw ]]; then
 		args=(-d "$dev" -x "$gid" -F -n 200)
 		results=$bw
@@ -123,38 +123,17 @@ pair() {
 		results='iters in [0-9.]+ seconds'
 	fi
 	why="" who=""
-	for attempt in 1 2; do
-		timeout "$(scaled 120)" "$tool" "${args[@]}" >"$srv" 2>&1 &
-		spid=$!
-		for _ in 1 2 3; do
-			wait_port 18515 "$spid" "$(scaled 30)"
-			timeout "$(scaled 120)" "$tool" "${args[@]}" "$addr" >"$cli" 2>&1
-			rc_c=$?
-			grep -q "Couldn't connect\|Connection refused" "$cli" || break
-			sleep 0.5
-		done
-		((rc_c == 0)) || kill "$spid" 2>/dev/null
-		wait "$spid"
-		rc_s=$?
-		why=""
-		if ((rc_c != 0 || rc_s != 0)); then
-			why="$tool exit codes: client $rc_c, server $rc_s"
-		elif grep -qi "completion with error\|failed status\|Couldn't\|Failed to" "$cli" "$srv"; then
-			why="$tool reported an error"
-		elif ! grep -Eq "$results" "$cli"; then
-			why="no results line in the client's output"
-		elif grep -q "libibverbs: Warning" "$cli" "$srv"; then
-			why="libibverbs printed a warning: $(grep -h -m1 'libibverbs: Warning' "$cli" "$srv" | head -n1)"
-		fi
-		# perftest's clock check can fail under emulation ("Correlation
-		# coefficient r^2 < 0.9"): retry a failed pair once for that.
-		if [[ -n $why ]] && ((attempt == 1)) &&
-			grep -q "Correlation coefficient" "$cli" "$srv"; then
-			echo "    ($label: perftest's clock check failed, retrying once)"
-			continue
-		fi
-		break
-	done
+	# Tried again only for perftest's clock (pair-lib.sh's one rule).
+	pair_tries "$label" "$srv" "$cli" run_pair "$srv" "$cli" "$tool" "${args[@]}"
+	if ((rc_c != 0 || rc_s != 0)); then
+		why="$tool exit codes: client $rc_c, server $rc_s"
+	elif grep -qi "completion with error\|failed status\|Couldn't\|Failed to" "$cli" "$srv"; then
+		why="$tool reported an error"
+	elif ! grep -Eq "$results" "$cli"; then
+		why="no results line in the client's output"
+	elif grep -q "libibverbs: Warning" "$cli" "$srv"; then
+		why="libibverbs printed a warning: $(grep -h -m1 'libibverbs: Warning' "$cli" "$srv" | head -n1)"
+	fi
 	if grep -qF "$served" "$cli" && grep -qF "$served" "$srv"; then
 		who=doorbell
 	elif ! grep -q "^doorbell:" "$cli" "$srv"; then

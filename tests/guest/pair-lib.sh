@@ -109,8 +109,8 @@ perftest_gave_up() {
 }
 
 # pair_tries NAME SRV_LOG CLI_LOG TRY [ARGS...]: the one retry rule of the
-# pair runners (apps.sh, memcheck.sh, demo-pair.sh, tests/cx/check-perftest.sh,
-# tests/bench/guest-bench.sh).  "TRY ARGS..." runs one try of pair NAME: it
+# pair runners (apps.sh, memcheck.sh, demo-pair.sh, package-takeover.sh,
+# tests/cx/check-perftest.sh, tests/bench/guest-bench.sh).  "TRY ARGS..." runs one try of pair NAME: it
 # writes the server's output to SRV_LOG, the client's to CLI_LOG, and sets
 # rc_s and rc_c.  A try is run again, three tries at most, only when it
 # failed for perftest's clock calibration alone (pair_clock_only); a try
