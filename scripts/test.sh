@@ -15,7 +15,9 @@
 # partner's.
 # A stage that exits non-zero without a FAIL line of its own (a script that
 # died, tools that could not be installed) gets "FAIL <stage>_completes:
-# exit N" (run_stage), so no stage passes by saying nothing.
+# exit N" (run_stage), so no stage passes by saying nothing; the scripts a
+# stage runs exit non-zero when a check of theirs failed or a part of them
+# died (docs/testing.md; tests/ci/red-runs.sh breaks that on purpose).
 #
 # Usage: scripts/test.sh [--list] [--only STAGE[,STAGE...]]... [--unit-only]
 #   --list        print the stages, in the order they run, and exit
