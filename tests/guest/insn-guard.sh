@@ -4,17 +4,26 @@
 # ibv_post_send and per polled completion through doorbell on rxe0 must stay
 # within 10% of tests/bench/insn-baseline.txt (tests/bench/insn-guard.sh
 # does the counting and the comparison).  Usage: insn-guard.sh BUILD_DIR
-set -u
+# Exit 1 on a FAIL line, or when a variant could not be counted.
+set -uo pipefail
 build=${1:?usage: insn-guard.sh BUILD_DIR}
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 export RDMAV_DRIVERS=$build/lib/libdoorbell
 dev=${DOORBELL_VM_IBDEV:-rxe0}
 gid=${DOORBELL_VM_GID_INDEX:-1}
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+status=0
 for t in "" -t; do
 	variant=${t:+td}
-	if ! "$top/tests/bench/insn-guard.sh" "$build" $t \
-		--check "$top/tests/bench/insn-baseline.txt" -- -d "$dev" -g "$gid" |
-		grep -E '^(PASS|FAIL) '; then
-		echo "FAIL insn_rxe_${variant:-default}_counted: no counts"
+	"$top/tests/bench/insn-guard.sh" "$build" $t \
+		--check "$top/tests/bench/insn-baseline.txt" -- -d "$dev" -g "$gid" >"$out"
+	rc=$?
+	if ! grep -E '^(PASS|FAIL) ' "$out"; then
+		echo "FAIL insn_rxe_${variant:-default}_counted: no counts (exit $rc)"
+		status=1
+	elif ((rc != 0)); then
+		status=1
 	fi
 done
+exit "$status"
