@@ -17,6 +17,7 @@ addr=${DOORBELL_VM_IPV4:-127.0.0.1}
 . "$here/../guest/pair-lib.sh"
 mkdir -p "$out/raw"
 pt=(-d "$dev" -x "$gid" -F -n "$iters")
+result='^[[:space:]]*[0-9]+[[:space:]]+[0-9]+[[:space:]]+[0-9.]+[[:space:]]+[0-9.]+'
 
 workload() {
 	case $1 in
@@ -33,7 +34,7 @@ run_one() {
 	local round=$1 prov=$2 w=$3 cmd log
 	read -r -a cmd <<<"$(workload "$w")"
 	log=$out/raw/$round-$prov-$w
-	pair_tries "$round-$prov-$w" "$log.server" "$log.txt" \
+	pair_tries "$round-$prov-$w" "$log.server" "$log.txt" "$result" \
 		bench_try "$prov" "$log.server" "$log.txt" "${cmd[@]}" "${pt[@]}"
 	rm -f "$log.server"
 	echo "    round $round $prov $w: client exit $rc_c, server exit $rc_s"

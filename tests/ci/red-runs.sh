@@ -120,7 +120,7 @@ fake_try() {
 # shellcheck disable=SC2317
 judge_tries() {
 	tries=("$@") n=0
-	pair_tries fake_pair "$tmp/srv" "$tmp/cli" fake_try
+	pair_tries fake_pair "$tmp/srv" "$tmp/cli" "^ 2 200 [0-9]" fake_try
 	if ((rc_s || rc_c)); then
 		echo "FAIL ci_fake_pair: server exit $rc_s, client exit $rc_c, after $n tries"
 		return 1

@@ -50,7 +50,7 @@ passed() {
 pair() {
 	local name=$1 prog=$2
 	shift 2
-	pair_tries "$name" "$dir/$name.srv" "$dir/$name.cli" once "$name" "$prog" "$@"
+	pair_tries "$name" "$dir/$name.srv" "$dir/$name.cli" "$result" once "$name" "$prog" "$@"
 	if passed "$name"; then
 		echo "PASS cx_perftest_$name: $(grep -E "$result" "$dir/$name.cli" |
 			tail -n 1 | sed 's/^ *//;s/  */ /g')"

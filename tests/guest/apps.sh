@@ -59,7 +59,7 @@ pair() {
 		return 0
 	fi
 	srv=$logs/$name.server cli=$logs/$name.client
-	pair_tries "$name" "$srv" "$cli" run_pair "$srv" "$cli" "$@"
+	pair_tries "$name" "$srv" "$cli" "$expect" run_pair "$srv" "$cli" "$@"
 	if ((rc_c != 0 || rc_s != 0)); then
 		why="exit codes client $rc_c server $rc_s"
 	elif grep -qi "completion with error\|failed status\|Couldn't\|Failed to" "$cli" "$srv"; then

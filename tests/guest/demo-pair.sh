@@ -12,6 +12,9 @@ dev=${1:-${DOORBELL_VM_IBDEV:-rxe0}}
 gid=${2:-${DOORBELL_VM_GID_INDEX:-1}}
 addr=${DOORBELL_VM_IPV4:-127.0.0.1}
 
+# A result line: message size, iterations, then numbers (not inf).
+result='^[[:space:]]*[0-9]+[[:space:]]+[0-9]+[[:space:]]+[0-9.]+[[:space:]]+[0-9.]+'
+
 # demo_try SRV_LOG CLI_LOG ARGS...: one try of the pair; sets rc_s, rc_c.
 # shellcheck disable=SC2317 # called by pair_tries
 demo_try() {
@@ -36,7 +39,7 @@ show_pair() {
 	local srv cli
 	srv=$(mktemp)
 	cli=$(mktemp)
-	pair_tries "$1" "$srv" "$cli" demo_try "$srv" "$cli" "$@"
+	pair_tries "$1" "$srv" "$cli" "$result" demo_try "$srv" "$cli" "$@"
 	if ((rc_c != 0 || rc_s != 0)); then
 		cat "$cli"
 		sed 's/^/server| /' "$srv"

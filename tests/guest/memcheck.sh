@@ -105,7 +105,7 @@ mc_pair() {
 	local name=$1 side=$2 x=$logs/$1.xml srv=$logs/$1.s cli=$logs/$1.c
 	local why=""
 	shift 3
-	pair_tries "$name" "$srv" "$cli" mc_try "$side" "$x" "$srv" "$cli" "$@"
+	pair_tries "$name" "$srv" "$cli" "" mc_try "$side" "$x" "$srv" "$cli" "$@"
 	read -r total ours < <(count_errors "$x" 2>"$logs/$name.ours")
 	if ((rc_c != 0 || rc_s != 0)); then
 		why="exit codes client $rc_c server $rc_s"

@@ -124,7 +124,7 @@ pair() {
 	fi
 	why="" who=""
 	# Tried again only for perftest's clock (pair-lib.sh's one rule).
-	pair_tries "$label" "$srv" "$cli" run_pair "$srv" "$cli" "$tool" "${args[@]}"
+	pair_tries "$label" "$srv" "$cli" "$results" run_pair "$srv" "$cli" "$tool" "${args[@]}"
 	if ((rc_c != 0 || rc_s != 0)); then
 		why="$tool exit codes: client $rc_c, server $rc_s"
 	elif grep -qi "completion with error\|failed status\|Couldn't\|Failed to" "$cli" "$srv"; then

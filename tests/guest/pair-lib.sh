@@ -108,27 +108,37 @@ perftest_gave_up() {
 	grep -Eq "Correlation coefficient|Can't produce a report|[[:space:]]inf[[:space:]]" "$1"
 }
 
-# pair_tries NAME SRV_LOG CLI_LOG TRY [ARGS...]: the one retry rule of the
-# pair runners (apps.sh, memcheck.sh, demo-pair.sh, package-takeover.sh,
-# tests/cx/check-perftest.sh, tests/bench/guest-bench.sh).  "TRY ARGS..." runs one try of pair NAME: it
+# pair_tries NAME SRV_LOG CLI_LOG RESULT TRY [ARGS...]: the one retry rule
+# of the pair runners (apps.sh, memcheck.sh, demo-pair.sh,
+# package-takeover.sh, tests/cx/check-perftest.sh,
+# tests/bench/guest-bench.sh).  "TRY ARGS..." runs one try of pair NAME: it
 # writes the server's output to SRV_LOG, the client's to CLI_LOG, and sets
-# rc_s and rc_c.  A try is run again, three tries at most, only when it
-# failed for perftest's clock calibration alone (pair_clock_only); a try
-# that failed for any other reason is the last, and the caller judges it by
-# rc_s, rc_c and the logs.  When a try is run again, every try's exit codes
-# are printed, indented.
+# rc_s and rc_c.  A try that failed (a side exited non-zero, or the client
+# printed no line matching the extended regex RESULT, unless RESULT is
+# empty) is run again, three tries at most, only when it failed for
+# perftest's clock calibration alone (pair_clock_only); a try that failed
+# for any other reason is the last, and the caller judges it by rc_s, rc_c
+# and the logs.  When a try is run again, every try's exit codes are
+# printed, indented.
 pair_tries() {
-	local name=$1 srv=$2 cli=$3 try
-	shift 3
+	local name=$1 srv=$2 cli=$3 result=$4 try
+	shift 4
 	for try in 1 2 3; do
 		"$@"
-		if ((try < 3)) && pair_clock_only "$srv" "$cli"; then
+		if ((try < 3)) && ! pair_passed "$cli" "$result" &&
+			pair_clock_only "$srv" "$cli"; then
 			echo "    ($name: try $try: server exit $rc_s, client exit $rc_c; perftest could not calibrate its clock, again)"
 			continue
 		fi
 		((try == 1)) || echo "    ($name: try $try: server exit $rc_s, client exit $rc_c)"
 		return
 	done
+}
+
+# pair_passed CLI_LOG RESULT: both sides of the try exited 0, and the
+# client printed a line matching RESULT (if not empty).
+pair_passed() {
+	((rc_s == 0 && rc_c == 0)) && { [[ -z $2 ]] || grep -Eq -- "$2" "$1"; }
 }
 
 # pair_clock_only SRV_LOG CLI_LOG: the try that set rc_s and rc_c showed
