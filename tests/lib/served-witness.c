@@ -94,8 +94,8 @@ struct ibv_context *ibv_open_device(struct ibv_device *dev)
 	ctx = fn(dev);
 	err = errno;
 	if (!ctx) {
-		snprintf(line, sizeof(line), "%d %s failed: %d\n", (int)getpid(),
-			 dev ? dev->name : "?", err);
+		snprintf(line, sizeof(line), "%d %s failed: %d\n",
+			 (int)getpid(), dev ? dev->name : "?", err);
 	} else {
 		/*
 		 * libibverbs' struct verbs_device starts with the ibv_device,

@@ -52,6 +52,12 @@ struct db_backend {
 	const char *opt_in_env;
 	const char *native_provider;
 	/*
+	 * native_provider's file (its soname): when it is already loaded as
+	 * doorbell registers, its driver was registered first and serves the
+	 * devices, opt-in or not; with opt_in_env set doorbell says so once.
+	 */
+	const char *native_soname;
+	/*
 	 * Non-NULL when this build cannot serve the driver (say, no register
 	 * stores for the architecture): why, said once on stderr when such a
 	 * device is matched; the device is then left to native_provider.

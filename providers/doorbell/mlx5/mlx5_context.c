@@ -175,6 +175,7 @@ const struct db_backend db_mlx5_backend = {
 	/* Verified on the software ConnectX only: opt-in (doorbell(7)). */
 	.opt_in_env = "DOORBELL_MLX5",
 	.native_provider = "libmlx5",
+	.native_soname = "libmlx5.so.1",
 	.context_size = sizeof(struct m5_context),
 	/* mlx5_ib writes the PD number after ALLOC_PD's response, room or not. */
 	.pd_resp_drv_len = sizeof(struct mlx5_ib_alloc_pd_resp),
