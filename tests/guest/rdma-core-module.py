@@ -27,7 +27,8 @@ told apart from a crash in a test.  A test still running after
 --test-timeout seconds is interrupted (SIGALRM) and counts as an error.
 
 A test the suite skips because it could not open an mlx5 direct-verbs
-context ("mlx5 context", "mlx5 DevX context") is checked in its process:
+context ("mlx5 context", "mlx5 DevX context") or use an mlx5dv_ call is
+checked in its process:
 if mlx5dv_open_device() fails there on --dev (the device's provider is not
 libmlx5: doorbell offers no mlx5dv), the reason says so first,
 "mlx5dv: mlx5dv_open_device(DEV) fails in this process (WHY): ...", then
@@ -54,7 +55,7 @@ def on_alarm(signum, frame):
     raise Timeout("still running after the per-test timeout")
 
 
-MLX5DV_SKIP = re.compile(r"mlx5 (DevX )?context")
+MLX5DV_SKIP = re.compile(r"mlx5 (DevX )?context|mlx5dv_")
 
 
 def mlx5dv_refusal(dev):
