@@ -82,6 +82,11 @@ struct db_backend {
 	uint32_t srq_comp_mask;	  /* enum ibv_srq_init_attr_mask */
 	uint32_t srq_types;	  /* DB_SRQT(enum ibv_srq_type), core/attr.h */
 	/*
+	 * An SRQ of max_wr 0 is taken (the native provider and kernel size
+	 * it to one WQE and it holds no WR: mlx5), not refused with EINVAL.
+	 */
+	bool srq_takes_0_wr;
+	/*
 	 * Open the kernel's side of a context the core initialised:
 	 * GET_CONTEXT with the driver's data, and what its reply says; 0 or
 	 * errno.  The core then queries the device once (db_context.dev).

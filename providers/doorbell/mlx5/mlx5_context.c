@@ -196,6 +196,8 @@ const struct db_backend db_mlx5_backend = {
 	.qp_types = DB_QPT(IBV_QPT_RC) | DB_QPT(IBV_QPT_UD),
 	.srq_comp_mask = IBV_SRQ_INIT_ATTR_TYPE | IBV_SRQ_INIT_ATTR_PD,
 	.srq_types = DB_SRQT(IBV_SRQT_BASIC),
+	/* libmlx5 takes max_wr 0 (rdma-core's suite's SrqInitAttr()). */
+	.srq_takes_0_wr = true,
 	.get_context = m5_get_context,
 	.init_context = m5_init_context,
 	.uninit_context = m5_uninit_context,
