@@ -13,7 +13,7 @@
  * that failed is recorded as "<pid> <device> failed: <errno>".  This proves
  * the provider independently of the provider's own words (its debug line),
  * for every process of a test, forked or exec'd: tests/cx/with-provider.sh
- * and tests/lib/served-check.sh read the file.
+ * and tests/guest/served-lib.sh read the file.
  *
  * mlx5dv_open_device() is libmlx5's and only libmlx5 serves it; it is not
  * recorded.  Without DOORBELL_WITNESS_LOG the library only passes the call on.
