@@ -19,7 +19,7 @@ build=${DOORBELL_PROVIDER_BUILD:-$(cd "$here/../.." && pwd)/build}
 witness=$build/tests/lib/libdoorbell-served-witness.so
 rc=0
 # shellcheck disable=SC2016 # python's own text
-out=$("$here/with-provider.sh" doorbell env LD_PRELOAD="$witness" python3 -c '
+out=$("$here/with-provider.sh" doorbell env LD_PRELOAD="$witness" /usr/bin/python3 -c '
 import ctypes, sys
 ctypes.CDLL("libmlx5.so.1", ctypes.RTLD_GLOBAL)
 ctypes.CDLL(sys.argv[1], ctypes.RTLD_GLOBAL)

@@ -9,7 +9,7 @@
 #             names).
 #   doorbell  doorbell's mlx5 backend: libdoorbell preloaded (LD_PRELOAD:
 #             it registers before a libmlx5 that the process loads, as
-#             rdma-core's tests/utils.py does through mlx5dv, and serves
+#             rdma-core's tests.utils does through mlx5dv, and serves
 #             first), RDMAV_DRIVERS at the build's libdoorbell,
 #             DOORBELL_MLX5=1, and the distribution's mlx5.driver hidden for
 #             COMMAND's time; COMMAND's result lines are renamed PASS
