@@ -8,6 +8,7 @@ child process so that a crash becomes a test failure.
 Every wait here has a deadline: nothing blocks without one.
 """
 
+import ctypes
 import errno
 import os
 import pickle
@@ -132,16 +133,50 @@ def gid_index(ctx):
     return _GID_INDEX
 
 
-def provider_library():
-    """The provider library mapped into this process (for the log)."""
+class _DlInfo(ctypes.Structure):
+    _fields_ = [('dli_fname', ctypes.c_char_p), ('dli_fbase', ctypes.c_void_p),
+                ('dli_sname', ctypes.c_char_p), ('dli_saddr', ctypes.c_void_p)]
+
+
+# struct ibv_device (infiniband/verbs.h): two function pointers, two enums,
+# name[64], dev_name[64], dev_path[256], ibdev_path[256]; libibverbs'
+# struct verbs_device follows it with the pointer to its driver's ops.
+_IBV_DEVICE_SIZE = 16 + 8 + 64 + 64 + 256 + 256
+
+
+def provider_library(dev=None):
+    """The file of the provider whose driver serves DEV in this process:
+    where the verbs_device_ops libibverbs matched DEV to live (dladdr),
+    asked of the libibverbs this process runs, not what is mapped."""
+    dev = dev or _DEVICE
     try:
-        with open('/proc/self/maps') as f:
-            for line in f:
-                if 'libdoorbell' in line or 'librxe' in line:
-                    return line.split()[-1]
+        ib = ctypes.CDLL('libibverbs.so.1')
+        libc = ctypes.CDLL(None)
     except OSError:
-        pass
-    return 'unknown'
+        return 'unknown'
+    ib.ibv_get_device_list.restype = ctypes.POINTER(ctypes.c_void_p)
+    ib.ibv_get_device_list.argtypes = [ctypes.POINTER(ctypes.c_int)]
+    ib.ibv_free_device_list.argtypes = [ctypes.POINTER(ctypes.c_void_p)]
+    ib.ibv_get_device_name.restype = ctypes.c_char_p
+    ib.ibv_get_device_name.argtypes = [ctypes.c_void_p]
+    libc.dladdr.argtypes = [ctypes.c_void_p, ctypes.POINTER(_DlInfo)]
+    n = ctypes.c_int()
+    devs = ib.ibv_get_device_list(ctypes.byref(n))
+    if not devs:
+        return 'unknown'
+    found = 'unknown'
+    try:
+        for i in range(n.value):
+            if ib.ibv_get_device_name(devs[i]).decode() != dev:
+                continue
+            ops = ctypes.c_void_p.from_address(devs[i] + _IBV_DEVICE_SIZE)
+            info = _DlInfo()
+            if ops.value and libc.dladdr(ops.value, ctypes.byref(info)) \
+                    and info.dli_fname:
+                found = info.dli_fname.decode()
+    finally:
+        ib.ibv_free_device_list(devs)
+    return found
 
 
 class VerbsTestCase(unittest.TestCase):

@@ -27,7 +27,8 @@
 #      modify_qp(ERR), then a marker WR, whose flush completion must come,
 #      through doorbell and libmlx5 alike;
 #   5. ib_write_lat and ib_send_bw through libmlx5 and then doorbell, to
-#      compare typical latency and message rate.
+#      compare typical latency and message rate; each column's provider is
+#      proven in the processes that ran it (compare_NAME_PROV_served).
 set -uo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 dev='' gid=3 addr=127.0.0.1
@@ -130,8 +131,14 @@ timeout 60 "$drain" -d "$dev" -g "$gid" | record
 echo "== side by side: libmlx5, then doorbell"
 # shellcheck source=tests/guest/pair-lib.sh
 . "$top/tests/guest/pair-lib.sh"
+# shellcheck source=tests/guest/served-lib.sh
+. "$top/tests/guest/served-lib.sh"
+# Each column proves its provider in the processes that ran it: the
+# witness (tests/guest/served-lib.sh) must find libmlx5's driver serving
+# every context of the stock column, doorbell's of the doorbell column
+# (PASS|FAIL compare_NAME_PROV_served).
 compare() {
-	local name=$1 prov provs=(stock doorbell)
+	local name=$1 prov provs=(stock doorbell) want
 	shift
 	# A program linked with libmlx5 (Debian's perftest: mlx5dv) has
 	# libmlx5's driver registered at load, before RDMAV_DRIVERS' doorbell:
@@ -142,12 +149,19 @@ compare() {
 			record
 	fi
 	for prov in "${provs[@]}"; do
-		if [[ $prov == stock ]]; then
-			(unset RDMAV_DRIVERS DOORBELL_MLX5
-			 run_pair "$logs/$name.$prov.s" "$logs/$name.$prov.c" "$@")
-		else
+		want=libdoorbell
+		[[ $prov == stock ]] && want=libmlx5
+		(
+			[[ $prov == stock ]] && unset RDMAV_DRIVERS DOORBELL_MLX5
+			if ! served_begin "$build"; then
+				echo "FAIL compare_${name}_${prov}_served: no witness in $build"
+				exit 1
+			fi
 			run_pair "$logs/$name.$prov.s" "$logs/$name.$prov.c" "$@"
-		fi
+			unset LD_PRELOAD
+			served_check "compare_${name}_${prov}_served" "$dev" "$want"
+			rm -f "$DOORBELL_WITNESS_LOG"
+		) | record
 		echo "    $name $prov:"
 		grep -E '^[[:space:]]+[0-9]+[[:space:]]+[0-9]+' \
 			"$logs/$name.$prov.c" | sed 's/^/      /'

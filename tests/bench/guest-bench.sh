@@ -5,7 +5,10 @@
 # stock provider serves rxe0 unless RDMAV_DRIVERS names doorbell): the same
 # perftest workloads through the stock provider and through doorbell,
 # alternating which goes first, for ROUNDS rounds; then callgrind counts.
-# Writes raw outputs to OUT/raw and counts to OUT/callgrind.txt.
+# Writes raw outputs to OUT/raw and counts to OUT/callgrind.txt.  Each run
+# proves its provider in the processes that ran it (the witness,
+# tests/guest/served-lib.sh): "PASS|FAIL bench_served_..." after it, and a
+# count whose process another provider served is "unsupported".
 # Usage: guest-bench.sh BUILD_DIR OUT ROUNDS ITERS
 set -uo pipefail
 build=${1:?} out=${2:?} rounds=${3:-3} iters=${4:-2000}
@@ -15,6 +18,10 @@ gid=${DOORBELL_VM_GID_INDEX:-1}
 addr=${DOORBELL_VM_IPV4:-127.0.0.1}
 # shellcheck source=tests/guest/pair-lib.sh
 . "$here/../guest/pair-lib.sh"
+# shellcheck source=tests/guest/served-lib.sh
+. "$here/../guest/served-lib.sh"
+# want PROV: the library that must serve PROV's column.
+want() { [[ $1 == doorbell ]] && echo libdoorbell || echo librxe; }
 mkdir -p "$out/raw"
 pt=(-d "$dev" -x "$gid" -F -n "$iters")
 result='^[[:space:]]*[0-9]+[[:space:]]+[0-9]+[[:space:]]+[0-9.]+[[:space:]]+[0-9.]+'
@@ -34,9 +41,15 @@ run_one() {
 	local round=$1 prov=$2 w=$3 cmd log
 	read -r -a cmd <<<"$(workload "$w")"
 	log=$out/raw/$round-$prov-$w
+	served_begin "$build" || { echo "FAIL bench_served: no witness in $build"; exit 1; }
 	pair_tries "$round-$prov-$w" "$log.server" "$log.txt" "$result" \
 		bench_try "$prov" "$log.server" "$log.txt" "${cmd[@]}" "${pt[@]}"
+	unset LD_PRELOAD
 	rm -f "$log.server"
+	# A column another provider served has no numbers: its output goes.
+	served_check "bench_served_${round}_${prov}_$w" "$dev" "$(want "$prov")" ||
+		{ rc_c=1; mv "$log.txt" "$log.not-served"; }
+	rm -f "$DOORBELL_WITNESS_LOG"
 	echo "    round $round $prov $w: client exit $rc_c, server exit $rc_s"
 }
 
@@ -65,14 +78,19 @@ done
 counts() {
 	local label=$1 c
 	shift
+	served_begin "$build" || { echo "$label unsupported"; return; }
 	if c=$("$here/insn-guard.sh" "$build" "$@" 2>/dev/null |
 		awk '$1 == "post_send64" { p = $2 } $1 == "poll_1" { q = $2 }
 		     END { if (p == "" || q == "") exit 1
-			   print "post", p, "poll", q }'); then
+			   print "post", p, "poll", q }') &&
+		LD_PRELOAD='' served_check "bench_served_counts_${label// /_}" "$dev" \
+			"$(want "${label%% *}")" >&2; then
 		echo "$label $c"
 	else
 		echo "$label unsupported"
 	fi
+	unset LD_PRELOAD
+	rm -f "$DOORBELL_WITNESS_LOG"
 }
 {
 	counts "stock default"

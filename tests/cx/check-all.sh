@@ -4,8 +4,10 @@
 # stage cx (scripts/test.sh) in one boot, stock libmlx5 and doorbell's mlx5
 # backend alternated on the same device and kernel (issue #20;
 # tests/cx/with-provider.sh chooses the provider; libmlx5's lines keep
-# their cx_ names, doorbell's are cx_doorbell_):
-#   devinfo; the pingpongs (data checked) and perftest's RC pairs, each
+# their cx_ names, doorbell's are cx_doorbell_; after each, with-provider.sh's
+# cx_[doorbell_]served_* line proves the provider in every process):
+#   devinfo; the referee of who served failing as it must
+#   (check-served-witness.sh); the pingpongs (data checked) and perftest's RC pairs, each
 #   through libmlx5 then doorbell; the pingpongs through doorbell again on
 #   static UARs (check-static-uars.sh); the completion channel (doorbell-itest's
 #   comp_channel_ and destroy_cq_ tests: arm, solicited-only, several CQs
@@ -18,8 +20,8 @@
 #   through libmlx5 as a measurement only: its answers are printed
 #   ("libmlx5 (Linux V): PASS|FAIL|SKIP matrix_NAME"), not judged, for the
 #   table of docs/mlx5-side-by-side.md.
-# --validate: then scripts/mlx5-validate.sh, the hardware validation,
-# unchanged (check-mlx5-validate.sh, with the build the host made in
+# --validate: then scripts/mlx5-validate.sh, the hardware validation, its
+# code unchanged (check-mlx5-validate.sh, with the build the host made in
 # build-mlx5-validate/).
 # Exit status: 1 if any part failed.
 #
@@ -40,6 +42,7 @@ t0=$SECONDS
 stamp() { echo "    ($1: $((SECONDS - t0)) s)"; t0=$SECONDS; }
 
 "$here/check-devinfo.sh" || rc=1
+"$here/check-served-witness.sh" || rc=1
 both "$here/check-pingpong.sh" 200
 stamp pingpongs
 "$here/check-static-uars.sh" 100 || rc=1

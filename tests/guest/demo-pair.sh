@@ -1,7 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # ib_send_bw and ib_write_lat over loopback on one device, through whatever
-# provider RDMAV_DRIVERS names; prints the client's results.
+# provider RDMAV_DRIVERS names; prints the client's results.  When it names
+# doorbell, both processes of each pair run with DOORBELL_DEBUG=1 and must
+# each print doorbell's "DEVICE: serving the device" line (the proof, from
+# the process that ran; printed once per pair), or the pair fails.
 # Usage: demo-pair.sh [DEVICE [GID_INDEX]]
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
@@ -21,11 +24,11 @@ demo_try() {
 	local srv=$1 cli=$2 spid t
 	shift 2
 	t=$(scaled 120)
-	timeout "$t" "$@" >"$srv" 2>&1 &
+	DOORBELL_DEBUG=1 timeout "$t" "$@" >"$srv" 2>&1 &
 	spid=$!
 	wait_port "$(pair_port "$@")" "$spid" "$(scaled 30)" || true
 	rc_c=0
-	timeout "$t" "$@" "$addr" >"$cli" 2>&1 || rc_c=$?
+	DOORBELL_DEBUG=1 timeout "$t" "$@" "$addr" >"$cli" 2>&1 || rc_c=$?
 	((rc_c == 0)) || kill "$spid" 2>/dev/null || true
 	rc_s=0
 	wait "$spid" || rc_s=$?
@@ -36,7 +39,7 @@ demo_try() {
 # zeros ("Correlation coefficient r^2 < 0.9"): the pair runs again, up to
 # three times, as pair-lib.sh's pair_tries allows.
 show_pair() {
-	local srv cli
+	local srv cli rc=0 side log
 	srv=$(mktemp)
 	cli=$(mktemp)
 	pair_tries "$1" "$srv" "$cli" "$result" demo_try "$srv" "$cli" "$@"
@@ -47,8 +50,19 @@ show_pair() {
 		rm -f "$srv" "$cli"
 		return 1
 	fi
-	cat "$cli"
+	grep -v '^doorbell: ' "$cli"
+	if [[ ${RDMAV_DRIVERS:-} == *libdoorbell* ]]; then
+		for side in server client; do
+			log=$srv
+			[[ $side == client ]] && log=$cli
+			grep -q "^doorbell: $dev: serving the device" "$log" && continue
+			echo "$1: the $side printed no 'doorbell: $dev: serving the device' line: not served by doorbell"
+			rc=1
+		done
+		((rc)) || echo "  ($(grep -m 1 "^doorbell: $dev: serving the device" "$cli"), server and client)"
+	fi
 	rm -f "$srv" "$cli"
+	return "$rc"
 }
 
 echo "== ib_send_bw ($dev, GID index $gid)"

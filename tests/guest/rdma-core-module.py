@@ -25,12 +25,21 @@ The child writes "done" when its run is over, then collects garbage (where
 pyverbs' leftover objects are freed) and ends; a crash after "done" is
 told apart from a crash in a test.  A test still running after
 --test-timeout seconds is interrupted (SIGALRM) and counts as an error.
+
+A test the suite skips because it could not open an mlx5 direct-verbs
+context ("mlx5 context", "mlx5 DevX context") or use an mlx5dv_ call is
+checked in its process:
+if mlx5dv_open_device() fails there on --dev (the device's provider is not
+libmlx5: doorbell offers no mlx5dv), the reason says so first,
+"mlx5dv: mlx5dv_open_device(DEV) fails in this process (WHY): ...", then
+the suite's own words (tests/guest/rdma-core-choices.txt lists it).
 """
 import argparse
 import gc
 import importlib
 import os
 import random
+import re
 import signal
 import sys
 import time
@@ -46,6 +55,24 @@ def on_alarm(signum, frame):
     raise Timeout("still running after the per-test timeout")
 
 
+MLX5DV_SKIP = re.compile(r"mlx5 (DevX )?context|mlx5dv_")
+
+
+def mlx5dv_refusal(dev):
+    """Why mlx5dv_open_device(dev) fails in this process, None if it works."""
+    try:
+        from pyverbs.providers.mlx5.mlx5dv import (Mlx5Context,
+                                                    Mlx5DVContextAttr)
+    except Exception as e:
+        return f"pyverbs has no mlx5dv: {e!r}"
+    try:
+        ctx = Mlx5Context(Mlx5DVContextAttr(), name=dev)
+    except Exception as e:
+        return " ".join(f"{type(e).__name__}: {e}".split())
+    ctx.close()
+    return None
+
+
 def run_module(a, name, emit):
     """In the child: import and run one module; returns the exit code."""
     try:
@@ -54,6 +81,8 @@ def run_module(a, name, emit):
         emit("error", "tests." + name, f"import failed: {e!r}")
         emit("done", "0")
         return 1
+
+    probe = {}  # mlx5dv_refusal(a.dev), asked once
 
     def fmt(err):
         # "PyverbsRDMAError: Failed to ... Errno: 95"
@@ -88,6 +117,14 @@ def run_module(a, name, emit):
 
         def addSkip(self, test, reason):
             super().addSkip(test, reason)
+            if a.dev and MLX5DV_SKIP.search(str(reason)):
+                if "mlx5dv" not in probe:
+                    probe["mlx5dv"] = mlx5dv_refusal(a.dev)
+                why = probe["mlx5dv"]
+                if why:
+                    reason = (f"mlx5dv: mlx5dv_open_device({a.dev}) fails in "
+                              f"this process ({why}): its provider offers "
+                              f"no mlx5 direct verbs; the suite: {reason}")
             emit("skip", test, reason)
 
         def addExpectedFailure(self, test, err):

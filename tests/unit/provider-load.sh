@@ -13,7 +13,9 @@
 #     renamed 1.14.56.0, 1.15.59.0 and 1.13.44.0): refused the same way;
 #   - a name of a release with the same exports but another verbs_qp layout
 #     (the host's 44 as 1.14.45.0 and 1.14.43.0): refused the same way, by
-#     what the library's own ibv_qp_to_qp_ex() reads (core/libver.c).
+#     what the library's own ibv_qp_to_qp_ex() reads (core/libver.c);
+#   - the host's libmlx5 loaded first with DOORBELL_MLX5=1: one line saying
+#     libmlx5 serves first (core/register.c); silent without either.
 # Usage: provider-load.sh LOAD_PROVIDER_EXE PROVIDER_SO
 # Cross builds (tests/unit/CMakeLists.txt) set DOORBELL_TEST_LIBIBVERBS, the
 # target's libibverbs.so.1, and DOORBELL_TEST_EMULATOR, the qemu-user
@@ -46,6 +48,7 @@ run() {
 	cp "$host" "$dir/$1"
 	ln -sf "$1" "$dir/libibverbs.so.1"
 	out=$(LD_LIBRARY_PATH=$dir DOORBELL_DEBUG=${dbg:-0} \
+		DOORBELL_MLX5=${mlx5:-0} LD_PRELOAD=${pre:-} \
 		"${emu[@]}" "$exe" "$prov" 2>"$dir/err") || true
 	err=$(cat "$dir/err")
 	n=$(grep -c . "$dir/err" || true)
@@ -94,5 +97,28 @@ if [[ $major == 44 ]]; then
 		libibverbs.so.1.14.43.0 43
 else
 	echo "SKIP provider_refuses_exports_older_than_the_name: host libibverbs is $hostname, not rdma-core 44"
+fi
+
+# libmlx5 loaded before doorbell (LD_PRELOAD here; a program that links it,
+# or Python's mlx5dv): with DOORBELL_MLX5=1 exactly one line saying that
+# libmlx5 serves first; silent without the opt-in, and without libmlx5.
+native=$(ldconfig -p | awk '!f && $1 == "libmlx5.so.1" && /x86-64|64bit/ { print $NF; f = 1 }')
+if ((${#emu[@]})) || [[ -z $native ]]; then
+	why="no 64-bit libmlx5.so.1 in the ldconfig cache"
+	[[ -z $native ]] || why="a cross build"
+	echo "SKIP provider_says_libmlx5_serves_first: $why"
+else
+	mlx5=1 pre=$native run "$hostname"
+	ok=no
+	[[ $out == loaded && $n == 1 && $err == "doorbell: libmlx5.so.1 was loaded before doorbell"*"DOORBELL_MLX5=1 has no effect"*"LD_PRELOAD="* ]] && ok=yes
+	check provider_says_libmlx5_serves_first $ok "stdout '$out', $n stderr lines: '$err'"
+	pre=$native run "$hostname"
+	ok=no
+	[[ $out == loaded && $n == 0 ]] && ok=yes
+	check provider_silent_with_libmlx5_without_opt_in $ok "stdout '$out', $n stderr lines: '$err'"
+	mlx5=1 run "$hostname"
+	ok=no
+	[[ $out == loaded && $n == 0 ]] && ok=yes
+	check provider_silent_with_opt_in_without_libmlx5 $ok "stdout '$out', $n stderr lines: '$err'"
 fi
 exit $failed

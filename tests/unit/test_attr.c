@@ -219,8 +219,29 @@ static void qp_attributes_wider_than_their_bits_are_EINVAL(void)
 	CHECK_EQ(db_qp_modify_check(&at, IBV_QP_RNR_RETRY), EINVAL);
 }
 
+/* max_wr 0 is EINVAL unless the backend says its native provider takes it. */
+static void an_srq_of_0_wr_is_EINVAL_unless_the_backend_takes_it(void)
+{
+	struct db_backend takes = wide;
+	struct ibv_srq_init_attr_ex s = {
+		.comp_mask = IBV_SRQ_INIT_ATTR_PD,
+		.pd = &pd,
+		.attr = { .max_wr = 0, .max_sge = 1 },
+	};
+	struct ibv_context *ctx = ctx_of(&wide);
+
+	dbctx.dev_known = false;
+	CHECK_EQ(db_srq_attr_check(ctx, &s), EINVAL);
+	takes.srq_takes_0_wr = true;
+	ctx = ctx_of(&takes);
+	CHECK_EQ(db_srq_attr_check(ctx, &s), 0);
+	s.attr.max_wr = 1;
+	CHECK_EQ(db_srq_attr_check(ctx, &s), 0);
+}
+
 static const struct check_test tests[] = {
 	CHECK_TEST(queue_sizes_beyond_query_device_are_EINVAL),
+	CHECK_TEST(an_srq_of_0_wr_is_EINVAL_unless_the_backend_takes_it),
 	CHECK_TEST(qp_attributes_wider_than_their_bits_are_EINVAL),
 	CHECK_TEST(a_backend_that_names_a_feature_gets_it_past_the_core),
 	CHECK_TEST(a_backend_that_names_nothing_is_refused_with_EOPNOTSUPP),

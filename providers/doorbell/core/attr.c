@@ -161,8 +161,11 @@ int db_srq_attr_check(struct ibv_context *ctx,
 	if (!(attr->comp_mask & IBV_SRQ_INIT_ATTR_PD) || !attr->pd ||
 	    !db_same_context(ctx, attr->pd->context))
 		return EINVAL;
-	/* An SRQ holds at least one WR; mlx5_ib takes 0 and sizes it to 1. */
-	if (!attr->attr.max_wr)
+	/*
+	 * An SRQ holds at least one WR, unless the backend's native provider
+	 * takes 0 (libmlx5 and mlx5_ib size it to one WQE that holds none).
+	 */
+	if (!attr->attr.max_wr && !be->srq_takes_0_wr)
 		return EINVAL;
 	if (to_db_ctx(ctx)->dev_known &&
 	    (attr->attr.max_wr > (uint32_t)dev->max_srq_wr ||

@@ -52,6 +52,12 @@ struct db_backend {
 	const char *opt_in_env;
 	const char *native_provider;
 	/*
+	 * native_provider's file (its soname): when it is already loaded as
+	 * doorbell registers, its driver was registered first and serves the
+	 * devices, opt-in or not; with opt_in_env set doorbell says so once.
+	 */
+	const char *native_soname;
+	/*
 	 * Non-NULL when this build cannot serve the driver (say, no register
 	 * stores for the architecture): why, said once on stderr when such a
 	 * device is matched; the device is then left to native_provider.
@@ -75,6 +81,11 @@ struct db_backend {
 	uint32_t qp_types;	  /* DB_QPT(enum ibv_qp_type), core/attr.h */
 	uint32_t srq_comp_mask;	  /* enum ibv_srq_init_attr_mask */
 	uint32_t srq_types;	  /* DB_SRQT(enum ibv_srq_type), core/attr.h */
+	/*
+	 * An SRQ of max_wr 0 is taken (the native provider and kernel size
+	 * it to one WQE and it holds no WR: mlx5), not refused with EINVAL.
+	 */
+	bool srq_takes_0_wr;
 	/*
 	 * Open the kernel's side of a context the core initialised:
 	 * GET_CONTEXT with the driver's data, and what its reply says; 0 or

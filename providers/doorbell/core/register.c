@@ -4,6 +4,8 @@
  * context's life, and the registration that runs when libibverbs dlopens us.
  * Nothing here names a backend: all of it comes from db_backends[].
  */
+#define _GNU_SOURCE
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -208,6 +210,41 @@ static int db_build_match(void)
 	return 0;
 }
 
+/*
+ * A backend the user opted in whose native provider is loaded already:
+ * libibverbs tries drivers in the order they registered, so that provider
+ * serves the devices and the opt-in cannot take effect.  Said in one line,
+ * with the way out: preloading doorbell registers it first, unless the
+ * program links the native provider (ld.so then starts that one first).
+ */
+static void db_say_native_first(void)
+{
+	const struct db_backend *be;
+	const char *self = "libdoorbell";
+	Dl_info info;
+	void *h;
+	size_t i;
+
+	if (dladdr((void *)&db_device_ops, &info) && info.dli_fname)
+		self = info.dli_fname;
+	for (i = 0; i < db_num_backends; i++) {
+		be = db_backends[i];
+		if (!be->opt_in_env || !be->native_soname ||
+		    be->absent_reason || !db_env_flag(be->opt_in_env))
+			continue;
+		h = dlopen(be->native_soname, RTLD_NOLOAD | RTLD_LAZY);
+		if (!h)
+			continue;
+		dlclose(h);
+		db_refuse("%s was loaded before doorbell in this process and "
+			  "serves %s devices first: %s=1 has no effect here "
+			  "(doorbell must load first: LD_PRELOAD=%s, unless "
+			  "the program links %s; doorbell(7))",
+			  be->native_soname, be->name, be->opt_in_env, self,
+			  be->native_provider);
+	}
+}
+
 static void __attribute__((constructor)) db_register(void)
 {
 	if (db_check_libibverbs())
@@ -217,6 +254,7 @@ static void __attribute__((constructor)) db_register(void)
 		return;
 	}
 	db_lib.verbs_register_driver(&db_device_ops);
+	db_say_native_first();
 	db_debug("registered with libibverbs (rdma-core %d, "
 		 "IBVERBS_PRIVATE_%d)",
 		 db_lib.major, db_lib.epoch->pabi);

@@ -30,5 +30,6 @@ const struct db_backend db_mlx5_backend = {
 	.kabi_max = 1,
 	.opt_in_env = "DOORBELL_MLX5",
 	.native_provider = "libmlx5",
+	.native_soname = "libmlx5.so.1",
 	.absent_reason = "the mlx5 backend is not built for " M5_ARCH,
 };

@@ -175,6 +175,7 @@ const struct db_backend db_mlx5_backend = {
 	/* Verified on the software ConnectX only: opt-in (doorbell(7)). */
 	.opt_in_env = "DOORBELL_MLX5",
 	.native_provider = "libmlx5",
+	.native_soname = "libmlx5.so.1",
 	.context_size = sizeof(struct m5_context),
 	/* mlx5_ib writes the PD number after ALLOC_PD's response, room or not. */
 	.pd_resp_drv_len = sizeof(struct mlx5_ib_alloc_pd_resp),
@@ -195,6 +196,8 @@ const struct db_backend db_mlx5_backend = {
 	.qp_types = DB_QPT(IBV_QPT_RC) | DB_QPT(IBV_QPT_UD),
 	.srq_comp_mask = IBV_SRQ_INIT_ATTR_TYPE | IBV_SRQ_INIT_ATTR_PD,
 	.srq_types = DB_SRQT(IBV_SRQT_BASIC),
+	/* libmlx5 takes max_wr 0 (rdma-core's suite's SrqInitAttr()). */
+	.srq_takes_0_wr = true,
 	.get_context = m5_get_context,
 	.init_context = m5_init_context,
 	.uninit_context = m5_uninit_context,

@@ -71,7 +71,7 @@ static int m5_srq_alloc_ring(struct m5_context *ctx, struct m5_srq *srq,
 	size = db_roundup_pow2(size);
 	wq->wqe_shift = 31 - __builtin_clz(size);
 	nfree = db_roundup_pow2(a->max_wr + 1);
-	/* max_wr 0 is left for the kernel to refuse. */
+	/* max_wr 0: one WQE, which holds no WR, as libmlx5 sizes it. */
 	srq->has_waitq = a->max_wr &&
 			 2 * a->max_wr + 1 <= ctx->max_srq_recv_wr &&
 			 2 * nfree <= UINT16_MAX + 1u;

@@ -2108,6 +2108,8 @@ static const struct bm_other {
 	{ "resize_cq_below_pending_completions", EOPNOTSUPP, -1, BM_NO_RESIZE },
 	{ "resize_cq_to_max_cqe", EOPNOTSUPP, -1, BM_NO_RESIZE },
 	{ "create_qp_uc_with_srq", EOPNOTSUPP, -1, BM_NO_UC },
+	{ "create_srq_max_wr_0", 0, -1,
+	  "libmlx5 and mlx5_ib take max_wr 0: one WQE that holds no WR" },
 	{ "create_qp_ex_every_rc_send_op", EOPNOTSUPP, -1,
 	  "the mlx5 backend has no ibv_wr_* API (send_ops_flags)" },
 	{ "wr_send_sges_above_max", ENOMEM, -1,
