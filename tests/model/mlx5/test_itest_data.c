@@ -21,7 +21,8 @@ int main(int argc, char **argv)
 
 	c = argc >= 2 ? m5t_itest_find(it_cases_data_rc, "", argv[1]) : NULL;
 	if (!c || argc > 3) {
-		fprintf(stderr, "usage: mlx5_itest_data CASE [CORRUPT_WRITE]\n");
+		fprintf(stderr,
+			"usage: mlx5_itest_data CASE [CORRUPT_WRITE]\n");
 		return 2;
 	}
 	m5m_config_default(&cfg);
