@@ -16,6 +16,11 @@
 #                     runs doorbell-itest (tests/guest/itest-run.sh);
 #   check_skip        CHECK_SKIP (tests/lib/check.h): SKIP and exit 77, but a
 #                     CHECK that failed first still makes it a FAIL;
+#   pingpong_bad_data the pingpong verdict (tests/guest/pair-lib.sh's
+#                     pingpong_verdict, as tests/cx/check-pingpong.sh calls
+#                     it, and pair_bad_data, as tests/guest/apps.sh does) on
+#                     a pair whose server printed "invalid data in page 0"
+#                     and both sides exited 0 (what ibv_rc_pingpong -c does);
 #   cited_paths       scripts/cited-paths.sh (lint's paths check) in a small
 #                     repository whose text cites a missing path and paths
 #                     outside it;
@@ -168,6 +173,25 @@ check_skip)
 		'^FAIL ci_fixture_fails_then_skips$' "${fixture[@]}" fails_then_skips
 	expect ci_check_a_run_with_a_pass_and_a_skip_exits_0 0 \
 		'^1 passed, 0 failed, 1 skipped$' "${fixture[@]}" pass_and_skip
+	;;
+pingpong_bad_data)
+	# shellcheck source=tests/guest/pair-lib.sh
+	. "$top/tests/guest/pair-lib.sh"
+	printf '%s\n' 'invalid data in page 0' \
+		'8192000 bytes in 0.10 seconds = 655.36 Mbit/sec' \
+		'1000 iters in 0.10 seconds = 100.00 usec/iter' >"$tmp/srv"
+	printf '%s\n' '8192000 bytes in 0.10 seconds = 655.36 Mbit/sec' \
+		'1000 iters in 0.10 seconds = 100.00 usec/iter' >"$tmp/cli"
+	# shellcheck disable=SC2034 # read by pingpong_verdict
+	rc_s=0 rc_c=0
+	expect ci_pingpong_invalid_data_on_the_server_is_a_fail red \
+		'^FAIL ci_pp: bad data: invalid data in page 0$' \
+		pingpong_verdict ci_pp "$tmp/srv" "$tmp/cli"
+	expect ci_pingpong_invalid_data_on_the_client_is_found 0 \
+		'^invalid data in page 0$' \
+		pair_bad_data "$tmp/cli" "$tmp/srv"
+	expect ci_pingpong_clean_pair_passes 0 '^PASS ci_pp: 1000 iters' \
+		pingpong_verdict ci_pp "$tmp/cli" "$tmp/cli"
 	;;
 cited_paths)
 	repo=$tmp/repo

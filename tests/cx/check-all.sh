@@ -9,7 +9,8 @@
 #   devinfo; the referee of who served failing as it must
 #   (check-served-witness.sh); the pingpongs (data checked) and perftest's RC pairs, each
 #   through libmlx5 then doorbell; the pingpongs through doorbell again on
-#   static UARs (check-static-uars.sh); the completion channel (doorbell-itest's
+#   static UARs (check-static-uars.sh); doorbell-itest's data-path tests,
+#   every byte compared (check-itest-data.sh), through both; the completion channel (doorbell-itest's
 #   comp_channel_ and destroy_cq_ tests: arm, solicited-only, several CQs
 #   on one channel, a CQ destroyed with events unacked) through both; the
 #   interrupt counts through libmlx5, then libmlx5's and doorbell's equal
@@ -45,6 +46,8 @@ stamp() { echo "    ($1: $((SECONDS - t0)) s)"; t0=$SECONDS; }
 "$here/check-served-witness.sh" || rc=1
 both "$here/check-pingpong.sh" 200
 stamp pingpongs
+both "$here/check-itest-data.sh"
+stamp "data path (itest)"
 "$here/check-static-uars.sh" 100 || rc=1
 stamp "static UARs"
 both "$here/check-perftest.sh" 200

@@ -4,7 +4,8 @@
 # Real verbs applications through doorbell, inside the Soft-RoCE guest:
 # perftest and the ibverbs-utils pingpongs, each as a server/client pair on
 # rxe0.  A pair passes when both sides exit 0, the client prints its results,
-# neither side reports a completion error, and both sides' DOORBELL_DEBUG
+# neither side reports bad data (pair_bad_data: the pingpongs' -c) nor a
+# completion error, and both sides' DOORBELL_DEBUG
 # line shows that doorbell served the device.
 #
 # Usage: tests/guest/apps.sh [FILTER]   (run inside tests/vm/run.sh)
@@ -48,7 +49,7 @@ links_libmlx5() {
 
 # pair NAME EXPECT -- ARGS...: run "ARGS" as server, then "ARGS addr".
 pair() {
-	local name=$1 expect=$2 srv cli why=""
+	local name=$1 expect=$2 srv cli why="" bad
 	shift 3
 	[[ -n $filter && $name != *$filter* ]] && return 0
 	[[ -n $skip && $name =~ $skip ]] && return 0
@@ -62,6 +63,8 @@ pair() {
 	pair_tries "$name" "$srv" "$cli" "$expect" run_pair "$srv" "$cli" "$@"
 	if ((rc_c != 0 || rc_s != 0)); then
 		why="exit codes client $rc_c server $rc_s"
+	elif bad=$(pair_bad_data "$srv" "$cli"); then
+		why="bad data: $bad"
 	elif grep -qi "completion with error\|failed status\|Couldn't\|Failed to" "$cli" "$srv"; then
 		why="an error was reported"
 	elif ! grep -Eq "$expect" "$cli"; then

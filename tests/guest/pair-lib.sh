@@ -154,3 +154,34 @@ pair_clock_only() {
 	((rc_c == 0 || (rc_c == 1 && gc))) || return 1
 	((rc_s == 0 || (rc_s == 1 && gs) || (rc_s == 143 && gc)))
 }
+
+# pair_bad_data SRV_LOG CLI_LOG: the ibverbs pingpongs' -c found bad bytes
+# on either side.  ibv_*_pingpong -c only prints "invalid data in page N"
+# and still exits 0, so a pair that checks data must also test this.
+# Prints the first such line; returns 0 if there is one.
+pair_bad_data() {
+	grep -m1 -h 'invalid data' "$1" "$2"
+}
+
+# pingpong_verdict NAME SRV_LOG CLI_LOG: the verdict on one ibverbs pingpong
+# pair run by run_pair (rc_s, rc_c): both sides exit 0, both report their
+# "iters in" line, and neither found bad data.  Prints PASS or FAIL NAME
+# (on a FAIL both logs, indented); returns 1 on a FAIL.
+pingpong_verdict() {
+	local name=$1 srv=$2 cli=$3 why="" bad
+	if ((rc_s != 0 || rc_c != 0)); then
+		why="server exit $rc_s, client exit $rc_c"
+	elif bad=$(pair_bad_data "$srv" "$cli"); then
+		why="bad data: $bad"
+	elif ! grep -q 'iters in' "$cli" || ! grep -q 'iters in' "$srv"; then
+		why="no 'iters in' line from both sides"
+	fi
+	if [[ -z $why ]]; then
+		echo "PASS $name: $(grep -m1 'iters in' "$cli")"
+		return 0
+	fi
+	echo "FAIL $name: $why"
+	sed 's/^/  server: /' "$srv"
+	sed 's/^/  client: /' "$cli"
+	return 1
+}

@@ -37,10 +37,22 @@ int m5m_dma_remote(const struct m5m_qp *dst, uint32_t rkey, uint64_t addr,
 		       : 0;
 }
 
+/* cfg.corrupt_write: flip the first byte of the Nth data write, at @host. */
+static void m5m_dma_tamper(const struct m5m_pd *pd, uint8_t *host)
+{
+	struct m5m_dev *dev = pd->dev;
+
+	if (dev->cfg.corrupt_write &&
+	    __atomic_add_fetch(&dev->data_writes, 1, __ATOMIC_RELAXED) ==
+		    dev->cfg.corrupt_write)
+		*host ^= 0x01;
+}
+
 /* Copy len bytes between buf and the range; to: into the range. */
 static int m5m_dma_copy(const struct m5m_pd *pd, uint32_t key, uint64_t addr,
 			uint64_t len, int access, uint8_t *buf, bool to)
 {
+	const uint8_t *start = buf;
 	uint64_t run;
 	uint8_t *host;
 
@@ -53,9 +65,11 @@ static int m5m_dma_copy(const struct m5m_pd *pd, uint32_t key, uint64_t addr,
 			return -1;
 		if (run > len)
 			run = len;
-		if (to)
+		if (to) {
 			memcpy(host, buf, run);
-		else
+			if (buf == start)
+				m5m_dma_tamper(pd, host);
+		} else
 			memcpy(buf, host, run);
 		addr += run;
 		buf += run;
@@ -81,6 +95,7 @@ int m5m_dma_move(const struct m5m_pd *dpd, uint32_t dkey, uint64_t daddr,
 		 uint64_t saddr, int saccess, uint64_t len)
 {
 	uint64_t drun, srun;
+	bool moved = false;
 	uint8_t *d, *s;
 
 	do {
@@ -97,6 +112,9 @@ int m5m_dma_move(const struct m5m_pd *dpd, uint32_t dkey, uint64_t daddr,
 			drun = len;
 		/* Either side may overlap the other. */
 		memmove(d, s, drun);
+		if (!moved)
+			m5m_dma_tamper(dpd, d);
+		moved = true;
 		daddr += drun;
 		saddr += drun;
 		len -= drun;

@@ -363,6 +363,7 @@ struct m5m_dev {
 	bool irq_thread_on;
 	int irq_stop_fd;
 	uint64_t guid;
+	uint64_t data_writes; /* for cfg.corrupt_write */
 	uint8_t mac[6];
 	uint32_t next_uar_page; /* device-wide UAR page ids */
 	/* The ODP page fault on an SRQ WQE mlx5_ib has yet to handle. */

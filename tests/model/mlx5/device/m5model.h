@@ -128,6 +128,13 @@ struct m5m_config {
 	 * ones).  Default false: ON_DEMAND MRs are EOPNOTSUPP.
 	 */
 	bool odp;
+	/*
+	 * Test only: the Nth write of received data into memory (a receive's
+	 * scatter, an RDMA write's or read's target, an atomic's result;
+	 * counted from 1) has its first byte flipped, so that the checks of
+	 * the bytes that arrived can be shown to fail.  Default 0: never.
+	 */
+	uint64_t corrupt_write;
 };
 
 /* Defaults as documented above. */

@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * doorbell-itest's RC data-path cases (tests/guest/itest/data_rc.c, every
+ * byte that arrived compared) on the in-process software ConnectX, and
+ * with the model told to flip one byte of received data
+ * (m5m_config.corrupt_write), where the same check must say FAIL:
+ *
+ *	mlx5_itest_data CASE [CORRUPT_WRITE]
+ *
+ * Exit status 0 PASS, 1 FAIL, 77 SKIP; the PASS/FAIL/SKIP line is printed.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "m5t_itest.h"
+
+int main(int argc, char **argv)
+{
+	const struct it_case *c;
+	struct m5m_config cfg;
+
+	c = argc >= 2 ? m5t_itest_find(it_cases_data_rc, "", argv[1]) : NULL;
+	if (!c || argc > 3) {
+		fprintf(stderr,
+			"usage: mlx5_itest_data CASE [CORRUPT_WRITE]\n");
+		return 2;
+	}
+	m5m_config_default(&cfg);
+	if (argc == 3)
+		cfg.corrupt_write = strtoull(argv[2], NULL, 0);
+	return m5t_itest_run(c, &cfg);
+}
