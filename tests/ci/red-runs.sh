@@ -35,7 +35,15 @@
 #   retry_rule        pair-lib.sh's pair_tries: a try that showed perftest's
 #                     clock symptom but whose server crashed is not retried
 #                     (the pair fails); a try that failed for the clock alone
-#                     is, with its exit codes printed.
+#                     is, with its exit codes printed;
+#   suite_judge       tests/guest/suite-judge.sh on made-up summaries of
+#                     rdma-core's suite: doorbell skipping, failing or
+#                     missing a test the stock provider passed in the same
+#                     boot is red (a skip is green only when
+#                     rdma-core-choices.txt's kind of line names it); a
+#                     kernel exception for an error the stock run did not
+#                     hit is red, and the saved totals are those after the
+#                     exceptions.
 # Prints PASS or FAIL with the ctest entry's name, and on a FAIL the broken
 # run's output, indented.  Exit 1 on a FAIL.
 #
@@ -133,7 +141,54 @@ judge_tries() {
 	echo "PASS ci_fake_pair: after $n tries"
 }
 
+# judge_suite STOCK DOORBELL: suite-judge.sh's verdicts on two made-up
+# summaries (the lines given, one a "|"-separated field), with a kernel
+# exception for tests.t.K.test_kernel on kernel 9.9 and one choice for
+# tests.t.C.* skipped with "not offered".
+# shellcheck disable=SC2317 # called by expect
+judge_suite() {
+	local f rc=0
+	. "$top/tests/guest/suite-judge.sh"
+	printf 'kernel tests.t.K.test_kernel 9.9 the kernel errs\n' >"$tmp/exc"
+	printf '# a comment\ntests.t.C.* | not offered | doorbell lacks C\n' >"$tmp/choices"
+	for f in stock doorbell; do
+		tr '|' '\n' <<<"$1" >"$tmp/$f"
+		shift
+	done
+	suite_except "$tmp/stock" stock 9.9.1 "$tmp/exc"
+	suite_except "$tmp/doorbell" doorbell 9.9.1 "$tmp/exc" "$tmp/stock"
+	grep -q '^total ' "$tmp/doorbell" && echo "    doorbell's $(grep '^total ' "$tmp/doorbell")"
+	suite_compare "$tmp/doorbell" "$tmp/stock" doorbell "$tmp/choices" || rc=1
+	grep -q '^bad ' "$tmp/doorbell" && rc=1
+	return "$rc"
+}
+
 case ${1:-} in
+suite_judge)
+	s='pass tests.t.A.test_a|pass tests.t.C.test_c|total 2 0 0 0 0 1'
+	expect ci_suite_a_test_stock_passes_and_doorbell_skips_is_red red \
+		'^FAIL doorbell_tests.t.A.test_a: passes with the stock provider; here: skipped skip tests.t.A.test_a: no reason$' \
+		judge_suite "$s" 'skipped skip tests.t.A.test_a: no reason|pass tests.t.C.test_c|total 1 1 0 0 0 1'
+	expect ci_suite_a_test_stock_passes_and_doorbell_fails_is_red red \
+		'^FAIL doorbell_tests.t.A.test_a: passes with the stock provider; here: bad fail tests.t.A.test_a' \
+		judge_suite "$s" 'bad fail tests.t.A.test_a|pass tests.t.C.test_c|total 1 0 1 0 0 1'
+	expect ci_suite_a_test_stock_passes_and_doorbell_misses_is_red red \
+		'^FAIL doorbell_tests.t.A.test_a: passes with the stock provider; here: not run$' \
+		judge_suite "$s" 'pass tests.t.C.test_c|total 1 0 0 0 0 1'
+	expect ci_suite_a_documented_choice_skip_is_green 0 \
+		'^SKIP doorbell_tests.t.C.test_c: passes with the stock provider; doorbell.s choice: doorbell lacks C$' \
+		judge_suite "$s" 'pass tests.t.A.test_a|skipped skip tests.t.C.test_c: not offered here|total 1 1 0 0 0 1'
+	expect ci_suite_a_choice_with_another_reason_is_red red \
+		'^FAIL doorbell_tests.t.C.test_c: passes with the stock provider' \
+		judge_suite "$s" 'pass tests.t.A.test_a|skipped skip tests.t.C.test_c: it crashed|total 1 1 0 0 0 1'
+	expect ci_suite_a_kernel_exception_stock_did_not_hit_is_red red \
+		'^FAIL doorbell_tests.t.K.test_kernel: not the kernel.s' \
+		judge_suite 'pass tests.t.K.test_kernel|total 1 0 0 0 0 1' \
+			'bad error tests.t.K.test_kernel: timed out|total 0 0 0 1 0 1'
+	expect ci_suite_a_kernel_exception_stock_hit_too_is_a_skip_counted_so 0 \
+		"^    doorbell's total 0 1 0 0 0 1$" \
+		judge_suite 'bad error tests.t.K.test_kernel: x|total 0 0 0 1 0 1' \
+			'bad error tests.t.K.test_kernel: timed out|total 0 0 0 1 0 1' ;;
 silent_stage)
 	expect ci_a_stage_exiting_1_silently_is_red red \
 		'^FAIL extra_completes: exit 1$' \

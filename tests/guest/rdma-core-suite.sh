@@ -5,29 +5,20 @@
 # rdma-core package (/usr/share/doc/rdma-core/tests), against rxe0,
 # through whichever provider serves the device.
 #
-# Usage: rdma-core-suite.sh [MIN_PASS [unittest args...]]
-#    or: rdma-core-suite.sh --per-module [--name NAME] [--save FILE]
+# Usage: rdma-core-suite.sh [--per-module] [--name NAME] [--save FILE]
 #                           [--baseline FILE | --min MIN_PASS | --measure]
 #                           [--test-timeout SECS] [--modules "M..."]
-# Both forms take --dev DEV and --gid N among their options (default: the
-# guest's DOORBELL_VM_IBDEV and DOORBELL_VM_GID_INDEX, rxe0 and 1;
-# tests/cx/check-rdma-core-suite.sh: mlx5_0 and 0).
+#                           [--dev DEV] [--gid N]
+# (default: the guest's DOORBELL_VM_IBDEV and DOORBELL_VM_GID_INDEX, rxe0
+# and 1; tests/cx/check-rdma-core-suite.sh: mlx5_0 and 0).
 #
-# The first form runs the whole suite in one python process (run_tests.py)
-# and prints the unittest summary and one line, PASS when there is no
-# failure, no error and at least MIN_PASS passes (default 86: the stock
-# provider's count on Debian 12's kernel).
-#
-# --per-module runs each test_*.py (or only the --modules named, e.g.
-# "test_cq test_qp") in its own python process
-# (rdma-core-module.py), so that a crash costs one module: on Debian 13,
-# python dies in the garbage collector after pyverbs' "Failed to close CQ.
-# Errno: 9" with the stock provider.  It is slower (Debian 12 guest, same
-# boot, loaded host: 110 s against 56 s through doorbell, 134 s against 77 s
-# with the stock provider), so tests/guest/suite.sh keeps the single process
-# on Debian 12; tests/guest/distro-suite.sh uses this.  Each test is interrupted after
-# 120 s (--test-timeout), each module after 900 s (both times
-# DOORBELL_TIMEOUT_SCALE).
+# Each test_*.py (or only the --modules named, e.g. "test_cq test_qp") runs
+# in its own python process (rdma-core-module.py), so that a crash costs
+# one module: on Debian 13, python dies in the garbage collector after
+# pyverbs' "Failed to close CQ. Errno: 9" with the stock provider.
+# (--per-module is accepted and is the only form.)  Each test is
+# interrupted after 120 s (--test-timeout), each module after 900 s (both
+# times DOORBELL_TIMEOUT_SCALE).
 # How a module's end counts:
 #   - it ran to its end: its tests count as unittest reported them;
 #   - a test was interrupted by the per-test timeout: one error;
@@ -41,9 +32,17 @@
 #     python, not the provider.
 # The tests that failed or erred are named, each on a line of its own.
 # --save FILE keeps the counts and names (for a later --baseline);
-# --baseline FILE compares: the line is PASS when there is no failure, no
-# error, no exit crash the baseline lacks, and at least as many passes as
-# the baseline.  Without --baseline: MIN_PASS (--min, default 1).
+# --baseline FILE (the stock provider's --save, same boot, same
+# DOORBELL_SUITE_SEED) judges test by test (suite-judge.sh): the line is
+# PASS when there is no failure, no error, no exit crash the baseline
+# lacks, and every test the baseline passed passes here too, or skips for
+# a documented choice of doorbell's (rdma-core-choices.txt); each test that
+# does not is a FAIL line of its own.  A kernel exception
+# (rdma-core-exceptions.txt) turns an error into a SKIP only when the
+# baseline hit it too.  Without --baseline: MIN_PASS (--min, default 1).
+# An expected failure (unittest.expectedFailure) counts as a skip: it
+# passes on any exception.  The saved counts are those after the kernel
+# exceptions.
 # --measure (the baseline's own run): PASS when some test passed; its
 # failures, errors and crashes are listed, not failed.
 # --name NAME names the PASS/FAIL line (default
@@ -57,17 +56,19 @@ set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=tests/guest/pair-lib.sh
 . "$here/pair-lib.sh"	# scaled
+# shellcheck source=tests/guest/suite-judge.sh
+. "$here/suite-judge.sh"
 dev=${DOORBELL_VM_IBDEV:-rxe0}
 gid=${DOORBELL_VM_GID_INDEX:-1}
 src=/usr/share/doc/rdma-core/tests
-per_module=0 name=rdma_core_suite_passes_with_no_failures_or_errors
+name=rdma_core_suite_passes_with_no_failures_or_errors
 save="" baseline="" min="" measure=0 test_timeout=120 only=""
 while (($#)); do
 	case $1 in
 	--dev) dev=${2:?--dev needs a device}; shift ;;
 	--gid) gid=${2:?--gid needs an index}; shift ;;
 	--test-timeout) test_timeout=${2:?--test-timeout needs seconds}; shift ;;
-	--per-module) per_module=1 ;;
+	--per-module) ;;
 	--modules) only=${2:?--modules needs module names}; shift ;;
 	--name) name=${2:?--name needs a name}; shift ;;
 	--save) save=${2:?--save needs a file}; shift ;;
@@ -91,29 +92,6 @@ trap 'rm -rf "$work"' EXIT
 cp -r "$src" "$work/tests"
 find "$work/tests" -name '*.gz' -exec gunzip -f {} +
 log=$work/log
-
-if ((!per_module)); then
-	min=${1:-${min:-86}}
-	shift || true
-	timeout "$(scaled 1800)" /usr/bin/python3 "$work/tests/run_tests.py" \
-		--dev "$dev" --port 1 --gid "$gid" -v "$@" >"$log" 2>&1
-	rc=$?
-	grep -E "^(FAIL|ERROR):" "$log" | sed 's/^/    /'
-	grep -E "^Ran [0-9]+ tests|^OK|^FAILED" "$log" | sed 's/^/    /'
-	ran=$(sed -nE 's/^Ran ([0-9]+) tests.*/\1/p' "$log")
-	skipped=$(grep -oE "skipped=[0-9]+" "$log" | tail -1 | cut -d= -f2)
-	failures=$(grep -oE "failures=[0-9]+" "$log" | tail -1 | cut -d= -f2)
-	errors=$(grep -oE "errors=[0-9]+" "$log" | tail -1 | cut -d= -f2)
-	passed=$((${ran:-0} - ${skipped:-0} - ${failures:-0} - ${errors:-0}))
-	echo "    rdma-core suite: ran ${ran:-0}, passed $passed, skipped ${skipped:-0}, failures ${failures:-0}, errors ${errors:-0}"
-	if ((rc == 0 && passed >= min)); then
-		echo "PASS $name"
-	else
-		echo "FAIL $name: exit $rc, $passed passed (need $min)"
-	fi
-	[[ -z ${DOORBELL_SUITE_LOG:-} ]] || cp "$log" "$DOORBELL_SUITE_LOG"
-	exit "$((rc == 0 && passed >= min ? 0 : 1))"
-fi
 
 # --- one process per module ----------------------------------------------------
 # rdma-core-module.py forks a child per module; the events of all modules
@@ -162,30 +140,28 @@ $1 == "module" { flush(); mod = $2; done = 0; cur = ""; rc = ""; next }
 $1 == "start" { cur = $2; next }
 $1 == "done" { done = 1; cur = ""; next }
 $1 == "exit" { rc = $2; next }
-$1 == "ok" || $1 == "xfail" { P++; cur = ""; print "pass " $2; next }
+$1 == "ok" { P++; cur = ""; print "pass " $2; next }
+$1 == "xfail" {
+	S++; cur = ""
+	print "skipped skip " $2 ": an expected failure, which proves no status"
+	next
+}
 $1 == "skip" { S++; cur = ""; print "skipped " $0; next }
 $1 == "fail" || $1 == "xpass" { F++; cur = ""; print "bad " $0; next }
 $1 == "error" { E++; cur = ""; print "bad " $0; next }
 END { flush(); printf "total %d %d %d %d %d %d\n", P, S, F, E, C, mods }
 ' "$res" >"$summary"
 read -r _ passed skipped failures errors crashes nmods < <(grep '^total ' "$summary")
-# Failures and errors the kernel causes (rdma-core-exceptions.txt): SKIP.
-exc=$here/rdma-core-exceptions.txt
-kver=$(uname -r)
-while read -r kind t pfx reason; do
-	[[ $kind == kernel && $kver == "$pfx"* ]] || continue
-	grep -q "^bad [a-z]* $t\(:\| \|\$\)" "$summary" || continue
-	echo "SKIP ${name}_$t: $reason (kernel $kver)"
-	if grep -q "^bad fail $t" "$summary"; then
-		failures=$((failures - 1))
-	else
-		errors=$((errors - 1))
-	fi
-	sed -i "/^bad [a-z]* $t\(:\| \|\$\)/d" "$summary"
-done < <(grep '^kernel ' "$exc")
+# Failures and errors the kernel causes (rdma-core-exceptions.txt): SKIP,
+# held to the same boot's stock run when there is one (suite-judge.sh).
+# The totals are written after them, so a saved baseline counts them so.
+suite_except "$summary" "$name" "$(uname -r)" "$here/rdma-core-exceptions.txt" \
+	"$baseline"
+read -r _ passed skipped failures errors crashes nmods < <(grep '^total ' "$summary")
 if ((nmods < ${#mods[@]})); then
 	echo "    ERROR: $((${#mods[@]} - nmods)) of ${#mods[@]} modules did not run (the runner ended)"
 	errors=$((errors + ${#mods[@]} - nmods))
+	sed -i "s/^total .*/total $passed $skipped $failures $errors $crashes $nmods/" "$summary"
 fi
 sed -n 's/^bad \([a-z]*\) /    \U\1\E /p' "$summary"
 sed -n 's/^crash \([^ ]*\) exit \(.*\)/    exit crash: \1 (exit status \2) after all its tests ran/p' "$summary"
@@ -210,33 +186,8 @@ elif [[ -n $baseline ]]; then
 	if [[ ! -s $baseline ]]; then
 		why+=", no baseline in $baseline"
 	else
-		read -r _ bpassed _ bfail berr bcrash _ < <(grep '^total ' "$baseline")
-		echo "    baseline (stock provider): passed $bpassed, failures $bfail, errors $berr, exit crashes $bcrash"
-		sed -n 's/^bad \([a-z]*\) /    stock \U\1\E /p' "$baseline"
-		sed -n 's/^crash \([^ ]*\) .*/    stock exit crash: \1/p' "$baseline"
-		# The tests only the stock provider passed, with what they did
-		# here; those of a deferred feature do not count.
-		deferred=0
-		while read -r _ t; do
-			grep -q "^pass $t\$" "$summary" && continue
-			got=$(grep -m1 -F " $t" "$summary" | sed -E 's/^(skipped|bad) //')
-			why_d=""
-			while read -r _ re reason; do
-				if [[ $t =~ $re ]]; then why_d=$reason; break; fi
-			done < <(grep '^deferred ' "$exc")
-			if [[ -n $why_d && $got == skip* ]]; then
-				echo "SKIP ${name}_$t: passes with stock only; $why_d"
-				deferred=$((deferred + 1))
-			else
-				echo "    passes with stock only: $t (here: ${got:-not run})"
-			fi
-		done < <(grep '^pass ' "$baseline")
-		((passed >= bpassed - deferred)) ||
-			why+=", $passed passed < $bpassed with the stock provider ($deferred of those deferred)"
-		while read -r _ m _; do
-			grep -q "^crash $m " "$baseline" ||
-				why+=", exit crash in $m (not with the stock provider)"
-		done < <(grep '^crash ' "$summary")
+		suite_compare "$summary" "$baseline" "$name" "$here/rdma-core-choices.txt" ||
+			why+=", a test that passes with the stock provider does not pass here (FAIL lines above)"
 	fi
 else
 	min=${min:-1}

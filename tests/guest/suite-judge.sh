@@ -1,0 +1,100 @@
+# shellcheck shell=bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# The verdicts on one run of rdma-core's suite, test by test, from its
+# summary (tests/guest/rdma-core-suite.sh --per-module writes it; no guest
+# needed to judge one: tests/ci/red-runs.sh suite_judge).  Sourced.
+# A summary has one line per test, then the totals:
+#   pass TEST | skipped skip TEST: REASON | bad fail|error|xpass TEST[: ...]
+#   excepted KIND TEST[: ...]   (a bad line a kernel exception applied to)
+#   crash MODULE exit STATUS    (the module's process died after its tests)
+#   total PASSED SKIPPED FAILURES ERRORS EXIT_CRASHES MODULES
+#
+#   suite_except SUMMARY NAME KVER EXCEPTIONS [BASELINE]
+#       The kernel exceptions (rdma-core-exceptions.txt): a bad test that a
+#       "kernel TEST KVER-PREFIX REASON" line names for this kernel becomes
+#       "excepted", with a SKIP line, and the totals count it as skipped.
+#       With BASELINE (the stock provider's summary, same boot) only when
+#       the stock run had the same test bad or excepted; else a FAIL line,
+#       and the test stays bad.  Rewrites SUMMARY's totals.
+#   suite_compare SUMMARY BASELINE NAME CHOICES
+#       Every test the baseline passed passes here too, or skips here for
+#       a documented choice of doorbell's (a line of CHOICES,
+#       rdma-core-choices.txt, matching the test's id and its skip reason:
+#       a SKIP line names the choice); any other outcome is a FAIL line.
+#       So is an exit crash the baseline lacks.  Status 1 after a FAIL.
+
+# suite_id_re TEST: an extended regex for TEST's id in a summary line.
+suite_id_re() {
+	printf '%s' "$1" | sed 's/[][\.*^$+?(){}|/]/\\&/g'
+}
+
+suite_except() {
+	local sum=$1 name=$2 kver=$3 exc=$4 base=${5:-}
+	local kind t pfx reason re nf ne P S F E C M
+	read -r _ P S F E C M < <(grep '^total ' "$sum")
+	while read -r kind t pfx reason; do
+		[[ $kind == kernel && $kver == "$pfx"* ]] || continue
+		re="$(suite_id_re "$t")(:| |\$)"
+		grep -Eq "^bad [a-z]+ $re" "$sum" || continue
+		if [[ -n $base ]] && ! grep -Eq "^(bad|excepted) [a-z]+ $re" "$base"; then
+			echo "FAIL ${name}_$t: not the kernel's ($reason): the stock provider did not hit it in this boot"
+			continue
+		fi
+		echo "SKIP ${name}_$t: $reason (kernel $kver)"
+		nf=$(grep -Ec "^bad (fail|xpass) $re" "$sum")
+		ne=$(grep -Ec "^bad error $re" "$sum")
+		F=$((F - nf)) E=$((E - ne)) S=$((S + 1))
+		sed -Ei "s/^bad ([a-z]+ $re)/excepted \\1/" "$sum"
+	done < <(grep '^kernel ' "$exc")
+	sed -i "s/^total .*/total $P $S $F $E $C $M/" "$sum"
+}
+
+# suite_trim TEXT: TEXT without its leading and trailing blanks.
+suite_trim() {
+	local s=$1
+	s=${s#"${s%%[![:space:]]*}"}
+	printf '%s' "${s%"${s##*[![:space:]]}"}"
+}
+
+# suite_choice CHOICES TEST REASON: prints the why of the first line of
+# CHOICES whose glob matches TEST and whose text is in REASON; 1 if none.
+suite_choice() {
+	local glob sub why
+	while IFS='|' read -r glob sub why; do
+		glob=$(suite_trim "$glob")
+		[[ -z $glob || $glob == \#* ]] && continue
+		sub=$(suite_trim "$sub")
+		# shellcheck disable=SC2053 # the glob is meant
+		if [[ -n $sub && $2 == $glob && $3 == *"$sub"* ]]; then
+			suite_trim "$why"
+			return 0
+		fi
+	done <"$1"
+	return 1
+}
+
+suite_compare() {
+	local sum=$1 base=$2 name=$3 choices=$4 t got why lost=0 m
+	local bp bf be bc
+	read -r _ bp _ bf be bc _ < <(grep '^total ' "$base")
+	echo "    baseline (stock provider, this boot): passed $bp, failures $bf, errors $be, exit crashes $bc"
+	sed -n 's/^bad \([a-z]*\) /    stock \U\1\E /p' "$base"
+	sed -n 's/^crash \([^ ]*\) .*/    stock exit crash: \1/p' "$base"
+	while read -r _ t; do
+		grep -qxF "pass $t" "$sum" && continue
+		got=$(awk -v t="$t" '$1 == "skipped" || $1 == "bad" || $1 == "excepted" {
+			id = $3; sub(/:$/, "", id); if (id == t) { print; exit } }' "$sum")
+		if [[ $got == "skipped "* ]] && why=$(suite_choice "$choices" "$t" "${got#*": "}"); then
+			echo "SKIP ${name}_$t: passes with the stock provider; doorbell's choice: $why"
+			continue
+		fi
+		echo "FAIL ${name}_$t: passes with the stock provider; here: ${got:-not run}"
+		lost=$((lost + 1))
+	done < <(grep '^pass ' "$base")
+	while read -r _ m _; do
+		grep -q "^crash $m " "$base" && continue
+		echo "FAIL ${name}_exit_crash_$m: the module's process crashed after its tests, not with the stock provider"
+		lost=$((lost + 1))
+	done < <(grep '^crash ' "$sum")
+	((lost == 0))
+}
