@@ -61,7 +61,8 @@ const struct it_case *m5t_itest_find(const struct it_case *cases,
 	return NULL;
 }
 
-int m5t_itest_run(const struct it_case *c, struct m5m_config *cfg)
+int m5t_itest_run(const struct it_case *c, struct m5m_config *cfg,
+		  const char *must_fail)
 {
 	struct it_env env = {
 		.port = 1,
@@ -90,6 +91,15 @@ int m5t_itest_run(const struct it_case *c, struct m5m_config *cfg)
 		m5m_dev_destroy(m5t_dev);
 	else if (r == IT_PASS)
 		r = it_fail(&t, "the model saw protocol violations");
+	if (must_fail && r == IT_FAIL) {
+		printf("PASS %s: %s\n", must_fail, t.reason);
+		return 0;
+	}
+	if (must_fail) {
+		printf("FAIL %s: %s %s\n", must_fail, c->name,
+		       r == IT_PASS ? "passed" : "skipped");
+		return 1;
+	}
 	if (r == IT_PASS) {
 		printf("PASS %s\n", c->name);
 		return 0;

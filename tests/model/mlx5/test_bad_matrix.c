@@ -34,5 +34,5 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	m5m_config_default(&cfg);
-	return m5t_itest_run(c, &cfg);
+	return m5t_itest_run(c, &cfg, NULL);
 }

@@ -8,6 +8,8 @@
  *	mlx5_itest_data CASE [CORRUPT_WRITE]
  *
  * Exit status 0 PASS, 1 FAIL, 77 SKIP; the PASS/FAIL/SKIP line is printed.
+ * With CORRUPT_WRITE the case must fail: then the line is
+ * "PASS mlx5_itest_data_CASE_fails_on_a_flipped_byte: <the case's reason>".
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +20,7 @@ int main(int argc, char **argv)
 {
 	const struct it_case *c;
 	struct m5m_config cfg;
+	char name[160];
 
 	c = argc >= 2 ? m5t_itest_find(it_cases_data_rc, "", argv[1]) : NULL;
 	if (!c || argc > 3) {
@@ -26,7 +29,10 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	m5m_config_default(&cfg);
-	if (argc == 3)
-		cfg.corrupt_write = strtoull(argv[2], NULL, 0);
-	return m5t_itest_run(c, &cfg);
+	if (argc == 2)
+		return m5t_itest_run(c, &cfg, NULL);
+	cfg.corrupt_write = strtoull(argv[2], NULL, 0);
+	snprintf(name, sizeof(name),
+		 "mlx5_itest_data_%s_fails_on_a_flipped_byte", c->name);
+	return m5t_itest_run(c, &cfg, name);
 }
