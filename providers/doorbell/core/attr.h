@@ -79,8 +79,9 @@ int db_qp_modify_check(const struct ibv_qp_attr *attr, int mask);
 /*
  * ibv_create_srq_ex: comp_mask, the SRQ type (a known type the backend
  * does not take is EOPNOTSUPP, an unknown one EINVAL), a missing or
- * foreign PD, max_wr 0 (unless the backend's srq_takes_0_wr), or max_wr and max_sge above query_device's
- * max_srq_wr and max_srq_sge (EINVAL).  0 or a positive errno.
+ * foreign PD, max_wr 0 (unless the backend's srq_takes_0_wr), or max_wr
+ * and max_sge above query_device's max_srq_wr and max_srq_sge (EINVAL).
+ * 0 or a positive errno.
  */
 int db_srq_attr_check(struct ibv_context *ctx,
 		      const struct ibv_srq_init_attr_ex *attr);
