@@ -195,6 +195,12 @@ const struct db_backend db_mlx5_backend = {
 	.qp_types = DB_QPT(IBV_QPT_RC) | DB_QPT(IBV_QPT_UD),
 	.srq_comp_mask = IBV_SRQ_INIT_ATTR_TYPE | IBV_SRQ_INIT_ATTR_PD,
 	.srq_types = DB_SRQT(IBV_SRQT_BASIC),
+	/*
+	 * None of the features core/caps.c masks: no windows, LOCAL_INV,
+	 * SEND_WITH_INV, XRC, raw QPs, RSS, tag matching, device memory,
+	 * timestamps or pacing (ODP and atomics are served and kept).
+	 */
+	.serves = 0,
 	.get_context = m5_get_context,
 	.init_context = m5_init_context,
 	.uninit_context = m5_uninit_context,
