@@ -39,11 +39,10 @@ static void all_caps(struct ibv_device_attr_ex *a)
 
 static void rxe_keeps_windows_and_mem_mgt_and_cuts_the_rest(void)
 {
-	const unsigned int kept = IBV_DEVICE_RC_RNR_NAK_GEN |
-				  IBV_DEVICE_MEM_WINDOW |
-				  IBV_DEVICE_MEM_WINDOW_TYPE_2A |
-				  IBV_DEVICE_MEM_WINDOW_TYPE_2B |
-				  IBV_DEVICE_MEM_MGT_EXTENSIONS;
+	const unsigned int kept =
+		IBV_DEVICE_RC_RNR_NAK_GEN | IBV_DEVICE_MEM_WINDOW |
+		IBV_DEVICE_MEM_WINDOW_TYPE_2A | IBV_DEVICE_MEM_WINDOW_TYPE_2B |
+		IBV_DEVICE_MEM_MGT_EXTENSIONS;
 	struct ibv_device_attr_ex a;
 
 	all_caps(&a);

@@ -101,15 +101,15 @@ struct db_backend {
 
 /* Features of db_backend.serves; core/caps.c lists what each covers. */
 enum {
-	DB_SERVES_MW = 1 << 0,	     /* memory windows, bind */
-	DB_SERVES_MEM_MGT = 1 << 1,  /* LOCAL_INV, SEND_WITH_INV */
-	DB_SERVES_XRC = 1 << 2,	     /* XRC domains, SRQs and QPs */
-	DB_SERVES_RAW = 1 << 3,	     /* raw packet QPs, TSO, checksums */
-	DB_SERVES_RSS = 1 << 4,	     /* WQs, indirection tables */
-	DB_SERVES_TM = 1 << 5,	     /* tag-matching SRQs */
-	DB_SERVES_DM = 1 << 6,	     /* device memory */
+	DB_SERVES_MW = 1 << 0,	      /* memory windows, bind */
+	DB_SERVES_MEM_MGT = 1 << 1,   /* LOCAL_INV, SEND_WITH_INV */
+	DB_SERVES_XRC = 1 << 2,	      /* XRC domains, SRQs and QPs */
+	DB_SERVES_RAW = 1 << 3,	      /* raw packet QPs, TSO, checksums */
+	DB_SERVES_RSS = 1 << 4,	      /* WQs, indirection tables */
+	DB_SERVES_TM = 1 << 5,	      /* tag-matching SRQs */
+	DB_SERVES_DM = 1 << 6,	      /* device memory */
 	DB_SERVES_TIMESTAMP = 1 << 7, /* completion timestamps */
-	DB_SERVES_PACING = 1 << 8,   /* packet pacing (rate limits) */
+	DB_SERVES_PACING = 1 << 8,    /* packet pacing (rate limits) */
 };
 
 struct db_device {

@@ -141,11 +141,10 @@ static void query_device_ex_reports_the_odp_caps_of_the_device(void)
  */
 static void query_device_reports_only_what_the_backend_serves(void)
 {
-	const unsigned int cut = IBV_DEVICE_XRC | IBV_DEVICE_MEM_WINDOW |
-				 IBV_DEVICE_MEM_WINDOW_TYPE_2B |
-				 IBV_DEVICE_MEM_MGT_EXTENSIONS |
-				 IBV_DEVICE_RAW_IP_CSUM |
-				 IBV_DEVICE_MANAGED_FLOW_STEERING;
+	const unsigned int cut =
+		IBV_DEVICE_XRC | IBV_DEVICE_MEM_WINDOW |
+		IBV_DEVICE_MEM_WINDOW_TYPE_2B | IBV_DEVICE_MEM_MGT_EXTENSIONS |
+		IBV_DEVICE_RAW_IP_CSUM | IBV_DEVICE_MANAGED_FLOW_STEERING;
 	struct m5m_dev *dev = dev_with_odp(true);
 	struct ibv_context *ctx = dev ? m5m_open(dev) : NULL;
 	struct ibv_device_attr_ex ex = {};
@@ -158,9 +157,8 @@ static void query_device_reports_only_what_the_backend_serves(void)
 	CHECK_EQ(ibv_query_device(ctx, &attr), 0);
 	CHECK_EQ(ex.orig_attr.device_cap_flags & cut, 0);
 	CHECK_EQ(attr.device_cap_flags & cut, 0);
-	CHECK_EQ(ex.device_cap_flags_ex &
-			 (cut | IBV_DEVICE_RAW_SCATTER_FCS |
-			  IBV_DEVICE_PCI_WRITE_END_PADDING),
+	CHECK_EQ(ex.device_cap_flags_ex & (cut | IBV_DEVICE_RAW_SCATTER_FCS |
+					   IBV_DEVICE_PCI_WRITE_END_PADDING),
 		 0);
 	CHECK_EQ(ex.orig_attr.max_mw, 0);
 	CHECK_EQ(attr.max_mw, 0);
@@ -184,11 +182,12 @@ static void query_device_reports_only_what_the_backend_serves(void)
 	CHECK_EQ(attr.device_cap_flags, ex.orig_attr.device_cap_flags);
 	/* And the verbs refuse what is not advertised. */
 	errno = 0;
-	CHECK(!ibv_open_xrcd(ctx, &(struct ibv_xrcd_init_attr){
-					  .comp_mask = IBV_XRCD_INIT_ATTR_FD |
-						       IBV_XRCD_INIT_ATTR_OFLAGS,
-					  .fd = -1,
-					  .oflags = O_CREAT }));
+	CHECK(!ibv_open_xrcd(ctx,
+			     &(struct ibv_xrcd_init_attr){
+				     .comp_mask = IBV_XRCD_INIT_ATTR_FD |
+						  IBV_XRCD_INIT_ATTR_OFLAGS,
+				     .fd = -1,
+				     .oflags = O_CREAT }));
 	CHECK_EQ(errno, EOPNOTSUPP);
 	ibv_close_device(ctx);
 out:

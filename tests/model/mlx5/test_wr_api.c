@@ -767,8 +767,7 @@ static void wt_bind_mw_op(struct wt *t, struct ibv_send_wr *wr,
 	wr->bind_mw.bind_info.mr = t->bmr;
 }
 
-static void wt_tso_op(struct wt *t, struct ibv_send_wr *wr,
-		      struct ibv_sge *sg)
+static void wt_tso_op(struct wt *t, struct ibv_send_wr *wr, struct ibv_sge *sg)
 {
 	wr->opcode = IBV_WR_TSO;
 	wr->tso.hdr = t->bbuf;
