@@ -30,6 +30,7 @@ static int db_query_device_ex(struct ibv_context *ctx,
 		return ret;
 	(be->format_fw_ver ? be->format_fw_ver : db_format_fw_ver)(
 		attr->orig_attr.fw_ver, sizeof(attr->orig_attr.fw_ver), fw);
+	db_mask_device_attr(be, attr, attr_size);
 	return 0;
 }
 

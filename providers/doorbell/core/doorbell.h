@@ -87,6 +87,12 @@ struct db_backend {
 	 */
 	bool srq_takes_0_wr;
 	/*
+	 * The features of query_device(_ex)'s answer that the backend serves
+	 * (DB_SERVES_*, core/caps.c); the core clears the fields and cap
+	 * flags of the others.
+	 */
+	uint32_t serves;
+	/*
 	 * Open the kernel's side of a context the core initialised:
 	 * GET_CONTEXT with the driver's data, and what its reply says; 0 or
 	 * errno.  The core then queries the device once (db_context.dev).
@@ -102,6 +108,19 @@ struct db_backend {
 	 */
 	void (*format_fw_ver)(char *buf, size_t len, uint64_t fw_ver);
 	const struct verbs_context_ops *ops;
+};
+
+/* Features of db_backend.serves; core/caps.c lists what each covers. */
+enum {
+	DB_SERVES_MW = 1 << 0,	      /* memory windows, bind */
+	DB_SERVES_MEM_MGT = 1 << 1,   /* LOCAL_INV, SEND_WITH_INV */
+	DB_SERVES_XRC = 1 << 2,	      /* XRC domains, SRQs and QPs */
+	DB_SERVES_RAW = 1 << 3,	      /* raw packet QPs, TSO, checksums */
+	DB_SERVES_RSS = 1 << 4,	      /* WQs, indirection tables */
+	DB_SERVES_TM = 1 << 5,	      /* tag-matching SRQs */
+	DB_SERVES_DM = 1 << 6,	      /* device memory */
+	DB_SERVES_TIMESTAMP = 1 << 7, /* completion timestamps */
+	DB_SERVES_PACING = 1 << 8,    /* packet pacing (rate limits) */
 };
 
 struct db_device {
@@ -177,6 +196,9 @@ bool db_pd_is_parent(struct ibv_pd *pd);
  */
 extern struct verbs_device_ops db_device_ops;
 void db_free_context(struct ibv_context *ibctx);
+/* core/caps.c: clear from @attr what @be does not serve. */
+void db_mask_device_attr(const struct db_backend *be,
+			 struct ibv_device_attr_ex *attr, size_t size);
 
 /* legacy_create.c: the pre-_ex create verbs, through the backend's _ex ones */
 struct ibv_cq *db_create_cq(struct ibv_context *ctx, int cqe,

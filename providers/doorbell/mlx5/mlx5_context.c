@@ -198,6 +198,12 @@ const struct db_backend db_mlx5_backend = {
 	.srq_types = DB_SRQT(IBV_SRQT_BASIC),
 	/* libmlx5 takes max_wr 0 (rdma-core's suite's SrqInitAttr()). */
 	.srq_takes_0_wr = true,
+	/*
+	 * None of the features core/caps.c masks: no windows, LOCAL_INV,
+	 * SEND_WITH_INV, XRC, raw QPs, RSS, tag matching, device memory,
+	 * timestamps or pacing (ODP and atomics are served and kept).
+	 */
+	.serves = 0,
 	.get_context = m5_get_context,
 	.init_context = m5_init_context,
 	.uninit_context = m5_uninit_context,

@@ -232,8 +232,9 @@ static void m5_wr_send_imm(struct ibv_qp_ex *qpx, __be32 imm)
 }
 
 /*
- * ATOMIC WRITE and FLUSH: the ConnectX has neither (create_qp_ex refuses
- * their send_ops_flags), so calling one fails the batch with EOPNOTSUPP,
+ * ATOMIC WRITE and FLUSH (the ConnectX has neither), LOCAL_INV, BIND_MW,
+ * SEND_WITH_INV and TSO (this backend lacks them): create_qp_ex refuses
+ * their send_ops_flags, so calling one fails the batch with EOPNOTSUPP,
  * as post_send answers their opcodes; the builders are there so that no
  * call through the table is a NULL one.
  */
@@ -253,6 +254,29 @@ static void m5_wr_atomic_write(struct ibv_qp_ex *qpx, uint32_t rkey,
 
 static void m5_wr_flush(struct ibv_qp_ex *qpx, uint32_t rkey, uint64_t addr,
 			size_t len, uint8_t type, uint8_t level)
+{
+	m5_wr_lacked(qpx);
+}
+
+static void m5_wr_local_inv(struct ibv_qp_ex *qpx, uint32_t invalidate_rkey)
+{
+	m5_wr_lacked(qpx);
+}
+
+static void m5_wr_send_inv(struct ibv_qp_ex *qpx, uint32_t invalidate_rkey)
+{
+	m5_wr_lacked(qpx);
+}
+
+static void m5_wr_bind_mw(struct ibv_qp_ex *qpx, struct ibv_mw *mw,
+			  uint32_t rkey,
+			  const struct ibv_mw_bind_info *bind_info)
+{
+	m5_wr_lacked(qpx);
+}
+
+static void m5_wr_send_tso(struct ibv_qp_ex *qpx, void *hdr, uint16_t hdr_sz,
+			   uint16_t mss)
 {
 	m5_wr_lacked(qpx);
 }
@@ -376,7 +400,7 @@ void m5_qp_fini_wr(struct m5_qp *qp)
 
 /*
  * Every builder we have, whatever send_ops_flags named (the others are
- * refused at wr_complete), and the two the device lacks, so that no call
+ * refused at wr_complete), and the six it lacks, so that no call
  * through the table is a NULL one; wr_set_ud_addr on UD QPs only, as
  * libmlx5 does.
  */
@@ -395,6 +419,10 @@ void m5_qp_set_wr_ops(struct m5_qp *qp)
 	qpx->wr_rdma_read = m5_wr_rdma_read;
 	qpx->wr_atomic_cmp_swp = m5_wr_atomic_cmp_swp;
 	qpx->wr_atomic_fetch_add = m5_wr_atomic_fetch_add;
+	qpx->wr_local_inv = m5_wr_local_inv;
+	qpx->wr_send_inv = m5_wr_send_inv;
+	qpx->wr_bind_mw = m5_wr_bind_mw;
+	qpx->wr_send_tso = m5_wr_send_tso;
 	qpx->wr_set_sge = m5_wr_set_sge;
 	qpx->wr_set_sge_list = m5_wr_set_sge_list;
 	qpx->wr_set_inline_data = m5_wr_set_inline_data;

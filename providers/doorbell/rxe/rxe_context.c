@@ -64,6 +64,8 @@ const struct db_backend db_rxe_backend = {
 		DB_QPT(IBV_QPT_RC) | DB_QPT(IBV_QPT_UC) | DB_QPT(IBV_QPT_UD),
 	.srq_comp_mask = IBV_SRQ_INIT_ATTR_TYPE | IBV_SRQ_INIT_ATTR_PD,
 	.srq_types = DB_SRQT(IBV_SRQT_BASIC),
+	/* Windows (alloc_mw, BIND_MW), LOCAL_INV and SEND_WITH_INV. */
+	.serves = DB_SERVES_MW | DB_SERVES_MEM_MGT,
 	.get_context = rxe_get_context,
 	.ops = &rxe_ops,
 };

@@ -42,6 +42,19 @@ static bool m5t_wr_builder(struct ibv_qp_ex *qpx, const struct ibv_send_wr *wr)
 			qpx, wr->wr.rdma.rkey, wr->wr.rdma.remote_addr,
 			(const void *)(uintptr_t)wr->sg_list[0].addr);
 		return true;
+	case IBV_WR_LOCAL_INV:
+		ibv_wr_local_inv(qpx, wr->invalidate_rkey);
+		return true;
+	case IBV_WR_SEND_WITH_INV:
+		ibv_wr_send_inv(qpx, wr->invalidate_rkey);
+		return true;
+	case IBV_WR_BIND_MW:
+		ibv_wr_bind_mw(qpx, wr->bind_mw.mw, wr->bind_mw.rkey,
+			       &wr->bind_mw.bind_info);
+		return true;
+	case IBV_WR_TSO:
+		ibv_wr_send_tso(qpx, wr->tso.hdr, wr->tso.hdr_sz, wr->tso.mss);
+		return true;
 	default:
 		return false;
 	}

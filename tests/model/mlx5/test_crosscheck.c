@@ -1598,11 +1598,14 @@ static void xc_bad_wr_list(xc_spoil_fn spoil, int err)
  * name, the errno in lower and upper case, what makes the WR bad (w: the
  * WR, spare: a free SGE, x: the pair).  Too many SGEs is ENOMEM, libmlx5's
  * answer; IBV_SEND_IP_CSUM is ignored on RC, as libmlx5 ignores it; FLUSH
- * and ATOMIC WRITE, which the ConnectX lacks, are EOPNOTSUPP.
+ * and ATOMIC WRITE, which the ConnectX lacks, and LOCAL_INV, SEND_WITH_INV
+ * and BIND_MW, which the backend lacks, are EOPNOTSUPP.
  */
 #define XC_BAD_WRS(X)                                                          \
-	X(local_inv, einval, EINVAL, w->opcode = IBV_WR_LOCAL_INV)             \
-	X(send_with_inv, einval, EINVAL, w->opcode = IBV_WR_SEND_WITH_INV)     \
+	X(local_inv, eopnotsupp, EOPNOTSUPP, w->opcode = IBV_WR_LOCAL_INV)     \
+	X(send_with_inv, eopnotsupp, EOPNOTSUPP,                               \
+	  w->opcode = IBV_WR_SEND_WITH_INV)                                    \
+	X(tso, eopnotsupp, EOPNOTSUPP, w->opcode = IBV_WR_TSO)                 \
 	X(unknown_opcode, einval, EINVAL, w->opcode = (enum ibv_wr_opcode)99)  \
 	X(flush_opcode, eopnotsupp, EOPNOTSUPP,                                \
 	  w->opcode = (enum ibv_wr_opcode)14)                                  \
@@ -1622,7 +1625,7 @@ static void xc_bad_wr_list(xc_spoil_fn spoil, int err)
 	  w->opcode = IBV_WR_ATOMIC_CMP_AND_SWP;                               \
 	  w->wr.atomic.remote_addr = (uintptr_t)x->bbuf + B_ATOMIC + 4)        \
 	X(negative_num_sge, einval, EINVAL, w->num_sge = -1)                   \
-	X(bind_mw, einval, EINVAL, w->opcode = IBV_WR_BIND_MW)
+	X(bind_mw, eopnotsupp, EOPNOTSUPP, w->opcode = IBV_WR_BIND_MW)
 
 #define X(name, err, ERR, spoil)                                               \
 	static void xc_spoil_##name(struct xc *x, struct ibv_send_wr *w,       \

@@ -6,6 +6,7 @@
  * read that answer; none of them queries the fake kernel again.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 
 #include "m5model.h"
@@ -131,7 +132,71 @@ static void query_device_ex_reports_the_odp_caps_of_the_device(void)
 		m5m_dev_destroy(dev);
 }
 
+/*
+ * The fake kernel answers as mlx5_ib does for a ConnectX: XRC, windows,
+ * MEM_MGT_EXTENSIONS, raw packet and RSS caps, tag matching, device memory
+ * and completion timestamps.  The backend serves none of them, so both
+ * queries report none (docs/capabilities.md); what it serves stays the
+ * kernel's.
+ */
+static void query_device_reports_only_what_the_backend_serves(void)
+{
+	const unsigned int cut =
+		IBV_DEVICE_XRC | IBV_DEVICE_MEM_WINDOW |
+		IBV_DEVICE_MEM_WINDOW_TYPE_2B | IBV_DEVICE_MEM_MGT_EXTENSIONS |
+		IBV_DEVICE_RAW_IP_CSUM | IBV_DEVICE_MANAGED_FLOW_STEERING;
+	struct m5m_dev *dev = dev_with_odp(true);
+	struct ibv_context *ctx = dev ? m5m_open(dev) : NULL;
+	struct ibv_device_attr_ex ex = {};
+	struct ibv_device_attr attr = {};
+
+	CHECK(ctx != NULL);
+	if (!ctx)
+		goto out;
+	CHECK_EQ(ibv_query_device_ex(ctx, NULL, &ex), 0);
+	CHECK_EQ(ibv_query_device(ctx, &attr), 0);
+	CHECK_EQ(ex.orig_attr.device_cap_flags & cut, 0);
+	CHECK_EQ(attr.device_cap_flags & cut, 0);
+	CHECK_EQ(ex.device_cap_flags_ex & (cut | IBV_DEVICE_RAW_SCATTER_FCS |
+					   IBV_DEVICE_PCI_WRITE_END_PADDING),
+		 0);
+	CHECK_EQ(ex.orig_attr.max_mw, 0);
+	CHECK_EQ(attr.max_mw, 0);
+	CHECK_EQ(ex.completion_timestamp_mask, 0);
+	CHECK_EQ(ex.hca_core_clock, 0);
+	CHECK_EQ(ex.tso_caps.max_tso, 0);
+	CHECK_EQ(ex.rss_caps.max_rwq_indirection_tables, 0);
+	CHECK_EQ(ex.max_wq_type_rq, 0);
+	CHECK_EQ(ex.packet_pacing_caps.qp_rate_limit_max, 0);
+	CHECK_EQ(ex.raw_packet_caps, 0);
+	CHECK_EQ(ex.tm_caps.max_num_tags, 0);
+	CHECK_EQ(ex.max_dm_size, 0);
+	CHECK_EQ(ex.xrc_odp_caps, 0);
+	/* What the backend serves keeps the kernel's answer. */
+	CHECK(attr.device_cap_flags & IBV_DEVICE_RC_RNR_NAK_GEN);
+	CHECK(ex.device_cap_flags_ex & IBV_DEVICE_BAD_PKEY_CNTR);
+	CHECK(ex.odp_caps.general_caps & IBV_ODP_SUPPORT);
+	CHECK_EQ(attr.max_qp_wr, ex.orig_attr.max_qp_wr);
+	CHECK(attr.max_qp_wr > 0);
+	/* The two queries agree. */
+	CHECK_EQ(attr.device_cap_flags, ex.orig_attr.device_cap_flags);
+	/* And the verbs refuse what is not advertised. */
+	errno = 0;
+	CHECK(!ibv_open_xrcd(ctx,
+			     &(struct ibv_xrcd_init_attr){
+				     .comp_mask = IBV_XRCD_INIT_ATTR_FD |
+						  IBV_XRCD_INIT_ATTR_OFLAGS,
+				     .fd = -1,
+				     .oflags = O_CREAT }));
+	CHECK_EQ(errno, EOPNOTSUPP);
+	ibv_close_device(ctx);
+out:
+	if (dev)
+		m5m_dev_destroy(dev);
+}
+
 static const struct check_test tests[] = {
+	CHECK_TEST(query_device_reports_only_what_the_backend_serves),
 	CHECK_TEST(a_context_open_queries_the_device_once),
 	CHECK_TEST(reg_mr_on_demand_without_odp_is_EOPNOTSUPP_with_no_query),
 	CHECK_TEST(reg_mr_on_demand_with_odp_registers_with_no_query),

@@ -421,6 +421,11 @@ static int pt_check(const struct pt *p, const struct ibv_send_wr *wr)
 		if (ud)
 			return EINVAL;
 		break;
+	case IBV_WR_LOCAL_INV:
+	case IBV_WR_BIND_MW:
+	case IBV_WR_SEND_WITH_INV:
+	case IBV_WR_TSO:
+		return EOPNOTSUPP; /* opcodes the backend lacks */
 	default:
 		return EINVAL;
 	}

@@ -353,8 +353,8 @@ static void create_refuses_what_the_backend_lacks(void)
 	qpx = qp ? ibv_qp_to_qp_ex(qp) : NULL;
 	CHECK(qpx && qpx->wr_start && qpx->wr_complete && qpx->wr_abort &&
 	      qpx->wr_send && qpx->wr_rdma_read && qpx->wr_set_sge_list &&
-	      qpx->wr_set_inline_data_list && !qpx->wr_bind_mw &&
-	      !qpx->wr_local_inv && !qpx->wr_send_tso);
+	      qpx->wr_set_inline_data_list && qpx->wr_bind_mw &&
+	      qpx->wr_local_inv && qpx->wr_send_inv && qpx->wr_send_tso);
 	if (qp)
 		CHECK_EQ(ibv_destroy_qp(qp), 0);
 	qp = wt_qp(&t, &o, false, NULL);
@@ -745,6 +745,61 @@ static void atomic_write_discards_batch_eopnotsupp(void)
 	wt_bad_batch(&rc_opts, wt_atomic_write_op, EOPNOTSUPP);
 }
 
+static void wt_local_inv_op(struct wt *t, struct ibv_send_wr *wr,
+			    struct ibv_sge *sg)
+{
+	wr->opcode = IBV_WR_LOCAL_INV;
+	wr->invalidate_rkey = t->bmr->rkey;
+}
+
+static void wt_send_inv_op(struct wt *t, struct ibv_send_wr *wr,
+			   struct ibv_sge *sg)
+{
+	wr->opcode = IBV_WR_SEND_WITH_INV;
+	wr->invalidate_rkey = t->bmr->rkey;
+}
+
+static void wt_bind_mw_op(struct wt *t, struct ibv_send_wr *wr,
+			  struct ibv_sge *sg)
+{
+	wr->opcode = IBV_WR_BIND_MW;
+	wr->bind_mw.mw = NULL;
+	wr->bind_mw.bind_info.mr = t->bmr;
+}
+
+static void wt_tso_op(struct wt *t, struct ibv_send_wr *wr, struct ibv_sge *sg)
+{
+	wr->opcode = IBV_WR_TSO;
+	wr->tso.hdr = t->bbuf;
+	wr->tso.hdr_sz = 64;
+	wr->tso.mss = 1024;
+}
+
+/*
+ * LOCAL_INV, SEND_WITH_INV, BIND_MW and TSO: ConnectX opcodes this backend
+ * lacks (query_device does not advertise them): their builders fail the
+ * batch with EOPNOTSUPP, as post_send answers (core/attr.h's policy).
+ */
+static void local_inv_discards_batch_eopnotsupp(void)
+{
+	wt_bad_batch(&rc_opts, wt_local_inv_op, EOPNOTSUPP);
+}
+
+static void send_inv_discards_batch_eopnotsupp(void)
+{
+	wt_bad_batch(&rc_opts, wt_send_inv_op, EOPNOTSUPP);
+}
+
+static void bind_mw_discards_batch_eopnotsupp(void)
+{
+	wt_bad_batch(&rc_opts, wt_bind_mw_op, EOPNOTSUPP);
+}
+
+static void tso_discards_batch_eopnotsupp(void)
+{
+	wt_bad_batch(&rc_opts, wt_tso_op, EOPNOTSUPP);
+}
+
 static void wt_bad_flag(struct wt *t, struct ibv_send_wr *wr,
 			struct ibv_sge *sg)
 {
@@ -933,6 +988,10 @@ static const struct check_test tests[] = {
 	CHECK_TEST(too_much_inline_discards_batch),
 	CHECK_TEST(op_not_in_send_ops_discards_batch),
 	CHECK_TEST(atomic_write_discards_batch_eopnotsupp),
+	CHECK_TEST(local_inv_discards_batch_eopnotsupp),
+	CHECK_TEST(send_inv_discards_batch_eopnotsupp),
+	CHECK_TEST(bind_mw_discards_batch_eopnotsupp),
+	CHECK_TEST(tso_discards_batch_eopnotsupp),
 	CHECK_TEST(unknown_wr_flags_discard_batch),
 	CHECK_TEST(short_atomic_sge_discards_batch),
 	CHECK_TEST(sq_full_enomem_discards_batch),

@@ -490,7 +490,27 @@ int db_k_query_device_ex(struct ibv_context *ctx,
 	o->device_cap_flags =
 		IBV_DEVICE_BAD_PKEY_CNTR | IBV_DEVICE_BAD_QKEY_CNTR |
 		IBV_DEVICE_PORT_ACTIVE_EVENT | IBV_DEVICE_SYS_IMAGE_GUID |
-		IBV_DEVICE_RC_RNR_NAK_GEN;
+		IBV_DEVICE_RC_RNR_NAK_GEN |
+		/* What mlx5_ib says of a ConnectX; the backend serves none. */
+		IBV_DEVICE_XRC | IBV_DEVICE_MEM_WINDOW |
+		IBV_DEVICE_MEM_WINDOW_TYPE_2B | IBV_DEVICE_MEM_MGT_EXTENSIONS |
+		IBV_DEVICE_RAW_IP_CSUM | IBV_DEVICE_MANAGED_FLOW_STEERING;
+	o->max_mw = 1 << 24;
+	a.device_cap_flags_ex = (uint64_t)(unsigned int)o->device_cap_flags |
+				IBV_DEVICE_RAW_SCATTER_FCS |
+				IBV_DEVICE_PCI_WRITE_END_PADDING;
+	a.completion_timestamp_mask = (1ull << 63) - 1;
+	a.hca_core_clock = 156250;
+	a.tso_caps.max_tso = 1 << 18;
+	a.tso_caps.supported_qpts = 1 << IBV_QPT_RAW_PACKET;
+	a.rss_caps.max_rwq_indirection_tables = 1 << 16;
+	a.rss_caps.supported_qpts = 1 << IBV_QPT_RAW_PACKET;
+	a.max_wq_type_rq = 1 << 16;
+	a.packet_pacing_caps.qp_rate_limit_max = 100000000;
+	a.raw_packet_caps = IBV_RAW_PACKET_CAP_CVLAN_STRIPPING;
+	a.tm_caps.max_num_tags = 1 << 10;
+	a.max_dm_size = 1 << 17;
+	a.xrc_odp_caps = IBV_ODP_SUPPORT_SEND;
 	o->max_sge = 30;
 	o->max_sge_rd = 30;
 	o->max_cq = 1 << 24;
