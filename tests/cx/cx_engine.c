@@ -333,7 +333,43 @@ void cx_eng_fini(struct cx *cx)
 
 const struct cx_eng_stats *cx_eng_stats(const struct cx *cx)
 {
+	cx->eng->st.violations = m5m_violations(cx->eng->dev);
 	return &cx->eng->st;
+}
+
+uint64_t cx_eng_report(const struct cx *cx, FILE *f)
+{
+	const struct cx_eng_stats *st;
+
+	if (!cx->eng)
+		return 0;
+	st = cx_eng_stats(cx);
+	fprintf(f, "violations: %llu\n", (unsigned long long)st->violations);
+	if (st->recv_violations)
+		fprintf(f, "violations: recv_dbrec %llu\n",
+			(unsigned long long)st->recv_violations);
+	if (st->send_violations)
+		fprintf(f, "violations: send_wqe %llu\n",
+			(unsigned long long)st->send_violations);
+	return st->violations;
+}
+
+/*
+ * The receive queues of the QP that rang, looked at as the in-process
+ * model looks at each RCV/SRQ dbrec store (m5m_rq_posted, m5m_srq_posted):
+ * no more posted than the ring holds, and each new WQE already written
+ * (a WQE written after its dbrec store reads as a bad one).  The device
+ * sees no dbrec store, so it samples at each send doorbell of the QP.
+ */
+static void recv_checks(struct cx_eng *g, struct cx_eng_qp *e)
+{
+	uint64_t v = g->dev->violations;
+
+	if (e->m.srq)
+		m5m_srq_posted(e->m.srq);
+	else if (e->m.rq_cnt && m5m_rcv_dbrec(&e->m) != e->m.rq_seen)
+		m5m_rq_posted(&e->m);
+	g->st.recv_violations += g->dev->violations - v;
 }
 
 static struct m5m_pd *pd_of(struct cx *cx, uint32_t pdn)
@@ -581,6 +617,7 @@ void cx_eng_send_doorbell(struct cx *cx, uint32_t uar, uint32_t off,
 	struct cx_eng *g = cx->eng;
 	struct cx_eng_qp *e;
 	uint32_t qpn;
+	uint64_t v;
 
 	(void)uar;
 	if (!g || off < BF_OFFSET || off % BF_HALF || len < 8)
@@ -601,8 +638,11 @@ void cx_eng_send_doorbell(struct cx *cx, uint32_t uar, uint32_t off,
 	g->st.doorbells++;
 	refresh_dbrec(cx, e);
 	m5m_lock();
+	recv_checks(g, e);
+	v = g->dev->violations;
 	e->m.db_pi = m5m_snd_dbrec(&e->m);
 	m5m_sq_run(&e->m);
+	g->st.send_violations += g->dev->violations - v;
 	m5m_unlock();
 	states_back(cx);
 }
