@@ -31,7 +31,9 @@ struct cx_eng_stats {
 	 * say, the server prints them at exit and fails on any.
 	 */
 	uint64_t recv_violations; /* RQ/SRQ dbrec: over-posting, bad WQE */
-	uint64_t send_violations; /* while running an SQ: bad send WQE */
+	uint64_t send_violations; /* while running an SQ: WQE past dbrec */
+	uint64_t db_not_wqe;	  /* doorbell != first 8 bytes of its WQE */
+	uint64_t db_not_last;	  /* doorbell names no WQE ending at dbrec */
 	uint64_t violations;	  /* all of the engine's, these included */
 };
 
