@@ -341,8 +341,10 @@ const struct cx_eng_stats *cx_eng_stats(const struct cx *cx)
  * The verdict counts the rules below (recv_dbrec, the two doorbell rules,
  * send_wqe); the engine's other checks (receive WQE parse at delivery,
  * the ERR poll, CQ and SRQ list checks) are printed as engine_other and
- * named by the engine's own "m5model" lines, but do not fail the run yet:
- * in the sid guest they counted 4 whose cause is not known.
+ * named by the engine's own "m5model" lines, but do not fail the run:
+ * they include the send WQEs the bad-input matrix makes bad on purpose
+ * (an RDMA READ with inline data, an opcode invalid on the QP), which a
+ * ConnectX answers with an error CQE.
  */
 uint64_t cx_eng_report(const struct cx *cx, FILE *f)
 {
