@@ -111,6 +111,11 @@ tail -n 30 "$work/server.log" | sed 's/^/  /'
 san_re='ERROR: (Address|Leak)Sanitizer|runtime error:'
 why=""
 ((src == 0)) || why="cx-server exited with status $src"
+# Status 3: the engine's checks counted violations (cx_eng_report), per rule.
+if grep -q '^violations: ' "$work/server.log"; then
+	echo "--- device server: $(grep '^violations: ' "$work/server.log" | paste -sd';' -)"
+	grep -m 20 '^m5model.*violation' "$work/server.log" | sed 's/^/  /' || true
+fi
 grep -Eq "$san_re" "$work/server.log" && why+="${why:+; }a sanitizer report"
 if [[ -n $why ]]; then
 	echo "FAIL cx_server_ends_clean: $why"

@@ -337,7 +337,87 @@ void cx_eng_fini(struct cx *cx)
 
 const struct cx_eng_stats *cx_eng_stats(const struct cx *cx)
 {
+	cx->eng->st.violations = m5m_violations(cx->eng->dev);
 	return &cx->eng->st;
+}
+
+/*
+ * The verdict counts the rules below (recv_dbrec, the two doorbell rules,
+ * send_wqe); the engine's other checks (receive WQE parse at delivery,
+ * the ERR poll, CQ and SRQ list checks) are printed as engine_other and
+ * named by the engine's own "m5model" lines, but do not fail the run:
+ * they include the send WQEs the bad-input matrix makes bad on purpose
+ * (an RDMA READ with inline data, an opcode invalid on the QP), which a
+ * ConnectX answers with an error CQE.
+ */
+uint64_t cx_eng_report(const struct cx *cx, FILE *f)
+{
+	const struct cx_eng_stats *st;
+	uint64_t ruled, other;
+
+	if (!cx->eng)
+		return 0;
+	st = cx_eng_stats(cx);
+	ruled = st->recv_violations + st->send_violations + st->db_not_wqe +
+		st->db_not_last;
+	other = st->violations - st->recv_violations - st->send_violations;
+	fprintf(f, "violations: %llu\n", (unsigned long long)ruled);
+	if (st->recv_violations)
+		fprintf(f, "violations: recv_dbrec %llu\n",
+			(unsigned long long)st->recv_violations);
+	if (st->db_not_wqe)
+		fprintf(f, "violations: doorbell_not_its_wqe %llu\n",
+			(unsigned long long)st->db_not_wqe);
+	if (st->db_not_last)
+		fprintf(f, "violations: doorbell_not_last_wqe %llu\n",
+			(unsigned long long)st->db_not_last);
+	if (st->send_violations)
+		fprintf(f, "violations: send_wqe %llu\n",
+			(unsigned long long)st->send_violations);
+	if (other)
+		fprintf(f, "violations: engine_other %llu (not failing)\n",
+			(unsigned long long)other);
+	return ruled;
+}
+
+/*
+ * The send doorbell is the first 8 bytes of the last posted WQE's ctrl
+ * segment (opmod_idx_opcode, qpn_ds): the SQ's producer index is that
+ * WQE's index plus its WQEBBs, bounded by the SND dbrec.  A doorbell that
+ * is not the WQE it names, or names an earlier WQE than the last one
+ * posted, is counted.
+ */
+static uint16_t send_db_pi(struct cx_eng *g, struct cx_eng_qp *e,
+			   const uint8_t *b)
+{
+	uint16_t idx = (uint16_t)cx_get(b, 8, 16);
+	uint16_t nbb = (uint16_t)((cx_get(b, 58, 6) + 3) / 4);
+	uint16_t pi = idx + nbb, dbrec = m5m_snd_dbrec(&e->m);
+	uint16_t hw = e->m.sq_hw;
+
+	if (memcmp(b, m5m_sq_slot(&e->m, idx), 8))
+		g->st.db_not_wqe++;
+	if (pi != dbrec)
+		g->st.db_not_last++;
+	return (uint16_t)(pi - hw) <= (uint16_t)(dbrec - hw) ? pi : dbrec;
+}
+
+/*
+ * The receive queues of the QP that rang, looked at as the in-process
+ * model looks at each RCV/SRQ dbrec store (m5m_rq_posted, m5m_srq_posted):
+ * no more posted than the ring holds, and each new WQE already written
+ * (a WQE written after its dbrec store reads as a bad one).  The device
+ * sees no dbrec store, so it samples at each send doorbell of the QP.
+ */
+static void recv_checks(struct cx_eng *g, struct cx_eng_qp *e)
+{
+	uint64_t v = g->dev->violations;
+
+	if (e->m.srq)
+		m5m_srq_posted(e->m.srq);
+	else if (e->m.rq_cnt && m5m_rcv_dbrec(&e->m) != e->m.rq_seen)
+		m5m_rq_posted(&e->m);
+	g->st.recv_violations += g->dev->violations - v;
 }
 
 static struct m5m_pd *pd_of(struct cx *cx, uint32_t pdn)
@@ -585,6 +665,7 @@ void cx_eng_send_doorbell(struct cx *cx, uint32_t uar, uint32_t off,
 	struct cx_eng *g = cx->eng;
 	struct cx_eng_qp *e;
 	uint32_t qpn;
+	uint64_t v;
 
 	(void)uar;
 	if (!g || off < BF_OFFSET || off % BF_HALF || len < 8)
@@ -605,8 +686,11 @@ void cx_eng_send_doorbell(struct cx *cx, uint32_t uar, uint32_t off,
 	g->st.doorbells++;
 	refresh_dbrec(cx, e);
 	m5m_lock();
-	e->m.db_pi = m5m_snd_dbrec(&e->m);
+	recv_checks(g, e);
+	v = g->dev->violations;
+	e->m.db_pi = send_db_pi(g, e, b);
 	m5m_sq_run(&e->m);
+	g->st.send_violations += g->dev->violations - v;
 	m5m_unlock();
 	states_back(cx);
 }

@@ -15,6 +15,7 @@
 #define DOORBELL_TESTS_CX_ENGINE_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 struct cx;
 
@@ -25,6 +26,15 @@ struct cx_eng_stats {
 		stray_doorbells; /* for no QP, or a QP not in a sending state */
 	uint64_t events;	 /* affiliated async events posted */
 	uint64_t cqe_lost;	 /* CQEs cx_cq_push refused (no CQ, no room) */
+	/*
+	 * The engine's checks (m5m_check), per rule; a ConnectX would not
+	 * say, the server prints them at exit and fails on any.
+	 */
+	uint64_t recv_violations; /* RQ/SRQ dbrec: over-posting, bad WQE */
+	uint64_t send_violations; /* while running an SQ: WQE past dbrec */
+	uint64_t db_not_wqe;	  /* doorbell != first 8 bytes of its WQE */
+	uint64_t db_not_last;	  /* doorbell names no WQE ending at dbrec */
+	uint64_t violations;	  /* all of the engine's, these included */
 };
 
 int cx_eng_init(struct cx *cx);
@@ -51,6 +61,8 @@ void cx_eng_srq_gone(struct cx *cx, uint32_t srqn);
 void cx_eng_send_doorbell(struct cx *cx, uint32_t uar, uint32_t off,
 			  const uint8_t *b, uint32_t len);
 const struct cx_eng_stats *cx_eng_stats(const struct cx *cx);
+/* Prints "violations: N" and one line per rule that counted; the total. */
+uint64_t cx_eng_report(const struct cx *cx, FILE *f);
 /*
  * The engine's clock follows the host's: moved to now (running the RNR
  * retries that fell due on the way, as a ConnectX's timers would, and

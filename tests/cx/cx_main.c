@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "cx.h"
+#include "cx_engine.h"
 #include "vfu.h"
 
 static struct vfu *server;
@@ -76,6 +77,7 @@ int main(int argc, char **argv)
 		.timers = dev_timers,
 	};
 	struct cx *cx;
+	uint64_t bad;
 	int err, a = 1;
 
 	for (; a + 1 < argc && argv[a][0] == '-'; a++) {
@@ -105,6 +107,8 @@ int main(int argc, char **argv)
 	if (err)
 		fprintf(stderr, "cx-server: %s\n", strerror(err));
 	vfu_destroy(server);
+	/* The engine's checks: any violation fails the run (scripts/cx.sh). */
+	bad = cx_eng_report(cx, stderr);
 	cx_destroy(cx);
-	return err ? 1 : 0;
+	return err ? 1 : bad ? 3 : 0;
 }

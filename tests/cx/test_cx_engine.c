@@ -446,6 +446,9 @@ static void rc_send_across_pages_lands_and_completes_both_sides(void)
 	CHECK_EQ(t_cqe(0, 1)->op_own >> 4, CQE_INVALID);
 	CHECK_EQ(t_cqe(1, 1)->op_own >> 4, CQE_INVALID);
 	CHECK_EQ(cx_eng_stats(r->cx)->doorbells, 1);
+	CHECK_EQ(cx_eng_stats(r->cx)->violations, 0);
+	CHECK_EQ(cx_eng_stats(r->cx)->db_not_wqe, 0);
+	CHECK_EQ(cx_eng_stats(r->cx)->db_not_last, 0);
 	t_rig_free(r);
 }
 
@@ -1187,6 +1190,127 @@ static void doorbell_for_no_qp_is_ignored_and_counted(void)
 	t_rig_free(r);
 }
 
+/*
+ * The engine's receive checks run at each send doorbell of the QP that
+ * rang (the device sees no dbrec store): a provider that posts more
+ * receives than the RQ holds is caught, and counted per rule.
+ */
+static void rq_over_posting_is_a_recv_violation(void)
+{
+	struct t_rig *r = t_rig(CX_ST_RC);
+	unsigned int i;
+	uint8_t *w;
+
+	for (i = 0; i <= 1u << RQ_LOG; i++)
+		t_recv(r, 0, 64, t_iova[0] + 0x1000);
+	t_recv(r, 1, 64, t_iova[1]);
+	w = t_wqe(r, 0, M5_OPCODE_SEND, 2);
+	t_data(w, 64, r->key[0], t_iova[0]);
+	t_ring(r, 0, 1);
+	CHECK_EQ(cx_eng_stats(r->cx)->recv_violations, 1);
+	CHECK_EQ(cx_eng_stats(r->cx)->send_violations, 0);
+	CHECK_EQ(cx_eng_stats(r->cx)->violations, 1);
+	t_rig_free(r);
+}
+
+/* A receive WQE whose dbrec was stored before its data segment. */
+static void recv_wqe_written_after_its_dbrec_is_a_recv_violation(void)
+{
+	struct t_rig *r = t_rig(CX_ST_RC);
+	uint8_t *w;
+
+	t_recv(r, 0, 64, t_iova[0] + 0x1000);
+	memset(at(r->rq_at[0]), 0, 64); /* the WQE is not there yet */
+	t_recv(r, 1, 64, t_iova[1]);
+	w = t_wqe(r, 0, M5_OPCODE_SEND, 2);
+	t_data(w, 64, r->key[0], t_iova[0]);
+	t_ring(r, 0, 1);
+	CHECK(cx_eng_stats(r->cx)->recv_violations >= 1);
+	t_rig_free(r);
+}
+
+/* An SRQ whose dbrec counts every slot: the free list's tail was taken. */
+static void srq_over_posting_is_a_recv_violation(void)
+{
+	struct t_rig *r = t_rig_on(CX_ST_RC, 0, false, true);
+	unsigned int i, n = 1u << SRQ_LOG;
+	uint8_t *w;
+
+	for (i = 0; i < n; i++) {
+		w = at(PG(P_SRQ) + 64 * i);
+		memset(w, 0, 64);
+		((struct m5_srq_next_seg *)w)->next_wqe_index =
+			htobe16((i + 1) % n);
+		t_data(w + 16, 64, r->key[1], t_iova[1]);
+		t_data(w + 32, 0, M5_INVALID_LKEY, 0);
+	}
+	*(__be32 *)at(PG(P_DBR) + 0x100) = htobe32(n);
+	t_recv(r, 0, 64, t_iova[0]);
+	w = t_wqe(r, 1, M5_OPCODE_SEND, 2);
+	t_data(w, 64, r->key[1], t_iova[1] + 0x100);
+	t_ring(r, 1, 1);
+	CHECK_EQ(cx_eng_stats(r->cx)->recv_violations, 1);
+	t_rig_free(r);
+}
+
+/*
+ * Two WQEs posted, the doorbell rung with the first one's ctrl segment:
+ * only the first runs (a ConnectX takes the producer index from the
+ * doorbell), and the doorbell is counted for naming an earlier WQE than
+ * the last one posted.  The second runs at its own doorbell.
+ */
+static void doorbell_naming_an_earlier_wqe_runs_only_up_to_it(void)
+{
+	struct t_rig *r = t_rig(CX_ST_RC);
+	const uint8_t *first;
+	uint8_t *w;
+
+	t_recv(r, 1, 64, t_iova[1]);
+	t_recv(r, 1, 64, t_iova[1] + 0x100);
+	w = t_wqe(r, 0, M5_OPCODE_SEND, 2);
+	t_data(w, 64, r->key[0], t_iova[0]);
+	first = w - sizeof(struct m5_ctrl_seg);
+	r->sq_pi[0]++;
+	w = t_wqe(r, 0, M5_OPCODE_SEND, 2);
+	t_data(w, 64, r->key[0], t_iova[0]);
+	r->sq_pi[0]++;
+	t_dbr(0)[M5_SND_DBR] = htobe32(r->sq_pi[0]);
+	CHECK_EQ(cx_bar_write(r->cx, (uint64_t)r->uar * CX_PAGE + 0x800, first,
+			      8),
+		 0);
+	CHECK_EQ(t_cqe(0, 0)->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_REQ);
+	CHECK_EQ(t_cqe(0, 1)->op_own >> 4, CQE_INVALID);
+	CHECK_EQ(cx_eng_stats(r->cx)->db_not_last, 1);
+	CHECK_EQ(cx_eng_stats(r->cx)->db_not_wqe, 0);
+	CHECK_EQ(cx_bar_write(r->cx, (uint64_t)r->uar * CX_PAGE + 0x800,
+			      first + 64, 8),
+		 0);
+	CHECK_EQ(t_cqe(0, 1)->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_REQ);
+	CHECK_EQ(cx_eng_stats(r->cx)->db_not_last, 1);
+	t_rig_free(r);
+}
+
+/* A doorbell whose bytes are not the WQE it names (here: its ds). */
+static void doorbell_differing_from_its_wqe_is_counted(void)
+{
+	struct t_rig *r = t_rig(CX_ST_RC);
+	uint8_t db[8];
+	uint8_t *w;
+
+	t_recv(r, 1, 64, t_iova[1]);
+	w = t_wqe(r, 0, M5_OPCODE_SEND, 2);
+	t_data(w, 64, r->key[0], t_iova[0]);
+	memcpy(db, w - sizeof(struct m5_ctrl_seg), 8);
+	db[7] = 3; /* ds 3, still one WQEBB */
+	r->sq_pi[0]++;
+	t_dbr(0)[M5_SND_DBR] = htobe32(r->sq_pi[0]);
+	CHECK_EQ(cx_bar_write(r->cx, (uint64_t)r->uar * CX_PAGE + 0x800, db, 8),
+		 0);
+	CHECK_EQ(cx_eng_stats(r->cx)->db_not_wqe, 1);
+	CHECK_EQ(cx_eng_stats(r->cx)->db_not_last, 0);
+	t_rig_free(r);
+}
+
 static const struct check_test tests[] = {
 	CHECK_TEST(rc_send_across_pages_lands_and_completes_both_sides),
 	CHECK_TEST(rnr_retry_falls_due_in_cx_timers_once_a_recv_is_posted),
@@ -1207,6 +1331,11 @@ static const struct check_test tests[] = {
 	CHECK_TEST(completion_on_an_armed_cq_raises_one_eqe_and_interrupt),
 	CHECK_TEST(first_message_on_an_rtr_qp_raises_comm_est_on_the_async_eq),
 	CHECK_TEST(doorbell_for_no_qp_is_ignored_and_counted),
+	CHECK_TEST(rq_over_posting_is_a_recv_violation),
+	CHECK_TEST(doorbell_naming_an_earlier_wqe_runs_only_up_to_it),
+	CHECK_TEST(doorbell_differing_from_its_wqe_is_counted),
+	CHECK_TEST(recv_wqe_written_after_its_dbrec_is_a_recv_violation),
+	CHECK_TEST(srq_over_posting_is_a_recv_violation),
 	CHECK_TEST(xrc_send_lands_in_the_named_srq_and_completes_on_its_cq),
 	CHECK_TEST(
 		xrc_send_for_an_srq_not_of_the_tgts_xrcd_is_an_invalid_request),
