@@ -40,7 +40,8 @@
 #                     rdma-core's suite: doorbell skipping, failing or
 #                     missing a test the stock provider passed in the same
 #                     boot is red (a skip is green only when
-#                     rdma-core-choices.txt's kind of line names it); a
+#                     rdma-core-choices.txt's kind of line names it for
+#                     the backend, here rxe); a
 #                     kernel exception for an error the stock run did not
 #                     hit is red, and the saved totals are those after the
 #                     exceptions.
@@ -144,13 +145,14 @@ judge_tries() {
 # judge_suite STOCK DOORBELL: suite-judge.sh's verdicts on two made-up
 # summaries (the lines given, one a "|"-separated field), with a kernel
 # exception for tests.t.K.test_kernel on kernel 9.9 and one choice for
-# tests.t.C.* skipped with "not offered".
+# tests.t.C.* skipped with "not offered" on rxe (and one for every
+# tests.t.* test on mlx5, which an rxe run must not take).
 # shellcheck disable=SC2317 # called by expect
 judge_suite() {
 	local f rc=0
 	. "$top/tests/guest/suite-judge.sh"
 	printf 'kernel tests.t.K.test_kernel 9.9 the kernel errs\n' >"$tmp/exc"
-	printf '# a comment\ntests.t.C.* | not offered | doorbell lacks C\n' >"$tmp/choices"
+	printf '# a comment\nmlx5 | tests.t.* | not offered | mlx5 lacks it\nrxe | tests.t.C.* | not offered | doorbell lacks C\n' >"$tmp/choices"
 	for f in stock doorbell; do
 		tr '|' '\n' <<<"$1" >"$tmp/$f"
 		shift
@@ -158,7 +160,7 @@ judge_suite() {
 	suite_except "$tmp/stock" stock 9.9.1 "$tmp/exc"
 	suite_except "$tmp/doorbell" doorbell 9.9.1 "$tmp/exc" "$tmp/stock"
 	grep -q '^total ' "$tmp/doorbell" && echo "    doorbell's $(grep '^total ' "$tmp/doorbell")"
-	suite_compare "$tmp/doorbell" "$tmp/stock" doorbell "$tmp/choices" || rc=1
+	suite_compare "$tmp/doorbell" "$tmp/stock" doorbell "$tmp/choices" rxe || rc=1
 	grep -q '^bad ' "$tmp/doorbell" && rc=1
 	return "$rc"
 }
@@ -181,6 +183,9 @@ suite_judge)
 	expect ci_suite_a_choice_with_another_reason_is_red red \
 		'^FAIL doorbell_tests.t.C.test_c: passes with the stock provider' \
 		judge_suite "$s" 'pass tests.t.A.test_a|skipped skip tests.t.C.test_c: it crashed|total 1 1 0 0 0 1'
+	expect ci_suite_another_backends_choice_is_red red \
+		'^FAIL doorbell_tests.t.A.test_a: passes with the stock provider' \
+		judge_suite "$s" 'skipped skip tests.t.A.test_a: not offered|pass tests.t.C.test_c|total 1 1 0 0 0 1'
 	expect ci_suite_a_kernel_exception_stock_did_not_hit_is_red red \
 		'^FAIL doorbell_tests.t.K.test_kernel: not the kernel.s' \
 		judge_suite 'pass tests.t.K.test_kernel|total 1 0 0 0 0 1' \

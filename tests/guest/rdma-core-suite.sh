@@ -79,6 +79,11 @@ while (($#)); do
 	esac
 	shift
 done
+# doorbell's backend for DEV, for rdma-core-choices.txt.
+case $dev in
+mlx5*) backend=mlx5 ;;
+*) backend=rxe ;;
+esac
 if [[ ! -d $src ]]; then
 	echo "FAIL $name: no $src (is rdma-core installed?)"
 	exit 1
@@ -186,7 +191,8 @@ elif [[ -n $baseline ]]; then
 	if [[ ! -s $baseline ]]; then
 		why+=", no baseline in $baseline"
 	else
-		suite_compare "$summary" "$baseline" "$name" "$here/rdma-core-choices.txt" ||
+		suite_compare "$summary" "$baseline" "$name" \
+			"$here/rdma-core-choices.txt" "$backend" ||
 			why+=", a test that passes with the stock provider does not pass here (FAIL lines above)"
 	fi
 else

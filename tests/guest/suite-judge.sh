@@ -16,11 +16,12 @@
 #       With BASELINE (the stock provider's summary, same boot) only when
 #       the stock run had the same test bad or excepted; else a FAIL line,
 #       and the test stays bad.  Rewrites SUMMARY's totals.
-#   suite_compare SUMMARY BASELINE NAME CHOICES
+#   suite_compare SUMMARY BASELINE NAME CHOICES BACKEND
 #       Every test the baseline passed passes here too, or skips here for
 #       a documented choice of doorbell's (a line of CHOICES,
-#       rdma-core-choices.txt, matching the test's id and its skip reason:
-#       a SKIP line names the choice); any other outcome is a FAIL line.
+#       rdma-core-choices.txt, for BACKEND (rxe, mlx5), matching the test's
+#       id and its skip reason: a SKIP line names the choice); any other
+#       outcome is a FAIL line.
 #       So is an exit crash the baseline lacks.  Status 1 after a FAIL.
 
 # suite_id_re TEST: an extended regex for TEST's id in a summary line.
@@ -56,16 +57,18 @@ suite_trim() {
 	printf '%s' "${s%"${s##*[![:space:]]}"}"
 }
 
-# suite_choice CHOICES TEST REASON: prints the why of the first line of
-# CHOICES whose glob matches TEST and whose text is in REASON; 1 if none.
+# suite_choice CHOICES BACKEND TEST REASON: prints the why of the first
+# line of CHOICES for BACKEND whose glob matches TEST and whose text is in
+# REASON; 1 if none.
 suite_choice() {
-	local glob sub why
-	while IFS='|' read -r glob sub why; do
+	local be glob sub why
+	while IFS='|' read -r be glob sub why; do
+		be=$(suite_trim "$be")
+		[[ -z $be || $be == \#* || $be != "$2" ]] && continue
 		glob=$(suite_trim "$glob")
-		[[ -z $glob || $glob == \#* ]] && continue
 		sub=$(suite_trim "$sub")
 		# shellcheck disable=SC2053 # the glob is meant
-		if [[ -n $sub && $2 == $glob && $3 == *"$sub"* ]]; then
+		if [[ -n $sub && $3 == $glob && $4 == *"$sub"* ]]; then
 			suite_trim "$why"
 			return 0
 		fi
@@ -74,7 +77,7 @@ suite_choice() {
 }
 
 suite_compare() {
-	local sum=$1 base=$2 name=$3 choices=$4 t got why lost=0 m
+	local sum=$1 base=$2 name=$3 choices=$4 backend=$5 t got why lost=0 m
 	local bp bf be bc
 	read -r _ bp _ bf be bc _ < <(grep '^total ' "$base")
 	echo "    baseline (stock provider, this boot): passed $bp, failures $bf, errors $be, exit crashes $bc"
@@ -84,7 +87,7 @@ suite_compare() {
 		grep -qxF "pass $t" "$sum" && continue
 		got=$(awk -v t="$t" '$1 == "skipped" || $1 == "bad" || $1 == "excepted" {
 			id = $3; sub(/:$/, "", id); if (id == t) { print; exit } }' "$sum")
-		if [[ $got == "skipped "* ]] && why=$(suite_choice "$choices" "$t" "${got#*": "}"); then
+		if [[ $got == "skipped "* ]] && why=$(suite_choice "$choices" "$backend" "$t" "${got#*": "}"); then
 			echo "SKIP ${name}_$t: passes with the stock provider; doorbell's choice: $why"
 			continue
 		fi
