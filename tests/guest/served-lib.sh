@@ -30,6 +30,9 @@ served_begin() {
 	DOORBELL_WITNESS_LOG=$(mktemp /tmp/served.XXXXXX)
 	export DOORBELL_WITNESS_LOG
 	export LD_PRELOAD="${2:+$2 }$w${LD_PRELOAD:+ $LD_PRELOAD}"
+	# An ASan-built command (stage cx's cx-cq-events) then finds its
+	# runtime after the preloads: the witness interposes no allocator.
+	export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
 }
 
 served_check() {
