@@ -350,34 +350,36 @@ const struct cx_eng_stats *cx_eng_stats(const struct cx *cx)
  * (an RDMA READ with inline data, an opcode invalid on the QP), which a
  * ConnectX answers with an error CQE.
  */
+static uint64_t cx_eng_report_stats(const struct cx_eng_stats *st, FILE *f)
+{
+	const struct {
+		const char *rule;
+		uint64_t n;
+	} rules[] = {
+		{ "recv_dbrec", st->recv_violations },
+		{ "doorbell_not_its_wqe", st->db_not_wqe },
+		{ "doorbell_not_last_wqe", st->db_not_last },
+		{ "send_wqe", st->send_violations },
+	};
+	uint64_t ruled = 0, engine = st->recv_violations + st->send_violations;
+	size_t i;
+
+	for (i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
+		ruled += rules[i].n;
+	fprintf(f, "violations: %llu\n", (unsigned long long)ruled);
+	for (i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
+		if (rules[i].n)
+			fprintf(f, "violations: %s %llu\n", rules[i].rule,
+				(unsigned long long)rules[i].n);
+	if (st->violations > engine)
+		fprintf(f, "violations: engine_other %llu (not failing)\n",
+			(unsigned long long)(st->violations - engine));
+	return ruled;
+}
+
 uint64_t cx_eng_report(const struct cx *cx, FILE *f)
 {
-	const struct cx_eng_stats *st;
-	uint64_t ruled, other;
-
-	if (!cx->eng)
-		return 0;
-	st = cx_eng_stats(cx);
-	ruled = st->recv_violations + st->send_violations + st->db_not_wqe +
-		st->db_not_last;
-	other = st->violations - st->recv_violations - st->send_violations;
-	fprintf(f, "violations: %llu\n", (unsigned long long)ruled);
-	if (st->recv_violations)
-		fprintf(f, "violations: recv_dbrec %llu\n",
-			(unsigned long long)st->recv_violations);
-	if (st->db_not_wqe)
-		fprintf(f, "violations: doorbell_not_its_wqe %llu\n",
-			(unsigned long long)st->db_not_wqe);
-	if (st->db_not_last)
-		fprintf(f, "violations: doorbell_not_last_wqe %llu\n",
-			(unsigned long long)st->db_not_last);
-	if (st->send_violations)
-		fprintf(f, "violations: send_wqe %llu\n",
-			(unsigned long long)st->send_violations);
-	if (other)
-		fprintf(f, "violations: engine_other %llu (not failing)\n",
-			(unsigned long long)other);
-	return ruled;
+	return cx->eng ? cx_eng_report_stats(cx_eng_stats(cx), f) : 0;
 }
 
 /*
