@@ -24,14 +24,19 @@ demo_try() {
 	local srv=$1 cli=$2 spid t
 	shift 2
 	t=$(scaled 120)
-	DOORBELL_DEBUG=1 timeout "$t" "$@" >"$srv" 2>&1 &
+	DOORBELL_DEBUG=1 timeout "$t" "$@" >"$srv" 2>"$srv.err" &
 	spid=$!
 	wait_port "$(pair_port "$@")" "$spid" "$(scaled 30)" || true
 	rc_c=0
-	DOORBELL_DEBUG=1 timeout "$t" "$@" "$addr" >"$cli" 2>&1 || rc_c=$?
+	DOORBELL_DEBUG=1 timeout "$t" "$@" "$addr" >"$cli" 2>"$cli.err" || rc_c=$?
 	((rc_c == 0)) || kill "$spid" 2>/dev/null || true
 	rc_s=0
 	wait "$spid" || rc_s=$?
+	# Each side's stderr after its stdout: doorbell's lines, written
+	# while perftest prints its result, would split that line.
+	cat "$srv.err" >>"$srv"
+	cat "$cli.err" >>"$cli"
+	rm -f "$srv.err" "$cli.err"
 }
 
 # show_pair ARGS...: server, then client; prints the client's output.
