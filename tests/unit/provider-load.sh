@@ -47,8 +47,11 @@ run() {
 	mkdir -p "$dir"
 	cp "$host" "$dir/$1"
 	ln -sf "$1" "$dir/libibverbs.so.1"
+	# A preload ahead of an ASan build's runtime is ours to allow (the
+	# sanitize stage): ASan would refuse to start instead.
 	out=$(LD_LIBRARY_PATH=$dir DOORBELL_DEBUG=${dbg:-0} \
 		DOORBELL_MLX5=${mlx5:-0} LD_PRELOAD=${pre:-} \
+		ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0 \
 		"${emu[@]}" "$exe" "$prov" 2>"$dir/err") || true
 	err=$(cat "$dir/err")
 	n=$(grep -c . "$dir/err" || true)
