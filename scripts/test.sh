@@ -245,6 +245,7 @@ stage_trixie_host() {
 stage_guest() {
 	need_build || return
 	need_guest || return
+	tests/vm/boot-rule.sh | record
 	tests/vm/run.sh --timeout 2400 \
 		--env "RDMAV_DRIVERS=$build/lib/libdoorbell" -- \
 		tests/guest/suite.sh "$build" | record
