@@ -13,11 +13,12 @@
 #              kernel-headers/ (scripts/kernel-headers-check.sh);
 #   cross      the provider's sources compiled (no link) for each of
 #              cross_archs with Debian's cross compilers
-#              (scripts/cross-compile.sh).
+#              (scripts/cross-compile.sh);
+#   readme     README.md, a newcomer's page, is at most 200 lines.
 # Prints PASS/FAIL <name> lines; the findings go to stderr.  Installs its
 # tools with scripts/deps.sh --lint (root, Debian 12).
 #
-# Usage: scripts/lint.sh [CHECK...]          (default: all five, in order)
+# Usage: scripts/lint.sh [CHECK...]          (default: all six, in order)
 #   DOORBELL_BUILD_DIR: where the clang build goes (default build/), under
 #   lint-clang/.
 set -uo pipefail
@@ -155,12 +156,22 @@ check_cross() {
 	failed=1
 }
 
+check_readme() {
+	local n
+	n=$(wc -l <README.md)
+	if ((n <= 200)); then
+		pass lint_readme_is_at_most_200_lines
+	else
+		fail lint_readme_is_at_most_200_lines "README.md has $n lines"
+	fi
+}
+
 checks=("$@")
-((${#checks[@]})) || checks=(paths format shell clang cross)
+((${#checks[@]})) || checks=(paths format shell clang cross readme)
 for c in "${checks[@]}"; do
 	case $c in
-	paths | format | shell | clang | cross) ;;
-	*) die "unknown check '$c' (paths, format, shell, clang, cross)" ;;
+	paths | format | shell | clang | cross | readme) ;;
+	*) die "unknown check '$c' (paths, format, shell, clang, cross, readme)" ;;
 	esac
 done
 scripts/deps.sh --lint ||
@@ -172,6 +183,7 @@ for c in "${checks[@]}"; do
 	shell) check_shell ;;
 	clang) check_clang ;;
 	cross) check_cross ;;
+	readme) check_readme ;;
 	esac
 done
 exit "$failed"
