@@ -14,8 +14,9 @@
 #       "kernel TEST KVER-PREFIX REASON" line names for this kernel becomes
 #       "excepted", with a SKIP line, and the totals count it as skipped.
 #       With BASELINE (the stock provider's summary, same boot) only when
-#       the stock run had the same test bad or excepted; else a FAIL line,
-#       and the test stays bad.  Rewrites SUMMARY's totals.
+#       the stock run had the same error in the same test (bad or
+#       excepted, the same kind and message but for its numbers); else a
+#       FAIL line, and the test stays bad.  Rewrites SUMMARY's totals.
 #   suite_compare SUMMARY BASELINE NAME CHOICES BACKEND
 #       Every test the baseline passed passes here too, or skips here for
 #       a documented choice of doorbell's (a line of CHOICES,
@@ -29,6 +30,24 @@ suite_id_re() {
 	printf '%s' "$1" | sed 's/[][\.*^$+?(){}|/]/\\&/g'
 }
 
+# suite_error_key: stdin's bad or excepted lines as "KIND MESSAGE", one a
+# line, with the numbers (counts, addresses, errnos) and the stock run's
+# "(try N of 5)" taken out: the same error is the same words.
+suite_error_key() {
+	sed -E 's/^(bad|excepted) ([a-z]+) [^ :]+:? ?/\2 /; s/ \(try [0-9]+ of [0-9]+\)$//;
+		s/0x[0-9a-fA-F]+/N/g; s/[0-9]+/N/g'
+}
+
+# suite_same_error SUMMARY BASELINE ID-RE: every bad line of the test in
+# SUMMARY is an error BASELINE has too (suite_error_key).
+suite_same_error() {
+	local k
+	while IFS= read -r k; do
+		grep -E "^(bad|excepted) [a-z]+ $3" "$2" | suite_error_key |
+			grep -qxF -- "$k" || return 1
+	done < <(grep -E "^bad [a-z]+ $3" "$1" | suite_error_key)
+}
+
 suite_except() {
 	local sum=$1 name=$2 kver=$3 exc=$4 base=${5:-}
 	local kind t pfx reason re nf ne P S F E C M
@@ -39,6 +58,10 @@ suite_except() {
 		grep -Eq "^bad [a-z]+ $re" "$sum" || continue
 		if [[ -n $base ]] && ! grep -Eq "^(bad|excepted) [a-z]+ $re" "$base"; then
 			echo "FAIL ${name}_$t: not the kernel's ($reason): the stock provider did not hit it in this boot"
+			continue
+		fi
+		if [[ -n $base ]] && ! suite_same_error "$sum" "$base" "$re"; then
+			echo "FAIL ${name}_$t: not the kernel's ($reason): another error than the stock provider's in this boot: $(grep -Em1 "^bad [a-z]+ $re" "$sum")"
 			continue
 		fi
 		echo "SKIP ${name}_$t: $reason (kernel $kver)"
