@@ -14,11 +14,13 @@
 #   cross      the provider's sources compiled (no link) for each of
 #              cross_archs with Debian's cross compilers
 #              (scripts/cross-compile.sh);
-#   readme     README.md, a newcomer's page, is at most 200 lines.
+#   readme     README.md, a newcomer's page, is at most 200 lines;
+#   docs       no reference doc (README.md, docs/*.md; not docs/evidence/)
+#              says what is true "now (at <commit>)" (docs/README.md).
 # Prints PASS/FAIL <name> lines; the findings go to stderr.  Installs its
 # tools with scripts/deps.sh --lint (root, Debian 12).
 #
-# Usage: scripts/lint.sh [CHECK...]          (default: all six, in order)
+# Usage: scripts/lint.sh [CHECK...]          (default: all seven, in order)
 #   DOORBELL_BUILD_DIR: where the clang build goes (default build/), under
 #   lint-clang/.
 set -uo pipefail
@@ -166,12 +168,22 @@ check_readme() {
 	fi
 }
 
+check_docs() {
+	if grep -nE '\bnow,? \(?at `?[0-9a-f]{7}' README.md docs/*.md >"$work/now"; then
+		show "$work/now"
+		fail lint_reference_docs_say_no_now_at_a_commit \
+			"$(wc -l <"$work/now") lines (evidence goes to docs/evidence/)"
+	else
+		pass lint_reference_docs_say_no_now_at_a_commit
+	fi
+}
+
 checks=("$@")
-((${#checks[@]})) || checks=(paths format shell clang cross readme)
+((${#checks[@]})) || checks=(paths format shell clang cross readme docs)
 for c in "${checks[@]}"; do
 	case $c in
-	paths | format | shell | clang | cross | readme) ;;
-	*) die "unknown check '$c' (paths, format, shell, clang, cross, readme)" ;;
+	paths | format | shell | clang | cross | readme | docs) ;;
+	*) die "unknown check '$c' (paths, format, shell, clang, cross, readme, docs)" ;;
 	esac
 done
 scripts/deps.sh --lint ||
@@ -184,6 +196,7 @@ for c in "${checks[@]}"; do
 	clang) check_clang ;;
 	cross) check_cross ;;
 	readme) check_readme ;;
+	docs) check_docs ;;
 	esac
 done
 exit "$failed"
