@@ -26,6 +26,8 @@
 #   4. the drain after ERR (tests/model/mlx5/hw_drain_after_err.c):
 #      modify_qp(ERR), then a marker WR, whose flush completion must come,
 #      through doorbell and libmlx5 alike;
+#   3 and 4 prove who served in the processes that ran them
+#   (itest_served, drain_served, libmlx5_drain_served), as 5 does;
 #   5. ib_write_lat and ib_send_bw through libmlx5 and then doorbell, to
 #      compare typical latency and message rate; each column's provider is
 #      proven in the processes that ran it (compare_NAME_PROV_served).
@@ -116,27 +118,47 @@ DOORBELL_VM_IBDEV=$dev DOORBELL_VM_GID_INDEX=$gid DOORBELL_VM_IPV4=$addr \
 	DOORBELL_EXPECT_BACKEND=mlx5 DOORBELL_APPS_SKIP='_uc$' \
 	"$top/tests/guest/apps.sh" | record
 
+# shellcheck source=tests/guest/served-lib.sh
+. "$top/tests/guest/served-lib.sh"
+# witnessed NAME WANT CMD...: CMD with the witness (tests/guest/served-lib.sh)
+# preloaded, then PASS NAME if every context its processes opened on the
+# device was served by WANT (libdoorbell, libmlx5), FAIL NAME otherwise:
+# who served, proven in the processes that ran the check.
+witnessed() {
+	local name=$1 want=$2
+	shift 2
+	(
+		if ! served_begin "$build"; then
+			echo "FAIL $name: no witness in $build"
+			exit 1
+		fi
+		echo "    (witness: each process below, checked by the next served line)"
+		"$@"
+		unset LD_PRELOAD
+		served_check "$name" "$dev" "$want"
+		rm -f "$DOORBELL_WITNESS_LOG"
+	)
+}
+
 echo "== integration tests through doorbell (bytes checked)"
-timeout 900 "$build/tests/guest/itest/doorbell-itest" -d "$dev" -g "$gid" |
+witnessed itest_served libdoorbell \
+	timeout 900 "$build/tests/guest/itest/doorbell-itest" -d "$dev" -g "$gid" |
 	record
 
 echo "== drain after ERR: a marker WR posted in ERR is flushed"
 drain=$build/tests/model/mlx5/doorbell-mlx5-drain
-timeout 60 "$drain" -d "$dev" -g "$gid" | record
+witnessed drain_served libdoorbell timeout 60 "$drain" -d "$dev" -g "$gid" |
+	record
 # The same through libmlx5: what doorbell must match.
 (unset RDMAV_DRIVERS DOORBELL_MLX5
- timeout 60 "$drain" -d "$dev" -g "$gid" | sed 's/^\(PASS\|FAIL\) /\1 libmlx5_/' |
-	record)
+ witnessed drain_served libmlx5 timeout 60 "$drain" -d "$dev" -g "$gid" |
+	sed 's/^\(PASS\|FAIL\) /\1 libmlx5_/' | record)
 
 echo "== side by side: libmlx5, then doorbell"
 # shellcheck source=tests/guest/pair-lib.sh
 . "$top/tests/guest/pair-lib.sh"
-# shellcheck source=tests/guest/served-lib.sh
-. "$top/tests/guest/served-lib.sh"
-# Each column proves its provider in the processes that ran it: the
-# witness (tests/guest/served-lib.sh) must find libmlx5's driver serving
-# every context of the stock column, doorbell's of the doorbell column
-# (PASS|FAIL compare_NAME_PROV_served).
+# Each column proves its provider in the processes that ran it
+# (witnessed: PASS|FAIL compare_NAME_PROV_served).
 compare() {
 	local name=$1 prov provs=(stock doorbell) want
 	shift
@@ -153,14 +175,8 @@ compare() {
 		[[ $prov == stock ]] && want=libmlx5
 		(
 			[[ $prov == stock ]] && unset RDMAV_DRIVERS DOORBELL_MLX5
-			if ! served_begin "$build"; then
-				echo "FAIL compare_${name}_${prov}_served: no witness in $build"
-				exit 1
-			fi
-			run_pair "$logs/$name.$prov.s" "$logs/$name.$prov.c" "$@"
-			unset LD_PRELOAD
-			served_check "compare_${name}_${prov}_served" "$dev" "$want"
-			rm -f "$DOORBELL_WITNESS_LOG"
+			witnessed "compare_${name}_${prov}_served" "$want" \
+				run_pair "$logs/$name.$prov.s" "$logs/$name.$prov.c" "$@"
 		) | record
 		echo "    $name $prov:"
 		grep -E '^[[:space:]]+[0-9]+[[:space:]]+[0-9]+' \

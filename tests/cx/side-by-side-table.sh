@@ -11,6 +11,12 @@
 # did"): there the cell is libmlx5's answer where it was not doorbell's.
 # scripts/mlx5-validate.sh's lines (cx_bookworm_validate_NAME) are
 # doorbell's, its drain through libmlx5 (validate_libmlx5_NAME) libmlx5's.
+# The last column names how each row's processes proved which provider
+# served them: the witness line (tests/guest/served-lib.sh's served_check,
+# a PASS or FAIL line whose name has served_ or ends _served) that closed
+# the group of rows opened by "    (witness: ...)" (tests/cx/with-provider.sh,
+# scripts/mlx5-validate.sh), for every guest and provider the row ran in;
+# "none" for a row outside every such group.
 #
 # Usage: side-by-side-table.sh LOG
 set -euo pipefail
@@ -30,6 +36,18 @@ function keep(n, g, p, v) {
 	keep(n, g, "libmlx5", v)
 	next
 }
+/^    \(witness: / { grouped = 1; ng = 0; next }
+# The witness line closes the group: each of its rows is proven by it.
+grouped && /^(PASS|FAIL) cx_/ && ($2 ~ /(^cx_|_)served_/ || $2 ~ /_served:?$/) {
+	w = $2; sub(/:$/, "", w); sub(/^cx_(bookworm_)?/, "", w)
+	for (j = 1; j <= ng; j++)
+		if (!index(proof[grp[j]] " ", "`" w "` "))
+			proof[grp[j]] = proof[grp[j]] (proof[grp[j]] == "" ? "" : " ") "`" w "`"
+	grouped = 0
+	if (ng)
+		next
+	# A witness of no row (the compares of scripts/mlx5-validate.sh) is a row.
+}
 /^(PASS|FAIL|SKIP) cx_/ {
 	v = $1; n = $2; sub(/:$/, "", n); sub(/^cx_/, "", n)
 	g = "sid"
@@ -44,6 +62,8 @@ function keep(n, g, p, v) {
 			p = "libmlx5"
 	}
 	keep(n, g, p, v)
+	if (grouped)
+		grp[++ng] = n
 }
 function cell(n, g, p) { return ((n, g, p) in r) ? r[n, g, p] : "-" }
 function both(n) {
@@ -52,15 +72,15 @@ function both(n) {
 }
 # table TITLE WANT: the checks that ran through both providers (WANT 1) or one.
 function table(title, want, i, n) {
-	print "| " title " | sid libmlx5 | sid doorbell | Debian 12 libmlx5 | Debian 12 doorbell |"
-	print "|---|---|---|---|---|"
+	print "| " title " | sid libmlx5 | sid doorbell | Debian 12 libmlx5 | Debian 12 doorbell | served, proven by |"
+	print "|---|---|---|---|---|---|"
 	for (i = 1; i <= k; i++) {
 		n = order[i]
 		if (both(n) != want)
 			continue
-		printf "| `%s` | %s | %s | %s | %s |\n", n, cell(n, "sid", "libmlx5"),
+		printf "| `%s` | %s | %s | %s | %s | %s |\n", n, cell(n, "sid", "libmlx5"),
 			cell(n, "sid", "doorbell"), cell(n, "bookworm", "libmlx5"),
-			cell(n, "bookworm", "doorbell")
+			cell(n, "bookworm", "doorbell"), (n in proof) ? proof[n] : "none"
 	}
 }
 END {

@@ -25,6 +25,9 @@
 # when it is there: Debian's perftest links libmlx5, which then serves
 # mlx5_0 first, so through doorbell the witness would fail it; libmlx5's
 # runs use the same binaries.
+# Before COMMAND one line, "    (witness: each process below, checked
+# by the next served line)", marks where the rows that line covers begin
+# (tests/cx/side-by-side-table.sh).
 # Exit status: COMMAND's (1 if the witness found another provider or none).
 #
 # Usage: with-provider.sh libmlx5|doorbell COMMAND [ARGS...]
@@ -51,6 +54,7 @@ for ((i = 1; i < ${#args[@]}; i++)); do
 done
 what=${what//[^A-Za-z0-9_]/_}
 what=${what%_}
+mark="    (witness: each process below, checked by the next served line)"
 
 case $prov in
 libmlx5)
@@ -59,6 +63,7 @@ libmlx5)
 	served_begin "$build" ||
 		{ echo "FAIL cx_served_$what: no witness in $build (tests/lib/served-witness.c)"; exit 1; }
 	trap 'rm -f "$DOORBELL_WITNESS_LOG"' EXIT
+	echo "$mark"
 	"$@" | sed -u -E 's/^(PASS|FAIL|SKIP) (cx_)?/\1 cx_/'
 	rc=${PIPESTATUS[0]}
 	unset LD_PRELOAD
@@ -83,6 +88,7 @@ if [[ -e $driver ]]; then
 	hidden=$(mktemp /run/mlx5.driver.XXXXXX)
 	mv "$driver" "$hidden"
 fi
+echo "$mark"
 "$@" | sed -u -E 's/^(PASS|FAIL|SKIP) (cx_)?/\1 cx_doorbell_/'
 rc=${PIPESTATUS[0]}
 unset LD_PRELOAD
