@@ -137,7 +137,6 @@ struct ibv_cq_ex *rxe_create_cq_ex(struct ibv_context *ctx,
 				   struct ibv_cq_init_attr_ex *attr);
 int rxe_resize_cq(struct ibv_cq *ibcq, int cqe);
 int rxe_destroy_cq(struct ibv_cq *ibcq);
-int rxe_cq_repair(struct rxe_cq *cq);
 
 /* rxe_poll.c: ibv_poll_cq and the ibv_cq_ex polling API */
 int rxe_poll_cq(struct ibv_cq *ibcq, int nwc, struct ibv_wc *wc);

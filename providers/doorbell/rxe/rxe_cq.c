@@ -93,22 +93,6 @@ out:
 	return ret;
 }
 
-/* Called with the CQ lock held: map the ring a failed resize left behind. */
-int rxe_cq_repair(struct rxe_cq *cq)
-{
-	struct rxe_ring ring = {};
-	int ret;
-
-	ret = rxe_ring_map(&ring, cq->vcq.cq.context->cmd_fd, &cq->lost_mi,
-			   sizeof(struct ib_uverbs_wc), false);
-	if (ret)
-		return ret;
-	rxe_ring_unmap(&cq->ring);
-	cq->ring = ring;
-	atomic_store_explicit(&cq->broken, false, memory_order_relaxed);
-	return 0;
-}
-
 int rxe_destroy_cq(struct ibv_cq *ibcq)
 {
 	struct rxe_cq *cq = to_rxe_cq(ibcq);

@@ -11,6 +11,22 @@
 
 #include "rxe/rxe.h"
 
+/* Called with the CQ lock held: map the ring a failed resize left behind. */
+static int rxe_cq_repair(struct rxe_cq *cq)
+{
+	struct rxe_ring ring = {};
+	int ret;
+
+	ret = rxe_ring_map(&ring, cq->vcq.cq.context->cmd_fd, &cq->lost_mi,
+			   sizeof(struct ib_uverbs_wc), false);
+	if (ret)
+		return ret;
+	rxe_ring_unmap(&cq->ring);
+	cq->ring = ring;
+	atomic_store_explicit(&cq->broken, false, memory_order_relaxed);
+	return 0;
+}
+
 /* Kernel wc_flags bits differ from libibverbs' from bit 2 on. */
 static const uint8_t rxe_wc_flag_map[16] = {
 #define F(k)                                                                   \

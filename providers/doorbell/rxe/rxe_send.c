@@ -66,32 +66,6 @@ int rxe_check_send_wr_slow(const struct rxe_qp *qp,
 	return 0;
 }
 
-/* RDMA and atomic arguments have one layout in ibv_send_wr and the WQE. */
-_Static_assert(offsetof(struct ibv_send_wr, wr.atomic.compare_add) -
-				       offsetof(struct ibv_send_wr, wr) ==
-			       offsetof(struct rxe_send_wr,
-					wr.atomic.compare_add) -
-				       offsetof(struct rxe_send_wr, wr) &&
-		       offsetof(struct ibv_send_wr, wr.atomic.swap) -
-				       offsetof(struct ibv_send_wr, wr) ==
-			       offsetof(struct rxe_send_wr, wr.atomic.swap) -
-				       offsetof(struct rxe_send_wr, wr) &&
-		       offsetof(struct ibv_send_wr, wr.atomic.rkey) -
-				       offsetof(struct ibv_send_wr, wr) ==
-			       offsetof(struct rxe_send_wr, wr.atomic.rkey) -
-				       offsetof(struct rxe_send_wr, wr) &&
-		       offsetof(struct ibv_send_wr, wr.rdma.rkey) -
-				       offsetof(struct ibv_send_wr, wr) ==
-			       offsetof(struct rxe_send_wr, wr.rdma.rkey) -
-				       offsetof(struct rxe_send_wr, wr),
-	       "rdma/atomic WR arguments are copied as one block");
-
-#define RXE_WR_ARGS_BYTES 32
-_Static_assert(sizeof(((struct ibv_send_wr *)0)->wr) >= RXE_WR_ARGS_BYTES &&
-		       sizeof(((struct rxe_send_wr *)0)->wr) >=
-			       RXE_WR_ARGS_BYTES,
-	       "rdma/atomic WR arguments");
-
 /* The parts of a WQE that only UD, MW binds and inline sends have. */
 void rxe_build_send_wqe_slow(const struct rxe_qp *qp,
 			     const struct ibv_send_wr *wr,

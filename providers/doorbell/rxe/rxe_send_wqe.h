@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "rxe/rxe.h"
@@ -104,6 +105,32 @@ static inline int rxe_check_send_wr(const struct rxe_qp *qp,
 	return 0;
 }
 
+/* RDMA and atomic arguments have one layout in ibv_send_wr and the WQE. */
+_Static_assert(offsetof(struct ibv_send_wr, wr.atomic.compare_add) -
+				       offsetof(struct ibv_send_wr, wr) ==
+			       offsetof(struct rxe_send_wr,
+					wr.atomic.compare_add) -
+				       offsetof(struct rxe_send_wr, wr) &&
+		       offsetof(struct ibv_send_wr, wr.atomic.swap) -
+				       offsetof(struct ibv_send_wr, wr) ==
+			       offsetof(struct rxe_send_wr, wr.atomic.swap) -
+				       offsetof(struct rxe_send_wr, wr) &&
+		       offsetof(struct ibv_send_wr, wr.atomic.rkey) -
+				       offsetof(struct ibv_send_wr, wr) ==
+			       offsetof(struct rxe_send_wr, wr.atomic.rkey) -
+				       offsetof(struct rxe_send_wr, wr) &&
+		       offsetof(struct ibv_send_wr, wr.rdma.rkey) -
+				       offsetof(struct ibv_send_wr, wr) ==
+			       offsetof(struct rxe_send_wr, wr.rdma.rkey) -
+				       offsetof(struct rxe_send_wr, wr),
+	       "rdma/atomic WR arguments are copied as one block");
+
+#define RXE_WR_ARGS_BYTES 32
+_Static_assert(sizeof(((struct ibv_send_wr *)0)->wr) >= RXE_WR_ARGS_BYTES &&
+		       sizeof(((struct rxe_send_wr *)0)->wr) >=
+			       RXE_WR_ARGS_BYTES,
+	       "rdma/atomic WR arguments");
+
 /*
  * The WQE fields every WR has.  Every field the kernel reads is written;
  * kernel-owned progress fields (status, state, psn, has_rd_atomic) are zeroed
@@ -117,7 +144,7 @@ static inline void rxe_set_wqe_header(const struct ibv_send_wr *wr,
 	wqe->wr.opcode = wr->opcode;
 	wqe->wr.send_flags = wr->send_flags;
 	wqe->wr.ex.imm_data = wr->imm_data; /* or invalidate_rkey: a union */
-	memcpy(&wqe->wr.wr, &wr->wr, 32);
+	memcpy(&wqe->wr.wr, &wr->wr, RXE_WR_ARGS_BYTES);
 	wqe->status = 0;
 	wqe->state = 0;
 	/* The kernel takes the remote address of reads, writes and atomics
