@@ -376,11 +376,6 @@ void m5_cq_clean(struct m5_cq *cq, uint32_t uidx, struct m5_srq *srq);
 int m5_poll_cq(struct ibv_cq *ibcq, int nwc, struct ibv_wc *wc);
 /* Install the ibv_cq_ex polling functions (start/next/end_poll, read_*). */
 void m5_cq_set_ex_ops(struct m5_cq *cq);
-/*
- * Give SRQ WQE ctr back to the free list if it is outstanding (its wr_id
- * to *wr_id unless NULL); false if it is not: a device's lie.
- */
-bool m5_srq_take_back(struct m5_srq *srq, uint16_t ctr, uint64_t *wr_id);
 
 /* mlx5_qp.c */
 struct ibv_qp *m5_create_qp_ex(struct ibv_context *ctx,
@@ -411,7 +406,6 @@ void m5_sq_ring(struct m5_qp *qp, unsigned int nreq,
 
 /* mlx5_wr.c: the ibv_wr_* API (IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) */
 /* The send_ops_flags a QP of this type may ask for. */
-uint64_t m5_wr_ops_supported(uint32_t opcode_mask);
 /* Its state, once the SQ is sized; 0 or ENOMEM.  m5_qp_fini_wr frees it. */
 int m5_qp_init_wr(struct m5_qp *qp, uint64_t send_ops_flags);
 void m5_qp_fini_wr(struct m5_qp *qp);
@@ -430,8 +424,11 @@ struct ibv_srq *m5_create_srq_ex(struct ibv_context *ctx,
 int m5_modify_srq(struct ibv_srq *ibsrq, struct ibv_srq_attr *attr, int mask);
 int m5_query_srq(struct ibv_srq *ibsrq, struct ibv_srq_attr *attr);
 int m5_destroy_srq(struct ibv_srq *ibsrq);
-/* Give an SRQ WQE back to the free list (called under the CQ's lock). */
-void m5_srq_free_wqe(struct m5_srq *srq, uint16_t idx);
+/*
+ * Give SRQ WQE ctr back to the free list if it is outstanding (its wr_id
+ * to *wr_id unless NULL); false if it is not: a device's lie.
+ */
+bool m5_srq_take_back(struct m5_srq *srq, uint16_t ctr, uint64_t *wr_id);
 /*
  * Post SRQ WQE idx again, page-faulted (mlx5_poll.c); false if it is not
  * outstanding.  Called under the CQ's lock.

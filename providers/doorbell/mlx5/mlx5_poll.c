@@ -9,7 +9,7 @@
  * reported as IBV_WC_GENERAL_ERR for that CQE, and the CQE is consumed.
  * What is outstanding is read from what the poster published: the QP's
  * doorbell record (the WQEs the device was told of), the SQ's control
- * segments and wqe_head[], the SRQ's busy[] marks (m5_srq_claim);
+ * segments and wqe_head[], the SRQ's busy[] marks (mlx5_srq.c's m5_srq_claim);
  * tests/fuzz/fuzz_mlx5_cqe.c plays a device that lies.
  *
  * The SQ and RQ tails are the only fields the poller writes that a poster
@@ -161,35 +161,6 @@ static inline bool m5_rq_retire(struct m5_qp *qp, uint64_t *wr_id)
 		return false;
 	*wr_id = rq->wrid[tail & (rq->wqe_cnt - 1)];
 	atomic_store_explicit(&rq->tail, tail + 1, memory_order_release);
-	return true;
-}
-
-/*
- * Claim SRQ WQE ctr back from the device, if it is outstanding: busy[],
- * which the poster sets.  Under the SRQ lock, which the poster holds while
- * it sets it, so two CQs told of one WQE cannot both claim it.  The WQE
- * itself is not written: mlx5_ib may still read it (m5_srq_repost).
- */
-static bool m5_srq_claim(struct m5_srq *srq, uint16_t ctr)
-{
-	bool posted;
-
-	db_lock(&srq->wq.lock);
-	posted = srq->busy[ctr];
-	srq->busy[ctr] = 0;
-	db_unlock(&srq->wq.lock);
-	return posted;
-}
-
-bool m5_srq_take_back(struct m5_srq *srq, uint16_t ctr, uint64_t *wr_id)
-{
-	if (__builtin_expect(ctr >= srq->wq.wqe_cnt || !m5_srq_claim(srq, ctr),
-			     0))
-		return false;
-	/* Read before the WQE is free to be posted again. */
-	if (wr_id)
-		*wr_id = srq->wq.wrid[ctr];
-	m5_srq_free_wqe(srq, ctr);
 	return true;
 }
 

@@ -53,10 +53,11 @@ static int m5_check_qp_attr(struct ibv_context *ctx,
 	ret = db_qp_attr_check(ctx, attr);
 	if (ret)
 		return ret;
-	/* ibv_wr_*: the opcodes post_send has on this QP, nothing more. */
+	/* ibv_wr_*: the opcodes post_send has on this QP, nothing more
+	 * (IBV_QP_EX_WITH_x is 1 << IBV_WR_x: asserted in mlx5_wr.c). */
 	if ((attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) &&
-	    (attr->send_ops_flags & ~m5_wr_ops_supported(m5_qp_opcode_mask(
-					    to_m5_ctx(ctx), attr->qp_type))))
+	    (attr->send_ops_flags &
+	     ~(uint64_t)m5_qp_opcode_mask(to_m5_ctx(ctx), attr->qp_type)))
 		return EOPNOTSUPP;
 	return 0;
 }

@@ -220,11 +220,40 @@ static void m5_srq_to_tail(struct m5_srq *srq, uint16_t idx)
 	atomic_store_explicit(&wq->tail, idx, memory_order_relaxed);
 }
 
-void m5_srq_free_wqe(struct m5_srq *srq, uint16_t idx)
+static void m5_srq_free_wqe(struct m5_srq *srq, uint16_t idx)
 {
 	db_lock(&srq->wq.lock);
 	m5_srq_to_tail(srq, idx);
 	db_unlock(&srq->wq.lock);
+}
+
+/*
+ * Claim SRQ WQE ctr back from the device, if it is outstanding: busy[],
+ * which the poster sets.  Under the SRQ lock, which the poster holds while
+ * it sets it, so two CQs told of one WQE cannot both claim it.  The WQE
+ * itself is not written: mlx5_ib may still read it (m5_srq_repost).
+ */
+static bool m5_srq_claim(struct m5_srq *srq, uint16_t ctr)
+{
+	bool posted;
+
+	db_lock(&srq->wq.lock);
+	posted = srq->busy[ctr];
+	srq->busy[ctr] = 0;
+	db_unlock(&srq->wq.lock);
+	return posted;
+}
+
+bool m5_srq_take_back(struct m5_srq *srq, uint16_t ctr, uint64_t *wr_id)
+{
+	if (__builtin_expect(ctr >= srq->wq.wqe_cnt || !m5_srq_claim(srq, ctr),
+			     0))
+		return false;
+	/* Read before the WQE is free to be posted again. */
+	if (wr_id)
+		*wr_id = srq->wq.wrid[ctr];
+	m5_srq_free_wqe(srq, ctr);
+	return true;
 }
 
 /*

@@ -372,11 +372,6 @@ static void m5_wr_set_inline_data(struct ibv_qp_ex *qpx, void *addr,
 	m5_wr_set_inline_data_list(qpx, 1, &buf);
 }
 
-uint64_t m5_wr_ops_supported(uint32_t opcode_mask)
-{
-	return opcode_mask;
-}
-
 int m5_qp_init_wr(struct m5_qp *qp, uint64_t send_ops_flags)
 {
 	size_t sges =
