@@ -173,38 +173,3 @@ int db_srq_attr_check(struct ibv_context *ctx,
 		return EINVAL;
 	return 0;
 }
-
-static struct db_pd *db_pd_of(struct ibv_pd *pd)
-{
-	return container_of(pd, struct db_pd, ibv_pd);
-}
-
-void *db_pd_alloc(struct ibv_pd *pd, size_t size, size_t align, uint64_t type)
-{
-	struct db_pd *p;
-	void *buf;
-
-	/* Both or neither: what alloc gave must go back to free. */
-	if (!db_pd_is_parent(pd))
-		return IBV_ALLOCATOR_USE_DEFAULT;
-	p = db_pd_of(pd);
-	if (!p->alloc || !p->free)
-		return IBV_ALLOCATOR_USE_DEFAULT;
-	buf = p->alloc(pd, p->pd_context, size, align, type);
-	if (buf == IBV_ALLOCATOR_USE_DEFAULT)
-		return buf;
-	if (!buf) {
-		errno = ENOMEM;
-		return NULL;
-	}
-	atomic_fetch_add(&p->users, 1);
-	return buf;
-}
-
-void db_pd_free(struct ibv_pd *pd, void *buf, uint64_t type)
-{
-	struct db_pd *p = db_pd_of(pd);
-
-	p->free(pd, p->pd_context, buf, type);
-	atomic_fetch_sub(&p->users, 1);
-}

@@ -86,16 +86,4 @@ int db_qp_modify_check(const struct ibv_qp_attr *attr, int mask);
 int db_srq_attr_check(struct ibv_context *ctx,
 		      const struct ibv_srq_init_attr_ex *attr);
 
-/*
- * A buffer of @size bytes aligned to @align for a queue of @type (the
- * provider's resource type, e.g. MLX5DV_RES_TYPE_CQ) from the allocator of
- * parent domain @pd, as libibverbs' IBV_PARENT_DOMAIN_INIT_ATTR_ALLOCATORS
- * promises.  IBV_ALLOCATOR_USE_DEFAULT when @pd is no parent domain with
- * allocators or its allocator says so: the caller allocates its own.  NULL
- * with errno ENOMEM when the allocator fails.  A buffer it gave must go
- * back through db_pd_free, and keeps @pd from being deallocated (EBUSY).
- */
-void *db_pd_alloc(struct ibv_pd *pd, size_t size, size_t align, uint64_t type);
-void db_pd_free(struct ibv_pd *pd, void *buf, uint64_t type);
-
 #endif /* DOORBELL_CORE_ATTR_H */

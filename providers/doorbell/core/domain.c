@@ -21,6 +21,36 @@ static struct db_td *to_db_td(struct ibv_td *td)
 	return container_of(td, struct db_td, ibv_td);
 }
 
+void *db_pd_alloc(struct ibv_pd *pd, size_t size, size_t align, uint64_t type)
+{
+	struct db_pd *p;
+	void *buf;
+
+	/* Both or neither: what alloc gave must go back to free. */
+	if (!db_pd_is_parent(pd))
+		return IBV_ALLOCATOR_USE_DEFAULT;
+	p = to_db_pd(pd);
+	if (!p->alloc || !p->free)
+		return IBV_ALLOCATOR_USE_DEFAULT;
+	buf = p->alloc(pd, p->pd_context, size, align, type);
+	if (buf == IBV_ALLOCATOR_USE_DEFAULT)
+		return buf;
+	if (!buf) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	atomic_fetch_add(&p->users, 1);
+	return buf;
+}
+
+void db_pd_free(struct ibv_pd *pd, void *buf, uint64_t type)
+{
+	struct db_pd *p = to_db_pd(pd);
+
+	p->free(pd, p->pd_context, buf, type);
+	atomic_fetch_sub(&p->users, 1);
+}
+
 bool db_pd_single_threaded(struct ibv_pd *pd)
 {
 	return pd && to_db_pd(pd)->td;

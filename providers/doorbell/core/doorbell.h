@@ -189,6 +189,17 @@ struct ibv_pd *db_alloc_parent_domain(struct ibv_context *ctx,
 /* Objects created in this PD are used by one thread at a time. */
 bool db_pd_single_threaded(struct ibv_pd *pd);
 bool db_pd_is_parent(struct ibv_pd *pd);
+/*
+ * A buffer of @size bytes aligned to @align for a queue of @type (the
+ * provider's resource type, e.g. MLX5DV_RES_TYPE_CQ) from the allocator of
+ * parent domain @pd, as libibverbs' IBV_PARENT_DOMAIN_INIT_ATTR_ALLOCATORS
+ * promises.  IBV_ALLOCATOR_USE_DEFAULT when @pd is no parent domain with
+ * allocators or its allocator says so: the caller allocates its own.  NULL
+ * with errno ENOMEM when the allocator fails.  A buffer it gave must go
+ * back through db_pd_free, and keeps @pd from being deallocated (EBUSY).
+ */
+void *db_pd_alloc(struct ibv_pd *pd, size_t size, size_t align, uint64_t type);
+void db_pd_free(struct ibv_pd *pd, void *buf, uint64_t type);
 
 /*
  * register.c: what libibverbs calls; tests open contexts through it.  Its
