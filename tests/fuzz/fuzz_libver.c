@@ -11,6 +11,7 @@
  */
 #include <limits.h>
 
+#include "core/libver.h"
 #include "fuzz.h"
 
 /* -1, or the third number of libibverbs.so.A.B.C.D. */

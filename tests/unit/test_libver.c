@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "core/doorbell.h"
+#include "core/libver.h"
 #include "check.h"
 
 static void major_is_read_from_the_real_file_name(void)

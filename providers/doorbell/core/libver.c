@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "core/doorbell.h"
+#include "core/libver.h"
 #include "core/pabi.h"
 
 /*

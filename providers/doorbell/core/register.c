@@ -13,6 +13,7 @@
 
 #include "core/doorbell.h"
 #include "core/kcmd.h"
+#include "core/libver.h"
 
 /* One entry per backend, then the terminator; filled at load time. */
 static struct verbs_match_ent *db_match_table;
