@@ -27,18 +27,19 @@ build=${1:?usage: kernel-headers-check.sh BUILD_DIR [NAME]}
 name=${2:-build_uses_only_tree_kernel_headers}
 kh=$(realpath "$top/kernel-headers")
 
-fail() {
-	echo "FAIL $name: $*"
+# refuse WHY: the one FAIL line, and exit 1.
+refuse() {
+	fail "$name" "$*"
 	exit 1
 }
-[[ -d $build ]] || fail "no build directory $build"
+[[ -d $build ]] || refuse "no build directory $build"
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 deps=$work/deps
 # One "OBJECT: header" line per dependency, whatever the generator.
 if [[ -f $build/build.ninja ]]; then
-	command -v ninja >/dev/null || fail "a Ninja build, but no ninja to read its deps"
+	command -v ninja >/dev/null || refuse "a Ninja build, but no ninja to read its deps"
 	ninja -C "$build" -t deps 2>/dev/null |
 		awk '/^[^ \t].*: #deps/ { obj = $1; sub(/:$/, "", obj); next }
 		     NF == 1 { print obj ": " $1 }' >"$deps"
@@ -52,7 +53,7 @@ else
 					print FILENAME ": " $i
 		}' >"$deps"
 fi
-[[ -s $deps ]] || fail "no dependency lists found in $build (built yet? Makefile or Ninja generator?)"
+[[ -s $deps ]] || refuse "no dependency lists found in $build (built yet? Makefile or Ninja generator?)"
 nobj=$(cut -d: -f1 "$deps" | sort -u | wc -l)
 
 # Headers are named as the compiler opened them: absolute, or relative to
@@ -79,10 +80,10 @@ awk -v kh="$kh/" '$NF ~ /(^|\/)rdma\/[^\/]+\.h$/ && index($NF, kh) != 1' "$deps"
 	done
 if [[ -s $bad ]]; then
 	sed 's/^/    /' "$bad" | head -n 20 >&2
-	fail "$(cut -d: -f1 "$bad" | sort -u | wc -l) of $nobj objects include <rdma/...> headers from outside $kh, e.g. $(head -n1 "$bad")"
+	refuse "$(cut -d: -f1 "$bad" | sort -u | wc -l) of $nobj objects include <rdma/...> headers from outside $kh, e.g. $(head -n1 "$bad")"
 fi
 # The control: the rxe backend's objects name the tree's rdma_user_rxe.h.
 if ! grep -Eq 'rxe[^ ]*\.o(\.d)?: .*/rdma/rdma_user_rxe\.h$' "$deps"; then
-	fail "no rxe object lists rdma/rdma_user_rxe.h: the dependency lists are incomplete"
+	refuse "no rxe object lists rdma/rdma_user_rxe.h: the dependency lists are incomplete"
 fi
-echo "PASS $name"
+pass "$name"

@@ -17,3 +17,45 @@ die() {
 if [[ $- == *e* ]]; then
 	trap 'echo "$db_me: stopped at line $LINENO: $BASH_COMMAND (exit $?)" >&2' ERR
 fi
+
+# The verdict lines every test script prints (docs/testing.md: one PASS,
+# FAIL or SKIP line per behaviour, named by it):
+#   pass NAME [DETAIL]   "PASS NAME[: DETAIL]"
+#   fail NAME [WHY]      "FAIL NAME[: WHY]", and db_failed=1 (the script's
+#                        exit status, if it ends with exit "$db_failed")
+#   skip NAME WHY        "SKIP NAME: WHY"
+#   check NAME CMD...    CMD's status decides: PASS NAME, or FAIL NAME with
+#                        the command and its status
+#   step TITLE...        "== TITLE": where a part of the output begins
+# All return 0, so a script under "set -e" goes on after a FAIL.
+# shellcheck disable=SC2034 # the sourcing script's exit status
+db_failed=0
+
+pass() {
+	echo "PASS $1${2:+: $2}"
+}
+
+fail() {
+	echo "FAIL $1${2:+: $2}"
+	# shellcheck disable=SC2034 # the sourcing script's exit status
+	db_failed=1
+}
+
+skip() {
+	echo "SKIP $1: $2"
+}
+
+check() {
+	local name=$1 rc=0
+	shift
+	"$@" || rc=$?
+	if ((rc == 0)); then
+		pass "$name"
+	else
+		fail "$name" "$* (exit $rc)"
+	fi
+}
+
+step() {
+	echo "== $*"
+}

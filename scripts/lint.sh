@@ -40,13 +40,6 @@ cross_archs=(riscv64 i686)
 build=${DOORBELL_BUILD_DIR:-$top/build}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-failed=0
-
-pass() { echo "PASS $1"; }
-fail() {
-	echo "FAIL $1: $2"
-	failed=1
-}
 # show FILE: the first 40 lines of FILE on stderr, indented.
 show() { head -n 40 "$1" | sed 's/^/    /' >&2; }
 
@@ -133,7 +126,7 @@ check_clang() {
 		# Every <rdma/...> header came from kernel-headers/.
 		scripts/kernel-headers-check.sh "$dir" \
 			lint_clang_build_uses_only_tree_kernel_headers ||
-			failed=1
+			db_failed=1
 		return
 	fi
 	grep -E 'error|warning' "$log" >"$log.e"
@@ -155,7 +148,7 @@ check_cross() {
 	show "$log.e"
 	grep -q '^FAIL ' "$log" ||
 		fail lint_provider_cross_compiles "scripts/cross-compile.sh failed"
-	failed=1
+	db_failed=1
 }
 
 check_readme() {
@@ -199,4 +192,4 @@ for c in "${checks[@]}"; do
 	docs) check_docs ;;
 	esac
 done
-exit "$failed"
+exit "$db_failed"

@@ -95,17 +95,18 @@ bare_path() {
 	done
 }
 
-# fake_guest: in $tmp/guest, distro-stage.sh and distro-suite.sh with the
+# fake_guest: in $tmp/tests/guest, distro-stage.sh and distro-suite.sh with the
 # real helpers they run, stand-ins for the suites (apps.sh dies silently
 # for doorbell when FAKE_APPS_DIE=1), the .deb take-over and doorbell-itest
 # ($tmp/build), a libibverbs.d in $tmp/conf, an ibv_devinfo that shows
 # doorbell serving rxe0; guest_env: the environment to run them in.
 fake_guest() {
-	local g=$tmp/guest f
-	mkdir -p "$g" "$tmp/conf" "$tmp/bin" "$tmp/build/tests/guest/itest"
+	local g=$tmp/tests/guest f
+	mkdir -p "$g" "$tmp/scripts" "$tmp/conf" "$tmp/bin" "$tmp/build/tests/guest/itest"
 	for f in distro-stage.sh distro-suite.sh itest-run.sh pair-lib.sh; do
 		cp "$top/tests/guest/$f" "$g/" || return 1
 	done
+	cp "$top/scripts/lib.sh" "$tmp/scripts/" || return 1
 	: >"$tmp/conf/rxe.driver"
 	# shellcheck disable=SC2016 # expanded by the stand-ins
 	{
@@ -287,10 +288,10 @@ distro_stage)
 	expect ci_a_suite_dying_silently_in_the_distro_stage_is_red red \
 		'^FAIL [a-z0-9]+_prebuilt_apps_complete: exit 1 \(no FAIL line\)$' \
 		"${guest_env[@]}" FAKE_APPS_DIE=1 \
-		"$tmp/guest/distro-stage.sh" "$tmp/build" trixie "$tmp/fake.deb" ""
+		"$tmp/tests/guest/distro-stage.sh" "$tmp/build" trixie "$tmp/fake.deb" ""
 	expect ci_the_distro_stage_with_its_suites_passing_is_green 0 \
 		'^PASS trixie_deb_fake$' \
-		"${guest_env[@]}" "$tmp/guest/distro-stage.sh" "$tmp/build" trixie \
+		"${guest_env[@]}" "$tmp/tests/guest/distro-stage.sh" "$tmp/build" trixie \
 		"$tmp/fake.deb" "" ;;
 arch_stage)
 	fake_guest || { echo "FAIL ci_arch_stage_fakes: could not write them"; exit 1; }
@@ -299,10 +300,10 @@ arch_stage)
 		"DOORBELL_DISTRO_PARTS=apps itest" DOORBELL_APPS_ITERS=50)
 	expect ci_a_suite_dying_silently_in_the_arch_stage_is_red red \
 		'^FAIL [a-z0-9]+_arm64_prebuilt_apps_complete: exit 1 \(no FAIL line\)$' \
-		"${arch[@]}" FAKE_APPS_DIE=1 "$tmp/guest/distro-suite.sh" "$tmp/build"
+		"${arch[@]}" FAKE_APPS_DIE=1 "$tmp/tests/guest/distro-suite.sh" "$tmp/build"
 	expect ci_the_arch_stage_with_its_suites_passing_is_green 0 \
 		'^PASS [a-z0-9]+_arm64_prebuilt_itest_fails_no_more_than_stock: 0 failed' \
-		"${arch[@]}" "$tmp/guest/distro-suite.sh" "$tmp/build" ;;
+		"${arch[@]}" "$tmp/tests/guest/distro-suite.sh" "$tmp/build" ;;
 filter_nothing)
 	itest=("${@:2}")
 	((${#itest[@]})) || { echo "usage: red-runs.sh filter_nothing [EMULATOR...] DOORBELL_ITEST" >&2; exit 2; }

@@ -36,14 +36,9 @@ build=${DOORBELL_BUILD_DIR:-$top/build}
 prog=$build/tests/cx/cx-cq-events
 msgs=${1:-100}
 slack=3
-failed=0
-
-say() { echo "$*"; }
-fail() {
-	say "FAIL $*"
-	failed=1
-}
-[[ -x $prog ]] || { say "FAIL cx_irq_setup: no $prog (build first)"; exit 1; }
+# shellcheck source=scripts/lib.sh
+. "$top/scripts/lib.sh"
+[[ -x $prog ]] || { fail cx_irq_setup "no $prog (build first)"; exit 1; }
 # shellcheck source=tests/cx/irq-lib.sh
 . "$top/tests/cx/irq-lib.sh"
 
@@ -63,11 +58,11 @@ run() {
 	events=$(sed -n 's/.*events \([0-9]*\).*/\1/p' <<<"$out")
 	events=${events:-0}
 	if ((rc != 0)) || ! grep -q 'srq_limit_event 1' <<<"$out"; then
-		fail "cx_irq_$name: cx-cq-events $* exit $rc: $(grep -v -e '^before: ' -e '^after: ' <<<"$out")"
+		fail "cx_irq_$name" "cx-cq-events $* exit $rc: $(grep -v -e '^before: ' -e '^after: ' <<<"$out")"
 		return 1
 	fi
 	ok_runs=$((ok_runs + 1))
-	say "  $name: $(sed -n 's/^messages \([0-9]*\).*/\1/p' <<<"$out") messages, $events completion events, $comp interrupts on completion vectors while they came ($moved ), $ctrl on the control vector in the whole run"
+	echo "  $name: $(sed -n 's/^messages \([0-9]*\).*/\1/p' <<<"$out") messages, $events completion events, $comp interrupts on completion vectors while they came ($moved ), $ctrl on the control vector in the whole run"
 }
 
 # irq_bound NAME: the run's completion interrupts are > 0 and <= events + slack.
@@ -75,23 +70,23 @@ irq_bound() {
 	if ((comp > 0 && comp <= events + slack)); then
 		return 0
 	fi
-	fail "cx_irq_$1: $comp completion interrupts for $events events (want 1 up to events + $slack)"
+	fail "cx_irq_$1" "$comp completion interrupts for $events events (want 1 up to events + $slack)"
 	return 1
 }
 
-say "  vectors: $(snapshot | tr '\n' ' ')"
+echo "  vectors: $(snapshot | tr '\n' ' ')"
 ctrl_total=0
 if run unmoderated; then
 	e0=$events c0=$comp
 	ctrl_total=$((ctrl_total + ctrl))
-	irq_bound unmoderated && say "PASS cx_irq_unmoderated: $events events, $comp interrupts"
+	irq_bound unmoderated && pass cx_irq_unmoderated "$events events, $comp interrupts"
 	if run moderated -m 4:4000; then
 		ctrl_total=$((ctrl_total + ctrl))
 		if irq_bound moderated; then
 			if ((events < e0 && comp < c0)); then
-				say "PASS cx_irq_moderated: cq_count 4, cq_period 4000 us: $events events, $comp interrupts (unmoderated $e0, $c0)"
+				pass cx_irq_moderated "cq_count 4, cq_period 4000 us: $events events, $comp interrupts (unmoderated $e0, $c0)"
 			else
-				fail "cx_irq_moderated: $events events, $comp interrupts, not fewer than unmoderated ($e0, $c0)"
+				fail "cx_irq_moderated" "$events events, $comp interrupts, not fewer than unmoderated ($e0, $c0)"
 			fi
 		fi
 	fi
@@ -99,28 +94,28 @@ fi
 # cq_count beyond the messages: every event is the period's (the server's timer).
 if run period_only -m 1000:1000; then
 	ctrl_total=$((ctrl_total + ctrl))
-	irq_bound period_only && say "PASS cx_irq_period_only: cq_count 1000, cq_period 1000 us: $events events, $comp interrupts"
+	irq_bound period_only && pass cx_irq_period_only "cq_count 1000, cq_period 1000 us: $events events, $comp interrupts"
 fi
 # One message to a CQ armed before it came: nothing but cq_period's timer
 # can raise its event (a server without the timer leaves it waiting).
 if run period_alone -n 1 -m 2:1000; then
 	if ((events == 1 && comp >= 1)); then
-		say "PASS cx_irq_period_alone: one message, cq_count 2: its event by cq_period, $comp interrupts"
+		pass cx_irq_period_alone "one message, cq_count 2: its event by cq_period, $comp interrupts"
 	else
-		fail "cx_irq_period_alone: $events events, $comp interrupts for one message"
+		fail "cx_irq_period_alone" "$events events, $comp interrupts for one message"
 	fi
 fi
 if ((ctrl_total > 0 && ok_runs > 0)); then
-	say "PASS cx_irq_control_vector: $ctrl_total interrupts on the async/command/pages vector; the commands and SRQ limit events of $ok_runs runs delivered"
+	pass cx_irq_control_vector "$ctrl_total interrupts on the async/command/pages vector; the commands and SRQ limit events of $ok_runs runs delivered"
 else
-	fail "cx_irq_control_vector: $ctrl_total interrupts on the control vector, $ok_runs runs complete"
+	fail "cx_irq_control_vector" "$ctrl_total interrupts on the control vector, $ok_runs runs complete"
 fi
 # The other completion vectors (mlx5_core creates their EQs on first use).
 nvec=$(ibv_devinfo -v -d mlx5_0 | sed -n 's/.*num_comp_vectors:[[:space:]]*\([0-9]*\).*/\1/p')
 for ((v = 1; v < ${nvec:-1}; v++)); do
 	if run "comp_vector_$v" -c "$v"; then
-		irq_bound "comp_vector_$v" && say "PASS cx_irq_comp_vector_$v: $events events, $comp interrupts ($moved )"
+		irq_bound "comp_vector_$v" && pass cx_irq_comp_vector_$v "$events events, $comp interrupts ($moved )"
 	fi
 done
-say "  vectors: $(snapshot | tr '\n' ' ')"
-exit "$failed"
+echo "  vectors: $(snapshot | tr '\n' ' ')"
+exit "$db_failed"

@@ -35,8 +35,9 @@ build=${DOORBELL_BUILD_DIR:-$top/build}
 prog=$build/tests/cx/cx-cq-events
 msgs=${1:-64}
 batch=${2:-4}
-failed=0
-[[ -x $prog ]] || { echo "FAIL cx_irq_equal_setup: no $prog (build first)"; exit 1; }
+# shellcheck source=scripts/lib.sh
+. "$top/scripts/lib.sh"
+[[ -x $prog ]] || { fail cx_irq_equal_setup "no $prog (build first)"; exit 1; }
 # shellcheck source=tests/cx/irq-lib.sh
 . "$top/tests/cx/irq-lib.sh"
 
@@ -67,16 +68,14 @@ mode() {
 	d=$(measure doorbell "$@")
 	local got="libmlx5 ${l/ / events } interrupts, doorbell ${d/ / events } interrupts"
 	if [[ $l == error:* || $d == error:* ]]; then
-		echo "FAIL cx_irq_equal_$name: cx-cq-events $*: libmlx5 $l; doorbell $d"
+		fail "cx_irq_equal_$name" "cx-cq-events $*: libmlx5 $l; doorbell $d"
 	elif [[ $l != "$d" ]]; then
-		echo "FAIL cx_irq_equal_$name: $got: the providers differ (cx-cq-events $*)"
+		fail "cx_irq_equal_$name" "$got: the providers differ (cx-cq-events $*)"
 	elif [[ $l != "$want $want" ]]; then
-		echo "FAIL cx_irq_equal_$name: $got, not $want and $want (cx-cq-events $*)"
+		fail "cx_irq_equal_$name" "$got, not $want and $want (cx-cq-events $*)"
 	else
-		echo "PASS cx_irq_equal_$name: $got ($msgs messages, $per a batch; $((SECONDS - t0)) s)"
-		return
+		pass "cx_irq_equal_$name" "$got ($msgs messages, $per a batch; $((SECONDS - t0)) s)"
 	fi
-	failed=1
 }
 
 mode unmoderated 1 -b 1
@@ -90,4 +89,4 @@ else
 	echo "  (one completion vector: no comp_vector_1 run)"
 fi
 echo "  (check-irq-equal.sh: $SECONDS s)"
-exit "$failed"
+exit "$db_failed"

@@ -51,6 +51,8 @@ conf=${DOORBELL_TEST_VERBS_CONF:-/etc/libibverbs.d}
 builds=${DOORBELL_DISTRO_BUILDS:-prebuilt native}
 parts=" ${DOORBELL_DISTRO_PARTS:-apps suite pyverbs matrix features} "
 native_parts=" ${DOORBELL_DISTRO_NATIVE_PARTS:-matrix features} "
+# shellcheck source=scripts/lib.sh
+. "$here/../../scripts/lib.sh"
 # shellcheck source=tests/guest/pair-lib.sh
 . "$here/pair-lib.sh"	# scaled
 
@@ -64,7 +66,7 @@ arch=${DOORBELL_VM_ARCH:-amd64}
 name=$distro
 [[ $arch == amd64 ]] || name=${distro}_$arch
 if [[ ${DOORBELL_VM:-} != 1 ]]; then
-	echo "FAIL ${name}_distro_suite_runs_in_guest: not in the test guest; run it through tests/vm/run.sh --keep-stock"
+	fail "${name}_distro_suite_runs_in_guest" "not in the test guest; run it through tests/vm/run.sh --keep-stock"
 	exit 2
 fi
 work=$(mktemp -d)
@@ -76,16 +78,13 @@ restore_stock() {
 }
 trap restore_stock EXIT
 if [[ ! -f $conf/rxe.driver ]]; then
-	echo "FAIL ${name}_stock_provider_visible: no $conf/rxe.driver (run.sh without --keep-stock?)"
+	fail "${name}_stock_provider_visible" "no $conf/rxe.driver (run.sh without --keep-stock?)"
 	exit 1
 fi
 cp "$conf/rxe.driver" "$stock_driver"
 hide_stock() { rm -f "$conf/rxe.driver"; }
 show_stock() { [[ -e $conf/rxe.driver ]] || cp "$stock_driver" "$conf/rxe.driver"; }
 stamp() { echo "    ($1: $(($(date +%s) - t0)) s)"; }
-# fail NAME: WHY: a FAIL line, and the exit status 1.
-status=0
-fail() { echo "FAIL $*"; status=1; }
 
 # --- the guest ------------------------------------------------------------------
 echo "== $name: the guest"
@@ -102,13 +101,13 @@ echo "    rdma-core $(dpkg-query -W -f '${Version}' rdma-core 2>/dev/null)," \
 	"python3 $(/usr/bin/python3 -c 'import platform; print(platform.python_version())')"
 want=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
 if [[ -n ${DOORBELL_VM_DISTRO:-} && $want != "$distro" && ! ($distro == sid && -n $want) ]]; then
-	fail "${name}_guest_is_$distro: /etc/os-release says '$want'"
+	fail "${name}_guest_is_$distro" "/etc/os-release says '$want'"
 fi
 
 # --- the native build -------------------------------------------------------------
 native=${2:-}
 if [[ " $builds " == *" native "* && ! -x $native/tests/guest/itest/doorbell-itest ]]; then
-	echo "SKIP ${name}_native: no native build given (tests/vm/root-build.sh --distro $distro DIR makes one)"
+	skip "${name}_native" "no native build given (tests/vm/root-build.sh --distro $distro DIR makes one)"
 	builds=${builds/native/}
 fi
 
@@ -128,9 +127,9 @@ if [[ $parts == *" apps "* ]]; then
 	sed 's/^\(PASS\|FAIL\|SKIP\) /    stock: \1 /' "$stock_apps" | grep -v '^    [a-z]*| '
 	echo "    stock apps: $(grep -c '^PASS ' "$stock_apps") passed, $(grep -c '^FAIL ' "$stock_apps") failed"
 	if grep -q '^PASS ' "$stock_apps"; then
-		echo "PASS ${name}_stock_apps_baseline_measured"
+		pass "${name}_stock_apps_baseline_measured"
 	else
-		fail "${name}_stock_apps_baseline_measured: no pair passed with the stock provider"
+		fail "${name}_stock_apps_baseline_measured" "no pair passed with the stock provider"
 	fi
 	stamp "stock apps"
 fi
@@ -138,7 +137,7 @@ if [[ $parts == *" suite "* ]]; then
 	echo "== $name: stock provider: rdma-core suite, one process per module (baseline)"
 	t0=$(date +%s)
 	(unset RDMAV_DRIVERS; "$here/rdma-core-suite.sh" --per-module --measure --save "$stock_suite" \
-		--name "${name}_stock_rdma_core_suite_baseline_measured") || status=1
+		--name "${name}_stock_rdma_core_suite_baseline_measured") || db_failed=1
 	stamp "stock suite"
 fi
 # The whole doorbell-itest with the stock provider, but for the tests that
@@ -152,7 +151,7 @@ itest_x=()
 for x in ${DOORBELL_ITEST_SKIP:-}; do
 	itest_x+=(-x "$x")
 	[[ $parts == *" itest "* ]] &&
-		echo "SKIP ${name}_itest_${x}: ${DOORBELL_ITEST_SKIP_WHY:-DOORBELL_ITEST_SKIP}"
+		skip "${name}_itest_${x}" "${DOORBELL_ITEST_SKIP_WHY:-DOORBELL_ITEST_SKIP}"
 done
 if [[ $parts == *" itest "* ]]; then
 	echo "== $name: stock provider: doorbell-itest -x opcode_0x20 ${itest_x[*]} (baseline)"
@@ -178,9 +177,9 @@ itest_part() {
 	if [[ -x $itest ]]; then
 		"$here/itest-run.sh" --prefix "$p" "${4}_complete" -- \
 			"$itest" -d "$dev" -g "$gid" "${k[@]}" "${itest_x[@]}" |
-			tee "$work/$1.$2" || status=1
+			tee "$work/$1.$2" || db_failed=1
 	else
-		fail "${p}${4}_built: no $itest"
+		fail "${p}${4}_built" "no $itest"
 	fi
 	stamp "$1 $2"
 }
@@ -190,7 +189,7 @@ for b in $builds; do
 	case $b in
 	prebuilt) dir=$build bparts=$parts ;;
 	native) dir=$native bparts=$native_parts ;;
-	*) fail "${name}_build_$b: unknown build (prebuilt or native)"; continue ;;
+	*) fail "${name}_build_$b" "unknown build (prebuilt or native)"; continue ;;
 	esac
 	p=${name}_${b}_
 	export RDMAV_DRIVERS=$dir/lib/libdoorbell
@@ -199,10 +198,10 @@ for b in $builds; do
 	DOORBELL_DEBUG=1 timeout "$(scaled 60)" ibv_devinfo -d "$dev" >"$out" 2>&1
 	if grep -q "^doorbell: $dev: serving the device" "$out" &&
 		grep -q 'PORT_ACTIVE' "$out"; then
-		echo "PASS ${p}doorbell_serves_$dev"
+		pass "${p}doorbell_serves_$dev"
 		grep "^doorbell: $dev: serving" "$out" | head -n1 | sed 's/^/    /'
 	else
-		fail "${p}doorbell_serves_$dev: ibv_devinfo with only doorbell did not show doorbell serving an active $dev"
+		fail "${p}doorbell_serves_$dev" "ibv_devinfo with only doorbell did not show doorbell serving an active $dev"
 		sed 's/^/    ibv_devinfo| /' "$out" | tail -n 8
 		echo "    (the remaining tests of this build are not run)"
 		continue
@@ -215,13 +214,13 @@ for b in $builds; do
 		DOORBELL_NAME_PREFIX=$p \
 			DOORBELL_APPS_STOCK_FAILED="$(pairs_failed "$stock_apps")" \
 			"$here/itest-run.sh" --timeout 0 "${p}apps_complete" -- \
-			"$here/apps.sh" | tee "$out" || status=1
+			"$here/apps.sh" | tee "$out" || db_failed=1
 		nd=$(($(grep -c '^FAIL ' "$out") + $(grep -c '^SKIP ' "$out")))
 		ns=$(grep -c '^FAIL ' "$stock_apps")
 		if ((nd <= ns)); then
-			echo "PASS ${p}apps_fail_no_more_than_stock: $nd failed, $ns with the stock provider"
+			pass "${p}apps_fail_no_more_than_stock" "$nd failed, $ns with the stock provider"
 		else
-			fail "${p}apps_fail_no_more_than_stock: $nd failed, $ns with the stock provider"
+			fail "${p}apps_fail_no_more_than_stock" "$nd failed, $ns with the stock provider"
 		fi
 		stamp "$b apps"
 	fi
@@ -230,13 +229,13 @@ for b in $builds; do
 		t0=$(date +%s)
 		"$here/rdma-core-suite.sh" --per-module --baseline "$stock_suite" \
 			--name "${p}rdma_core_suite_no_failures_no_errors_passes_what_stock_passes" ||
-			status=1
+			db_failed=1
 		stamp "$b suite"
 	fi
 	if [[ $bparts == *" pyverbs "* ]]; then
 		echo "== $name, $b: pyverbs-tests"
 		t0=$(date +%s)
-		"$here/pyverbs-suite.sh" "$p" || status=1
+		"$here/pyverbs-suite.sh" "$p" || db_failed=1
 		stamp "$b pyverbs"
 	fi
 	if [[ $bparts == *" matrix "* ]]; then
@@ -253,12 +252,12 @@ for b in $builds; do
 		nd=$(grep -c '^FAIL ' "$work/$b.itest")
 		ns=$(grep -c '^FAIL ' "$stock_itest")
 		if ((nd <= ns)); then
-			echo "PASS ${p}itest_fails_no_more_than_stock: $nd failed, $ns with the stock provider"
+			pass "${p}itest_fails_no_more_than_stock" "$nd failed, $ns with the stock provider"
 		else
-			fail "${p}itest_fails_no_more_than_stock: $nd failed, $ns with the stock provider"
+			fail "${p}itest_fails_no_more_than_stock" "$nd failed, $ns with the stock provider"
 		fi
 	fi
 	unset RDMAV_DRIVERS
 done
 show_stock
-exit "$status"
+exit "$db_failed"

@@ -77,7 +77,8 @@ lib=$provdir/libdoorbell-rdmav${pabi:-UNKNOWN}.so
 served="doorbell: $dev: serving the device with the rxe backend"
 bw='^[[:space:]]+[0-9]+[[:space:]]+[0-9]+[[:space:]]+[0-9.]+[[:space:]]+[0-9.]+[[:space:]]+[0-9.]+'
 logs=$(mktemp -d)
-failed=0
+# shellcheck source=scripts/lib.sh
+. "$here/../../scripts/lib.sh"
 # shellcheck source=tests/guest/pair-lib.sh
 . "$here/pair-lib.sh"	# wait_port, scaled
 
@@ -89,12 +90,6 @@ export DEBIAN_FRONTEND=noninteractive
 # a guest whose changes vanish at power-off.
 rm -f /var/lib/man-db/auto-update
 
-pass() { echo "PASS $1"; }
-fail() {
-	echo "FAIL $1: $2"
-	failed=1
-}
-skip() { echo "SKIP $1: $2"; }
 show() { # show FILE LABEL: the tail of a log, indented
 	[[ -s $1 ]] && tail -n "${3:-12}" "$1" | sed "s/^/    $2| /"
 }
@@ -203,8 +198,8 @@ state_stock() {
 	leftovers
 }
 
-# check NAME "what is wrong" LOG: PASS if nothing is wrong.
-check() {
+# none_wrong NAME "what is wrong" LOG: PASS if nothing is wrong.
+none_wrong() {
 	if [[ -z $2 ]]; then
 		pass "$1"
 	else
@@ -241,7 +236,7 @@ pre=""
 	pre+="doorbell is already installed ($(status_of doorbell))"$'\n'
 [[ $pabi =~ ^[0-9]+$ ]] ||
 	pre+="no single PABI in the names of $provdir/lib*-rdmav*.so: '${pabi}'"$'\n'
-check guest_has_stock_provider "$pre"
+none_wrong guest_has_stock_provider "$pre"
 if [[ -n $pre ]]; then
 	rm -rf "$logs"
 	exit 1
@@ -272,7 +267,7 @@ if ! run "$log" dpkg -i "$deb" || [[ $(status_of doorbell) != ii ]]; then
 	show "$log" dpkg 20
 else
 	pass deb_installs
-	check deb_install_diverts_stock_rxe_driver "$(state_diverted)" "$log"
+	none_wrong deb_install_diverts_stock_rxe_driver "$(state_diverted)" "$log"
 	expect_served deb_install_makes_doorbell_serve_rxe0 doorbell &&
 		pass deb_install_makes_doorbell_serve_rxe0
 fi
@@ -296,7 +291,7 @@ else
 			wrong+=$'\n'"no stock rxe.driver at $diverted"
 		wrong=$(sed '/^$/d' <<<"$wrong")
 		if [[ -n $wrong ]]; then
-			check deb_diversion_survives_ibverbs_providers_reinstall "$wrong" "$log"
+			none_wrong deb_diversion_survives_ibverbs_providers_reinstall "$wrong" "$log"
 		elif expect_served deb_diversion_survives_ibverbs_providers_reinstall doorbell; then
 			pass deb_diversion_survives_ibverbs_providers_reinstall
 		fi
@@ -313,7 +308,7 @@ else
 	[[ $(status_of doorbell) == rc ]] || wrong+=$'\n'"status $(status_of doorbell), expected rc"
 	wrong=$(sed '/^$/d' <<<"$wrong")
 	if [[ -n $wrong ]]; then
-		check deb_remove_restores_stock_provider "$wrong" "$log"
+		none_wrong deb_remove_restores_stock_provider "$wrong" "$log"
 	elif expect_served deb_remove_restores_stock_provider stock; then
 		pass deb_remove_restores_stock_provider
 	fi
@@ -331,7 +326,7 @@ else
 	fi
 	wrong=$(sed '/^$/d' <<<"$wrong")
 	if [[ -n $wrong ]]; then
-		check deb_reinstall_after_remove_serves_rxe0 "$wrong" "$log"
+		none_wrong deb_reinstall_after_remove_serves_rxe0 "$wrong" "$log"
 	elif expect_served deb_reinstall_after_remove_serves_rxe0 doorbell; then
 		pass deb_reinstall_after_remove_serves_rxe0
 	fi
@@ -347,7 +342,7 @@ else
 	[[ ! -e /var/lib/doorbell ]] || wrong+=$'\n'"/var/lib/doorbell is left over"
 	wrong=$(sed '/^$/d' <<<"$wrong")
 	if [[ -n $wrong ]]; then
-		check deb_purge_restores_stock_provider "$wrong" "$log"
+		none_wrong deb_purge_restores_stock_provider "$wrong" "$log"
 	elif expect_served deb_purge_restores_stock_provider stock; then
 		pass deb_purge_restores_stock_provider
 	fi
@@ -372,7 +367,7 @@ else
 		[[ ! -e $diverted ]] || wrong+=$'\n'"$diverted exists without ibverbs-providers"
 		wrong=$(sed '/^$/d' <<<"$wrong")
 		if [[ -n $wrong ]]; then
-			check "$name" "$wrong" "$log"
+			none_wrong "$name" "$wrong" "$log"
 		elif expect_served "$name" doorbell ibv_rc_pingpong; then
 			pass "$name"
 		fi
@@ -385,7 +380,7 @@ else
 			[[ -f $diverted ]] || wrong+=$'\n'"no rxe.driver at $diverted"
 			wrong=$(sed '/^$/d' <<<"$wrong")
 			if [[ -n $wrong ]]; then
-				check "$name" "$wrong" "$log"
+				none_wrong "$name" "$wrong" "$log"
 			elif expect_served "$name" doorbell; then
 				pass "$name"
 			fi
@@ -397,7 +392,7 @@ else
 		else
 			wrong=$(sed '/^$/d' <<<"$(state_stock)")
 			if [[ -n $wrong ]]; then
-				check "$name" "$wrong" "$log"
+				none_wrong "$name" "$wrong" "$log"
 			elif expect_served "$name" stock; then
 				pass "$name"
 			fi
@@ -439,7 +434,7 @@ rpm_expect() {
 	local wrong
 	wrong=$($2)
 	if [[ -n $wrong ]]; then
-		check "$1" "$wrong" "$4"
+		none_wrong "$1" "$wrong" "$4"
 	elif expect_served "$1" "$3"; then
 		pass "$1"
 	fi
@@ -482,11 +477,11 @@ if [[ -n $rpm_pkg ]]; then
 			wrong=""
 			[[ ! -e $diverted ]] || wrong="$diverted is left after libibverbs was erased"
 			[[ ! -e $stock ]] || wrong+="${wrong:+; }$stock came back without libibverbs"
-			check "$name" "$wrong" "$log"
+			none_wrong "$name" "$wrong" "$log"
 			rpm_step "$name" "$log" -e doorbell
 		fi
 	fi
 fi
 
 rm -rf "$logs"
-exit "$failed"
+exit "$db_failed"

@@ -29,7 +29,7 @@ variant=minbase
 root_format=1
 
 say() { echo "fresh-root: $*" >&2; }
-fail() {
+give_up() {
 	say "error: $*"
 	exit 125
 }
@@ -40,14 +40,14 @@ while (($#)); do
 	--out) out=${2:?--out needs a directory}; shift ;;
 	-h | --help) sed -n '3,/^$/s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	--) shift; break ;;
-	*) fail "unknown argument '$1' (COMMAND goes after --)" ;;
+	*) give_up "unknown argument '$1' (COMMAND goes after --)" ;;
 	esac
 	shift
 done
-(($#)) || fail "no COMMAND (see --help)"
-case $suite in trixie | bookworm | sid) ;; *) fail "unknown suite '$suite'" ;; esac
-[[ -z $out || -d $out ]] || fail "--out $out: not a directory"
-((EUID == 0)) || fail "needs root (mmdebstrap, chroot, mount)"
+(($#)) || give_up "no COMMAND (see --help)"
+case $suite in trixie | bookworm | sid) ;; *) give_up "unknown suite '$suite'" ;; esac
+[[ -z $out || -d $out ]] || give_up "--out $out: not a directory"
+((EUID == 0)) || give_up "needs root (mmdebstrap, chroot, mount)"
 
 # The pristine tarball, built when absent.
 mkdir -p "$cache/host-roots"
@@ -59,7 +59,7 @@ if [[ ! -s $tarball ]]; then
 	if ! command -v mmdebstrap >/dev/null; then
 		# shellcheck source=scripts/apt-lib.sh
 		. "$top/scripts/apt-lib.sh"
-		install_missing fresh-root mmdebstrap || fail "cannot install mmdebstrap"
+		install_missing fresh-root mmdebstrap || give_up "cannot install mmdebstrap"
 	fi
 	say "building the pristine $suite root $tarball"
 	log=$(mktemp)
@@ -67,7 +67,7 @@ if [[ ! -s $tarball ]]; then
 	if ! mmdebstrap --variant="$variant" "$suite" "$tarball.tmp.tar" >"$log" 2>&1; then
 		tail -n 30 "$log" >&2
 		rm -f "$log" "$tarball.tmp.tar"
-		fail "mmdebstrap $suite failed"
+		give_up "mmdebstrap $suite failed"
 	fi
 	rm -f "$log"
 	mv "$tarball.tmp.tar" "$tarball"
@@ -101,7 +101,7 @@ bind() { # host path, path in the root
 	mounted+=("$root$2")
 }
 
-tar -xf "$tarball" -C "$root" || fail "cannot unpack $tarball"
+tar -xf "$tarball" -C "$root" || give_up "cannot unpack $tarball"
 cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
 # The root is thrown away: dpkg need not sync, nor unpack manuals and
 # translations (what gets installed, and how, is left to COMMAND).
@@ -111,7 +111,7 @@ path-exclude=/usr/share/man/*
 path-exclude=/usr/share/locale/*
 path-exclude=/usr/share/info/*
 EOF
-git clone -q "$top" "$root/root/doorbell" || fail "git clone $top failed"
+git clone -q "$top" "$root/root/doorbell" || give_up "git clone $top failed"
 mkdir -p "$cache/host-roots/$suite-apt" "$cache/host-roots/$suite-vm"
 bind /proc /proc
 bind /sys /sys

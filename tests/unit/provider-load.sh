@@ -32,13 +32,12 @@ read -r -a emu <<<"${DOORBELL_TEST_EMULATOR:-}"
 lib=${DOORBELL_TEST_LIBIBVERBS:-$(ldconfig -p | awk '!f && $1 == "libibverbs.so.1" && /x86-64|64bit/ { print $NF; f = 1 }')}
 host=$(realpath "$lib" 2>/dev/null || true)
 if [[ -z $host || ! -f $host ]]; then
-	echo "SKIP provider_load: no 64-bit libibverbs.so.1 in ldconfig's cache"
+	skip provider_load "no 64-bit libibverbs.so.1 in ldconfig's cache"
 	exit 0
 fi
 hostname=${host##*/}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-failed=0
 
 # run NAME: load the provider over a copy of the host file named NAME;
 # sets out (stdout), err (stderr) and n (stderr lines).
@@ -57,30 +56,24 @@ run() {
 	n=$(grep -c . "$dir/err" || true)
 }
 
-check() { # check NAME CONDITION-RESULT WHY
-	if [[ $2 == yes ]]; then
-		echo "PASS $1"
-	else
-		echo "FAIL $1: $3"
-		failed=1
-	fi
-}
 
 major=$(echo "$hostname" | cut -d. -f5)
 dbg=1 run "$hostname"
-ok=no
-[[ $out == loaded && $err == *"doorbell: registered with libibverbs (rdma-core $major,"* ]] && ok=yes
-check provider_registers_on_the_host_libibverbs $ok \
-	"${hostname}: stdout '$out', stderr '$err'"
+if [[ $out == loaded && $err == *"doorbell: registered with libibverbs (rdma-core $major,"* ]]; then
+	pass provider_registers_on_the_host_libibverbs
+else
+	fail provider_registers_on_the_host_libibverbs \
+		"${hostname}: stdout '$out', stderr '$err'"
+fi
 
 refuse() { # refuse TESTNAME FILENAME RELEASE
 	dbg=1 run "$2"
-	local ok=no
 	if [[ $out == loaded && $n == 1 && $err == doorbell:* &&
 	      $err == *"rdma-core $3"* && $err != *registered* ]]; then
-		ok=yes
+		pass "$1"
+	else
+		fail "$1" "$2: stdout '$out', $n stderr lines: '$err'"
 	fi
-	check "$1" $ok "$2: stdout '$out', $n stderr lines: '$err'"
 }
 after=$((db_last + 1)) before=$((db_first - 1))
 refuse "provider_refuses_rdma_core_$after" "libibverbs.so.1.14.$after.0" $after
@@ -99,7 +92,7 @@ if [[ $major == 44 ]]; then
 	refuse provider_refuses_44_named_43_by_its_qp_layout \
 		libibverbs.so.1.14.43.0 43
 else
-	echo "SKIP provider_refuses_exports_older_than_the_name: host libibverbs is $hostname, not rdma-core 44"
+	skip provider_refuses_exports_older_than_the_name "host libibverbs is $hostname, not rdma-core 44"
 fi
 
 # libmlx5 loaded before doorbell (LD_PRELOAD here; a program that links it,
@@ -109,19 +102,25 @@ native=$(ldconfig -p | awk '!f && $1 == "libmlx5.so.1" && /x86-64|64bit/ { print
 if ((${#emu[@]})) || [[ -z $native ]]; then
 	why="no 64-bit libmlx5.so.1 in the ldconfig cache"
 	[[ -z $native ]] || why="a cross build"
-	echo "SKIP provider_says_libmlx5_serves_first: $why"
+	skip provider_says_libmlx5_serves_first "$why"
 else
 	mlx5=1 pre=$native run "$hostname"
-	ok=no
-	[[ $out == loaded && $n == 1 && $err == "doorbell: libmlx5.so.1 was loaded before doorbell"*"DOORBELL_MLX5=1 has no effect"*"LD_PRELOAD="* ]] && ok=yes
-	check provider_says_libmlx5_serves_first $ok "stdout '$out', $n stderr lines: '$err'"
+	if [[ $out == loaded && $n == 1 && $err == "doorbell: libmlx5.so.1 was loaded before doorbell"*"DOORBELL_MLX5=1 has no effect"*"LD_PRELOAD="* ]]; then
+		pass provider_says_libmlx5_serves_first
+	else
+		fail provider_says_libmlx5_serves_first "stdout '$out', $n stderr lines: '$err'"
+	fi
 	pre=$native run "$hostname"
-	ok=no
-	[[ $out == loaded && $n == 0 ]] && ok=yes
-	check provider_silent_with_libmlx5_without_opt_in $ok "stdout '$out', $n stderr lines: '$err'"
+	if [[ $out == loaded && $n == 0 ]]; then
+		pass provider_silent_with_libmlx5_without_opt_in
+	else
+		fail provider_silent_with_libmlx5_without_opt_in "stdout '$out', $n stderr lines: '$err'"
+	fi
 	mlx5=1 run "$hostname"
-	ok=no
-	[[ $out == loaded && $n == 0 ]] && ok=yes
-	check provider_silent_with_opt_in_without_libmlx5 $ok "stdout '$out', $n stderr lines: '$err'"
+	if [[ $out == loaded && $n == 0 ]]; then
+		pass provider_silent_with_opt_in_without_libmlx5
+	else
+		fail provider_silent_with_opt_in_without_libmlx5 "stdout '$out', $n stderr lines: '$err'"
+	fi
 fi
-exit $failed
+exit "$db_failed"

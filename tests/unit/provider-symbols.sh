@@ -18,12 +18,6 @@ set -euo pipefail
 # shellcheck source=scripts/releases.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../../scripts/releases.sh"
 so=${1:?usage: provider-symbols.sh PROVIDER_SO}
-failed=0
-pass() { echo "PASS $1"; }
-fail() {
-	echo "FAIL $1: $2"
-	failed=1
-}
 
 needs=$(readelf -V -W "$so" | sed -n '/Version needs section/,$p' |
 	grep -o 'Name: [^ ]*' | cut -d' ' -f2)
@@ -63,4 +57,4 @@ if [[ -z $bad ]]; then
 else
 	fail provider_has_a_name_for_every_pabi "missing or wrong:$bad"
 fi
-exit $failed
+exit "$db_failed"

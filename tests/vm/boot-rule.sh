@@ -11,26 +11,27 @@
 # Prints PASS/FAIL per case; exit 1 on a FAIL.
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=scripts/lib.sh
+. "$here/../../scripts/lib.sh"
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-failed=0
 
-check() { # check NAME EXPECTED-REBOOTS RC
+# reboots NAME EXPECTED-REBOOTS RC: run.sh exited 125 after that many.
+reboots() {
 	local n
 	n=$(grep -c 'booting once more' "$log")
 	if (($3 == 125 && n == $2)); then
-		echo "PASS $1"
-	else
-		echo "FAIL $1: run.sh exit $3, $n reboots (want 125 and $2)"
-		sed 's/^/    /' "$log" | tail -n 20
-		failed=1
+		pass "$1"
+		return
 	fi
+	fail "$1" "run.sh exit $3, $n reboots (want 125 and $2)"
+	sed 's/^/    /' "$log" | tail -n 20
 }
 
 DOORBELL_VM_APPEND="rdinit=/nonexistent" "$here/run.sh" "$@" --timeout 120 \
 	-- true >"$log" 2>&1
-check vm_kernel_dead_before_init_boots_once_more 1 $?
+reboots vm_kernel_dead_before_init_boots_once_more 1 $?
 "$here/run.sh" "$@" --timeout 120 -- sh -c 'echo c >/proc/sysrq-trigger' \
 	>"$log" 2>&1
-check vm_kernel_dead_after_init_is_not_booted_again 0 $?
-exit $failed
+reboots vm_kernel_dead_after_init_is_not_booted_again 0 $?
+exit "$db_failed"

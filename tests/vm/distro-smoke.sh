@@ -24,30 +24,25 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 in_guest() {
 	local d=${DOORBELL_VM_DISTRO:-?} dev=${DOORBELL_VM_IBDEV:-rxe0}
 	local gid=${DOORBELL_VM_GID_INDEX:-1} ip=${DOORBELL_VM_IPV4:-10.77.0.1}
-	local T=${SMOKE_TIMEOUT:-180} logs failed=0 state lib
+	local T=${SMOKE_TIMEOUT:-180} logs state lib
 	logs=$(mktemp -d)
-	pass() { echo "PASS ${d}_$1${2:+ ($2)}"; }
-	fail() {
-		echo "FAIL ${d}_$1: $2"
-		failed=1
-	}
 	lib=$(readlink -f "$(ldconfig -p | awk '!f && /libibverbs\.so\.1 .*x86-64/ { print $NF; f = 1 }')")
 	echo "distro $d: uname -r $(uname -r), libibverbs $lib," \
 		"rdma-core $(dpkg-query -W -f='${Version}' rdma-core 2>/dev/null)"
 
 	state=$(cat "/sys/class/infiniband/$dev/ports/1/state" 2>/dev/null || true)
 	if [[ $state == *ACTIVE* ]] && rdma link show "$dev/1" | grep -q 'state ACTIVE'; then
-		pass rxe0_active
+		pass "${d}_rxe0_active"
 	else
-		fail rxe0_active "port state '$state'"
+		fail "${d}_rxe0_active" "port state '$state'"
 	fi
 
 	if timeout 30 ibv_devinfo -d "$dev" >"$logs/devinfo" 2>&1 &&
 		grep -q "hca_id:[[:space:]]*$dev\$" "$logs/devinfo" &&
 		grep -q 'PORT_ACTIVE' "$logs/devinfo"; then
-		pass ibv_devinfo_shows_rxe0
+		pass "${d}_ibv_devinfo_shows_rxe0"
 	else
-		fail ibv_devinfo_shows_rxe0 "$(head -c 300 "$logs/devinfo" | tr '\n' ' ')"
+		fail "${d}_ibv_devinfo_shows_rxe0" "$(head -c 300 "$logs/devinfo" | tr '\n' ' ')"
 	fi
 
 	# pair NAME PORT CMD...: "CMD -p PORT" as server, then as client of $ip.
@@ -71,21 +66,21 @@ in_guest() {
 		res=$(grep -E '^ *[0-9]+ +[0-9]+ +[0-9.]+ +[0-9.]+' "$logs/$name.c" | tail -n 1 |
 			tr -s ' ' | sed 's/^ //')
 		if ((src == 0 && crc == 0)) && [[ -n $res ]]; then
-			pass "$name" "$((SECONDS - t0))s: $res"
+			pass "${d}_$name" "$((SECONDS - t0)) s: $res"
 		else
-			fail "$name" "server rc $src, client rc $crc; client: $(tail -n 3 "$logs/$name.c" | tr '\n' ' ')"
+			fail "${d}_$name" "server rc $src, client rc $crc; client: $(tail -n 3 "$logs/$name.c" | tr '\n' ' ')"
 		fi
 	}
 	pair ib_send_bw_pair 18600 ib_send_bw -d "$dev" -x "$gid" -F
 	pair ib_write_lat_pair 18601 ib_write_lat -d "$dev" -x "$gid" -F
 
 	if [[ -d /usr/share/doc/rdma-core/tests ]]; then
-		pass rdma_core_tests_present "$(find /usr/share/doc/rdma-core/tests -name 'test_*.py' | wc -l) test_*.py"
+		pass "${d}_rdma_core_tests_present" "$(find /usr/share/doc/rdma-core/tests -name 'test_*.py' | wc -l) test_*.py"
 	else
-		fail rdma_core_tests_present "no /usr/share/doc/rdma-core/tests"
+		fail "${d}_rdma_core_tests_present" "no /usr/share/doc/rdma-core/tests"
 	fi
 	rm -rf "$logs"
-	return "$failed"
+	return "$db_failed"
 }
 if [[ ${1:-} == --in-guest ]]; then
 	in_guest

@@ -21,7 +21,7 @@ exec </dev/console >/dev/console 2>&1
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 
-fail() {
+give_up() {
 	echo "doorbell-vm initramfs: $*"
 	poweroff -f
 	sleep 60
@@ -29,7 +29,7 @@ fail() {
 
 while read -r mod; do
 	[ -n "$mod" ] || continue
-	insmod "/lib/modules/$mod" || fail "insmod $mod failed"
+	insmod "/lib/modules/$mod" || give_up "insmod $mod failed"
 done </modules.list
 
 ginit=
@@ -43,23 +43,23 @@ for arg in $(cat /proc/cmdline); do
 	dbvm.src=*) src=${arg#dbvm.src=} ;;
 	esac
 done
-[ -n "$ginit" ] || fail "no dbvm.init= on the kernel command line"
+[ -n "$ginit" ] || give_up "no dbvm.init= on the kernel command line"
 
 mkdir -p /mnt/lower /mnt/rw /newroot
 mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=512000,cache="$cache" \
-	hostroot /mnt/lower || fail "cannot mount the hostroot 9p share"
-mount -t tmpfs -o mode=0755 dbvm-rw /mnt/rw || fail "cannot mount tmpfs"
+	hostroot /mnt/lower || give_up "cannot mount the hostroot 9p share"
+mount -t tmpfs -o mode=0755 dbvm-rw /mnt/rw || give_up "cannot mount tmpfs"
 mkdir -p /mnt/rw/upper /mnt/rw/work
 mount -t overlay -o lowerdir=/mnt/lower,upperdir=/mnt/rw/upper,workdir=/mnt/rw/work \
-	dbvm-root /newroot || fail "cannot mount the overlay root"
+	dbvm-root /newroot || give_up "cannot mount the overlay root"
 if [ -n "$src" ]; then
-	mkdir -p "/newroot$src" || fail "cannot create $src"
+	mkdir -p "/newroot$src" || give_up "cannot create $src"
 	mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=512000,cache="$cache" \
-		dbvmsrc "/newroot$src" || fail "cannot mount the checkout (9p dbvmsrc)"
+		dbvmsrc "/newroot$src" || give_up "cannot mount the checkout (9p dbvmsrc)"
 fi
-[ -x "/newroot$ginit" ] || fail "guest init $ginit not found/executable in the host root"
+[ -x "/newroot$ginit" ] || give_up "guest init $ginit not found/executable in the host root"
 
 for d in dev proc sys; do
-	mount --move "/$d" "/newroot/$d" || fail "cannot move /$d"
+	mount --move "/$d" "/newroot/$d" || give_up "cannot move /$d"
 done
 exec switch_root /newroot "$ginit"

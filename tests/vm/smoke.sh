@@ -17,14 +17,6 @@ gid=${DOORBELL_VM_GID_INDEX:-1}
 ip=${DOORBELL_VM_IPV4:-10.77.0.1}
 T=${SMOKE_TIMEOUT:-120}
 logs=$(mktemp -d)
-failed=0
-
-step() { printf '== %s\n' "$*"; }
-pass() { printf 'PASS %s (%ss)\n' "$1" "$2"; }
-fail() {
-	printf 'FAIL %s\n' "$1"
-	failed=1
-}
 
 # Wait until the server listens on port $1, on TCP (pingpong/perftest
 # out-of-band exchange) or as an rdma_cm id (rping, perftest -R); give up
@@ -66,9 +58,9 @@ pair() {
 			"$logs/$name.client" | tail -n 1 | sed 's/^ */  /' || true
 	fi
 	if ((src == 0 && crc == 0)); then
-		pass "$name" $((SECONDS - t0))
+		pass "$name" "$((SECONDS - t0)) s"
 	else
-		fail "$name (server rc $src, client rc $crc)"
+		fail "$name" "server rc $src, client rc $crc"
 	fi
 }
 
@@ -103,7 +95,7 @@ echo "kernel $(uname -r), device $dev, gid index $gid ($ip)"
 
 step ibv_devices
 if timeout 30 ibv_devices >"$logs/devices" && grep -qw "$dev" "$logs/devices"; then
-	pass ibv_devices 0
+	pass ibv_devices
 else
 	fail ibv_devices
 fi
@@ -112,9 +104,9 @@ step "ibv_devinfo -d $dev -v"
 if timeout 30 ibv_devinfo -d "$dev" -v >"$logs/devinfo"; then
 	grep -E 'state|active_mtu|GID\[' "$logs/devinfo" | sed 's/^[[:space:]]*/  /'
 	if grep -q 'PORT_ACTIVE' "$logs/devinfo" && grep -q "GID\[ *$gid\]:.*::ffff:$ip" "$logs/devinfo"; then
-		pass ibv_devinfo 0
+		pass ibv_devinfo
 	else
-		fail "ibv_devinfo (port not ACTIVE or no GID[$gid] ::ffff:$ip)"
+		fail ibv_devinfo "port not ACTIVE or no GID[$gid] ::ffff:$ip"
 	fi
 else
 	fail ibv_devinfo
@@ -138,7 +130,7 @@ pair "ib_send_bw-R" 18518 \
 	ib_send_bw -d "$dev" -R -p @PORT@ "$ip"
 
 rm -rf "$logs"
-if ((failed)); then
+if ((db_failed)); then
 	echo "smoke: FAILED"
 	exit 1
 fi
