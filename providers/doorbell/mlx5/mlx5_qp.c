@@ -43,7 +43,7 @@ static uint32_t m5_sq_overhead(enum ibv_qp_type type, uint32_t ops)
 	return size;
 }
 
-/* No XRC, TSO, RSS, UC, and no ibv_wr_* API (send_ops_flags). */
+/* No XRC, TSO, RSS or UC; send_ops_flags only for the opcodes it posts. */
 static int m5_check_qp_attr(struct ibv_context *ctx,
 			    const struct ibv_qp_init_attr_ex *attr)
 {
