@@ -194,18 +194,28 @@ static bool arm_checked(struct cx *cx, struct cx_cq *cq, uint32_t uar,
 			uint32_t hi)
 {
 	const uint8_t *rec = cx_dma(cx, cq->dbr, 8, false);
+	uint32_t word = rec ? cx_get(rec, 32, 32) : ~hi;
 	uint8_t sn = hi >> DB_SN_SHIFT & 3;
 	uint8_t step = (sn - cq->arm_sn) & 3;
+	bool ahead = cq->sn_advance + step > cq->events;
 
+	if (uar != cq->uar || word != hi || (hi & DB_UNKNOWN) || ahead)
+		cx_trace(
+			cx,
+			"violation: cq arm cqn %u uar %u (cqc %u) hi 0x%08x "
+			"dbrec 0x%08x sn %u after %u, advance %llu events %llu",
+			(unsigned int)(cq - cx->cq), uar, cq->uar, hi, word, sn,
+			cq->arm_sn, (unsigned long long)cq->sn_advance,
+			(unsigned long long)cq->events);
 	if (uar != cq->uar) {
 		cx_eng_arm_violation(cx, CX_ARM_WRONG_UAR);
 		return false;
 	}
-	if (!rec || cx_get(rec, 32, 32) != hi)
+	if (word != hi)
 		cx_eng_arm_violation(cx, CX_ARM_NOT_DBREC);
 	if (hi & DB_UNKNOWN)
 		cx_eng_arm_violation(cx, CX_ARM_BAD_CMD);
-	if (cq->sn_advance + step > cq->events)
+	if (ahead)
 		cx_eng_arm_violation(cx, CX_ARM_SN_AHEAD);
 	else
 		cq->sn_advance += step;

@@ -706,6 +706,9 @@ void cx_eng_send_doorbell(struct cx *cx, uint32_t uar, uint32_t off,
 	 */
 	if (qpn < CX_MAX_QP && cx->qp[qpn].valid && !cx->qp[qpn].no_sq &&
 	    cx->qp[qpn].uar != uar) {
+		cx_trace(cx,
+			 "violation: send doorbell qpn %u on uar %u (qpc %u)",
+			 qpn, uar, cx->qp[qpn].uar);
 		g->st.db_wrong_uar++;
 		return;
 	}
