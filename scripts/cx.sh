@@ -114,7 +114,7 @@ why=""
 # Status 3: the engine's checks counted violations (cx_eng_report), per rule.
 if grep -q '^violations: ' "$work/server.log"; then
 	echo "--- device server: $(grep '^violations: ' "$work/server.log" | paste -sd';' -)"
-	grep -m 20 '^m5model.*violation' "$work/server.log" | sed 's/^/  /' || true
+	grep -m 20 -E '^(m5model.*|cx: )violation' "$work/server.log" | sed 's/^/  /' || true
 fi
 grep -Eq "$san_re" "$work/server.log" && why+="${why:+; }a sanitizer report"
 if [[ -n $why ]]; then

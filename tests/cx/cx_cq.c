@@ -10,6 +10,8 @@
  * armed CQ that gets a CQE it is armed for raises one completion EQE
  * (MLX5_EVENT_TYPE_COMP with the cqn) on its EQ and is FIRED until armed
  * again; arming while CQEs beyond the doorbell's ci wait fires at once.
+ * The arm doorbell is held to rules (arm_checked()): its UAR page, its
+ * doorbell record, its command bits and its sequence number.
  * With moderation the event waits for cq_max_count CQEs or cq_period, the
  * first that comes.  The owner bit of the CQE at producer counter pc is
  * (pc >> log_cq_size) & 1: the driver's initial owner bits are 0 with an
@@ -18,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cx_engine.h"
 #include "cx_ifc.h"
 #include "cx_int.h"
 
@@ -27,6 +30,7 @@ enum {
 	LOG_MAX_CQ_SZ = 16, /* cx_caps.c log_max_cq_sz */
 	CQE_SZ_128 = 1,
 	DB_SOLICITED = 1 << 24, /* MLX5_CQ_DB_REQ_NOT_SOL */
+	DB_SN_SHIFT = 28,
 	MODIFY_PERIOD = 1 << 0, /* MLX5_CQ_MODIFY_PERIOD */
 	MODIFY_COUNT = 1 << 1,
 	MODIFY_OVERRUN = 1 << 2,
@@ -91,6 +95,7 @@ static void fire(struct cx *cx, struct cx_cq *cq)
 	cq->st = CX_CQ_FIRED;
 	cq->pending = 0;
 	cq->last_notified = cq->pc;
+	cq->events++;
 	cx_eq_post_to(cx, cq->eqn, CX_EVENT_COMP, 0, data, sizeof(data));
 }
 
@@ -169,6 +174,55 @@ int cx_cq_push(struct cx *cx, uint32_t cqn, const uint8_t *cqe, bool solicited)
 	return CX_OK;
 }
 
+/*
+ * The arm doorbell's rules, each counted as the engine's (cx_eng_stats):
+ *  - it is rung on the UAR page the CQC names, else it is dropped;
+ *  - the doorbell's arm word is the one in the doorbell record (+4), which
+ *    libmlx5 (mlx5_arm_cq) and Linux (mlx5_cq_arm) store before ringing;
+ *  - no command bits but REQ_NOT_SOL, nothing above sn;
+ *  - sn counts the events the driver took (libmlx5's mlx5_cq_event, Linux's
+ *    mlx5_eq_comp_int), which the device raised: the sum of its steps
+ *    ((sn - last sn) & 3, from 0) never exceeds the events raised.  A step
+ *    that would is counted and not added.
+ * Only the first drops the doorbell: a ConnectX arms on what the doorbell
+ * says.
+ */
+/* Arm word bits: cmd bits other than REQ_NOT_SOL, and the two above sn. */
+#define DB_UNKNOWN 0xce000000u
+
+static bool arm_checked(struct cx *cx, struct cx_cq *cq, uint32_t uar,
+			uint32_t hi)
+{
+	const uint8_t *rec = cx_dma(cx, cq->dbr, 8, false);
+	uint32_t word = rec ? cx_get(rec, 32, 32) : ~hi;
+	uint8_t sn = hi >> DB_SN_SHIFT & 3;
+	uint8_t step = (sn - cq->arm_sn) & 3;
+	bool ahead = cq->sn_advance + step > cq->events;
+
+	if (uar != cq->uar || word != hi || (hi & DB_UNKNOWN) || ahead)
+		cx_trace(
+			cx,
+			"violation: cq arm cqn %u uar %u (cqc %u) hi 0x%08x "
+			"dbrec 0x%08x sn %u after %u, advance %llu events %llu",
+			(unsigned int)(cq - cx->cq), uar, cq->uar, hi, word, sn,
+			cq->arm_sn, (unsigned long long)cq->sn_advance,
+			(unsigned long long)cq->events);
+	if (uar != cq->uar) {
+		cx_eng_arm_violation(cx, CX_ARM_WRONG_UAR);
+		return false;
+	}
+	if (word != hi)
+		cx_eng_arm_violation(cx, CX_ARM_NOT_DBREC);
+	if (hi & DB_UNKNOWN)
+		cx_eng_arm_violation(cx, CX_ARM_BAD_CMD);
+	if (ahead)
+		cx_eng_arm_violation(cx, CX_ARM_SN_AHEAD);
+	else
+		cq->sn_advance += step;
+	cq->arm_sn = sn;
+	return true;
+}
+
 void cx_cq_doorbell(struct cx *cx, uint32_t uar, uint32_t hi, uint32_t lo)
 {
 	struct cx_cq *cq = cx_cq_get(cx, lo & 0xffffff);
@@ -176,10 +230,8 @@ void cx_cq_doorbell(struct cx *cx, uint32_t uar, uint32_t hi, uint32_t lo)
 	uint32_t beyond, sol;
 	bool waiting;
 
-	(void)uar; /* any UAR page the driver owns (cx_bar.c checks that) */
-	if (!cq)
+	if (!cq || !arm_checked(cx, cq, uar, hi))
 		return;
-	cq->arm_sn = hi >> 28 & 3;
 	cq->arm_ci = ci;
 	cq->sol_only = hi & DB_SOLICITED;
 	cq->st = CX_CQ_ARMED;

@@ -341,9 +341,31 @@ const struct cx_eng_stats *cx_eng_stats(const struct cx *cx)
 	return &cx->eng->st;
 }
 
+void cx_eng_arm_violation(struct cx *cx, enum cx_arm_rule rule)
+{
+	struct cx_eng_stats *st = cx->eng ? &cx->eng->st : NULL;
+
+	if (!st)
+		return;
+	switch (rule) {
+	case CX_ARM_WRONG_UAR:
+		st->arm_wrong_uar++;
+		break;
+	case CX_ARM_NOT_DBREC:
+		st->arm_not_dbrec++;
+		break;
+	case CX_ARM_BAD_CMD:
+		st->arm_bad_cmd++;
+		break;
+	case CX_ARM_SN_AHEAD:
+		st->arm_sn_ahead++;
+		break;
+	}
+}
+
 /*
- * The verdict counts the rules below (recv_dbrec, the two doorbell rules,
- * send_wqe); the engine's other checks (receive WQE parse at delivery,
+ * The verdict counts the rules below (recv_dbrec, the send doorbell's
+ * rules, send_wqe, the CQ arm's rules); the engine's other checks (receive WQE parse at delivery,
  * the ERR poll, CQ and SRQ list checks) are printed as engine_other and
  * named by the engine's own "m5model" lines, but do not fail the run:
  * they include the send WQEs the bad-input matrix makes bad on purpose
@@ -359,7 +381,12 @@ static uint64_t cx_eng_report_stats(const struct cx_eng_stats *st, FILE *f)
 		{ "recv_dbrec", st->recv_violations },
 		{ "doorbell_not_its_wqe", st->db_not_wqe },
 		{ "doorbell_not_last_wqe", st->db_not_last },
+		{ "doorbell_wrong_uar", st->db_wrong_uar },
 		{ "send_wqe", st->send_violations },
+		{ "cq_arm_wrong_uar", st->arm_wrong_uar },
+		{ "cq_arm_not_dbrec", st->arm_not_dbrec },
+		{ "cq_arm_bad_cmd", st->arm_bad_cmd },
+		{ "cq_arm_sn_ahead", st->arm_sn_ahead },
 	};
 	uint64_t ruled = 0, engine = st->recv_violations + st->send_violations;
 	size_t i;
@@ -669,11 +696,22 @@ void cx_eng_send_doorbell(struct cx *cx, uint32_t uar, uint32_t off,
 	uint32_t qpn;
 	uint64_t v;
 
-	(void)uar;
 	if (!g || off < BF_OFFSET || off % BF_HALF || len < 8)
 		return; /* the rest of a BlueFlame copy */
 	/* ctrl segment: opmod_idx_opcode, then qpn_ds */
 	qpn = cx_get(b, 32, 24);
+	/*
+	 * Rung on a UAR page other than the one its QPC names: dropped.  A
+	 * QP without an SQ (an XRC TGT) names no UAR and rings nothing.
+	 */
+	if (qpn < CX_MAX_QP && cx->qp[qpn].valid && !cx->qp[qpn].no_sq &&
+	    cx->qp[qpn].uar != uar) {
+		cx_trace(cx,
+			 "violation: send doorbell qpn %u on uar %u (qpc %u)",
+			 qpn, uar, cx->qp[qpn].uar);
+		g->st.db_wrong_uar++;
+		return;
+	}
 	if (qpn < CX_MAX_QP && cx->qp[qpn].valid &&
 	    cx->qp[qpn].st == CX_ST_REG_UMR) {
 		cx_umr_doorbell(cx, qpn);

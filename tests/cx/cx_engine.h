@@ -34,6 +34,11 @@ struct cx_eng_stats {
 	uint64_t send_violations; /* while running an SQ: WQE past dbrec */
 	uint64_t db_not_wqe;	  /* doorbell != first 8 bytes of its WQE */
 	uint64_t db_not_last;	  /* doorbell names no WQE ending at dbrec */
+	uint64_t db_wrong_uar;	  /* on a UAR page not its QPC's: dropped */
+	uint64_t arm_wrong_uar;	  /* CQ arm not on its CQC's UAR: dropped */
+	uint64_t arm_not_dbrec;	  /* arm word != the dbrec's at +4 */
+	uint64_t arm_bad_cmd;	  /* arm word with unknown command bits */
+	uint64_t arm_sn_ahead;	  /* arm sn advanced past the events raised */
 	uint64_t violations;	  /* all of the engine's, these included */
 };
 
@@ -56,11 +61,20 @@ void cx_eng_srq_gone(struct cx *cx, uint32_t srqn);
  * A write at offset OFF (0x800 and up) of UAR page UAR: the first eight
  * bytes of a send WQE's control segment (the doorbell, or the start of a
  * BlueFlame copy) at the start of a BlueFlame buffer name the QP whose SQ
- * runs up to its doorbell record; other offsets are the rest of a copy.
+ * runs up to its doorbell record, if UAR is the page its QPC names (else
+ * dropped and counted); other offsets are the rest of a copy.
  */
 void cx_eng_send_doorbell(struct cx *cx, uint32_t uar, uint32_t off,
 			  const uint8_t *b, uint32_t len);
 const struct cx_eng_stats *cx_eng_stats(const struct cx *cx);
+/* The CQ arm doorbell's rules (cx_cq.c checks them), counted here. */
+enum cx_arm_rule {
+	CX_ARM_WRONG_UAR,
+	CX_ARM_NOT_DBREC,
+	CX_ARM_BAD_CMD,
+	CX_ARM_SN_AHEAD,
+};
+void cx_eng_arm_violation(struct cx *cx, enum cx_arm_rule rule);
 /* Prints "violations: N" and one line per rule that counted; the total. */
 uint64_t cx_eng_report(const struct cx *cx, FILE *f);
 /*

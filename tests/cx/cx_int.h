@@ -175,8 +175,10 @@ struct cx_queue_geo {
 struct cx_cq {
 	bool valid, oi, cc, overrun, sol_only;
 	uint8_t st, cqe_sz, log_size, log_page_size, page_offset, period_mode;
-	uint8_t arm_sn;
+	uint8_t arm_sn; /* sn of the last arm doorbell */
 	uint32_t uar, eqn;
+	uint64_t events;	/* completion events raised since CREATE_CQ */
+	uint64_t sn_advance;	/* sum over its arms of (sn - last sn) & 3 */
 	uint32_t pc;		/* producer counter, 24 bits */
 	uint32_t arm_ci;	/* consumer index of the last arm doorbell */
 	uint32_t last_notified; /* pc when the last event was raised */
@@ -373,7 +375,10 @@ bool cx_srq_valid(const struct cx *cx, uint32_t srqn);
 int cx_qp_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c);
 void cx_qp_reset(struct cx *cx);
 void cx_cq_reset(struct cx *cx);
-/* A 64-bit CQ doorbell on UAR page UAR: HI is sn << 28 | cmd | ci, LO cqn. */
+/*
+ * A 64-bit CQ doorbell on UAR page UAR: HI is sn << 28 | cmd | ci, LO cqn;
+ * checked against the arm rules (cx_cq.c arm_checked()) first.
+ */
 void cx_cq_doorbell(struct cx *cx, uint32_t uar, uint32_t hi, uint32_t lo);
 /*
  * For the data path: write the 64-byte CQE image CQE (its owner bit is

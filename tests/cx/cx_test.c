@@ -149,6 +149,14 @@ struct cx *dev_up(void)
 	return cx;
 }
 
+uint32_t alloc_uar(struct cx *cx)
+{
+	uint8_t out[16];
+
+	CHECK_EQ(simple(cx, CX_OP_ALLOC_UAR, 0, out, sizeof(out)), CX_OK);
+	return cx_get(out, F_ALLOC_UAR_OUT_UAR);
+}
+
 /* ALLOC_UAR, then CREATE_EQ of 2^LOG entries taking event TYPE. */
 int make_eq_for(struct cx *cx, unsigned int log, unsigned int vec,
 		uint32_t *uar, uint64_t pages, uint8_t type)
@@ -157,8 +165,7 @@ int make_eq_for(struct cx *cx, unsigned int log, unsigned int vec,
 	uint8_t out[16], *eqc = in + B_CREATE_EQ_IN_EQ_CONTEXT_ENTRY;
 	unsigned int i, n = ((64u << log) + 4095) / 4096;
 
-	CHECK_EQ(simple(cx, CX_OP_ALLOC_UAR, 0, out, sizeof(out)), CX_OK);
-	*uar = cx_get(out, F_ALLOC_UAR_OUT_UAR);
+	*uar = alloc_uar(cx);
 	memset(in, 0, sizeof(in));
 	cx_set(in, F_IN_OPCODE, CX_OP_CREATE_EQ);
 	cx_set(eqc, F_EQC_LOG_EQ_SIZE, log);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "cx_engine.h"
 #include "cx_ifc.h"
 #include "cx_test.h"
 
@@ -37,16 +38,39 @@ static struct cx *setup(struct cq_args *a, unsigned int log)
 	return cx;
 }
 
-/* mlx5_cq_arm(): doorbell record then the 64-bit UAR write. */
-static void arm(struct cx *cx, const struct cq_args *a, int cqn, bool sol,
-		uint32_t ci)
+/* The doorbell record's arm word REC, then HI and the cqn at 0x20 of UAR. */
+static void ring_arm(struct cx *cx, const struct cq_args *a, uint32_t uar,
+		     int cqn, uint32_t hi, uint32_t rec)
 {
-	uint32_t hi = (sol ? 1u << 24 : 0) | (ci & 0xffffff);
 	uint8_t b[8] = { hi >> 24, hi >> 16,  hi >> 8,	hi,
 			 0,	   cqn >> 16, cqn >> 8, cqn };
 
-	cx_set(at(a->dbr), 32, 32, hi);
-	cx_bar_write(cx, a->uar * 4096 + 0x20, b, 8);
+	cx_set(at(a->dbr), 32, 32, rec);
+	cx_bar_write(cx, uar * 4096 + 0x20, b, 8);
+}
+
+/* mlx5_cq_arm() with sn SN: doorbell record then the 64-bit UAR write. */
+static void arm_sn(struct cx *cx, const struct cq_args *a, int cqn, bool sol,
+		   uint32_t ci, uint32_t sn)
+{
+	uint32_t hi = sn << 28 | (sol ? 1u << 24 : 0) | (ci & 0xffffff);
+
+	ring_arm(cx, a, a->uar, cqn, hi, hi);
+}
+
+static void arm(struct cx *cx, const struct cq_args *a, int cqn, bool sol,
+		uint32_t ci)
+{
+	arm_sn(cx, a, cqn, sol, ci, 0);
+}
+
+/* The arm rules' counts: all four, for a provider that breaks none. */
+static uint64_t arm_violations(struct cx *cx)
+{
+	const struct cx_eng_stats *st = cx_eng_stats(cx);
+
+	return st->arm_wrong_uar + st->arm_not_dbrec + st->arm_bad_cmd +
+	       st->arm_sn_ahead;
 }
 
 static void set_ci(const struct cq_args *a, uint32_t ci)
@@ -133,6 +157,112 @@ static void arm_doorbell_in_two_dwords_arms_like_one_qword(void)
 	CHECK_EQ(irqs[VEC], 0); /* half a doorbell arms nothing */
 	w32(cx, a.uar * 4096 + 0x24, cqn);
 	CHECK_EQ(irqs[VEC], 1);
+	cx_destroy(cx);
+}
+
+/*
+ * An arm rung on a UAR page the driver owns but the CQC does not name is
+ * dropped (the CQ stays unarmed) and counted; on its own page it arms.
+ */
+static void arm_on_another_uar_is_dropped_and_counted(void)
+{
+	struct cq_args a;
+	struct cx *cx = setup(&a, 2);
+	int cqn = make_cq(cx, &a);
+	uint32_t other = alloc_uar(cx);
+
+	CHECK_EQ(push(cx, cqn, 0, false), CX_OK);
+	ring_arm(cx, &a, other, cqn, 0, 0);
+	CHECK_EQ(irqs[VEC], 0);
+	CHECK_EQ(cx_eng_stats(cx)->arm_wrong_uar, 1);
+	/* The same in two dwords on the other page. */
+	w32(cx, other * 4096 + 0x20, 0);
+	w32(cx, other * 4096 + 0x24, cqn);
+	CHECK_EQ(irqs[VEC], 0);
+	CHECK_EQ(cx_eng_stats(cx)->arm_wrong_uar, 2);
+	arm(cx, &a, cqn, false, 0);
+	CHECK_EQ(irqs[VEC], 1);
+	CHECK_EQ(arm_violations(cx), 2);
+	cx_destroy(cx);
+}
+
+/*
+ * The doorbell's arm word must be the one the driver stored in the
+ * doorbell record first (+4): another is counted; the doorbell arms as it
+ * says all the same.
+ */
+static void arm_word_differing_from_its_dbrec_is_counted(void)
+{
+	struct cq_args a;
+	struct cx *cx = setup(&a, 2);
+	int cqn = make_cq(cx, &a);
+
+	CHECK_EQ(push(cx, cqn, 0, false), CX_OK);
+	ring_arm(cx, &a, a.uar, cqn, 0, 1); /* dbrec says ci 1 */
+	CHECK_EQ(cx_eng_stats(cx)->arm_not_dbrec, 1);
+	CHECK_EQ(irqs[VEC], 1);
+	/* A solicited arm whose dbrec was not written (still ci 0). */
+	w32(cx, a.uar * 4096 + 0x40, (uint32_t)a.eqn << 24 | 1);
+	set_ci(&a, 1);
+	ring_arm(cx, &a, a.uar, cqn, 1u << 24 | 1, 1u << 24);
+	CHECK_EQ(cx_eng_stats(cx)->arm_not_dbrec, 2);
+	/* Matching words, solicited or not, are not counted. */
+	arm(cx, &a, cqn, true, 1);
+	arm(cx, &a, cqn, false, 1);
+	CHECK_EQ(arm_violations(cx), 2);
+	cx_destroy(cx);
+}
+
+/* cmd bits other than REQ_NOT_SOL (1 << 24), and bits 30-31, are counted. */
+static void arm_with_unknown_command_bits_is_counted(void)
+{
+	struct cq_args a;
+	struct cx *cx = setup(&a, 2);
+	int cqn = make_cq(cx, &a);
+	const uint32_t bad[] = { 1u << 25, 1u << 26, 1u << 27, 1u << 30,
+				 1u << 31 };
+	unsigned int i;
+
+	arm(cx, &a, cqn, true, 0);
+	arm(cx, &a, cqn, false, 0);
+	CHECK_EQ(arm_violations(cx), 0);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		ring_arm(cx, &a, a.uar, cqn, bad[i], bad[i]);
+	CHECK_EQ(cx_eng_stats(cx)->arm_bad_cmd, 5);
+	CHECK_EQ(arm_violations(cx), 5);
+	cx_destroy(cx);
+}
+
+/*
+ * sn counts the events the driver took, so its advance over the CQ's arms
+ * never passes the events the device raised.  Five events, each taken
+ * before the next arm: sn 1, 2, 3, 0 (wrapped), 1 is legal, and so is
+ * re-arming with the same sn; an arm with sn 1 before any event, or one
+ * step past the events, is counted.
+ */
+static void arm_sn_ahead_of_the_events_raised_is_counted(void)
+{
+	struct cq_args a;
+	struct cx *cx = setup(&a, 3);
+	int cqn = make_cq(cx, &a);
+	uint32_t i;
+
+	arm_sn(cx, &a, cqn, false, 0, 1); /* no event yet */
+	CHECK_EQ(cx_eng_stats(cx)->arm_sn_ahead, 1);
+	arm_sn(cx, &a, cqn, false, 0, 0); /* back to 0: +3, still ahead */
+	CHECK_EQ(cx_eng_stats(cx)->arm_sn_ahead, 2);
+	for (i = 0; i < 5; i++) {
+		CHECK_EQ(push(cx, cqn, 0, false), CX_OK);
+		CHECK_EQ(irqs[VEC], i + 1);
+		w32(cx, a.uar * 4096 + 0x40, (uint32_t)a.eqn << 24 | (i + 1));
+		set_ci(&a, i + 1);
+		arm_sn(cx, &a, cqn, false, i + 1, (i + 1) & 3);
+		arm_sn(cx, &a, cqn, false, i + 1, (i + 1) & 3);
+	}
+	CHECK_EQ(arm_violations(cx), 2);
+	/* sn 2 with no sixth event: one step past the five. */
+	arm_sn(cx, &a, cqn, false, 5, 2);
+	CHECK_EQ(cx_eng_stats(cx)->arm_sn_ahead, 3);
 	cx_destroy(cx);
 }
 
@@ -422,6 +552,10 @@ static const struct check_test tests[] = {
 	CHECK_TEST(armed_cq_raises_one_completion_eqe_until_armed_again),
 	CHECK_TEST(solicited_arm_waits_for_a_solicited_cqe),
 	CHECK_TEST(arm_doorbell_in_two_dwords_arms_like_one_qword),
+	CHECK_TEST(arm_on_another_uar_is_dropped_and_counted),
+	CHECK_TEST(arm_word_differing_from_its_dbrec_is_counted),
+	CHECK_TEST(arm_with_unknown_command_bits_is_counted),
+	CHECK_TEST(arm_sn_ahead_of_the_events_raised_is_counted),
 	CHECK_TEST(cqes_wrap_with_the_owner_bit_and_never_pass_the_ci),
 	CHECK_TEST(starts_page_offset_64ths_into_its_large_page),
 	CHECK_TEST(cqe_sz_128_puts_the_cqe_in_the_second_half),

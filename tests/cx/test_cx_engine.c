@@ -1311,6 +1311,38 @@ static void doorbell_differing_from_its_wqe_is_counted(void)
 	t_rig_free(r);
 }
 
+/*
+ * A send doorbell rung on a UAR page the driver owns but the QPC does not
+ * name is dropped (the SQ does not run) and counted; rung again on the
+ * QP's own page, the WQE runs.
+ */
+static void doorbell_on_another_uar_is_dropped_and_counted(void)
+{
+	struct t_rig *r = t_rig(CX_ST_RC);
+	uint32_t other = alloc_uar(r->cx);
+	const uint8_t *db;
+	uint8_t *w;
+
+	t_recv(r, 1, 64, t_iova[1]);
+	w = t_wqe(r, 0, M5_OPCODE_SEND, 2);
+	t_data(w, 64, r->key[0], t_iova[0]);
+	db = w - sizeof(struct m5_ctrl_seg);
+	r->sq_pi[0]++;
+	t_dbr(0)[M5_SND_DBR] = htobe32(r->sq_pi[0]);
+	CHECK_EQ(cx_bar_write(r->cx, (uint64_t)other * CX_PAGE + 0x800, db, 8),
+		 0);
+	CHECK_EQ(t_cqe(0, 0)->op_own >> 4, CQE_INVALID);
+	CHECK_EQ(cx_eng_stats(r->cx)->db_wrong_uar, 1);
+	CHECK_EQ(cx_eng_stats(r->cx)->doorbells, 0);
+	CHECK_EQ(cx_bar_write(r->cx, (uint64_t)r->uar * CX_PAGE + 0x900, db, 8),
+		 0);
+	CHECK_EQ(t_cqe(0, 0)->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_REQ);
+	CHECK_EQ(cx_eng_stats(r->cx)->db_wrong_uar, 1);
+	CHECK_EQ(cx_eng_stats(r->cx)->db_not_wqe, 0);
+	CHECK_EQ(cx_eng_stats(r->cx)->db_not_last, 0);
+	t_rig_free(r);
+}
+
 static const struct check_test tests[] = {
 	CHECK_TEST(rc_send_across_pages_lands_and_completes_both_sides),
 	CHECK_TEST(rnr_retry_falls_due_in_cx_timers_once_a_recv_is_posted),
@@ -1334,6 +1366,7 @@ static const struct check_test tests[] = {
 	CHECK_TEST(rq_over_posting_is_a_recv_violation),
 	CHECK_TEST(doorbell_naming_an_earlier_wqe_runs_only_up_to_it),
 	CHECK_TEST(doorbell_differing_from_its_wqe_is_counted),
+	CHECK_TEST(doorbell_on_another_uar_is_dropped_and_counted),
 	CHECK_TEST(recv_wqe_written_after_its_dbrec_is_a_recv_violation),
 	CHECK_TEST(srq_over_posting_is_a_recv_violation),
 	CHECK_TEST(xrc_send_lands_in_the_named_srq_and_completes_on_its_cq),
