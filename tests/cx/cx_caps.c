@@ -56,6 +56,7 @@ static const struct cap general[] = {
 	{ 0x207, 0x01, false, 1 },	 /* umr_modify_entity_size_disabled */
 	{ 0x210, 0x02, true, 0 },	 /* cmdif_checksum: none */
 	{ 0x21e, 0x01, false, 1 },	 /* atomic: the type 3 caps below */
+	{ 0x220, 0x01, false, 1 },	 /* cq_oi: cx_cq.c's overrun ignore */
 	{ 0x221, 0x01, false, 1 },	 /* cq_resize: MODIFY_CQ op_mod 1 */
 	{ 0x222, 0x01, false, 1 },	 /* cq_moderation */
 	{ 0x23c, 0x01, false, 1 },	 /* xrc (domains; mlx5_ib needs it) */

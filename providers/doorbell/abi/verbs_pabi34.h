@@ -325,6 +325,7 @@ DB_CMD(ibv_get_context, ib_uverbs_get_context);
 DB_CMD(ibv_query_port, ib_uverbs_query_port);
 DB_CMD(ibv_alloc_pd, ib_uverbs_alloc_pd);
 DB_CMD(ibv_reg_mr, ib_uverbs_reg_mr);
+DB_CMD(ibv_rereg_mr, ib_uverbs_rereg_mr);
 DB_CMD(ibv_alloc_mw, ib_uverbs_alloc_mw);
 DB_CMD(ibv_create_cq, ib_uverbs_create_cq);
 DB_CMD(ibv_resize_cq, ib_uverbs_resize_cq);
@@ -402,6 +403,12 @@ typedef int db_fn_ibv_cmd_reg_dmabuf_mr_8(struct ibv_pd *pd, uint64_t offset,
 					  int access, struct verbs_mr *vmr,
 					  struct ibv_command_buffer *driver);
 typedef int db_fn_ibv_cmd_dereg_mr(struct verbs_mr *vmr);
+typedef int db_fn_ibv_cmd_rereg_mr(struct verbs_mr *vmr, uint32_t flags,
+				   void *addr, size_t length, uint64_t hca_va,
+				   int access, struct ibv_pd *pd,
+				   struct ibv_rereg_mr *cmd, size_t cmd_sz,
+				   struct ib_uverbs_rereg_mr_resp *resp,
+				   size_t resp_sz);
 typedef int db_fn_ibv_cmd_advise_mr(struct ibv_pd *pd,
 				    enum ibv_advise_mr_advice advice,
 				    uint32_t flags, struct ibv_sge *sg_list,
@@ -584,6 +591,7 @@ _Static_assert(sizeof(struct ibv_get_context) == 16, "ibv_get_context");
 _Static_assert(sizeof(struct ibv_query_port) == 24, "ibv_query_port");
 _Static_assert(sizeof(struct ibv_alloc_pd) == 16, "ibv_alloc_pd");
 _Static_assert(sizeof(struct ibv_reg_mr) == 48, "ibv_reg_mr");
+_Static_assert(sizeof(struct ibv_rereg_mr) == 56, "ibv_rereg_mr");
 _Static_assert(sizeof(struct ibv_alloc_mw) == 24, "ibv_alloc_mw");
 _Static_assert(sizeof(struct ibv_create_cq) == 40, "ibv_create_cq");
 _Static_assert(sizeof(struct ibv_resize_cq) == 24, "ibv_resize_cq");

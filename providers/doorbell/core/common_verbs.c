@@ -104,6 +104,27 @@ static int db_dereg_mr(struct verbs_mr *vmr)
 	return ret;
 }
 
+/*
+ * Not in db_common_ops: a backend whose kernel re-registers installs it.
+ * libibverbs has checked flags, addr, length and access against each
+ * other and answers IBV_REREG_MR_ERR_CMD for any nonzero return, so the
+ * errno goes in errno too.  ON_DEMAND is refused as reg_mr refuses it.
+ */
+int db_rereg_mr(struct verbs_mr *vmr, int flags, struct ibv_pd *pd, void *addr,
+		size_t length, int access)
+{
+	int ret;
+
+	if ((flags & IBV_REREG_MR_CHANGE_ACCESS) &&
+	    (access & IBV_ACCESS_ON_DEMAND) && !db_has_odp(vmr->ibv_mr.context))
+		ret = EOPNOTSUPP;
+	else
+		ret = db_k_rereg_mr(vmr, flags, pd, addr, length, access);
+	if (ret)
+		errno = ret;
+	return ret;
+}
+
 static struct ibv_mw *db_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type)
 {
 	struct ibv_mw *mw;
@@ -133,6 +154,13 @@ static int db_dealloc_mw(struct ibv_mw *mw)
 }
 
 const struct verbs_context_ops db_common_ops = {
+	/*
+	 * ODP prefetch: the kernel command.  Where the device or its kernel
+	 * has no ODP, uverbs answers EOPNOTSUPP (the method needs the
+	 * driver's advise_mr, which rxe before Linux 7.2 and mlx5_ib without
+	 * ODP do not register).
+	 */
+	.advise_mr = db_k_advise_mr,
 	.alloc_mw = db_alloc_mw,
 	.alloc_parent_domain = db_alloc_parent_domain,
 	.alloc_pd = db_alloc_pd,

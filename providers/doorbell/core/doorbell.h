@@ -228,6 +228,9 @@ extern const struct verbs_context_ops db_common_ops;
 struct ibv_mr *db_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset,
 				size_t length, uint64_t iova, int fd,
 				int access);
+/* ibv_rereg_mr, for the backends whose kernel driver re-registers MRs. */
+int db_rereg_mr(struct verbs_mr *vmr, int flags, struct ibv_pd *pd, void *addr,
+		size_t length, int access);
 
 /* config.c: DOORBELL_* environment variables, read once per process. */
 struct db_config {

@@ -78,6 +78,24 @@ int db_k_dereg_mr(struct verbs_mr *vmr)
 	return db_lib.ibv_cmd_dereg_mr(vmr);
 }
 
+/* The device sees the new range at its own address (hca_va = addr). */
+int db_k_rereg_mr(struct verbs_mr *vmr, int flags, struct ibv_pd *pd,
+		  void *addr, size_t length, int access)
+{
+	struct ibv_rereg_mr cmd = {};
+	struct ib_uverbs_rereg_mr_resp resp = {};
+
+	return db_lib.ibv_cmd_rereg_mr(vmr, flags, addr, length,
+				       (uintptr_t)addr, access, pd, &cmd,
+				       sizeof(cmd), &resp, sizeof(resp));
+}
+
+int db_k_advise_mr(struct ibv_pd *pd, enum ibv_advise_mr_advice advice,
+		   uint32_t flags, struct ibv_sge *sg_list, uint32_t num_sge)
+{
+	return db_lib.ibv_cmd_advise_mr(pd, advice, flags, sg_list, num_sge);
+}
+
 int db_k_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type, struct ibv_mw *mw)
 {
 	struct ibv_alloc_mw cmd = {};

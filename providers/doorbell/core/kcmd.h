@@ -34,6 +34,11 @@ int db_k_reg_mr(struct ibv_pd *pd, void *addr, size_t len, uint64_t hca_va,
 int db_k_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset, size_t len,
 		       uint64_t iova, int fd, int access, struct verbs_mr *vmr);
 int db_k_dereg_mr(struct verbs_mr *vmr);
+/* flags, pd, addr, length and access as ibv_rereg_mr(3) passes them. */
+int db_k_rereg_mr(struct verbs_mr *vmr, int flags, struct ibv_pd *pd,
+		  void *addr, size_t length, int access);
+int db_k_advise_mr(struct ibv_pd *pd, enum ibv_advise_mr_advice advice,
+		   uint32_t flags, struct ibv_sge *sg_list, uint32_t num_sge);
 int db_k_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type, struct ibv_mw *mw);
 int db_k_dealloc_mw(struct ibv_mw *mw);
 int db_k_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid,

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * The ops table and the private functions whose argument lists differ
- * between releases, in the running release's form; and the two installed
- * as ops (core/pabi.h).  db_lib is filled once, by core/libver.c, before
+ * between releases, in the running release's form; and the one installed
+ * as an op (core/pabi.h).  db_lib is filled once, by core/libver.c, before
  * doorbell registers; none of this is on the fast path.
  */
 #include <stdint.h>
@@ -88,12 +88,6 @@ int db_cmd_get_context(struct verbs_context *vctx, struct ibv_get_context *cmd,
 			lib, cmd, cmd_size, NULL, resp, resp_size);
 	return db_lib.ibv_cmd_get_context.v44(lib, cmd, cmd_size, resp,
 					      resp_size);
-}
-
-int db_cmd_advise_mr(struct ibv_pd *pd, enum ibv_advise_mr_advice advice,
-		     uint32_t flags, struct ibv_sge *sg_list, uint32_t num_sge)
-{
-	return db_lib.ibv_cmd_advise_mr(pd, advice, flags, sg_list, num_sge);
 }
 
 int db_cmd_create_cq_ex(struct ibv_context *context,

@@ -34,6 +34,7 @@
 	X(ibv_cmd_dealloc_pd)                                                  \
 	X(ibv_cmd_reg_mr)                                                      \
 	X(ibv_cmd_dereg_mr)                                                    \
+	X(ibv_cmd_rereg_mr)                                                    \
 	X(ibv_cmd_advise_mr)                                                   \
 	X(ibv_cmd_alloc_mw)                                                    \
 	X(ibv_cmd_dealloc_mw)                                                  \
@@ -192,11 +193,9 @@ int db_cmd_create_qp_ex2(struct ibv_context *context, struct verbs_qp *qp,
 			 size_t resp_size);
 
 /*
- * Installed as ops in a backend's static ops table (rxe/rxe_context.c),
+ * Installed as an op in a backend's static ops table (rxe/rxe_context.c),
  * where a pointer read from db_lib at run time cannot go.
  */
-int db_cmd_advise_mr(struct ibv_pd *pd, enum ibv_advise_mr_advice advice,
-		     uint32_t flags, struct ibv_sge *sg_list, uint32_t num_sge);
 int db_cmd_req_notify_cq(struct ibv_cq *cq, int solicited_only);
 
 #endif /* DOORBELL_CORE_PABI_H */

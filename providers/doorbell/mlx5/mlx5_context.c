@@ -165,6 +165,8 @@ static const struct verbs_context_ops m5_ops = {
 	.query_srq = m5_query_srq,
 	.reg_dmabuf_mr = db_reg_dmabuf_mr,
 	.req_notify_cq = m5_req_notify_cq,
+	/* mlx5_ib re-registers (keys kept where it can, by UMR). */
+	.rereg_mr = db_rereg_mr,
 };
 
 const struct db_backend db_mlx5_backend = {
@@ -180,15 +182,17 @@ const struct db_backend db_mlx5_backend = {
 	/* mlx5_ib writes the PD number after ALLOC_PD's response, room or not. */
 	.pd_resp_drv_len = sizeof(struct mlx5_ib_alloc_pd_resp),
 	/*
-	 * What this backend builds: no CQ create flag reaches the kernel
-	 * (single-threaded use is ours); of the QP ones only the kernel's
+	 * What this backend builds: of the CQ create flags only overrun
+	 * ignore reaches the kernel (single-threaded use is ours); of the
+	 * QP ones only the kernel's
 	 * own, multicast loopback blocking (mlx5_ib answers EOPNOTSUPP
 	 * without block_lb_mc; rdma-core's suite asks for it on UD QPs of a
 	 * Mellanox device); no completion timestamps, no UC, XRC, TSO or
 	 * RSS, basic SRQs.
 	 */
 	.cq_comp_mask = IBV_CQ_INIT_ATTR_MASK_FLAGS | IBV_CQ_INIT_ATTR_MASK_PD,
-	.cq_create_flags = IBV_CREATE_CQ_ATTR_SINGLE_THREADED,
+	.cq_create_flags = IBV_CREATE_CQ_ATTR_SINGLE_THREADED |
+			   IBV_CREATE_CQ_ATTR_IGNORE_OVERRUN,
 	.cq_wc_flags = IBV_WC_STANDARD_FLAGS,
 	.qp_comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_CREATE_FLAGS |
 			IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,

@@ -58,6 +58,14 @@ static void m5_cq_free(struct m5_cq *cq)
 	free(cq);
 }
 
+/* The create flags the kernel is asked for: overrun ignore only. */
+static uint32_t m5_cq_kernel_flags(const struct ibv_cq_init_attr_ex *attr)
+{
+	if (!(attr->comp_mask & IBV_CQ_INIT_ATTR_MASK_FLAGS))
+		return 0;
+	return attr->flags & IBV_CREATE_CQ_ATTR_IGNORE_OVERRUN;
+}
+
 /* Buffer, dbrec, then the kernel object; 0 or a positive errno. */
 static int m5_cq_init(struct ibv_context *ibctx, struct m5_cq *cq,
 		      const struct ibv_cq_init_attr_ex *attr)
@@ -87,9 +95,12 @@ static int m5_cq_init(struct ibv_context *ibctx, struct m5_cq *cq,
 	}
 	/* The kernel sizes the CQ as we did: ncqe - 1 gives ncqe again. */
 	kattr.cqe = ncqe - 1;
-	/* Single-threaded use and parent domains are userspace notions. */
-	kattr.comp_mask = 0;
-	kattr.flags = 0;
+	/*
+	 * Single-threaded use and parent domains are userspace notions;
+	 * overrun ignore is the device's (the CQ context's oi bit).
+	 */
+	kattr.flags = m5_cq_kernel_flags(attr);
+	kattr.comp_mask = kattr.flags ? IBV_CQ_INIT_ATTR_MASK_FLAGS : 0;
 	kattr.parent_domain = NULL;
 	ret = m5k_create_cq(ibctx, &kattr, &cq->vcq, &req, &resp);
 	if (ret)

@@ -15,12 +15,6 @@ static int rxe_get_context(struct db_context *ctx)
 }
 
 static const struct verbs_context_ops rxe_ops = {
-	/*
-	 * ibv_advise_mr (ODP prefetch): the kernel command.  Where the
-	 * kernel's rxe has no ODP (Linux 6.1, 6.12) uverbs itself answers
-	 * EOPNOTSUPP; Linux 7.2's rxe prefetches.
-	 */
-	.advise_mr = db_cmd_advise_mr,
 	.bind_mw = rxe_bind_mw,
 	.create_ah = rxe_create_ah,
 	.create_cq_ex = rxe_create_cq_ex,

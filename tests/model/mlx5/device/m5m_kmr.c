@@ -240,6 +240,127 @@ int db_k_dereg_mr(struct verbs_mr *vmr)
 	return ret;
 }
 
+/* The model's MR of @vmr, or NULL (a stale or foreign handle). */
+static struct m5m_mr *m5m_mr_of(struct verbs_mr *vmr)
+{
+	struct m5m_dev *dev = m5m_dev_of(vmr->ibv_mr.context);
+	struct m5m_mr *mr = dev ? m5m_mr_find(dev, vmr->ibv_mr.lkey) : NULL;
+
+	return mr && vmr->ibv_mr.handle == vmr->ibv_mr.lkey >> 8 ? mr : NULL;
+}
+
+/*
+ * What uverbs and mlx5_ib check before a re-registration changes anything
+ * (Linux v6.1 drivers/infiniband/core/uverbs_cmd.c, ib_uverbs_rereg_mr;
+ * hw/mlx5/mr.c, mlx5_ib_rereg_user_mr): the flags, the MR, a dma-buf MR
+ * (EINVAL), the new access (as reg_mr), the new PD of the same context,
+ * and the new range pinnable (EFAULT).  *np: the PD the MR ends in.
+ */
+static int m5m_rereg_check(struct m5m_mr *mr, int flags, struct ibv_pd *pd,
+			   void *addr, size_t len, int access,
+			   struct m5m_pd **np)
+{
+	const int known = IBV_REREG_MR_CHANGE_TRANSLATION |
+			  IBV_REREG_MR_CHANGE_PD | IBV_REREG_MR_CHANGE_ACCESS;
+	int ret;
+
+	if (!flags || (flags & ~known) || !mr || mr->map)
+		return EINVAL;
+	if (flags & IBV_REREG_MR_CHANGE_ACCESS) {
+		ret = m5m_access_check(access, mr->pd->ctx->dev->cfg.odp);
+		if (ret)
+			return ret;
+	}
+	*np = mr->pd;
+	if (flags & IBV_REREG_MR_CHANGE_PD) {
+		*np = m5m_pd_of(pd);
+		if (!*np || (*np)->ctx != mr->pd->ctx)
+			return EINVAL;
+	}
+	if ((flags & IBV_REREG_MR_CHANGE_TRANSLATION) &&
+	    (!len || !m5m_mapped(addr, len)))
+		return len ? EFAULT : EINVAL;
+	return 0;
+}
+
+/*
+ * A new range gets new keys, as mlx5_ib gives when it makes a new mkey
+ * (the uverbs handle stays); PD and access changes keep them (UMR).
+ */
+int db_k_rereg_mr(struct verbs_mr *vmr, int flags, struct ibv_pd *pd,
+		  void *addr, size_t length, int access)
+{
+	struct m5m_pd *np = NULL;
+	struct m5m_mr *mr;
+	struct m5m_dev *dev;
+	int ret;
+
+	m5m_lock();
+	mr = m5m_mr_of(vmr);
+	ret = m5m_rereg_check(mr, flags, pd, addr, length, access, &np);
+	if (ret)
+		goto out;
+	dev = np->ctx->dev;
+	if (flags & IBV_REREG_MR_CHANGE_TRANSLATION) {
+		mr->host = addr;
+		mr->iova = (uintptr_t)addr;
+		mr->len = length;
+		if (!++dev->mr_tag)
+			dev->mr_tag = 1;
+		mr->key = vmr->ibv_mr.handle << 8 | dev->mr_tag;
+	}
+	if (flags & IBV_REREG_MR_CHANGE_ACCESS)
+		mr->access = access;
+	mr->pd->users--;
+	np->users++;
+	mr->pd = np;
+	vmr->ibv_mr.lkey = mr->key;
+	vmr->ibv_mr.rkey = mr->key;
+	if (flags & IBV_REREG_MR_CHANGE_PD)
+		vmr->ibv_mr.context = pd->context;
+out:
+	m5m_unlock();
+	return ret;
+}
+
+/*
+ * ODP prefetch.  Without ODP mlx5_ib registers no advise_mr and uverbs
+ * answers EOPNOTSUPP; with it, the flags (FLUSH only: EINVAL), the advice
+ * (EOPNOTSUPP) and each SGE's lkey, an MR of the PD that covers it
+ * (ENOENT, Linux v6.1 hw/mlx5/odp.c, get_prefetchable_mr), are checked.
+ * The model's MRs are pinned: a prefetch has nothing to fault in.
+ */
+int db_k_advise_mr(struct ibv_pd *pd, enum ibv_advise_mr_advice advice,
+		   uint32_t flags, struct ibv_sge *sg_list, uint32_t num_sge)
+{
+	struct m5m_pd *p;
+	struct m5m_mr *mr;
+	uint32_t i;
+	int ret = 0;
+
+	m5m_lock();
+	p = m5m_pd_of(pd);
+	if (!p)
+		ret = EINVAL;
+	else if (!p->ctx->dev->cfg.odp)
+		ret = EOPNOTSUPP;
+	else if ((flags & ~IB_UVERBS_ADVISE_MR_FLAG_FLUSH) || !num_sge ||
+		 !sg_list)
+		ret = EINVAL;
+	else if (advice != IB_UVERBS_ADVISE_MR_ADVICE_PREFETCH &&
+		 advice != IB_UVERBS_ADVISE_MR_ADVICE_PREFETCH_WRITE &&
+		 advice != IB_UVERBS_ADVISE_MR_ADVICE_PREFETCH_NO_FAULT)
+		ret = EOPNOTSUPP;
+	for (i = 0; !ret && i < num_sge; i++) {
+		mr = m5m_mr_find(p->ctx->dev, sg_list[i].lkey);
+		if (!mr || mr->pd != p ||
+		    !m5m_mr_covers(mr, sg_list[i].addr, sg_list[i].length))
+			ret = ENOENT;
+	}
+	m5m_unlock();
+	return ret;
+}
+
 /*
  * Memory windows: the mlx5 backend refuses them before the kernel is asked
  * (binding one needs a UMR WQE it does not build), so none reach the model.
