@@ -165,6 +165,7 @@ static const struct verbs_context_ops m5_ops = {
 	.query_srq = m5_query_srq,
 	.reg_dmabuf_mr = db_reg_dmabuf_mr,
 	.req_notify_cq = m5_req_notify_cq,
+	.resize_cq = m5_resize_cq,
 };
 
 const struct db_backend db_mlx5_backend = {

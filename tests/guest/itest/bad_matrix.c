@@ -2102,9 +2102,8 @@ enum {
  * the row named in the reason checks the EOPNOTSUPP that stops it.  Every
  * case not listed expects the same answer from both backends.
  */
-#define BM_NA	     (-2)
-#define BM_NO_RESIZE "the mlx5 backend cannot resize a CQ (no resize_cq)"
-#define BM_NO_UC     "the mlx5 backend has no UC QPs (create_qp_uc_with_srq)"
+#define BM_NA	 (-2)
+#define BM_NO_UC "the mlx5 backend has no UC QPs (create_qp_uc_with_srq)"
 #define BM_NO_MW                                                               \
 	"the mlx5 backend has no memory windows (alloc_mw answers "            \
 	"EOPNOTSUPP: no UMR WQEs)"
@@ -2114,11 +2113,6 @@ static const struct bm_other {
 	int err, alt;
 	const char *why;
 } bm_mlx5[] = {
-	{ "resize_cq_to_0", EOPNOTSUPP, -1, BM_NO_RESIZE },
-	{ "resize_cq_to_negative", EOPNOTSUPP, -1, BM_NO_RESIZE },
-	{ "resize_cq_above_max_cqe", EOPNOTSUPP, -1, BM_NO_RESIZE },
-	{ "resize_cq_below_pending_completions", EOPNOTSUPP, -1, BM_NO_RESIZE },
-	{ "resize_cq_to_max_cqe", EOPNOTSUPP, -1, BM_NO_RESIZE },
 	{ "create_qp_uc_with_srq", EOPNOTSUPP, -1, BM_NO_UC },
 	{ "create_srq_max_wr_0", 0, -1,
 	  "libmlx5 and mlx5_ib take max_wr 0: one WQE that holds no WR" },
