@@ -12,7 +12,9 @@
 #   static UARs (check-static-uars.sh); doorbell-itest's data-path tests,
 #   every byte compared (check-itest-data.sh), through both; the completion channel (doorbell-itest's
 #   comp_channel_ and destroy_cq_ tests: arm, solicited-only, several CQs
-#   on one channel, a CQ destroyed with events unacked) through both; the
+#   on one channel, a CQ destroyed with events unacked) through both;
+#   doorbell-itest's CQ resize tests (pending completions kept in order, a
+#   refused shrink that loses nothing) through both; the
 #   interrupt counts through libmlx5, then libmlx5's and doorbell's equal
 #   run for run (check-irq-equal.sh); rdma-core's suite through libmlx5
 #   (saved), then through doorbell held to it (0 failures, 0 errors, at
@@ -55,6 +57,8 @@ stamp perftest
 both "$build/tests/guest/itest/doorbell-itest" -d mlx5_0 -g 0 -k comp_channel_
 both "$build/tests/guest/itest/doorbell-itest" -d mlx5_0 -g 0 -k destroy_cq_
 stamp "completion channel"
+both "$build/tests/guest/itest/doorbell-itest" -d mlx5_0 -g 0 -k resize_cq_ -x matrix_
+stamp "CQ resize"
 "$here/check-interrupts.sh" || rc=1
 "$here/check-irq-equal.sh" || rc=1
 stamp interrupts

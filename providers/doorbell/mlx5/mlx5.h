@@ -5,7 +5,8 @@
  * Scope: ConnectX-4 and later through mlx5_ib, dynamic UARs where the kernel
  * grants them and static ones where not (no DEVX), CQE version 1 with 64-byte CQEs, RC and UD QPs with
  * SEND, SEND_IMM, RDMA_WRITE(_IMM), RDMA_READ and the two atomics, inline
- * data, through ibv_post_send or the ibv_wr_* API, receive queues and SRQs.
+ * data, through ibv_post_send or the ibv_wr_* API, receive queues and SRQs,
+ * CQ moderation and resize.
  * Everything else answers EOPNOTSUPP.
  *
  * Selecting this backend for a device is opt-in (DOORBELL_MLX5=1, see
@@ -137,6 +138,24 @@ struct m5_context {
 	uint8_t port_flags[2]; /* IBV_QPF_GRH_REQUIRED */
 	int gid_tbl_len[2];
 };
+
+/*
+ * The CQE at consumer index ci if software owns it: opcode not INVALID and
+ * owner bit equal to the pass parity (ci & ncqe).  The owner byte is loaded
+ * with acquire so that ThreadSanitizer sees the device model's release
+ * store; udma_from_device_barrier() still orders the body for real devices.
+ */
+static inline bool m5_cqe_sw_owned(const struct m5_cqe64 *cqe, uint32_t ncqe,
+				   uint32_t ci, uint8_t *op_own)
+{
+	uint8_t own = __atomic_load_n(&cqe->op_own, __ATOMIC_ACQUIRE);
+
+	if ((own >> M5_CQE_OPCODE_SHIFT) == M5_CQE_INVALID ||
+	    (own & M5_CQE_OWNER_MASK) != !!(ci & ncqe))
+		return false;
+	*op_own = own;
+	return true;
+}
 
 /* A queue buffer and where it came from (m5_qbuf_alloc). */
 struct m5_qbuf {
@@ -371,6 +390,16 @@ int m5_req_notify_cq(struct ibv_cq *ibcq, int solicited_only);
 void m5_cq_event(struct ibv_cq *ibcq);
 /* Drop the CQEs of a QP or SRQ being destroyed or reset. */
 void m5_cq_clean(struct m5_cq *cq, uint32_t uidx, struct m5_srq *srq);
+/* The device's max_cqe, as it said at open; the hardware limit if not. */
+uint32_t m5_max_cqe(struct ibv_context *ibctx);
+/*
+ * A ring of ncqe CQEs, each owned by hardware, from the allocator of
+ * parent domain pd if it has one (m5_qbuf_alloc); NULL, errno set.
+ */
+void *m5_cq_ring_alloc(struct m5_qbuf *qb, struct ibv_pd *pd, uint32_t ncqe);
+
+/* mlx5_resize.c */
+int m5_resize_cq(struct ibv_cq *ibcq, int cqe);
 
 /* mlx5_poll.c */
 int m5_poll_cq(struct ibv_cq *ibcq, int nwc, struct ibv_wc *wc);

@@ -167,6 +167,7 @@ static const struct verbs_context_ops m5_ops = {
 	.req_notify_cq = m5_req_notify_cq,
 	/* mlx5_ib re-registers (keys kept where it can, by UMR). */
 	.rereg_mr = db_rereg_mr,
+	.resize_cq = m5_resize_cq,
 };
 
 const struct db_backend db_mlx5_backend = {

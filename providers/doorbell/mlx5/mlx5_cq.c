@@ -18,7 +18,7 @@
 #define M5_MAX_CQ_PERIOD 4095
 
 /* The device's max_cqe, as it said at open; the hardware limit if not. */
-static uint32_t m5_max_cqe(struct ibv_context *ibctx)
+uint32_t m5_max_cqe(struct ibv_context *ibctx)
 {
 	int max = to_db_ctx(ibctx)->dev.orig_attr.max_cqe;
 
@@ -27,25 +27,31 @@ static uint32_t m5_max_cqe(struct ibv_context *ibctx)
 	return M5_MAX_NCQE - 1;
 }
 
-/* The CQ buffer, with every CQE owned by hardware (opcode INVALID). */
+/* A ring of ncqe CQEs, every one owned by hardware (opcode INVALID). */
+void *m5_cq_ring_alloc(struct m5_qbuf *qb, struct ibv_pd *pd, uint32_t ncqe)
+{
+	struct m5_cqe64 *cqe;
+	uint32_t i;
+
+	cqe = m5_qbuf_alloc(qb, pd, (size_t)ncqe * M5_CQE_SIZE, M5_RES_TYPE_CQ);
+	if (!cqe)
+		return NULL;
+	for (i = 0; i < ncqe; i++)
+		cqe[i].op_own = M5_CQE_OP_OWN_INIT;
+	return cqe;
+}
+
 static int m5_cq_buf_init(struct m5_cq *cq, uint32_t ncqe,
 			  const struct ibv_cq_init_attr_ex *attr)
 {
 	struct ibv_pd *pd = attr->comp_mask & IBV_CQ_INIT_ATTR_MASK_PD
 				    ? attr->parent_domain
 				    : NULL;
-	struct m5_cqe64 *cqe;
-	uint32_t i;
 
 	cq->ncqe = ncqe;
 	cq->buf_len = (size_t)ncqe * M5_CQE_SIZE;
-	cq->buf = m5_qbuf_alloc(&cq->qbuf, pd, cq->buf_len, M5_RES_TYPE_CQ);
-	if (!cq->buf)
-		return errno;
-	cqe = cq->buf;
-	for (i = 0; i < ncqe; i++)
-		cqe[i].op_own = M5_CQE_OP_OWN_INIT;
-	return 0;
+	cq->buf = m5_cq_ring_alloc(&cq->qbuf, pd, ncqe);
+	return cq->buf ? 0 : errno;
 }
 
 static void m5_cq_free(struct m5_cq *cq)
@@ -238,11 +244,9 @@ static struct m5_cqe64 *m5_cq_cqe(const struct m5_cq *cq, uint32_t n)
 /* Software owns CQE n: written by the device in the pass n belongs to. */
 static bool m5_cq_sw_owned(const struct m5_cq *cq, uint32_t n)
 {
-	uint8_t own =
-		__atomic_load_n(&m5_cq_cqe(cq, n)->op_own, __ATOMIC_ACQUIRE);
+	uint8_t own;
 
-	return (own >> M5_CQE_OPCODE_SHIFT) != M5_CQE_INVALID &&
-	       (own & M5_CQE_OWNER_MASK) == !!(n & cq->ncqe);
+	return m5_cqe_sw_owned(m5_cq_cqe(cq, n), cq->ncqe, n, &own);
 }
 
 static bool m5_cqe_is_recv(uint8_t opcode)

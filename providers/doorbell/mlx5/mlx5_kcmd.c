@@ -40,6 +40,11 @@ struct m5_cmd_create_cq_resp {
 	struct mlx5_ib_create_cq_resp drv;
 };
 
+struct m5_cmd_resize_cq {
+	struct ibv_resize_cq ibv;
+	struct mlx5_ib_resize_cq drv;
+};
+
 struct m5_cmd_create_qp {
 	struct ibv_create_qp_ex ibv;
 	struct mlx5_ib_create_qp drv;
@@ -77,6 +82,7 @@ M5_NO_PAD(m5_cmd_get_context);
 M5_NO_PAD(m5_cmd_get_context_resp);
 M5_NO_PAD(m5_cmd_create_cq);
 M5_NO_PAD(m5_cmd_create_cq_resp);
+M5_NO_PAD(m5_cmd_resize_cq);
 M5_NO_PAD(m5_cmd_create_qp);
 M5_NO_PAD(m5_cmd_create_qp_resp);
 M5_NO_PAD(m5_cmd_create_srq);
@@ -143,6 +149,17 @@ int m5k_modify_cq(struct ibv_cq *cq, struct ibv_modify_cq_attr *attr)
 	struct ibv_modify_cq cmd = {};
 
 	return db_lib.ibv_cmd_modify_cq(cq, attr, &cmd, sizeof(cmd));
+}
+
+/* mlx5_ib has no driver data in the response; libibverbs sets cq->cqe. */
+int m5k_resize_cq(struct ibv_cq *cq, int cqe,
+		  const struct mlx5_ib_resize_cq *req)
+{
+	struct m5_cmd_resize_cq cmd = { .drv = *req };
+	struct ib_uverbs_resize_cq_resp resp = {};
+
+	return db_lib.ibv_cmd_resize_cq(cq, cqe, &cmd.ibv, sizeof(cmd), &resp,
+					sizeof(resp));
 }
 
 int m5k_destroy_cq(struct ibv_cq *cq)

@@ -25,24 +25,6 @@
 
 #include "mlx5/mlx5.h"
 
-/*
- * The CQE at consumer index ci if software owns it: opcode not INVALID and
- * owner bit equal to the pass parity (ci & ncqe).  The owner byte is loaded
- * with acquire so that ThreadSanitizer sees the device model's release
- * store; udma_from_device_barrier() still orders the body for real devices.
- */
-static inline bool m5_cqe_sw_owned(const struct m5_cqe64 *cqe, uint32_t ncqe,
-				   uint32_t ci, uint8_t *op_own)
-{
-	uint8_t own = __atomic_load_n(&cqe->op_own, __ATOMIC_ACQUIRE);
-
-	if ((own >> M5_CQE_OPCODE_SHIFT) == M5_CQE_INVALID ||
-	    (own & M5_CQE_OWNER_MASK) != !!(ci & ncqe))
-		return false;
-	*op_own = own;
-	return true;
-}
-
 static inline const struct m5_cqe64 *m5_sw_cqe(const struct m5_cq *cq,
 					       uint32_t ci, uint8_t *op_own)
 {

@@ -51,6 +51,9 @@ int m5k_create_cq(struct ibv_context *ctx,
 		  const struct mlx5_ib_create_cq *req,
 		  struct mlx5_ib_create_cq_resp *resp);
 int m5k_modify_cq(struct ibv_cq *cq, struct ibv_modify_cq_attr *attr);
+/* RESIZE_CQ to cqe entries, the new ring in req (mlx5_ib_resize_cq). */
+int m5k_resize_cq(struct ibv_cq *cq, int cqe,
+		  const struct mlx5_ib_resize_cq *req);
 int m5k_destroy_cq(struct ibv_cq *cq);
 int m5k_create_qp(struct ibv_context *ctx, struct verbs_qp *qp,
 		  struct ibv_qp_init_attr_ex *attr,

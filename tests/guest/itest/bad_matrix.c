@@ -2102,9 +2102,8 @@ enum {
  * the row named in the reason checks the EOPNOTSUPP that stops it.  Every
  * case not listed expects the same answer from both backends.
  */
-#define BM_NA	     (-2)
-#define BM_NO_RESIZE "the mlx5 backend cannot resize a CQ (no resize_cq)"
-#define BM_NO_UC     "the mlx5 backend has no UC QPs (create_qp_uc_with_srq)"
+#define BM_NA	 (-2)
+#define BM_NO_UC "the mlx5 backend has no UC QPs (create_qp_uc_with_srq)"
 #define BM_NO_MW                                                               \
 	"the mlx5 backend has no memory windows (alloc_mw answers "            \
 	"EOPNOTSUPP: no UMR WQEs)"
@@ -2114,16 +2113,11 @@ static const struct bm_other {
 	int err, alt;
 	const char *why;
 } bm_mlx5[] = {
-	{ "resize_cq_to_0", EOPNOTSUPP, -1, BM_NO_RESIZE },
-	{ "resize_cq_to_negative", EOPNOTSUPP, -1, BM_NO_RESIZE },
-	{ "resize_cq_above_max_cqe", EOPNOTSUPP, -1, BM_NO_RESIZE },
-	{ "resize_cq_below_pending_completions", EOPNOTSUPP, -1, BM_NO_RESIZE },
-	{ "resize_cq_to_max_cqe", EOPNOTSUPP, -1, BM_NO_RESIZE },
 	{ "create_qp_uc_with_srq", EOPNOTSUPP, -1, BM_NO_UC },
 	{ "create_srq_max_wr_0", 0, -1,
 	  "libmlx5 and mlx5_ib take max_wr 0: one WQE that holds no WR" },
 	{ "create_qp_ex_every_rc_send_op", EOPNOTSUPP, -1,
-	  "the mlx5 backend has no ibv_wr_* API (send_ops_flags)" },
+	  "LOCAL_INV, BIND_MW and SEND_WITH_INV are not served on mlx5" },
 	{ "wr_send_sges_above_max", ENOMEM, -1,
 	  "libmlx5's answer to too many SGEs, in both send APIs" },
 	{ "wr_send_inline_above_max", ENOMEM, -1,

@@ -307,6 +307,37 @@ static void free_is_called_at_destroy(void)
 }
 
 /*
+ * ibv_resize_cq takes the new ring from the allocator that gave the old
+ * one and gives the old one back to it; an allocator that fails makes it
+ * ENOMEM with the CQ as it was.
+ */
+static void resize_cq_takes_the_new_ring_from_the_allocator(void)
+{
+	struct ibv_cq *cq;
+	struct pa_rig r;
+
+	if (pa_open(&r, PA_GIVE) || !(cq = pa_cq(&r))) {
+		CHECK(0);
+		pa_close(&r);
+		return;
+	}
+	CHECK_EQ(ibv_resize_cq(cq, 63), 0);
+	CHECK_EQ(cq->cqe, 63);
+	CHECK_EQ(r.log.nalloc, 2);
+	pa_check_alloc(&r, 1, MLX5DV_RES_TYPE_CQ, 64 * 64);
+	CHECK_EQ(r.log.nfree, 1);
+	pa_check_free(&r, 0, 0);
+	r.log.mode = PA_FAIL;
+	CHECK_EQ(ibv_resize_cq(cq, 3), ENOMEM);
+	CHECK_EQ(cq->cqe, 63);
+	CHECK_EQ(r.log.nfree, 1);
+	CHECK_EQ(ibv_destroy_cq(cq), 0);
+	CHECK_EQ(r.log.nfree, 2);
+	pa_check_free(&r, 1, 1);
+	pa_close(&r);
+}
+
+/*
  * An allocator that answers IBV_ALLOCATOR_USE_DEFAULT is asked, then the
  * provider's own memory is used and free is never called for it.
  */
@@ -400,6 +431,7 @@ static void a_failing_allocator_fails_the_create_with_enomem(void)
 static const struct check_test tests[] = {
 	CHECK_TEST(allocators_give_the_queue_buffers),
 	CHECK_TEST(free_is_called_at_destroy),
+	CHECK_TEST(resize_cq_takes_the_new_ring_from_the_allocator),
 	CHECK_TEST(use_default_falls_back_to_the_provider),
 	CHECK_TEST(a_failing_allocator_fails_the_create_with_enomem),
 };

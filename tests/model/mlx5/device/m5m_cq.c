@@ -237,6 +237,49 @@ void m5m_cq_split_finish(struct m5m_cq *cq)
 	cq->dev->splits--;
 }
 
+/* --- Resize --------------------------------------------------------------- */
+
+/* Opcode 9: no mlx5 CQE has it (M5M_FAULT_BAD_RESIZE_CQE). */
+#define M5M_CQE_UNDEFINED 9
+
+/*
+ * As a ConnectX does MODIFY_CQ's resize (mlx5_ib_resize_cq on a user CQ):
+ * the RESIZE CQE goes at the producer counter p of the old ring, with the
+ * owner bit of that pass, and CQE p + 1 on go to the new ring at their
+ * counters.  The device never copies: the CQEs the consumer has not polled
+ * stay in the old ring for it to move (libmlx5's
+ * mlx5_cq_resize_copy_cqes).  Refused, as tests/cx's device does, when
+ * those CQEs and the RESIZE CQE do not fit in the old or the new ring.
+ */
+int m5m_cq_resize(struct m5m_cq *cq, uint8_t *buf, uint32_t ncqe)
+{
+	struct m5m_dev *dev = cq->dev;
+	uint32_t ci, unpolled;
+	uint8_t *dst, op = M5_CQE_RESIZE_CQ;
+
+	if (cq->split_pending)
+		m5m_cq_split_finish(cq);
+	ci = be32toh(cq->dbrec[M5_CQ_SET_CI]) & M5_CQ_CI_MASK;
+	unpolled = (cq->pi - ci) & M5_CQ_CI_MASK;
+	if (unpolled >= cq->ncqe || unpolled + 1 > ncqe)
+		return EINVAL;
+	dst = cq->buf + (size_t)(cq->pi & (cq->ncqe - 1)) * M5_CQE_SIZE;
+	if (m5m_fault_take(dev, M5M_FAULT_BAD_RESIZE_CQE))
+		op = M5M_CQE_UNDEFINED;
+	if (!m5m_fault_take(dev, M5M_FAULT_NO_RESIZE_CQE)) {
+		memset(dst, 0, M5_CQE_SIZE - 1);
+		/* Release: the zeroed body before the owner byte. */
+		__atomic_store_n(&dst[M5_CQE_SIZE - 1],
+				 (uint8_t)(op << M5_CQE_OPCODE_SHIFT |
+					   !!(cq->pi & cq->ncqe)),
+				 __ATOMIC_RELEASE);
+	}
+	cq->pi++;
+	cq->buf = buf;
+	cq->ncqe = ncqe;
+	return 0;
+}
+
 /* --- Arming, moderation, events ------------------------------------------- */
 
 /* A CQE after the armed ci that the armed mode reports. */

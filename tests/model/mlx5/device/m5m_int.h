@@ -533,6 +533,12 @@ void m5m_cq_arm(struct m5m_cq *cq, uint32_t val);
 void m5m_cq_try_fire(struct m5m_cq *cq);
 uint64_t m5m_cq_deadline(const struct m5m_cq *cq);
 void m5m_cq_split_finish(struct m5m_cq *cq);
+/*
+ * The device's part of a resize (MODIFY_CQ op_mod 1): end the old ring
+ * with a RESIZE CQE and go on in buf (ncqe CQEs); EINVAL (BAD_PARAM) if
+ * the unpolled CQEs and the RESIZE CQE do not fit in the old or new ring.
+ */
+int m5m_cq_resize(struct m5m_cq *cq, uint8_t *buf, uint32_t ncqe);
 void m5m_cq_flush_delayed(struct m5m_dev *dev);
 struct m5m_cq *m5m_cq_new(struct m5m_dev *dev, uint8_t *buf, uint32_t ncqe,
 			  __be32 *dbrec, unsigned int comp_vector);

@@ -2,7 +2,7 @@
 /*
  * The fake kernel, CQ and SRQ commands: create (mlx5_ib's checks on the
  * driver data, the CQ's EQ by comp_vector, its completion channel),
- * MODIFY_CQ moderation, SRQ limit, query, and destroy, which waits for
+ * MODIFY_CQ moderation, CQ resize, SRQ limit, query, and destroy, which waits for
  * the events it reported to be acknowledged as ibv_cmd_destroy_* does.
  */
 #include <errno.h>
@@ -116,18 +116,25 @@ static int m5m_cq_req_check(const struct ibv_cq_init_attr_ex *attr,
 	return 0;
 }
 
-/* What the backend owes a new CQ: every op_own 0xF0, a zero dbrec. */
-static void m5m_cq_fresh(struct m5m_dev *dev, const uint8_t *buf, uint32_t ncqe,
-			 const __be32 *db)
+/* What the backend owes a new ring: every op_own 0xF0. */
+static void m5m_ring_fresh(struct m5m_dev *dev, const uint8_t *buf,
+			   uint32_t ncqe, const char *what)
 {
 	uint32_t i;
 
 	for (i = 0; i < ncqe; i++)
 		if (!m5m_check(dev,
 			       buf[(size_t)i * 64 + 63] == M5_CQE_OP_OWN_INIT,
-			       "new CQ: CQE %u op_own 0x%02x, not 0xf0", i,
+			       "%s: CQE %u op_own 0x%02x, not 0xf0", what, i,
 			       buf[(size_t)i * 64 + 63]))
 			break;
+}
+
+/* And a new CQ: a fresh ring and a zero dbrec. */
+static void m5m_cq_fresh(struct m5m_dev *dev, const uint8_t *buf, uint32_t ncqe,
+			 const __be32 *db)
+{
+	m5m_ring_fresh(dev, buf, ncqe, "new CQ");
 	m5m_check(dev, !db[0] && !db[1], "new CQ: dbrec is not zero");
 }
 
@@ -208,6 +215,56 @@ int m5k_modify_cq(struct ibv_cq *cq, struct ibv_modify_cq_attr *attr)
 		m->mod_period = attr->moderate.cq_period;
 		m5m_cq_try_fire(m);
 	}
+	m5m_unlock();
+	return ret;
+}
+
+/*
+ * mlx5_ib_resize_cq (Linux v6.1 drivers/infiniband/hw/mlx5/cq.c) for a
+ * user CQ, with resize_user's checks on the driver data: EINVAL for
+ * entries below 1 or above the device's limit, nothing done (0) for the
+ * size the CQ has, EINVAL for reserved fields, EFAULT for no buffer; then
+ * MODIFY_CQ, whose BAD_PARAM is EINVAL.  On success the kernel tells
+ * libibverbs the new cqe (ibv_cmd_resize_cq writes cq->cqe).  128-byte
+ * CQEs are EOPNOTSUPP here: the model has none.
+ */
+int m5k_resize_cq(struct ibv_cq *cq, int cqe,
+		  const struct mlx5_ib_resize_cq *req)
+{
+	struct m5m_cq *m;
+	uint32_t ncqe;
+	uint8_t *buf;
+	int ret = 0;
+
+	m5m_lock();
+	m = m5m_cq_of(cq);
+	if (!m || cqe < 1 || (uint32_t)cqe > M5M_MAX_CQE) {
+		ret = EINVAL;
+		goto out;
+	}
+	ncqe = m5m_roundup_pow2((uint32_t)cqe + 1);
+	if (ncqe == m->ncqe)
+		goto out;
+	if (req->reserved0 || req->reserved1)
+		ret = EINVAL;
+	else if (req->cqe_size != 64 && req->cqe_size != 128)
+		ret = EINVAL;
+	else if (req->cqe_size != 64)
+		ret = EOPNOTSUPP;
+	else if (!req->buf_addr)
+		ret = EFAULT;
+	else if (req->buf_addr % 64)
+		ret = EINVAL;
+	if (ret)
+		goto out;
+	buf = (uint8_t *)(uintptr_t)req->buf_addr;
+	m5m_ring_fresh(m->dev, buf, ncqe, "resized CQ");
+	ret = m5m_cq_resize(m, buf, ncqe);
+	if (ret)
+		goto out;
+	m->dev->st.cq_resizes++;
+	cq->cqe = (int)ncqe - 1;
+out:
 	m5m_unlock();
 	return ret;
 }

@@ -239,6 +239,7 @@ struct m5m_stats {
 	uint64_t lat_max;
 	/* kernel commands */
 	uint64_t query_device_cmds; /* EX_QUERY_DEVICE answered */
+	uint64_t cq_resizes;	    /* RESIZE_CQ commands that moved a CQ */
 };
 
 void m5m_get_stats(struct m5m_dev *dev, struct m5m_stats *out);
@@ -317,6 +318,14 @@ enum m5m_fault {
 	 * when the SRQ gets a WQE (the provider posts the faulted one again).
 	 */
 	M5M_FAULT_ODP_PFAULT,
+	/*
+	 * The next N CQ resizes (MODIFY_CQ) move the CQ without writing the
+	 * RESIZE CQE that ends the old ring (its counter is used all the
+	 * same), or write in its place a CQE of opcode 9, which mlx5 does not
+	 * define: devices that break the resize protocol.
+	 */
+	M5M_FAULT_NO_RESIZE_CQE,
+	M5M_FAULT_BAD_RESIZE_CQE,
 	M5M_FAULT_COUNT
 };
 void m5m_inject(struct m5m_dev *dev, enum m5m_fault fault, unsigned int n);
