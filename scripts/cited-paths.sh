@@ -7,7 +7,10 @@
 #   missing FILE:LINE: PATH   PATH starts with a top-level directory of the
 #                             repository (tests/..., scripts/..., docs/...) but
 #                             is not a tracked file or directory; or PATH is a
-#                             bare *.md name that no tracked file has;
+#                             bare *.md name that no tracked file has (a
+#                             file of docs/evidence/ records a run, so a
+#                             path there may also be one the repository's
+#                             history had: its run's tree);
 #   outside FILE:LINE: PATH   PATH leaves the repository: ../ past its top
 #                             (from FILE's directory; a ../ path that stays
 #                             inside must exist, as above), or /work/..., /tmp/...,
@@ -35,6 +38,7 @@ git rev-parse --git-dir >/dev/null 2>&1 || die "not a git checkout"
 	git ls-files -- '*.md' 'man/*' '*.c' '*.h' '*.sh' '*.py' \
 		'*CMakeLists.txt' '*.cmake' '*.spec' 'debian/rules' '.ci/*' \
 		':!kernel-headers/*.h' ':!tests/fuzz/corpus/*' | sed 's/^/F /'
+	git log --no-renames --format= --name-only | sort -u | sed '/^$/d; s/^/H /'
 } | awk -v made="$made_by_build" '
 # Reads "T path" (tracked) and "F path" (to scan) lines, then each F file.
 $1 == "T" { tracked[$2] = 1; n = split($2, c, "/"); p = ""; base[c[n]] = 1
@@ -42,6 +46,9 @@ $1 == "T" { tracked[$2] = 1; n = split($2, c, "/"); p = ""; base[c[n]] = 1
 		if (i == 1) tops[c[1]] = 1 }
 	next }
 $1 == "F" { scan[++nscan] = $2; next }
+$1 == "H" { hist[$2] = 1; n = split($2, c, "/"); p = ""
+	for (i = 1; i < n; i++) { p = p c[i] "/"; hdirs[p] = 1 }
+	next }
 END {
 	split(made, m, " "); for (i in m) madeset[m[i]] = 1
 	re = ""
@@ -96,6 +103,11 @@ function exists(d,   x) {
 	for (x in madeset) if (index(d "/", x "/") == 1) return 1
 	return 0
 }
+# was(d): d was a file or directory in some commit of the history.
+function was(d) {
+	sub(/\/$/, "", d)
+	return d in hist || (d "/") in hdirs
+}
 # starts(s, i): a path may start at s[i] (not after a word character, ., /, $, @, {).
 function starts(s, i) {
 	return i == 1 || substr(s, i - 1, 1) !~ /[A-Za-z0-9_.\/$@{-]/
@@ -111,6 +123,7 @@ function check(f, n, s,   rest, off, tok, nx, p, ok, d, ups, depth, c, i, x) {
 		sub(/\.+$/, "", tok)
 		if (tok ~ /^providers\// && tok !~ /^providers\/doorbell(\/|$)/) continue
 		if (exists(tok)) continue
+		if (f ~ /^docs\/evidence\// && was(tok)) continue
 		ok = 0
 		if (nx ~ /[*{<$]/)	# a pattern
 			for (x in tracked) if (index(x, tok) == 1) { ok = 1; break }
