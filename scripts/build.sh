@@ -25,7 +25,7 @@ done
 # An existing build is configured again only when CMAKE_ARGS are given:
 # cmake --build reconfigures by itself when a CMakeLists.txt changed (an
 # up-to-date tree then costs only the build tool's walk: minutes less in
-# a TCG guest over 9p, tests/cx/check-mlx5-validate.sh).
+# a TCG guest over 9p, tests/guest/mlx5/check-mlx5-validate.sh).
 configure() {
 	[[ -e $build/CMakeCache.txt ]] && (($# == 0)) && return 0
 	cmake -S "$top" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@"

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Run COMMAND in a guest (sid's Linux 7.x by default) whose PCI bus holds the software
-# ConnectX (tests/cx, docs/connectx-device.md), driven by the guest's own
+# ConnectX (sim/mlx5/pci, docs/connectx-device.md), driven by the guest's own
 # mlx5_core and mlx5_ib.  Builds the device server, starts it on a
 # vfio-user socket, boots the guest with sid's QEMU attached to it
 # (tests/vm/run.sh --vfio-user), loads the drivers, waits for mlx5_0, prints
@@ -56,7 +56,7 @@ if ((build)); then
 else
 	bdir=${DOORBELL_BUILD_DIR:-$top/build}
 fi
-server=$bdir/tests/cx/cx-server
+server=$bdir/sim/mlx5/pci/cx-server
 [[ -x $server ]] || die "no $server (build first)"
 
 work=$(mktemp -d /tmp/cx.XXXXXX)
@@ -82,7 +82,7 @@ done
 
 rc=0
 "$top/tests/vm/run.sh" --distro "$distro" --vfio-user "$sock" --timeout "$timeout_s" \
-	-- "$top/tests/cx/guest-cx.sh" --wait "$wait_s" "${always[@]}" -- "$@" || rc=$?
+	-- "$top/tests/guest/mlx5/guest-cx.sh" --wait "$wait_s" "${always[@]}" -- "$@" || rc=$?
 
 # The server exits when QEMU hangs up; a crash (or an ASan report) fails
 # the run even when COMMAND passed.

@@ -11,7 +11,7 @@
 # Usage: scripts/demo.sh [--vm | --connectx]
 #   --vm        use the guest even if a device exists
 #   --connectx  the same two programs through doorbell's mlx5 backend on the
-#               software ConnectX (tests/cx): sid's guest, whose own
+#               software ConnectX (sim/mlx5/pci): sid's guest, whose own
 #               mlx5_core and mlx5_ib drive the device (scripts/cx.sh).  It
 #               shows that the backend works through the real kernel driver;
 #               its numbers are the emulated device's, not hardware timing.
@@ -37,7 +37,7 @@ if ((connectx)); then
 	scripts/build-perftest.sh >/dev/null || die "perftest did not build (see above)"
 	echo "doorbell: the software ConnectX in sid's guest, driven by its mlx5_ib" >&2
 	exec env DOORBELL_BUILD_DIR="$build" DOORBELL_PROVIDER_BUILD="$build" scripts/cx.sh --no-build -- \
-		tests/cx/with-provider.sh doorbell tests/guest/demo-pair.sh mlx5_0 0
+		tests/guest/mlx5/with-provider.sh doorbell tests/guest/demo-pair.sh mlx5_0 0
 fi
 build=$(scripts/build.sh --provider-only) || die "the build failed (see above)"
 export RDMAV_DRIVERS=$build/lib/libdoorbell

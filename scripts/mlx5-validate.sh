@@ -23,7 +23,7 @@
 #      mode, SRQ, several QPs, post lists; UC is left out: not supported),
 #      perftest built without libmlx5 when it can be (scripts/build-perftest.sh);
 #   3. doorbell's integration tests (tests/guest/itest), every byte checked;
-#   4. the drain after ERR (tests/model/mlx5/hw_drain_after_err.c):
+#   4. the drain after ERR (tests/guest/mlx5/hw_drain_after_err.c):
 #      modify_qp(ERR), then a marker WR, whose flush completion must come,
 #      through doorbell and libmlx5 alike;
 #   3 and 4 prove who served in the processes that ran them
@@ -146,7 +146,7 @@ witnessed itest_served libdoorbell \
 	record
 
 echo "== drain after ERR: a marker WR posted in ERR is flushed"
-drain=$build/tests/model/mlx5/doorbell-mlx5-drain
+drain=$build/tests/guest/mlx5/doorbell-mlx5-drain
 witnessed drain_served libdoorbell timeout 60 "$drain" -d "$dev" -g "$gid" |
 	record
 # The same through libmlx5: what doorbell must match.

@@ -6,7 +6,7 @@
 # suites against the real rdma_rxe driver of Debian 12's kernel under QEMU,
 # with doorbell alone serving rxe0, then the same build (and a native one)
 # on Debian 13's and sid's own rdma-core and kernel, and sid's own mlx5
-# drivers and libmlx5 on the software ConnectX (tests/cx).  Installs what
+# drivers and libmlx5 on the software ConnectX (sim/mlx5/pci).  Installs what
 # it needs (root, Debian 12 or 13; the stages past unit expect Debian 12).
 # Every test prints PASS/FAIL/SKIP <name>; every stage prints its wall time;
 # the run ends with the stage times, then "N passed, N failed, N skipped".
@@ -50,7 +50,7 @@ stage_table=(
 	"sid|the trixie stage on Debian sid (rdma-core 65, Linux 7.x)"
 	"arm64|Debian 12 arm64 guest (qemu-system-aarch64 -M virt, TCG): the cross-built provider against the stock one in the same boot, a subset of the apps pairs and all of doorbell-itest (tests/guest/distro-suite.sh)"
 	"s390x|the arm64 stage on big-endian s390x: Debian 12 s390x guest (qemu-system-s390x -M s390-ccw-virtio, TCG), stock provider and doorbell in one boot (tests/guest/distro-suite.sh)"
-	"cx|the software ConnectX (tests/cx) in the sid guest and the Debian 12 guest, driven by their own mlx5_core and mlx5_ib, with stock libmlx5 and doorbell's mlx5 backend side by side in one boot (tests/cx/check-all.sh): mlx5_0 up, port ACTIVE, no driver error; the pingpongs (data checked: a side printing invalid data fails), doorbell-itest's data-path tests (every byte compared), perftest's RC pairs and the completion-channel itests through both; interrupt counts, and libmlx5's and doorbell's equal run for run (also with every EQ on one vector); rdma-core's suite through both, each process proven served by its provider, doorbell with no failure, no error, and every test libmlx5 passed passing or skipping for a documented choice (tests/guest/rdma-core-choices.txt); the bad-input matrix through doorbell (libmlx5's answers measured beside it); the Debian 12 guest's device server under ASan+UBSan ends clean; in the Debian 12 guest, scripts/mlx5-validate.sh (the hardware validation), its code unchanged (a pair that fails through libmlx5 too in the boot is a SKIP there, a FAIL on hardware); scripts/demo.sh --connectx"
+	"cx|the software ConnectX (sim/mlx5/pci) in the sid guest and the Debian 12 guest, driven by their own mlx5_core and mlx5_ib, with stock libmlx5 and doorbell's mlx5 backend side by side in one boot (tests/guest/mlx5/check-all.sh): mlx5_0 up, port ACTIVE, no driver error; the pingpongs (data checked: a side printing invalid data fails), doorbell-itest's data-path tests (every byte compared), perftest's RC pairs and the completion-channel itests through both; interrupt counts, and libmlx5's and doorbell's equal run for run (also with every EQ on one vector); rdma-core's suite through both, each process proven served by its provider, doorbell with no failure, no error, and every test libmlx5 passed passing or skipping for a documented choice (tests/guest/rdma-core-choices.txt); the bad-input matrix through doorbell (libmlx5's answers measured beside it); the Debian 12 guest's device server under ASan+UBSan ends clean; in the Debian 12 guest, scripts/mlx5-validate.sh (the hardware validation), its code unchanged (a pair that fails through libmlx5 too in the boot is a SKIP there, a FAIL on hardware); scripts/demo.sh --connectx"
 	"sanitize|ASan+UBSan and TSan builds, unit tests then the guest (scripts/sanitize.sh)"
 	"fuzz|the libFuzzer targets of tests/fuzz, 30 s each (scripts/fuzz.sh)"
 )
@@ -383,8 +383,8 @@ stage_arch() {
 # expands $?).
 # shellcheck disable=SC2016
 # Stage cx's checks in one boot per guest: libmlx5 and doorbell side by
-# side (tests/cx/check-all.sh).
-cx_checks=tests/cx/check-all.sh
+# side (tests/guest/mlx5/check-all.sh).
+cx_checks=tests/guest/mlx5/check-all.sh
 stage_cx() {
 	local rc=0 asan=$top/build-asan
 	need_build || return
@@ -431,7 +431,7 @@ stage_cx() {
 	local bpid=$!
 	scripts/cx.sh --no-build --timeout 1800 -- "$cx_checks" | record || rc=$?
 	# Every EQ on one vector (mlx5_combined0): the counts equal again.
-	scripts/cx.sh --no-build --vectors 1 --timeout 600 -- tests/cx/check-irq-equal.sh |
+	scripts/cx.sh --no-build --vectors 1 --timeout 600 -- tests/guest/mlx5/check-irq-equal.sh |
 		sed -E 's/^(PASS|FAIL|SKIP) cx_/\1 cx_vectors1_/' | record || rc=$?
 	wait "$bpid"
 	sed -E 's/^(PASS|FAIL|SKIP) cx_/\1 cx_bookworm_/' "$work/cx-bookworm.out" | record

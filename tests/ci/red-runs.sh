@@ -17,7 +17,7 @@
 #   check_skip        CHECK_SKIP (tests/lib/check.h): SKIP and exit 77, but a
 #                     CHECK that failed first still makes it a FAIL;
 #   pingpong_bad_data the pingpong verdict (tests/guest/pair-lib.sh's
-#                     pingpong_verdict, as tests/cx/check-pingpong.sh calls
+#                     pingpong_verdict, as tests/guest/mlx5/check-pingpong.sh calls
 #                     it, and pair_bad_data, as tests/guest/apps.sh does) on
 #                     a pair whose server printed "invalid data in page 0"
 #                     and both sides exited 0 (what ibv_rc_pingpong -c does);

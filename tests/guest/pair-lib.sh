@@ -110,7 +110,7 @@ perftest_gave_up() {
 
 # pair_tries NAME SRV_LOG CLI_LOG RESULT TRY [ARGS...]: the one retry rule
 # of the pair runners (apps.sh, memcheck.sh, demo-pair.sh,
-# package-takeover.sh, tests/cx/check-perftest.sh,
+# package-takeover.sh, tests/guest/mlx5/check-perftest.sh,
 # tests/bench/guest-bench.sh).  "TRY ARGS..." runs one try of pair NAME: it
 # writes the server's output to SRV_LOG, the client's to CLI_LOG, and sets
 # rc_s and rc_c.  A try that failed (a side exited non-zero, or the client

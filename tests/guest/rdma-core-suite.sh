@@ -10,7 +10,7 @@
 #                           [--test-timeout SECS] [--modules "M..."]
 #                           [--dev DEV] [--gid N]
 # (default: the guest's DOORBELL_VM_IBDEV and DOORBELL_VM_GID_INDEX, rxe0
-# and 1; tests/cx/check-rdma-core-suite.sh: mlx5_0 and 0).
+# and 1; tests/guest/mlx5/check-rdma-core-suite.sh: mlx5_0 and 0).
 #
 # Each test_*.py (or only the --modules named, e.g. "test_cq test_qp") runs
 # in its own python process (rdma-core-module.py), so that a crash costs
@@ -51,7 +51,7 @@
 # DOORBELL_SUITE_LOG: copy the whole log (or the per-module results) there.
 # DOORBELL_SUITE_SEED (--per-module): seed the suite's random draws (QP
 # caps, create flags) per test, so that a baseline and the run held to it
-# draw the same (tests/cx/check-all.sh).
+# draw the same (tests/guest/mlx5/check-all.sh).
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=tests/guest/pair-lib.sh

@@ -3,7 +3,7 @@
 # Who served, proven in the processes that ran a check: the witness
 # (tests/lib/served-witness.c, LD_PRELOAD) records, in every process that
 # opens a device, the library of the driver that claimed it and of its
-# poll_cq.  Sourced by tests/cx/with-provider.sh, tests/guest/demo-pair.sh,
+# poll_cq.  Sourced by tests/guest/mlx5/with-provider.sh, tests/guest/demo-pair.sh,
 # tests/bench/guest-bench.sh and scripts/mlx5-validate.sh.
 #
 #   served_witness BUILD      the witness library of BUILD (empty if not built)

@@ -12,7 +12,7 @@
  * context runs.  Each is the file name dladdr() gives, "?" if none.  An open
  * that failed is recorded as "<pid> <device> failed: <errno>".  This proves
  * the provider independently of the provider's own words (its debug line),
- * for every process of a test, forked or exec'd: tests/cx/with-provider.sh
+ * for every process of a test, forked or exec'd: tests/guest/mlx5/with-provider.sh
  * and tests/guest/served-lib.sh read the file.
  *
  * mlx5dv_open_device() is libmlx5's and only libmlx5 serves it; it is not

@@ -16,7 +16,7 @@
 # DOORBELL_BUILD_DIR=DIR (DIR inside the checkout), with the checkout at its
 # own path (read-only) and OUT bound at DIR, in a tmpfs overlay of the root:
 # a guest of D that binds OUT at DIR runs that same command and finds the
-# build up to date (tests/cx/check-mlx5-validate.sh).
+# build up to date (tests/guest/mlx5/check-mlx5-validate.sh).
 #
 # Usage: tests/vm/root-build.sh --distro D [--as DIR] OUT   (root)
 set -euo pipefail

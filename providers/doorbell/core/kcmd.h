@@ -5,7 +5,7 @@
  * libibverbs object as the matching ibv_cmd_* helper does.
  *
  * Production builds link core/kcmd.c, which sends them through libibverbs.
- * The software ConnectX (tests/model/mlx5/device/m5m_k*.c) links its own
+ * The software ConnectX (sim/mlx5/model/m5m_k*.c) links its own
  * definitions of the same functions instead, a fake kernel, as it does for
  * the mlx5 backend's driver-data commands (mlx5/mlx5_seam.h).  Nothing is
  * looked up at run time; the choice is made by the linker.

@@ -11,7 +11,7 @@
  *
  * Selecting this backend for a device is opt-in (DOORBELL_MLX5=1, see
  * doorbell(7)): it is verified against the software ConnectX in
- * tests/model/mlx5/device, not yet on hardware.
+ * sim/mlx5/model, not yet on hardware.
  */
 #ifndef DOORBELL_MLX5_H
 #define DOORBELL_MLX5_H

@@ -4,7 +4,7 @@
  *
  * 1. Kernel commands (m5k_*): production builds link mlx5_kcmd.c, which
  *    sends uverbs commands with the mlx5_ib driver data and mmaps UARs on
- *    the uverbs fd.  The software ConnectX (tests/model/mlx5/device) links its own
+ *    the uverbs fd.  The software ConnectX (sim/mlx5/model) links its own
  *    definitions of the same functions instead: a fake kernel.  Nothing is
  *    looked up at run time; the choice is made by the linker.  The plain
  *    commands, with no driver data (device and port queries, PDs, MRs),

@@ -73,8 +73,8 @@ static int dmabuf_memfd(struct it_test *t, size_t len, uint64_t seed)
  * to a dma-buf MR before it looks at the dma-buf (mr.c,
  * mlx5_ib_reg_user_mr_dmabuf(): mlx5r_umr_can_load_pas() false, as with
  * umr_modify_entity_size_disabled).  The software ConnectX is one
- * (tests/cx/cx_caps.c), and its guest harness says so with
- * ITEST_MLX5_UMR_CANNOT_LOAD=1 (tests/cx/guest-cx.sh); a real ConnectX-4
+ * (sim/mlx5/pci/cx_caps.c), and its guest harness says so with
+ * ITEST_MLX5_UMR_CANNOT_LOAD=1 (tests/guest/mlx5/guest-cx.sh); a real ConnectX-4
  * or later is not.  The device's own word for it, the absence of
  * IBV_DEVICE_MEM_MGT_EXTENSIONS, is not read: doorbell clears that flag
  * whatever the device (docs/capabilities.md).

@@ -18,7 +18,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: doorbell-m5perf MODE[,MODE...] [options]\n"
 		"Perftest-shaped loops over the software ConnectX (the mlx5 "
-		"model of\ntests/model/mlx5/device): the doorbell provider's "
+		"model of\nsim/mlx5/model): the doorbell provider's "
 		"mlx5 "
 		"backend, through the\nverbs API, against a device model. "
 		"No hardware is involved; virtual\ntimes follow from the time "

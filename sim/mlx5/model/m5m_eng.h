@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * The seam of the WQE/CQE engine (m5m_send.c, m5m_recv.c, m5m_wqe.c,
+ * m5m_qperr.c, m5m_dma.c and the CQE builders of m5m_cq.c): everything the
+ * engine asks of the device around it.  The model's own answers are in
+ * m5m_eng.c (MRs are host pointers, CQEs go to its CQ machinery, events to
+ * its async EQ); the software ConnectX PCI function of sim/mlx5/pci gives its
+ * own (MKEY to page table to guest memory, its CQs and EQs).
+ *
+ * A user of the engine fills the engine objects (struct m5m_qp, m5m_srq,
+ * m5m_cq, m5m_pd of m5m_int.h; docs/mlx5-model.md lists the fields) with
+ * their dev pointing at a device whose ops it set, and calls m5m_sq_run()
+ * after setting qp->db_pi to the SND dbrec a doorbell announced.
+ */
+#ifndef DOORBELL_TESTS_M5M_ENG_H
+#define DOORBELL_TESTS_M5M_ENG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct m5m_dev;
+struct m5m_pd;
+struct m5m_qp;
+struct m5m_srq;
+struct m5m_cq;
+struct m5_cqe64;
+
+struct m5m_eng_ops {
+	/*
+	 * Key key of protection domain pd over [addr, addr + len): 0 if the
+	 * key exists in pd, covers the range and grants every IBV_ACCESS_*
+	 * bit of access (0: a local read); then *host is the host address of
+	 * addr and *run (1 to len bytes) how far it stays contiguous.  -1
+	 * otherwise (the engine picks the syndrome).  No side effects.
+	 */
+	int (*xlate)(void *arg, const struct m5m_pd *pd, uint32_t key,
+		     uint64_t addr, uint64_t len, int access, uint8_t **host,
+		     uint64_t *run);
+	/*
+	 * Host address of byte off of a QP's buffer (RQ first, then SQ) or
+	 * an SRQ's.  The engine asks for the start of one WQE or WQEBB and
+	 * reads no further than its end.
+	 */
+	uint8_t *(*qp_buf)(void *arg, const struct m5m_qp *qp, size_t off);
+	uint8_t *(*srq_buf)(void *arg, const struct m5m_srq *srq, size_t off);
+	/* Write a CQE (sol: it satisfies a solicited-only arm). */
+	void (*cqe)(void *arg, struct m5m_cq *cq, const struct m5_cqe64 *cqe,
+		    bool sol);
+	/* An affiliated async event: num is a QPN (res_type 0) or SRQN (1). */
+	void (*event)(void *arg, uint8_t type, uint32_t num, uint8_t res_type);
+	/* The QP numbered qpn on this device, or NULL (loopback peers). */
+	struct m5m_qp *(*qp_find)(void *arg, uint32_t qpn);
+	/* The SRQ numbered srqn, or NULL (an XRC segment names it). */
+	struct m5m_srq *(*srq_find)(void *arg, uint32_t srqn);
+};
+
+/* Replace the model's answers (NULL ops: back to them). */
+void m5m_eng_set_ops(struct m5m_dev *dev, const struct m5m_eng_ops *ops,
+		     void *arg);
+
+#endif /* DOORBELL_TESTS_M5M_ENG_H */

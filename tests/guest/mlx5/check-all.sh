@@ -1,0 +1,81 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# In the guest, after tests/guest/mlx5/guest-cx.sh found mlx5_0: every check of
+# stage cx (scripts/test.sh) in one boot, stock libmlx5 and doorbell's mlx5
+# backend alternated on the same device and kernel (issue #20;
+# tests/guest/mlx5/with-provider.sh chooses the provider; libmlx5's lines keep
+# their cx_ names, doorbell's are cx_doorbell_; after each, with-provider.sh's
+# cx_[doorbell_]served_* line proves the provider in every process):
+#   devinfo; the referee of who served failing as it must
+#   (check-served-witness.sh); the pingpongs (data checked) and perftest's RC pairs, each
+#   through libmlx5 then doorbell; the pingpongs through doorbell again on
+#   static UARs (check-static-uars.sh); doorbell-itest's data-path tests,
+#   every byte compared (check-itest-data.sh), through both; the completion channel (doorbell-itest's
+#   comp_channel_ and destroy_cq_ tests: arm, solicited-only, several CQs
+#   on one channel, a CQ destroyed with events unacked) through both;
+#   doorbell-itest's CQ resize tests (pending completions kept in order, a
+#   refused shrink that loses nothing) through both; the
+#   interrupt counts through libmlx5, then libmlx5's and doorbell's equal
+#   run for run (check-irq-equal.sh); rdma-core's suite through libmlx5
+#   (saved), then through doorbell held to it (0 failures, 0 errors, at
+#   least libmlx5's passes); the bad-input matrix (doorbell-itest -k
+#   matrix_) through doorbell, whose errnos docs/mlx5-model.md tables, then
+#   through libmlx5 as a measurement only: its answers are printed
+#   ("libmlx5 (Linux V): PASS|FAIL|SKIP matrix_NAME"), not judged, for the
+#   table of docs/mlx5-side-by-side.md.
+# --validate: then scripts/mlx5-validate.sh, the hardware validation, its
+# code unchanged (check-mlx5-validate.sh, with the build the host made in
+# build-mlx5-validate/).
+# Exit status: 1 if any part failed.
+#
+# Usage: check-all.sh [--validate]   (scripts/cx.sh -- tests/guest/mlx5/check-all.sh)
+# DOORBELL_PROVIDER_BUILD: the build of the provider and doorbell-itest
+# (default: the checkout's build/; with-provider.sh).
+set -uo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+build=${DOORBELL_PROVIDER_BUILD:-$(cd "$here/../.." && pwd)/build}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+rc=0
+both() {
+	"$here/with-provider.sh" libmlx5 "$@" || rc=1
+	"$here/with-provider.sh" doorbell "$@" || rc=1
+}
+t0=$SECONDS
+stamp() { echo "    ($1: $((SECONDS - t0)) s)"; t0=$SECONDS; }
+
+"$here/check-devinfo.sh" || rc=1
+"$here/check-served-witness.sh" || rc=1
+both "$here/check-pingpong.sh" 200
+stamp pingpongs
+both "$here/check-itest-data.sh"
+stamp "data path (itest)"
+"$here/check-static-uars.sh" 100 || rc=1
+stamp "static UARs"
+both "$here/check-perftest.sh" 200
+stamp perftest
+both "$build/tests/guest/itest/doorbell-itest" -d mlx5_0 -g 0 -k comp_channel_
+both "$build/tests/guest/itest/doorbell-itest" -d mlx5_0 -g 0 -k destroy_cq_
+stamp "completion channel"
+both "$build/tests/guest/itest/doorbell-itest" -d mlx5_0 -g 0 -k resize_cq_ -x matrix_
+stamp "CQ resize"
+"$here/check-interrupts.sh" || rc=1
+"$here/check-irq-equal.sh" || rc=1
+stamp interrupts
+# The suite draws QP caps and create flags at random: the same draws for
+# both (a flag the device lacks makes a test skip, under either provider).
+export DOORBELL_SUITE_SEED=${DOORBELL_SUITE_SEED:-$RANDOM}
+echo "    (rdma-core suite: DOORBELL_SUITE_SEED=$DOORBELL_SUITE_SEED)"
+"$here/with-provider.sh" libmlx5 "$here/check-rdma-core-suite.sh" --save "$work/suite" 60 || rc=1
+"$here/with-provider.sh" doorbell "$here/check-rdma-core-suite.sh" --baseline "$work/suite" 60 || rc=1
+stamp suites
+"$here/with-provider.sh" doorbell "$build/tests/guest/itest/doorbell-itest" -d mlx5_0 -g 0 -k matrix_ || rc=1
+stamp matrix
+"$here/with-provider.sh" libmlx5 "$build/tests/guest/itest/doorbell-itest" -d mlx5_0 -g 0 -k matrix_ 2>&1 |
+	sed -E "s/^(PASS|FAIL|SKIP) cx_matrix_/  libmlx5 (Linux $(uname -r)): \\1 matrix_/"
+stamp "matrix through libmlx5"
+if [[ ${1:-} == --validate ]]; then
+	"$here/check-mlx5-validate.sh" || rc=1
+	stamp "scripts/mlx5-validate.sh"
+fi
+exit "$rc"

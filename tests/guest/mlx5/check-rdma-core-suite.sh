@@ -1,0 +1,47 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# In the guest, after tests/guest/mlx5/guest-cx.sh found mlx5_0: step 4 of issue
+# #19.  rdma-core's own python suite, as the distribution ships it, on
+# mlx5_0 through the distribution's stock libmlx5: the suite's runner of
+# the Soft-RoCE guests (tests/guest/rdma-core-suite.sh --per-module, one
+# process per test module, each test interrupted after TEST_TIMEOUT
+# seconds), pointed at mlx5_0 and its port 1, GID index 0 (the port is
+# InfiniBand: its one GID is the link-local one).  One line,
+# cx_rdma_core_suite: PASS with no failure, no error and no crash, FAIL
+# otherwise; the counts, the tests that failed, and every skip reason the
+# suite gave with how many tests gave it (features the device does not
+# claim answer EOPNOTSUPP, or lack a capability, and the suite skips).
+# A test that blocks in the kernel outlives the timeouts (the module's
+# process cannot be killed there): scripts/cx.sh --timeout ends the guest.
+#
+# With MODULE names (e.g. test_cq test_qp), only those modules run: the
+# subset of stage cx in scripts/test.sh.
+#
+# --save FILE keeps the counts (libmlx5's run); --baseline FILE then holds
+# another provider's run to them: PASS with no failure, no error, no exit
+# crash the baseline lacks, and at least as many passes (doorbell's run
+# through tests/guest/mlx5/with-provider.sh, issue #20).
+#
+# Usage: check-rdma-core-suite.sh [--save FILE | --baseline FILE]
+#                                 [TEST_TIMEOUT [MODULE...]]
+#        (scripts/cx.sh --timeout 3000 -- tests/guest/mlx5/check-rdma-core-suite.sh)
+set -uo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+against=()
+case ${1:-} in
+--save | --baseline) against=("$1" "${2:?$1 needs a FILE}"); shift 2 ;;
+esac
+limit=${1:-60}
+shift || true
+only=(); (($#)) && only=(--modules "$*")
+events=$(mktemp)
+out=$(mktemp)
+trap 'rm -f "$events" "$out"' EXIT
+
+DOORBELL_SUITE_LOG=$events "$here/../guest/rdma-core-suite.sh" \
+	--dev mlx5_0 --gid 0 --test-timeout "$limit" --per-module \
+	"${only[@]}" "${against[@]}" --name cx_rdma_core_suite | tee "$out"
+echo "    skip reasons (tests: reason):"
+sed -n 's/^skip [^:]*: //p' "$events" | sort | uniq -c | sort -rn |
+	sed 's/^ *\([0-9]*\) /    \1: /'
+! grep -q '^FAIL ' "$out"
