@@ -6,7 +6,7 @@
  * EINVAL for the same WR.  Exit 0 when the three agree.
  *
  *   cmake --build build --target doorbell-unit
- *   cc -Iproviders/doorbell -Itests/unit tests/fuzz/repro/wr_set_sge_over_2g.c \
+ *   cc -Iproviders/doorbell -Itests/lib tests/fuzz/repro/wr_set_sge_over_2g.c \
  *      build/tests/unit/libdoorbell-unit.a \
  *      build/providers/doorbell/libdoorbell-objs.a -libverbs -o build/repro &&
  *   build/repro
@@ -14,7 +14,7 @@
 #include <errno.h>
 #include <stdio.h>
 
-#include "fake.h"
+#include "rxe_fake.h"
 
 int main(void)
 {
