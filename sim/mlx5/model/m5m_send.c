@@ -37,17 +37,11 @@ static struct m5m_qp *m5m_rc_dst(struct m5m_qp *qp)
 static int m5m_gather(struct m5m_qp *qp, const struct m5m_wqe *w, uint8_t **msg,
 		      uint32_t *len)
 {
-	uint64_t total = 0;
+	uint64_t total = w->inl_len;
 	unsigned int i;
 	uint32_t bc;
 
-	if (w->is_inline) {
-		*len = w->inl_len;
-		*msg = malloc(*len + 1);
-		if (*msg)
-			memcpy(*msg, w->inl, *len);
-		return *msg ? 0 : M5_SYND_LOCAL_LENGTH_ERR;
-	}
+	/* The inline bytes first, then the data segments' (m5m_wqe_data). */
 	for (i = 0; i < w->nsge; i++)
 		total += be32toh(w->sge[i].byte_count);
 	if (total > M5M_MAX_MSG)
@@ -56,7 +50,9 @@ static int m5m_gather(struct m5m_qp *qp, const struct m5m_wqe *w, uint8_t **msg,
 	*msg = malloc(total + 1);
 	if (!*msg)
 		return M5_SYND_LOCAL_LENGTH_ERR;
-	for (total = 0, i = 0; i < w->nsge; i++) {
+	if (w->inl_len)
+		memcpy(*msg, w->inl, w->inl_len);
+	for (total = w->inl_len, i = 0; i < w->nsge; i++) {
 		bc = be32toh(w->sge[i].byte_count);
 		if (m5m_dma_from(qp->pd, be32toh(w->sge[i].lkey),
 				 be64toh(w->sge[i].addr), *msg + total, bc,

@@ -452,6 +452,54 @@ static void rc_send_across_pages_lands_and_completes_both_sides(void)
 	t_rig_free(r);
 }
 
+/*
+ * An inline segment (a 12-byte header, padded to 16) followed by a data
+ * segment, as UCX's ud_mlx5 and rc_mlx5 post a header and its payload: the
+ * receiver gets the inline bytes, then the data segment's.
+ */
+static void rc_send_of_inline_bytes_then_a_data_segment_lands_in_order(void)
+{
+	static const uint8_t hdr[12] = "header bytes";
+	struct t_rig *r = t_rig(CX_ST_RC);
+	uint64_t src = t_iova[0] + 0x200, dst = t_iova[1] + 0x40;
+	struct m5_inline_seg *inl;
+	uint8_t *w;
+
+	t_fill(r, 0, src, 100, 9);
+	t_recv(r, 1, 256, dst);
+	w = t_wqe(r, 0, M5_OPCODE_SEND, 3);
+	inl = (struct m5_inline_seg *)w;
+	inl->byte_count = htobe32(sizeof(hdr) | M5_INLINE_SEG);
+	memcpy(w + sizeof(*inl), hdr, sizeof(hdr));
+	t_data(w + 16, 100, r->key[0], src);
+	t_ring(r, 0, 1);
+	CHECK(!memcmp(t_va(r, 1, dst), hdr, sizeof(hdr)));
+	CHECK(t_same(r, 0, src, 1, dst + sizeof(hdr), 100));
+	t_check_req(r, 0, M5_OPCODE_SEND, sizeof(hdr) + 100);
+	CHECK_EQ(be32toh(t_cqe(1, 0)->byte_cnt), sizeof(hdr) + 100);
+	CHECK_EQ(cx_eng_stats(r->cx)->violations, 0);
+	t_rig_free(r);
+}
+
+/* An inline length past the end of ds is a violation, and no byte lands. */
+static void inline_segment_overrunning_its_ds_is_a_violation(void)
+{
+	struct t_rig *r = t_rig(CX_ST_RC);
+	struct m5_inline_seg *inl;
+	uint8_t *w;
+
+	t_fill(r, 1, t_iova[1], 64, 5);
+	t_recv(r, 1, 256, t_iova[1]);
+	w = t_wqe(r, 0, M5_OPCODE_SEND, 2);
+	inl = (struct m5_inline_seg *)w;
+	inl->byte_count = htobe32(13 | M5_INLINE_SEG); /* 4 + 13 > 16 */
+	t_ring(r, 0, 1);
+	CHECK(cx_eng_stats(r->cx)->violations >= 1);
+	CHECK_EQ(t_cqe(0, 0)->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_REQ_ERR);
+	CHECK_EQ(*t_va(r, 1, t_iova[1]), 5);
+	t_rig_free(r);
+}
+
 static void queues_on_large_pages_start_at_their_page_offset(void)
 {
 	struct t_rig *r = t_rig_on(CX_ST_RC, 1, false, false);
@@ -1347,6 +1395,8 @@ static const struct check_test tests[] = {
 	CHECK_TEST(rc_send_across_pages_lands_and_completes_both_sides),
 	CHECK_TEST(rnr_retry_falls_due_in_cx_timers_once_a_recv_is_posted),
 	CHECK_TEST(recv_posted_in_err_is_flushed_in_cx_timers),
+	CHECK_TEST(rc_send_of_inline_bytes_then_a_data_segment_lands_in_order),
+	CHECK_TEST(inline_segment_overrunning_its_ds_is_a_violation),
 	CHECK_TEST(queues_on_large_pages_start_at_their_page_offset),
 	CHECK_TEST(send_to_a_qp_on_an_rmp_takes_the_srqs_head_wqe),
 	CHECK_TEST(rdma_write_lands_with_one_requester_cqe),
