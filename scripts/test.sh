@@ -413,7 +413,8 @@ stage_cx() {
 	# tree is quick in the guest.
 	local vb=$top/build-mlx5-validate gen=()
 	[[ -e $vb/CMakeCache.txt ]] || gen=(-G Ninja)
-	if scripts/deps.sh ninja-build >"$work/cx-validate-build.log" 2>&1 &&
+	# ucx-utils: check-ucx.sh's ucx_perftest in that boot.
+	if scripts/deps.sh ninja-build ucx-utils >"$work/cx-validate-build.log" 2>&1 &&
 		DOORBELL_BUILD_DIR=$vb scripts/build.sh "${gen[@]}" >>"$work/cx-validate-build.log" 2>&1; then
 		echo "PASS cx_validate_build_made_on_the_host" | record
 	else
