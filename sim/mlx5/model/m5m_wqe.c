@@ -65,6 +65,8 @@ static bool m5m_opcode_ok(const struct m5m_qp *qp, uint8_t opcode)
 		return true;
 	case M5_OPCODE_RDMA_WRITE:
 	case M5_OPCODE_RDMA_WRITE_IMM:
+		return qp->type == IBV_QPT_RC || qp->type == IBV_QPT_UC ||
+		       qp->type == IBV_QPT_XRC_SEND;
 	case M5_OPCODE_RDMA_READ:
 	case M5_OPCODE_ATOMIC_CS:
 	case M5_OPCODE_ATOMIC_FA:

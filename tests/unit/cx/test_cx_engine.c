@@ -500,6 +500,97 @@ static void inline_segment_overrunning_its_ds_is_a_violation(void)
 	t_rig_free(r);
 }
 
+/* QP i's state, as QUERY_QP reports it. */
+static uint32_t t_qp_state(struct t_rig *r, unsigned int i)
+{
+	uint8_t in[16] = { 0 }, out[0x110];
+
+	cx_set(in, F_IN_OPCODE, CX_OP_QUERY_QP);
+	cx_set(in, F_QPN, r->qpn[i]);
+	CHECK_EQ(cmd(r->cx, in, sizeof(in), out, sizeof(out)), 0);
+	return cx_get(out + B_QPC, F_QPC_STATE);
+}
+
+/* UC: SEND and RDMA WRITE land as on RC, with one CQE each side. */
+static void uc_send_and_rdma_write_land(void)
+{
+	struct t_rig *r = t_rig(CX_ST_UC);
+	uint64_t src = t_iova[0] + 0x100, dst = t_iova[1] + 0x80;
+	uint8_t *w;
+
+	t_fill(r, 0, src, 3000, 1);
+	t_recv(r, 1, 4096, dst);
+	w = t_wqe(r, 0, M5_OPCODE_SEND, 2);
+	t_data(w, 3000, r->key[0], src);
+	t_ring(r, 0, 1);
+	CHECK(t_same(r, 0, src, 1, dst, 3000));
+	t_check_req(r, 0, M5_OPCODE_SEND, 3000);
+	CHECK_EQ(t_cqe(1, 0)->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_RESP_SEND);
+	CHECK_EQ(be32toh(t_cqe(1, 0)->byte_cnt), 3000);
+
+	t_fill(r, 0, src, 5000, 2);
+	w = t_wqe(r, 0, M5_OPCODE_RDMA_WRITE, 3);
+	t_raddr(w, r->key[1], dst + 16);
+	t_data(w + 16, 5000, r->key[0], src);
+	t_ring(r, 0, 1);
+	CHECK(t_same(r, 0, src, 1, dst + 16, 5000));
+	CHECK_EQ(t_cqe(0, 1)->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_REQ);
+	CHECK_EQ(t_cqe(1, 1)->op_own >> 4, CQE_INVALID);
+	CHECK_EQ(cx_eng_stats(r->cx)->violations, 0);
+	t_rig_free(r);
+}
+
+/*
+ * UC has no acknowledgement: a SEND with no receive WQE posted, and an
+ * RDMA WRITE with a key the responder does not have, are dropped there;
+ * the requester completes them without error, the responder writes no
+ * CQE and stays in RTS (a SEND after them lands).
+ */
+static void uc_messages_the_responder_cannot_take_are_dropped(void)
+{
+	struct t_rig *r = t_rig(CX_ST_UC);
+	uint64_t src = t_iova[0] + 0x100, dst = t_iova[1];
+	uint8_t *w;
+
+	t_fill(r, 0, src, 64, 4);
+	t_fill(r, 1, dst, 256, 8);
+	w = t_wqe(r, 0, M5_OPCODE_SEND, 2);
+	t_data(w, 64, r->key[0], src);
+	t_ring(r, 0, 1);
+	CHECK_EQ(t_cqe(0, 0)->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_REQ);
+	w = t_wqe(r, 0, M5_OPCODE_RDMA_WRITE, 3);
+	t_raddr(w, r->key[1] ^ 0x100, dst);
+	t_data(w + 16, 64, r->key[0], src);
+	t_ring(r, 0, 1);
+	CHECK_EQ(t_cqe(0, 1)->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_REQ);
+	CHECK_EQ(t_cqe(1, 0)->op_own >> 4, CQE_INVALID);
+	CHECK_EQ(*t_va(r, 1, dst), (uint8_t)8);
+	CHECK_EQ(t_qp_state(r, 1), CX_QP_RTS);
+
+	t_recv(r, 1, 256, dst + 128);
+	w = t_wqe(r, 0, M5_OPCODE_SEND, 2);
+	t_data(w, 64, r->key[0], src);
+	t_ring(r, 0, 1);
+	CHECK(t_same(r, 0, src, 1, dst + 128, 64));
+	CHECK_EQ(t_cqe(1, 0)->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_RESP_SEND);
+	CHECK_EQ(cx_eng_stats(r->cx)->violations, 0);
+	t_rig_free(r);
+}
+
+/* RDMA READ is not a UC operation: the WQE completes in error. */
+static void uc_rdma_read_completes_in_error(void)
+{
+	struct t_rig *r = t_rig(CX_ST_UC);
+	uint8_t *w;
+
+	w = t_wqe(r, 0, M5_OPCODE_RDMA_READ, 3);
+	t_raddr(w, r->key[1], t_iova[1]);
+	t_data(w + 16, 64, r->key[0], t_iova[0]);
+	t_ring(r, 0, 1);
+	CHECK_EQ(t_cqe(0, 0)->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_REQ_ERR);
+	t_rig_free(r);
+}
+
 static void queues_on_large_pages_start_at_their_page_offset(void)
 {
 	struct t_rig *r = t_rig_on(CX_ST_RC, 1, false, false);
@@ -1397,6 +1488,9 @@ static const struct check_test tests[] = {
 	CHECK_TEST(recv_posted_in_err_is_flushed_in_cx_timers),
 	CHECK_TEST(rc_send_of_inline_bytes_then_a_data_segment_lands_in_order),
 	CHECK_TEST(inline_segment_overrunning_its_ds_is_a_violation),
+	CHECK_TEST(uc_send_and_rdma_write_land),
+	CHECK_TEST(uc_messages_the_responder_cannot_take_are_dropped),
+	CHECK_TEST(uc_rdma_read_completes_in_error),
 	CHECK_TEST(queues_on_large_pages_start_at_their_page_offset),
 	CHECK_TEST(send_to_a_qp_on_an_rmp_takes_the_srqs_head_wqe),
 	CHECK_TEST(rdma_write_lands_with_one_requester_cqe),
