@@ -124,11 +124,15 @@ enum m5m_rx m5m_rx_check(struct m5m_qp *dst)
 static void m5m_grh(struct m5m_qp *src, const struct m5_av *av, uint32_t len,
 		    uint8_t *grh)
 {
+	uint32_t fl = be32toh(av->grh_gid_fl) & 0xfffff;
 	union ibv_gid sgid;
 
+	/* Version 6, traffic class, flow label: the AV's. */
 	memset(grh, 0, M5M_GRH_BYTES);
 	grh[0] = 0x60 | av->tclass >> 4;
-	grh[1] = (uint8_t)(av->tclass << 4);
+	grh[1] = (uint8_t)(av->tclass << 4 | fl >> 16);
+	grh[2] = (uint8_t)(fl >> 8);
+	grh[3] = (uint8_t)fl;
 	grh[4] = (uint8_t)(len >> 8);
 	grh[5] = (uint8_t)len;
 	grh[6] = 0x1b;

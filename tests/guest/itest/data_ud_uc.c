@@ -204,6 +204,15 @@ static int check_grh(struct it_test *t, const uint8_t *grh,
 	}
 	IT_EXPECT(t, grh[0] >> 4 == 6, "GRH: IP version %u, expected 6",
 		  grh[0] >> 4);
+	IT_EXPECT(t, ((grh[0] << 4 | grh[1] >> 4) & 0xff) == IT_UD_TCLASS,
+		  "GRH: traffic class 0x%02x, the AH's is 0x%02x",
+		  (grh[0] << 4 | grh[1] >> 4) & 0xff, IT_UD_TCLASS);
+	IT_EXPECT(t,
+		  ((uint32_t)(grh[1] & 0xf) << 16 | grh[2] << 8 | grh[3]) ==
+			  IT_UD_FLOW_LABEL,
+		  "GRH: flow label 0x%05x, the AH's is 0x%05x",
+		  (uint32_t)(grh[1] & 0xf) << 16 | grh[2] << 8 | grh[3],
+		  IT_UD_FLOW_LABEL);
 	IT_EXPECT(t,
 		  !memcmp(grh + 8, gid->raw, 16) &&
 			  !memcmp(grh + 24, gid->raw, 16),

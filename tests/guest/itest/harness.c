@@ -508,8 +508,10 @@ int it_ep_new(struct it_test *t, struct it_ep *ep, const struct it_qp_attr *a)
 			.port_num = env->port,
 			.grh = {
 				.dgid = env->gid,
+				.flow_label = IT_UD_FLOW_LABEL,
 				.sgid_index = env->gidx,
 				.hop_limit = 64,
+				.traffic_class = IT_UD_TCLASS,
 			},
 		};
 

@@ -23,6 +23,10 @@ enum it_result {
 #define IT_QKEY 0x11111111u
 /* Bytes of GRH in front of every UD receive. */
 #define IT_GRH 40u
+/* The GRH fields of the UD address handle it_qp() makes, which an
+ * IPv6-style GRH carries to the receiver (data_ud_uc.c: check_grh). */
+#define IT_UD_TCLASS	 0x28
+#define IT_UD_FLOW_LABEL 0x5a5a5
 
 /* What every test shares: the device, a PD, and what was queried at start. */
 struct it_env {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * doorbell-itest's RC and UC data-path cases (tests/guest/itest/data_rc.c
- * and data_ud_uc.c, every byte that arrived compared) on the in-process
+ * doorbell-itest's RC, UC and UD data-path cases (tests/guest/itest/
+ * data_rc.c and data_ud_uc.c, every byte that arrived compared) on the in-process
  * software ConnectX, and
  * with the model told to flip one byte of received data
  * (m5m_config.corrupt_write), where the same check must say FAIL:

@@ -714,6 +714,7 @@ static void ud_send_lands_after_the_grh_area(void)
  * 40 bytes are that GRH, its SGID the port's GID as the driver reads it
  * (fe80::port GUID), its DGID the AV's; the CQE says a GRH came.
  */
+/* The GRH also carries the AV's traffic class and flow label. */
 static void ud_send_with_grh_carries_the_port_gid(void)
 {
 	static const uint8_t rgid[16] = { 0xfe, 0x80, [8] = 0x00, 0x02, 0xc9,
@@ -735,7 +736,8 @@ static void ud_send_with_grh_carries_the_port_gid(void)
 	av->key.qkey.qkey = htobe32(0x1234);
 	av->dqp_dct = htobe32(M5_EXTENDED_UD_AV | r->qpn[1]);
 	av->rlid = htobe16(CX_PORT_LID);
-	av->grh_gid_fl = htobe32(1u << 30);
+	av->grh_gid_fl = htobe32(1u << 30 | 0xabcde);
+	av->tclass = 0x5c;
 	av->hop_limit = 64;
 	memcpy(av->rgid, rgid, sizeof(rgid));
 	t_data(w + sizeof(*av), 64, r->key[0], src);
@@ -743,6 +745,9 @@ static void ud_send_with_grh_carries_the_port_gid(void)
 	for (k = 0; k < sizeof(grh); k++)
 		grh[k] = *t_va(r, 1, dst + k);
 	CHECK_EQ(grh[0] >> 4, 6);
+	CHECK_EQ((grh[0] << 4 | grh[1] >> 4) & 0xff, 0x5c);
+	CHECK_EQ((grh[1] & 0xf) << 16 | grh[2] << 8 | grh[3], 0xabcde);
+	CHECK_EQ(grh[7], 64);
 	CHECK(!memcmp(grh + 8, sgid, 16));
 	CHECK(!memcmp(grh + 24, rgid, 16));
 	CHECK(t_same(r, 0, src, 1, dst + 40, 64));
