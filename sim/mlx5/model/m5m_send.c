@@ -341,14 +341,73 @@ static int m5m_exec_xrc(struct m5m_qp *qp, const struct m5m_wqe *w,
 	return ret;
 }
 
+/* Bytes a packet holds on a path of MTU mtu (IBV_MTU_256 is 1). */
+static uint64_t m5m_mtu_bytes(enum ibv_mtu mtu)
+{
+	return 128u << (mtu >= IBV_MTU_256 && mtu <= IBV_MTU_4096
+				? mtu
+				: IBV_MTU_4096);
+}
+
+/*
+ * The connection's attributes, as the wire would apply them to a message
+ * of a connected QP (RC, UC, XRC INI):
+ * - a packet longer than the responder's path MTU is dropped there;
+ * - an RC responder takes a message only at the PSN it expects (an RC or
+ *   XRC requester's sq_psn must equal its peer's rq_psn): out of sequence
+ *   it NAKs or drops every retry, and the requester ends with
+ *   TRANSPORT_RETRY_EXC; a UC responder starts over at any message's
+ *   first packet.
+ * 0, a requester syndrome, or M5M_UC_DROP; *npsn: the PSNs the message
+ * takes (one per packet; a READ, one per response packet).
+ */
+static int m5m_on_the_wire(struct m5m_qp *qp, struct m5m_qp *dst,
+			   const struct m5m_wqe *w, uint32_t *npsn)
+{
+	uint64_t len = w->inl_len, mtu = m5m_mtu_bytes(qp->mtu);
+	bool uc = qp->type == IBV_QPT_UC;
+	unsigned int i;
+
+	for (i = 0; i < w->nsge; i++)
+		len += be32toh(w->sge[i].byte_count);
+	if (w->has_atomic)
+		len = 8;
+	*npsn = len > mtu ? (uint32_t)((len + mtu - 1) / mtu) : 1;
+	if (len > m5m_mtu_bytes(dst->mtu) && mtu > m5m_mtu_bytes(dst->mtu))
+		return uc ? M5M_UC_DROP : M5_SYND_TRANSPORT_RETRY_EXC_ERR;
+	if (!uc && qp->sq_psn != dst->rq_psn)
+		return M5_SYND_TRANSPORT_RETRY_EXC_ERR;
+	return 0;
+}
+
 /* Run one WQE: 0, a requester syndrome, or M5M_PARKED. */
 static int m5m_exec(struct m5m_qp *qp, const struct m5m_wqe *w,
 		    uint32_t *byte_cnt)
 {
+	struct m5m_qp *dst = NULL;
+	uint32_t npsn = 0;
+	int ret;
+
 	*byte_cnt = 0;
+	if (qp->type != IBV_QPT_UD && w->opcode != M5_OPCODE_NOP)
+		dst = m5m_rc_dst(qp);
+	if (dst) {
+		ret = m5m_on_the_wire(qp, dst, w, &npsn);
+		if (ret == M5M_UC_DROP)
+			return m5m_uc_drop(qp);
+		if (ret)
+			return ret;
+	}
 	if (qp->type == IBV_QPT_XRC_SEND && w->opcode != M5_OPCODE_NOP)
-		return m5m_exec_xrc(qp, w, byte_cnt);
-	return m5m_exec_op(qp, w, byte_cnt);
+		ret = m5m_exec_xrc(qp, w, byte_cnt);
+	else
+		ret = m5m_exec_op(qp, w, byte_cnt);
+	/* Taken (or, on UC, sent): both ends move past its PSNs. */
+	if (dst && !ret) {
+		qp->sq_psn = (qp->sq_psn + npsn) & 0xffffff;
+		dst->rq_psn = qp->sq_psn;
+	}
+	return ret;
 }
 
 /* Flush the WQE at sq_hw with a flush-error CQE. */

@@ -18,6 +18,7 @@ struct m5t_rc_cfg {
 	unsigned int access; /* qp_access_flags */
 	enum ibv_mtu mtu;
 	uint8_t rnr_retry;
+	uint32_t sq_psn, rq_psn; /* the first PSN sent, and expected */
 };
 
 /*
