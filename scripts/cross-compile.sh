@@ -24,6 +24,8 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
+# shellcheck source=scripts/lib.sh
+. "$top/scripts/lib.sh"	# pass, fail, skip
 # shellcheck source=scripts/apt-lib.sh
 . "$here/apt-lib.sh"
 
@@ -108,9 +110,9 @@ DB_HAVE_MMIO' | "$cc" "${flags[@]}" -E -P -x c - | tail -n 1)
 	fi
 	echo "cross-compile.sh: $a: $n files compiled (mlx5 $with_mlx5)"
 	if ((fail_before == fail)); then
-		echo "PASS provider_compiles_for_$a"
+		pass "provider_compiles_for_$a"
 	else
-		echo "FAIL provider_compiles_for_$a"
+		fail "provider_compiles_for_$a"
 	fi
 done
 exit $fail

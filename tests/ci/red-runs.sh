@@ -52,6 +52,8 @@
 # Usage: tests/ci/red-runs.sh CASE [CHECK_FIXTURE | DOORBELL_ITEST]
 set -u
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# shellcheck source=scripts/lib.sh
+. "$top/scripts/lib.sh"	# pass, fail
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 failed=0
@@ -71,10 +73,10 @@ expect() {
 		why="exit $rc, expected $want"
 	fi
 	if [[ -z $why ]]; then
-		echo "PASS $name"
+		pass "$name"
 		return
 	fi
-	echo "FAIL $name: $why"
+	fail "$name" "$why"
 	printf '%s\n' "$out" | sed 's/^/    /'
 	failed=1
 }
@@ -89,7 +91,7 @@ bare_path() {
 	done
 	for t in clang-format shellcheck clang apt-get dpkg-query; do
 		if PATH=$tmp/bin command -v "$t" >/dev/null; then
-			echo "FAIL ci_lint_without_its_tools_is_red: $t on the bare PATH"
+			fail ci_lint_without_its_tools_is_red "$t on the bare PATH"
 			return 1
 		fi
 	done
@@ -138,10 +140,10 @@ judge_tries() {
 	tries=("$@") n=0
 	pair_tries fake_pair "$tmp/srv" "$tmp/cli" "^ 2 200 [0-9]" fake_try
 	if ((rc_s || rc_c)); then
-		echo "FAIL ci_fake_pair: server exit $rc_s, client exit $rc_c, after $n tries"
+		fail ci_fake_pair "server exit $rc_s, client exit $rc_c, after $n tries"
 		return 1
 	fi
-	echo "PASS ci_fake_pair: after $n tries"
+	pass ci_fake_pair "after $n tries"
 }
 
 # judge_suite STOCK DOORBELL: suite-judge.sh's verdicts on two made-up
@@ -268,7 +270,7 @@ cited_paths)
 		'`docs/nope.md` does not' 'nor ../../away, /work/notes/x or /tmp/log' \
 		>"$repo/docs/a.md"
 	if ! { git -C "$repo" init -q && git -C "$repo" add .; }; then
-		echo "FAIL ci_cited_paths_are_checked: no scratch git repository (git)"
+		fail ci_cited_paths_are_checked "no scratch git repository (git)"
 		exit 1
 	fi
 	out=$("$repo/scripts/cited-paths.sh")
@@ -276,15 +278,15 @@ cited_paths)
 		'^missing docs/a.md:2: docs/nope.md$' "$repo/scripts/cited-paths.sh"
 	for p in ../../away /work/notes/x /tmp/log; do
 		grep -qxF "outside docs/a.md:3: $p" <<<"$out" ||
-			{ echo "FAIL ci_cited_paths_finds_paths_outside: not $p"; failed=1; }
+			{ fail ci_cited_paths_finds_paths_outside "not $p"; failed=1; }
 	done
 	if grep -q ':1: ' <<<"$out"; then
-		echo "FAIL ci_cited_paths_accepts_paths_that_exist: line 1 flagged"
+		fail ci_cited_paths_accepts_paths_that_exist "line 1 flagged"
 		failed=1
 	fi
-	((failed)) || echo "PASS ci_cited_paths_finds_paths_outside_and_accepts_existing_ones" ;;
+	((failed)) || pass ci_cited_paths_finds_paths_outside_and_accepts_existing_ones ;;
 distro_stage)
-	fake_guest || { echo "FAIL ci_distro_stage_fakes: could not write them"; exit 1; }
+	fake_guest || { fail ci_distro_stage_fakes "could not write them"; exit 1; }
 	expect ci_a_suite_dying_silently_in_the_distro_stage_is_red red \
 		'^FAIL [a-z0-9]+_prebuilt_apps_complete: exit 1 \(no FAIL line\)$' \
 		"${guest_env[@]}" FAKE_APPS_DIE=1 \
@@ -294,7 +296,7 @@ distro_stage)
 		"${guest_env[@]}" "$tmp/tests/guest/distro-stage.sh" "$tmp/build" trixie \
 		"$tmp/fake.deb" "" ;;
 arch_stage)
-	fake_guest || { echo "FAIL ci_arch_stage_fakes: could not write them"; exit 1; }
+	fake_guest || { fail ci_arch_stage_fakes "could not write them"; exit 1; }
 	# As scripts/test.sh's stage_arch runs it (its --env values).
 	arch=("${guest_env[@]}" DOORBELL_VM_ARCH=arm64 DOORBELL_DISTRO_BUILDS=prebuilt
 		"DOORBELL_DISTRO_PARTS=apps itest" DOORBELL_APPS_ITERS=50)

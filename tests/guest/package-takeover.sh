@@ -46,7 +46,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/../.." && pwd)
 
 if [[ ${DOORBELL_VM:-} != 1 ]]; then
-	echo "FAIL package_takeover_runs_in_guest: not in the test guest (DOORBELL_VM unset); run it through tests/vm/run.sh --keep-stock"
+	fail package_takeover_runs_in_guest "not in the test guest (DOORBELL_VM unset); run it through tests/vm/run.sh --keep-stock"
 	exit 2
 fi
 

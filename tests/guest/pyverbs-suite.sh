@@ -10,6 +10,8 @@
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/../.." && pwd)
+# shellcheck source=scripts/lib.sh
+. "$top/scripts/lib.sh"	# pass, fail, skip
 prefix=${1:-}
 # shellcheck source=tests/guest/pair-lib.sh
 . "$here/pair-lib.sh"	# scaled
@@ -45,7 +47,7 @@ pt != "" && / \.\.\. / { r = $0; sub(/^.* \.\.\. /, "", r); report(pt, pid, r); 
 ' "$log"
 tail -3 "$log" | sed 's/^/    /'
 if ((rc != 0)); then
-	echo "FAIL ${prefix}pyverbs_tests_exit_status: $rc"
+	fail "${prefix}pyverbs_tests_exit_status" "$rc"
 	grep -A15 "^FAIL:\|^ERROR:" "$log" | head -60 | sed 's/^/    /'
 fi
 exit "$((rc != 0))"
