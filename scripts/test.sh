@@ -39,7 +39,7 @@ stage_table=(
 	"lint|clang-format, shellcheck, a clang -Werror build, compile-only cross builds for riscv64 and i686 (scripts/lint.sh)"
 	"build|the gcc build, warning-free (scripts/build.sh)"
 	"unit|ctest: unit tests and the software ConnectX tests, no device"
-	"cross|the unit stage's ctest entries built for arm64, ppc64el and s390x, run under qemu-user (scripts/cross-test.sh)"
+	"cross|the unit stage's ctest entries built for arm64, ppc64el and s390x, run under qemu-user (scripts/ci/cross-test.sh)"
 	"demo|scripts/demo.sh from a clean clone; checks both perftest results"
 	"trixie_host|the demo and build,unit stages on a Debian 13 host: a fresh trixie root, chrooted (tests/host/fresh-root.sh)"
 	"guest|the guest suites on Soft-RoCE under QEMU (tests/guest/suite.sh)"
@@ -172,7 +172,7 @@ ctest_listed() {
 # qemu-user (docs/architectures.md); names prefixed with the architecture.
 stage_cross() {
 	need_build || return
-	scripts/cross-test.sh --native "$build" | record
+	scripts/ci/cross-test.sh --native "$build" | record
 }
 
 # The README's first command, as a newcomer runs it: from a clean clone of
@@ -355,7 +355,7 @@ arch_pairs='^(perftest_ib_(send|write|read|atomic)_bw_rc|perftest_ib_write_lat_r
 declare -A arch_itest_skip=([s390x]=matrix_)
 stage_arch() {
 	local a=$1 b
-	if ! b=$(scripts/build-arch.sh "$a" -DDOORBELL_WERROR=ON); then
+	if ! b=$(scripts/ci/build-arch.sh "$a" -DDOORBELL_WERROR=ON); then
 		echo "FAIL ${a}_build_is_warning_free" | record
 		return
 	fi

@@ -21,7 +21,7 @@
 #                     it, and pair_bad_data, as tests/guest/apps.sh does) on
 #                     a pair whose server printed "invalid data in page 0"
 #                     and both sides exited 0 (what ibv_rc_pingpong -c does);
-#   cited_paths       scripts/cited-paths.sh (lint's paths check) in a small
+#   cited_paths       scripts/ci/cited-paths.sh (lint's paths check) in a small
 #                     repository whose text cites a missing path and paths
 #                     outside it;
 #   distro_stage      the trixie/sid stages' guest command
@@ -263,8 +263,9 @@ pingpong_bad_data)
 	;;
 cited_paths)
 	repo=$tmp/repo
-	mkdir -p "$repo/scripts" "$repo/docs"
-	cp "$top/scripts/cited-paths.sh" "$top/scripts/lib.sh" "$repo/scripts/"
+	mkdir -p "$repo/scripts/ci" "$repo/docs"
+	cp "$top/scripts/lib.sh" "$repo/scripts/"
+	cp "$top/scripts/ci/cited-paths.sh" "$repo/scripts/ci/"
 	# shellcheck disable=SC2016 # backticks: Markdown, not expansions
 	printf '%s\n' '`scripts/lib.sh` exists; [up](../scripts/lib.sh) too' \
 		'`docs/nope.md` does not' 'nor ../../away, /work/notes/x or /tmp/log' \
@@ -273,9 +274,9 @@ cited_paths)
 		fail ci_cited_paths_are_checked "no scratch git repository (git)"
 		exit 1
 	fi
-	out=$("$repo/scripts/cited-paths.sh")
+	out=$("$repo/scripts/ci/cited-paths.sh")
 	expect ci_cited_paths_finds_a_missing_path red \
-		'^missing docs/a.md:2: docs/nope.md$' "$repo/scripts/cited-paths.sh"
+		'^missing docs/a.md:2: docs/nope.md$' "$repo/scripts/ci/cited-paths.sh"
 	for p in ../../away /work/notes/x /tmp/log; do
 		grep -qxF "outside docs/a.md:3: $p" <<<"$out" ||
 			{ fail ci_cited_paths_finds_paths_outside "not $p"; failed=1; }

@@ -19,8 +19,8 @@
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib.sh"
-# shellcheck source=scripts/releases.sh
-. "$(dirname "${BASH_SOURCE[0]}")/../../scripts/releases.sh"
+# shellcheck source=scripts/ci/releases.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../../scripts/ci/releases.sh"
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 export LC_ALL=C
 files=("$@")

@@ -7,7 +7,7 @@
 # and ctest runs every entry through qemu-ARCH-static
 # (docs/architectures.md).
 #
-# Usage: scripts/cross-test.sh [--native BUILD] [ARCH...]
+# Usage: scripts/ci/cross-test.sh [--native BUILD] [ARCH...]
 #   ARCH: arm64 ppc64el s390x (all of them by default)
 #   --native BUILD: an amd64 build directory (scripts/build.sh); its ctest
 #                   entries name the targets to build, and each ARCH must
@@ -18,7 +18,7 @@
 # dpkg --add-architecture ARCH, gcc-<triplet>, libibverbs-dev:ARCH,
 # qemu-user-static.
 set -uo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
+here=$(cd "$(dirname "$0")/.." && pwd)	# scripts/
 top=$(dirname "$here")
 # shellcheck source=scripts/lib.sh
 . "$top/scripts/lib.sh"	# pass, fail, skip

@@ -5,7 +5,7 @@
 # to prove every architecture branch of core/mmio.h and the sources around
 # it build warning-free.  Nothing runs; the objects are thrown away.
 #
-# Usage: scripts/cross-compile.sh [ARCH...]
+# Usage: scripts/ci/cross-compile.sh [ARCH...]
 #   ARCH: aarch64 ppc64le riscv64 s390x i686 (all of them by default)
 # Prints "PASS|FAIL provider_compiles_for_ARCH" per architecture (the lint
 # stage of scripts/test.sh runs it through scripts/lint.sh).
@@ -22,7 +22,7 @@
 # (core/mmio.h DB_HAVE_MMIO); the script checks that it is, and compiles
 # the core there (rxe's static layout checks hold on 64-bit hosts only).
 set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
+here=$(cd "$(dirname "$0")/.." && pwd)	# scripts/
 top=$(dirname "$here")
 # shellcheck source=scripts/lib.sh
 . "$top/scripts/lib.sh"	# pass, fail, skip
