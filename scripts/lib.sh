@@ -29,6 +29,9 @@ fi
 #                        the command and its status
 #   step TITLE...        "== TITLE": where a part of the output begins
 # All return 0, so a script under "set -e" goes on after a FAIL.
+#   built NAME LOG [--] CMD...  CMD (a build), its output into LOG: PASS
+#                        NAME, or LOG's last 20 lines on stderr and FAIL
+#                        NAME; returns CMD's status
 # shellcheck disable=SC2034 # the sourcing script's exit status
 db_failed=0 db_passes=0 db_fails=0
 
@@ -61,4 +64,18 @@ check() {
 
 step() {
 	echo "== $*"
+}
+
+built() {
+	local name=$1 log=$2 rc=0
+	shift 2
+	[[ ${1:-} == -- ]] && shift
+	"$@" >"$log" 2>&1 || rc=$?
+	if ((rc == 0)); then
+		pass "$name"
+	else
+		tail -n 20 "$log" | sed 's/^/    /' >&2
+		fail "$name"
+	fi
+	return "$rc"
 }
