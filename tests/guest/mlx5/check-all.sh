@@ -33,7 +33,7 @@
 # (default: the checkout's build/; with-provider.sh).
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-build=${DOORBELL_PROVIDER_BUILD:-$(cd "$here/../.." && pwd)/build}
+build=${DOORBELL_PROVIDER_BUILD:-$(cd "$here/../../.." && pwd)/build}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 rc=0

@@ -10,7 +10,7 @@
 # Usage: check-devinfo.sh            (scripts/cx.sh -- tests/guest/mlx5/check-devinfo.sh)
 set -uo pipefail
 # shellcheck source=scripts/lib.sh
-. "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/../../../scripts/lib.sh"
 # shellcheck disable=SC2317 # called through check()
 has() { grep -qE "$1" <<<"$info"; }
 # shellcheck disable=SC2317 # called through check()

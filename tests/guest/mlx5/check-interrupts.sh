@@ -31,7 +31,7 @@
 # Usage: check-interrupts.sh [MSGS]
 #   (scripts/cx.sh [--vectors N] -- tests/guest/mlx5/check-interrupts.sh)
 set -uo pipefail
-top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
 build=${DOORBELL_BUILD_DIR:-$top/build}
 prog=$build/tests/guest/mlx5/cx-cq-events
 msgs=${1:-100}

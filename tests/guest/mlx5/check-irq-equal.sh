@@ -30,7 +30,7 @@
 # Usage: check-irq-equal.sh [MSGS [BATCH]]   (defaults 64 and 4)
 #   (scripts/cx.sh [--vectors 1] -- tests/guest/mlx5/check-irq-equal.sh)
 set -uo pipefail
-top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
 build=${DOORBELL_BUILD_DIR:-$top/build}
 prog=$build/tests/guest/mlx5/cx-cq-events
 msgs=${1:-64}

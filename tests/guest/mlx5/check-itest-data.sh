@@ -12,7 +12,7 @@
 # DOORBELL_PROVIDER_BUILD: the build of doorbell-itest (default: build/).
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-build=${DOORBELL_PROVIDER_BUILD:-$(cd "$here/../.." && pwd)/build}
+build=${DOORBELL_PROVIDER_BUILD:-$(cd "$here/../../.." && pwd)/build}
 itest=$build/tests/guest/itest/doorbell-itest
 rc=0
 for k in rc_send_ rc_rdma_ ud_send_ srq_; do

@@ -21,7 +21,7 @@
 #   (scripts/cx.sh --no-build -- tests/guest/mlx5/check-mlx5-validate.sh [OUT])
 # Options after OUT are passed to scripts/mlx5-validate.sh (default -g 0).
 set -uo pipefail
-top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
 dir=$top/build-mlx5-validate
 if (($#)) && [[ $1 != -* ]]; then
 	mkdir -p "$dir"

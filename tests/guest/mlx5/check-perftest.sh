@@ -22,7 +22,7 @@
 # Usage: check-perftest.sh [ITERS]   (scripts/cx.sh -- tests/guest/mlx5/check-perftest.sh)
 set -uo pipefail
 # shellcheck source=tests/guest/pair-lib.sh
-. "$(dirname "${BASH_SOURCE[0]}")/../guest/pair-lib.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/../pair-lib.sh"
 iters=${1:-200}
 addr=localhost
 pair_timeout=60

@@ -17,7 +17,7 @@
 # Usage: check-pingpong.sh [ITERS]   (scripts/cx.sh -- tests/guest/mlx5/check-pingpong.sh)
 set -uo pipefail
 # shellcheck source=tests/guest/pair-lib.sh
-. "$(dirname "${BASH_SOURCE[0]}")/../guest/pair-lib.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/../pair-lib.sh"
 iters=${1:-200}
 addr=localhost
 pair_timeout=30

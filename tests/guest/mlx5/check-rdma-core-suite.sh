@@ -38,7 +38,7 @@ events=$(mktemp)
 out=$(mktemp)
 trap 'rm -f "$events" "$out"' EXIT
 
-DOORBELL_SUITE_LOG=$events "$here/../guest/rdma-core-suite.sh" \
+DOORBELL_SUITE_LOG=$events "$here/../rdma-core-suite.sh" \
 	--dev mlx5_0 --gid 0 --test-timeout "$limit" --per-module \
 	"${only[@]}" "${against[@]}" --name cx_rdma_core_suite | tee "$out"
 echo "    skip reasons (tests: reason):"

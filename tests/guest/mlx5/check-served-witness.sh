@@ -15,7 +15,7 @@
 # Usage: check-served-witness.sh   (scripts/cx.sh -- tests/guest/mlx5/check-served-witness.sh)
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-build=${DOORBELL_PROVIDER_BUILD:-$(cd "$here/../.." && pwd)/build}
+build=${DOORBELL_PROVIDER_BUILD:-$(cd "$here/../../.." && pwd)/build}
 witness=$build/tests/lib/libdoorbell-served-witness.so
 rc=0
 # shellcheck disable=SC2016 # python's own text

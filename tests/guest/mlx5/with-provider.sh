@@ -36,7 +36,7 @@
 # ASan build for the device server: an ASan provider cannot load into
 # perftest).
 set -uo pipefail
-top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
 # shellcheck source=tests/guest/served-lib.sh
 . "$top/tests/guest/served-lib.sh"
 build=${DOORBELL_PROVIDER_BUILD:-$top/build}
