@@ -401,7 +401,8 @@ stage_cx() {
 cx_validate_build() {
 	local vb=$top/build-mlx5-validate gen=()
 	[[ -e $vb/CMakeCache.txt ]] || gen=(-G Ninja)
-	scripts/deps.sh ninja-build &&
+	# ucx-utils: check-ucx.sh's ucx_perftest in that boot.
+	scripts/deps.sh ninja-build ucx-utils &&
 		DOORBELL_BUILD_DIR=$vb scripts/build.sh "${gen[@]}"
 }
 

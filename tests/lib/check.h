@@ -43,6 +43,19 @@ extern const char *check_skipped;
 	} while (0)
 
 /*
+ * CHECK_FAILF(fmt, ...): a failure that no single condition states (a
+ * setup step that went wrong, a loop that found a bad entry): records it
+ * with the message, formatted as printf's, and the test goes on.
+ */
+#define CHECK_FAILF(...)                                                       \
+	do {                                                                   \
+		printf("    %s:%d: ", __FILE__, __LINE__);                     \
+		printf(__VA_ARGS__);                                           \
+		printf("\n");                                                  \
+		check_failed = 1;                                              \
+	} while (0)
+
+/*
  * CHECK_SKIP(why): the test cannot run on this build (its code is compiled
  * out on this architecture, say): it returns at once and prints
  * "SKIP <name>: why" (FAIL if a CHECK failed before).  For a test function

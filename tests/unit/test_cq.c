@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <stdint.h>
 
-#include "fake.h"
+#include "rxe_fake.h"
 #include "check.h"
 
 struct fake_cq {

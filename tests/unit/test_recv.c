@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <stdint.h>
 
-#include "fake.h"
+#include "rxe_fake.h"
 #include "check.h"
 
 static void recv_wqe_lists_the_sges_and_total_length(void)

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "fake.h"
+#include "rxe_fake.h"
 #include "rxe/rxe_send_wqe.h"
 #include "check.h"
 

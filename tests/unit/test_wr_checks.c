@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "fake.h"
+#include "rxe_fake.h"
 
 static uint8_t buf[4096];
 

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "fake.h"
+#include "rxe_fake.h"
 
 #define ALL_CAPS                                                               \
 	(RXE_DEV_ATOMIC_WRITE | RXE_DEV_FLUSH_GLOBAL | RXE_DEV_FLUSH_PERSISTENT)

@@ -188,8 +188,8 @@ const struct db_backend db_mlx5_backend = {
 	 * QP ones only the kernel's
 	 * own, multicast loopback blocking (mlx5_ib answers EOPNOTSUPP
 	 * without block_lb_mc; rdma-core's suite asks for it on UD QPs of a
-	 * Mellanox device); no completion timestamps, no UC, XRC, TSO or
-	 * RSS, basic SRQs.
+	 * Mellanox device); RC, UC and UD QPs; no completion timestamps,
+	 * no XRC, TSO or RSS, basic SRQs.
 	 */
 	.cq_comp_mask = IBV_CQ_INIT_ATTR_MASK_FLAGS | IBV_CQ_INIT_ATTR_MASK_PD,
 	.cq_create_flags = IBV_CREATE_CQ_ATTR_SINGLE_THREADED |
@@ -198,7 +198,8 @@ const struct db_backend db_mlx5_backend = {
 	.qp_comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_CREATE_FLAGS |
 			IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
 	.qp_create_flags = IBV_QP_CREATE_BLOCK_SELF_MCAST_LB,
-	.qp_types = DB_QPT(IBV_QPT_RC) | DB_QPT(IBV_QPT_UD),
+	.qp_types =
+		DB_QPT(IBV_QPT_RC) | DB_QPT(IBV_QPT_UC) | DB_QPT(IBV_QPT_UD),
 	.srq_comp_mask = IBV_SRQ_INIT_ATTR_TYPE | IBV_SRQ_INIT_ATTR_PD,
 	.srq_types = DB_SRQT(IBV_SRQT_BASIC),
 	/* libmlx5 takes max_wr 0 (rdma-core's suite's SrqInitAttr()). */

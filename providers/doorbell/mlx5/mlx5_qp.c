@@ -20,6 +20,9 @@ static uint32_t m5_qp_opcode_mask(const struct m5_context *ctx,
 {
 	uint32_t m = M5_OP(SEND) | M5_OP(SEND_WITH_IMM);
 
+	/* UC: no READ and no atomics (they need a response). */
+	if (type == IBV_QPT_UC)
+		m |= M5_OP(RDMA_WRITE) | M5_OP(RDMA_WRITE_WITH_IMM);
 	if (type == IBV_QPT_RC) {
 		m |= M5_OPS_RDMA;
 		if (ctx->atomic_cap)
@@ -43,7 +46,7 @@ static uint32_t m5_sq_overhead(enum ibv_qp_type type, uint32_t ops)
 	return size;
 }
 
-/* No XRC, TSO, RSS or UC; send_ops_flags only for the opcodes it posts. */
+/* No XRC, TSO or RSS; send_ops_flags only for the opcodes it posts. */
 static int m5_check_qp_attr(struct ibv_context *ctx,
 			    const struct ibv_qp_init_attr_ex *attr)
 {

@@ -11,75 +11,83 @@
 
 #include "m5m_int.h"
 
-/* --- Transitions: attributes required and allowed, [0] RC, [1] UD --------- */
+/* --- Transitions: attributes required and allowed, [0] RC, [1] UD, [2] UC */
 
 struct m5m_trans {
 	enum ibv_qp_state from, to;
-	int req[2];
-	int opt[2];
+	int req[3];
+	int opt[3];
 };
 
-#define RC_PATH_OPT                                                            \
+#define UC_PATH_OPT                                                            \
 	(IBV_QP_CUR_STATE | IBV_QP_ALT_PATH | IBV_QP_ACCESS_FLAGS |            \
-	 IBV_QP_MIN_RNR_TIMER | IBV_QP_PATH_MIG_STATE)
+	 IBV_QP_PATH_MIG_STATE)
+#define RC_PATH_OPT    (UC_PATH_OPT | IBV_QP_MIN_RNR_TIMER)
+#define QP_PORT_ACCESS (IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS)
+#define QP_PORT_QKEY   (IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_QKEY)
+#define QP_RTR_REQ                                                             \
+	(IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN)
+#define QP_RTR_OPT (IBV_QP_ALT_PATH | IBV_QP_ACCESS_FLAGS | IBV_QP_PKEY_INDEX)
 
 static const struct m5m_trans m5m_trans[] = {
 	{ IBV_QPS_RESET,
 	  IBV_QPS_INIT,
-	  { IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS,
-	    IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_QKEY },
-	  { 0, 0 } },
+	  { QP_PORT_ACCESS, QP_PORT_QKEY, QP_PORT_ACCESS },
+	  { 0, 0, 0 } },
 	{ IBV_QPS_INIT,
 	  IBV_QPS_INIT,
-	  { 0, 0 },
-	  { IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS,
-	    IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_QKEY } },
+	  { 0, 0, 0 },
+	  { QP_PORT_ACCESS, QP_PORT_QKEY, QP_PORT_ACCESS } },
 	{ IBV_QPS_INIT,
 	  IBV_QPS_RTR,
-	  { IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-		    IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER,
-	    0 },
-	  { IBV_QP_ALT_PATH | IBV_QP_ACCESS_FLAGS | IBV_QP_PKEY_INDEX,
-	    IBV_QP_PKEY_INDEX | IBV_QP_QKEY } },
+	  { QP_RTR_REQ | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER, 0,
+	    QP_RTR_REQ },
+	  { QP_RTR_OPT, IBV_QP_PKEY_INDEX | IBV_QP_QKEY, QP_RTR_OPT } },
 	{ IBV_QPS_RTR,
 	  IBV_QPS_RTS,
 	  { IBV_QP_SQ_PSN | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
 		    IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC,
-	    IBV_QP_SQ_PSN },
-	  { RC_PATH_OPT, IBV_QP_CUR_STATE | IBV_QP_QKEY } },
+	    IBV_QP_SQ_PSN, IBV_QP_SQ_PSN },
+	  { RC_PATH_OPT, IBV_QP_CUR_STATE | IBV_QP_QKEY, UC_PATH_OPT } },
 	{ IBV_QPS_RTS,
 	  IBV_QPS_RTS,
-	  { 0, 0 },
-	  { RC_PATH_OPT, IBV_QP_CUR_STATE | IBV_QP_QKEY } },
+	  { 0, 0, 0 },
+	  { RC_PATH_OPT, IBV_QP_CUR_STATE | IBV_QP_QKEY, UC_PATH_OPT } },
 	{ IBV_QPS_RTS,
 	  IBV_QPS_SQD,
-	  { 0, 0 },
-	  { IBV_QP_EN_SQD_ASYNC_NOTIFY, IBV_QP_EN_SQD_ASYNC_NOTIFY } },
+	  { 0, 0, 0 },
+	  { IBV_QP_EN_SQD_ASYNC_NOTIFY, IBV_QP_EN_SQD_ASYNC_NOTIFY,
+	    IBV_QP_EN_SQD_ASYNC_NOTIFY } },
 	{ IBV_QPS_SQD,
 	  IBV_QPS_RTS,
-	  { 0, 0 },
-	  { RC_PATH_OPT, IBV_QP_CUR_STATE | IBV_QP_QKEY } },
+	  { 0, 0, 0 },
+	  { RC_PATH_OPT, IBV_QP_CUR_STATE | IBV_QP_QKEY, UC_PATH_OPT } },
 	{ IBV_QPS_SQD,
 	  IBV_QPS_SQD,
-	  { 0, 0 },
+	  { 0, 0, 0 },
 	  { IBV_QP_AV | IBV_QP_ALT_PATH | IBV_QP_ACCESS_FLAGS |
 		    IBV_QP_PKEY_INDEX | IBV_QP_MIN_RNR_TIMER |
 		    IBV_QP_PATH_MIG_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
 		    IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC |
 		    IBV_QP_MAX_DEST_RD_ATOMIC,
-	    IBV_QP_PKEY_INDEX | IBV_QP_QKEY } },
+	    IBV_QP_PKEY_INDEX | IBV_QP_QKEY,
+	    IBV_QP_AV | IBV_QP_ALT_PATH | IBV_QP_ACCESS_FLAGS |
+		    IBV_QP_PKEY_INDEX | IBV_QP_PATH_MIG_STATE } },
+	/* Only UD and UC QPs enter SQE (an RC QP goes to ERR). */
 	{ IBV_QPS_SQE,
 	  IBV_QPS_RTS,
-	  { 0, 0 },
+	  { 0, 0, 0 },
 	  { IBV_QP_CUR_STATE | IBV_QP_ACCESS_FLAGS,
-	    IBV_QP_CUR_STATE | IBV_QP_QKEY } },
+	    IBV_QP_CUR_STATE | IBV_QP_QKEY,
+	    IBV_QP_CUR_STATE | IBV_QP_ACCESS_FLAGS } },
 };
 
 /* 0, or EINVAL if the transition or its attribute mask is wrong. */
 static int m5m_trans_ok(enum ibv_qp_state cur, enum ibv_qp_state next,
 			enum ibv_qp_type type, int mask)
 {
-	int t = type == IBV_QPT_UD, extra = mask & ~IBV_QP_STATE;
+	int t = type == IBV_QPT_UD ? 1 : type == IBV_QPT_UC ? 2 : 0;
+	int extra = mask & ~IBV_QP_STATE;
 	unsigned int i;
 
 	/* Any state may go to RESET or ERR, with nothing else. */
@@ -332,7 +340,8 @@ static int m5m_qp_req_check(struct m5m_ctx *c,
 	    ((attr->comp_mask & IBV_QP_INIT_ATTR_CREATE_FLAGS) &&
 	     attr->create_flags))
 		return EOPNOTSUPP;
-	if (attr->qp_type != IBV_QPT_RC && attr->qp_type != IBV_QPT_UD)
+	if (attr->qp_type != IBV_QPT_RC && attr->qp_type != IBV_QPT_UC &&
+	    attr->qp_type != IBV_QPT_UD)
 		return EOPNOTSUPP;
 	/*
 	 * mlx5_ib's set_rq_size() holds max_recv_wr to the WQE limit, and

@@ -13,7 +13,8 @@
 
 #include "m5m_int.h"
 
-#define M5M_PARKED 0x100 /* m5m_exec: RNR, the WQE waits */
+#define M5M_PARKED  0x100 /* m5m_exec: RNR, the WQE waits */
+#define M5M_UC_DROP 0x200 /* m5m_remote: a UC responder dropped it */
 
 static bool m5m_receiving(const struct m5m_qp *q)
 {
@@ -21,12 +22,12 @@ static bool m5m_receiving(const struct m5m_qp *q)
 	       q->state == IBV_QPS_SQD || q->state == IBV_QPS_SQE;
 }
 
-/* The connected peer: an RC QP's RC QP, an XRC INI's XRC TGT. */
+/* The connected peer: an RC or UC QP's own kind, an XRC INI's XRC TGT. */
 static struct m5m_qp *m5m_rc_dst(struct m5m_qp *qp)
 {
 	struct m5m_qp *dst = m5m_qp_find(qp->dev, qp->dest_qpn);
 	enum ibv_qp_type want =
-		qp->type == IBV_QPT_XRC_SEND ? IBV_QPT_XRC_RECV : IBV_QPT_RC;
+		qp->type == IBV_QPT_XRC_SEND ? IBV_QPT_XRC_RECV : qp->type;
 
 	if (!dst || dst->type != want || !m5m_receiving(dst))
 		return NULL;
@@ -37,17 +38,11 @@ static struct m5m_qp *m5m_rc_dst(struct m5m_qp *qp)
 static int m5m_gather(struct m5m_qp *qp, const struct m5m_wqe *w, uint8_t **msg,
 		      uint32_t *len)
 {
-	uint64_t total = 0;
+	uint64_t total = w->inl_len;
 	unsigned int i;
 	uint32_t bc;
 
-	if (w->is_inline) {
-		*len = w->inl_len;
-		*msg = malloc(*len + 1);
-		if (*msg)
-			memcpy(*msg, w->inl, *len);
-		return *msg ? 0 : M5_SYND_LOCAL_LENGTH_ERR;
-	}
+	/* The inline bytes first, then the data segments' (m5m_wqe_data). */
 	for (i = 0; i < w->nsge; i++)
 		total += be32toh(w->sge[i].byte_count);
 	if (total > M5M_MAX_MSG)
@@ -56,7 +51,9 @@ static int m5m_gather(struct m5m_qp *qp, const struct m5m_wqe *w, uint8_t **msg,
 	*msg = malloc(total + 1);
 	if (!*msg)
 		return M5_SYND_LOCAL_LENGTH_ERR;
-	for (total = 0, i = 0; i < w->nsge; i++) {
+	if (w->inl_len)
+		memcpy(*msg, w->inl, w->inl_len);
+	for (total = w->inl_len, i = 0; i < w->nsge; i++) {
 		bc = be32toh(w->sge[i].byte_count);
 		if (m5m_dma_from(qp->pd, be32toh(w->sge[i].lkey),
 				 be64toh(w->sge[i].addr), *msg + total, bc,
@@ -78,6 +75,17 @@ static int m5m_resp_fail(struct m5m_qp *dst, uint8_t event, int synd)
 	return synd;
 }
 
+/*
+ * UC has no acknowledgements: a message its responder cannot take (no
+ * QP, no receive WQE, a bad RDMA WRITE) is dropped there, the responder's
+ * QP stays as it is, and the requester completes as if it had landed.
+ */
+static int m5m_uc_drop(struct m5m_qp *qp)
+{
+	qp->dev->st.uc_dropped++;
+	return 0;
+}
+
 /* The responder checks the rkey for the whole range. */
 static int m5m_remote(struct m5m_qp *dst, const struct m5m_wqe *w, uint64_t len,
 		      int access)
@@ -88,6 +96,8 @@ static int m5m_remote(struct m5m_qp *dst, const struct m5m_wqe *w, uint64_t len,
 		synd = M5_SYND_REMOTE_ACCESS_ERR;
 	else
 		synd = m5m_dma_remote(dst, w->rkey, w->raddr, len, access);
+	if (synd && dst->type == IBV_QPT_UC)
+		return M5M_UC_DROP;
 	return synd ? m5m_resp_fail(dst, M5M_EVENT_WQ_ACCESS, synd) : 0;
 }
 
@@ -138,12 +148,15 @@ static int m5m_exec_send(struct m5m_qp *qp, const struct m5m_wqe *w,
 			dev->st.ud_dropped++;
 			return 0;
 		}
+		if (qp->type == IBV_QPT_UC)
+			return m5m_uc_drop(qp);
 		return M5_SYND_TRANSPORT_RETRY_EXC_ERR;
 	}
 	rx = m5m_deliver(qp, w, dst, msg, len, &synd);
 	free(msg);
 	if (rx == M5M_RX_RNR)
-		return m5m_rnr(qp, dst);
+		return qp->type == IBV_QPT_UC ? m5m_uc_drop(qp)
+					      : m5m_rnr(qp, dst);
 	if (rx == M5M_RX_DROP)
 		dev->st.ud_dropped++;
 	else if (!synd)
@@ -155,18 +168,26 @@ static int m5m_exec_write(struct m5m_qp *qp, const struct m5m_wqe *w,
 			  uint32_t *byte_cnt)
 {
 	struct m5m_qp *dst = m5m_rc_dst(qp);
+	bool uc = qp->type == IBV_QPT_UC;
 	uint8_t *msg = NULL, synd = 0;
 	uint32_t len;
 	int ret;
 
-	if (!dst)
+	if (!dst && !uc)
 		return M5_SYND_TRANSPORT_RETRY_EXC_ERR;
 	ret = m5m_gather(qp, w, &msg, &len);
+	if (!ret && !dst)
+		ret = M5M_UC_DROP;
 	if (!ret)
 		ret = m5m_remote(dst, w, len, IBV_ACCESS_REMOTE_WRITE);
+	/* On UC the whole message goes with its immediate. */
 	if (!ret && w->opcode == M5_OPCODE_RDMA_WRITE_IMM &&
 	    m5m_rx_check(dst) == M5M_RX_RNR)
-		ret = m5m_rnr(qp, dst);
+		ret = uc ? M5M_UC_DROP : m5m_rnr(qp, dst);
+	if (ret == M5M_UC_DROP) {
+		*byte_cnt = len;
+		ret = m5m_uc_drop(qp);
+	}
 	if (ret) {
 		free(msg);
 		return ret;

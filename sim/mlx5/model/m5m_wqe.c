@@ -65,6 +65,8 @@ static bool m5m_opcode_ok(const struct m5m_qp *qp, uint8_t opcode)
 		return true;
 	case M5_OPCODE_RDMA_WRITE:
 	case M5_OPCODE_RDMA_WRITE_IMM:
+		return qp->type == IBV_QPT_RC || qp->type == IBV_QPT_UC ||
+		       qp->type == IBV_QPT_XRC_SEND;
 	case M5_OPCODE_RDMA_READ:
 	case M5_OPCODE_ATOMIC_CS:
 	case M5_OPCODE_ATOMIC_FA:
@@ -91,17 +93,25 @@ static bool m5m_fm_ce_se_ok(uint8_t v)
 		}                                                              \
 	} while (0)
 
-/* The data part: one inline segment, or data segments to the end. */
+/*
+ * The data part, to the end of ds: data segments, an inline segment, or
+ * an inline segment (its header and bytes padded to 16) followed by data
+ * segments.  A ConnectX gathers the inline bytes first, then the data
+ * segments': UCX's ud_mlx5 and rc_mlx5 post a header inline and the
+ * payload by pointer in one WQE (openucx/ucx src/uct/ib/ud/accel/ud_mlx5.c,
+ * uct_ud_mlx5_ep_am_zcopy).
+ */
 static bool m5m_wqe_data(struct m5m_qp *qp, struct m5m_wqe *w, unsigned int off)
 {
 	struct m5m_dev *dev = qp->dev;
 	struct m5m_dump d = { .wqe = w };
-	unsigned int rem = w->ds * M5_DS_UNIT - off, i;
+	unsigned int rem = w->ds * M5_DS_UNIT - off, i, pad;
 	uint32_t bc;
 	bool ok = true;
 
 	w->nsge = 0;
 	w->is_inline = false;
+	w->inl_len = 0;
 	if (!rem)
 		return true;
 	bc = be32toh(
@@ -110,14 +120,17 @@ static bool m5m_wqe_data(struct m5m_qp *qp, struct m5m_wqe *w, unsigned int off)
 		w->is_inline = true;
 		w->inl_len = bc & ~M5_INLINE_SEG;
 		w->inl = w->raw + off + sizeof(struct m5_inline_seg);
-		WQE_CHECK(w->inl_len <= rem - sizeof(struct m5_inline_seg) &&
-				  (w->inl_len + 4 + 15) / 16 * 16 == rem,
-			  "inline length %u does not fill the %u bytes ds "
-			  "leaves",
+		pad = (w->inl_len + sizeof(struct m5_inline_seg) + 15) / 16 *
+		      16;
+		WQE_CHECK(pad <= rem,
+			  "inline length %u overruns the %u bytes ds leaves",
 			  w->inl_len, rem);
-		if (w->inl_len > rem - sizeof(struct m5_inline_seg))
+		if (pad > rem) {
 			w->inl_len = rem - sizeof(struct m5_inline_seg);
-		return ok;
+			return ok;
+		}
+		off += pad;
+		rem -= pad;
 	}
 	w->sge = (const struct m5_data_seg *)(w->raw + off);
 	w->nsge = rem / M5_DS_UNIT;

@@ -229,6 +229,9 @@ struct m5m_stats {
 	uint64_t async_events;	 /* async events written to async fds */
 	uint64_t rnr_naks;
 	uint64_t ud_dropped;
+	/* UC messages the responder dropped: no QP, no receive WQE, or a
+	 * bad RDMA WRITE (UC has no NAK; the requester completes) */
+	uint64_t uc_dropped;
 	/* ODP faults on SRQ WQEs the kernel's handler read, and of those
 	 * the ones it resumed with an error (a WQE it could not map) */
 	uint64_t odp_pfaults_handled;

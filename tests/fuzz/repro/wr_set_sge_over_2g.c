@@ -6,15 +6,20 @@
  * EINVAL for the same WR.  Exit 0 when the three agree.
  *
  *   cmake --build build --target doorbell-unit
- *   cc -Iproviders/doorbell -Itests/unit tests/fuzz/repro/wr_set_sge_over_2g.c \
- *      build/tests/unit/libdoorbell-unit.a \
- *      build/providers/doorbell/libdoorbell-objs.a -libverbs -o build/repro &&
+ *   cc -Iproviders/doorbell -Ikernel-headers -Itests/lib \
+ *      tests/fuzz/repro/wr_set_sge_over_2g.c build/tests/unit/libdoorbell-unit.a \
+ *      -Wl,--whole-archive build/providers/doorbell/libdoorbell-objs.a \
+ *      -Wl,--no-whole-archive -Wl,--no-as-needed -libverbs -o build/repro &&
  *   build/repro
+ *
+ * (--whole-archive: the core's constructor, which picks libibverbs'
+ * layouts, is referenced by nothing; --no-as-needed: it looks for a
+ * loaded libibverbs.)
  */
 #include <errno.h>
 #include <stdio.h>
 
-#include "fake.h"
+#include "rxe_fake.h"
 
 int main(void)
 {

@@ -2102,8 +2102,7 @@ enum {
  * the row named in the reason checks the EOPNOTSUPP that stops it.  Every
  * case not listed expects the same answer from both backends.
  */
-#define BM_NA	 (-2)
-#define BM_NO_UC "the mlx5 backend has no UC QPs (create_qp_uc_with_srq)"
+#define BM_NA (-2)
 #define BM_NO_MW                                                               \
 	"the mlx5 backend has no memory windows (alloc_mw answers "            \
 	"EOPNOTSUPP: no UMR WQEs)"
@@ -2113,7 +2112,9 @@ static const struct bm_other {
 	int err, alt;
 	const char *why;
 } bm_mlx5[] = {
-	{ "create_qp_uc_with_srq", EOPNOTSUPP, -1, BM_NO_UC },
+	{ "create_qp_uc_with_srq", 0, -1,
+	  "mlx5_ib creates a UC QP on an SRQ (libmlx5 too); rdma_rxe refuses "
+	  "it" },
 	{ "create_srq_max_wr_0", 0, -1,
 	  "libmlx5 and mlx5_ib take max_wr 0: one WQE that holds no WR" },
 	{ "create_qp_ex_every_rc_send_op", EOPNOTSUPP, -1,
@@ -2122,7 +2123,8 @@ static const struct bm_other {
 	  "libmlx5's answer to too many SGEs, in both send APIs" },
 	{ "wr_send_inline_above_max", ENOMEM, -1,
 	  "libmlx5's answer to too much inline data, in both send APIs" },
-	{ "post_send_local_inv_on_uc", BM_NA, -1, BM_NO_UC },
+	{ "post_send_local_inv_on_uc", EOPNOTSUPP, -1,
+	  "the mlx5 backend lacks LOCAL_INV on every QP type" },
 	{ "post_send_send_with_inv_on_ud", EOPNOTSUPP, -1,
 	  "the mlx5 backend lacks SEND_WITH_INV on every QP type" },
 	{ "post_send_bind_mw_null_mw", EOPNOTSUPP, -1, BM_NO_MW },

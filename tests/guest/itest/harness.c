@@ -492,10 +492,6 @@ int it_ep_new(struct it_test *t, struct it_ep *ep, const struct it_qp_attr *a)
 	} else {
 		ep->qp = ibv_create_qp(env->pd, &ia);
 	}
-	/* doorbell's mlx5 backend has no UC QPs: a feature, not a failure. */
-	if (!ep->qp && errno == EOPNOTSUPP && a->type == IBV_QPT_UC &&
-	    it_is_mlx5(env))
-		return it_skip(t, "ibv_create_qp(UC): %s", strerror(errno));
 	if (!ep->qp)
 		return it_fail(t,
 			       "ibv_create_qp(%s, %u/%u wr, %u/%u sge, %u "

@@ -8,7 +8,8 @@
 # cx_[doorbell_]served_* line proves the provider in every process):
 #   devinfo; the referee of who served failing as it must
 #   (check-served-witness.sh); the pingpongs (data checked) and perftest's RC pairs, each
-#   through libmlx5 then doorbell; the pingpongs through doorbell again on
+#   through libmlx5 then doorbell; UCX's rc_mlx5 and ud_mlx5, a third
+#   writer of WQEs (check-ucx.sh); the pingpongs through doorbell again on
 #   static UARs (check-static-uars.sh); doorbell-itest's data-path tests,
 #   every byte compared (check-itest-data.sh), through both; the completion channel (doorbell-itest's
 #   comp_channel_ and destroy_cq_ tests: arm, solicited-only, several CQs
@@ -54,6 +55,8 @@ stamp "data path (itest)"
 stamp "static UARs"
 both "$here/check-perftest.sh" 200
 stamp perftest
+"$here/check-ucx.sh" 200 || rc=1
+stamp "UCX rc_mlx5, ud_mlx5"
 both "$build/tests/guest/itest/doorbell-itest" -d mlx5_0 -g 0 -k comp_channel_
 both "$build/tests/guest/itest/doorbell-itest" -d mlx5_0 -g 0 -k destroy_cq_
 stamp "completion channel"

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # In the guest, after tests/guest/mlx5/guest-cx.sh found mlx5_0: step 2 of issue
 # #19.  The pingpongs of the distribution's ibverbs-utils (rc, ud and srq
-# also with -e, completion events), through the provider
+# also with -e, completion events; uc), through the provider
 # tests/guest/mlx5/with-provider.sh chose (stock libmlx5 by default), in loopback on the software ConnectX's port 1: a server
 # and a client in the same guest, the client reaching the server over TCP
 # on localhost for the exchange of LIDs and QPNs, the data going through
@@ -42,5 +42,6 @@ pair ud_pingpong ibv_ud_pingpong -s 1024 -c
 pair ud_pingpong_events ibv_ud_pingpong -s 1024 -e -c
 pair srq_pingpong ibv_srq_pingpong -c
 pair srq_pingpong_events ibv_srq_pingpong -e -c
+pair uc_pingpong ibv_uc_pingpong -c
 rm -rf "$dir"
 exit "$failed"

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * doorbell-itest's RC data-path cases (tests/guest/itest/data_rc.c, every
- * byte that arrived compared) on the in-process software ConnectX, and
+ * doorbell-itest's RC and UC data-path cases (tests/guest/itest/data_rc.c
+ * and data_ud_uc.c, every byte that arrived compared) on the in-process
+ * software ConnectX, and
  * with the model told to flip one byte of received data
  * (m5m_config.corrupt_write), where the same check must say FAIL:
  *
@@ -23,6 +24,8 @@ int main(int argc, char **argv)
 	char name[160];
 
 	c = argc >= 2 ? m5t_itest_find(it_cases_data_rc, "", argv[1]) : NULL;
+	if (!c && argc >= 2)
+		c = m5t_itest_find(it_cases_data_ud_uc, "", argv[1]);
 	if (!c || argc > 3) {
 		fprintf(stderr,
 			"usage: mlx5_itest_data CASE [CORRUPT_WRITE]\n");

@@ -452,6 +452,145 @@ static void rc_send_across_pages_lands_and_completes_both_sides(void)
 	t_rig_free(r);
 }
 
+/*
+ * An inline segment (a 12-byte header, padded to 16) followed by a data
+ * segment, as UCX's ud_mlx5 and rc_mlx5 post a header and its payload: the
+ * receiver gets the inline bytes, then the data segment's.
+ */
+static void rc_send_of_inline_bytes_then_a_data_segment_lands_in_order(void)
+{
+	static const uint8_t hdr[12] = "header bytes";
+	struct t_rig *r = t_rig(CX_ST_RC);
+	uint64_t src = t_iova[0] + 0x200, dst = t_iova[1] + 0x40;
+	struct m5_inline_seg *inl;
+	uint8_t *w;
+
+	t_fill(r, 0, src, 100, 9);
+	t_recv(r, 1, 256, dst);
+	w = t_wqe(r, 0, M5_OPCODE_SEND, 3);
+	inl = (struct m5_inline_seg *)w;
+	inl->byte_count = htobe32(sizeof(hdr) | M5_INLINE_SEG);
+	memcpy(w + sizeof(*inl), hdr, sizeof(hdr));
+	t_data(w + 16, 100, r->key[0], src);
+	t_ring(r, 0, 1);
+	CHECK(!memcmp(t_va(r, 1, dst), hdr, sizeof(hdr)));
+	CHECK(t_same(r, 0, src, 1, dst + sizeof(hdr), 100));
+	t_check_req(r, 0, M5_OPCODE_SEND, sizeof(hdr) + 100);
+	CHECK_EQ(be32toh(t_cqe(1, 0)->byte_cnt), sizeof(hdr) + 100);
+	CHECK_EQ(cx_eng_stats(r->cx)->violations, 0);
+	t_rig_free(r);
+}
+
+/* An inline length past the end of ds is a violation, and no byte lands. */
+static void inline_segment_overrunning_its_ds_is_a_violation(void)
+{
+	struct t_rig *r = t_rig(CX_ST_RC);
+	struct m5_inline_seg *inl;
+	uint8_t *w;
+
+	t_fill(r, 1, t_iova[1], 64, 5);
+	t_recv(r, 1, 256, t_iova[1]);
+	w = t_wqe(r, 0, M5_OPCODE_SEND, 2);
+	inl = (struct m5_inline_seg *)w;
+	inl->byte_count = htobe32(13 | M5_INLINE_SEG); /* 4 + 13 > 16 */
+	t_ring(r, 0, 1);
+	CHECK(cx_eng_stats(r->cx)->violations >= 1);
+	CHECK_EQ(t_cqe(0, 0)->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_REQ_ERR);
+	CHECK_EQ(*t_va(r, 1, t_iova[1]), 5);
+	t_rig_free(r);
+}
+
+/* QP i's state, as QUERY_QP reports it. */
+static uint32_t t_qp_state(struct t_rig *r, unsigned int i)
+{
+	uint8_t in[16] = { 0 }, out[0x110];
+
+	cx_set(in, F_IN_OPCODE, CX_OP_QUERY_QP);
+	cx_set(in, F_QPN, r->qpn[i]);
+	CHECK_EQ(cmd(r->cx, in, sizeof(in), out, sizeof(out)), 0);
+	return cx_get(out + B_QPC, F_QPC_STATE);
+}
+
+/* UC: SEND and RDMA WRITE land as on RC, with one CQE each side. */
+static void uc_send_and_rdma_write_land(void)
+{
+	struct t_rig *r = t_rig(CX_ST_UC);
+	uint64_t src = t_iova[0] + 0x100, dst = t_iova[1] + 0x80;
+	uint8_t *w;
+
+	t_fill(r, 0, src, 3000, 1);
+	t_recv(r, 1, 4096, dst);
+	w = t_wqe(r, 0, M5_OPCODE_SEND, 2);
+	t_data(w, 3000, r->key[0], src);
+	t_ring(r, 0, 1);
+	CHECK(t_same(r, 0, src, 1, dst, 3000));
+	t_check_req(r, 0, M5_OPCODE_SEND, 3000);
+	CHECK_EQ(t_cqe(1, 0)->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_RESP_SEND);
+	CHECK_EQ(be32toh(t_cqe(1, 0)->byte_cnt), 3000);
+
+	t_fill(r, 0, src, 5000, 2);
+	w = t_wqe(r, 0, M5_OPCODE_RDMA_WRITE, 3);
+	t_raddr(w, r->key[1], dst + 16);
+	t_data(w + 16, 5000, r->key[0], src);
+	t_ring(r, 0, 1);
+	CHECK(t_same(r, 0, src, 1, dst + 16, 5000));
+	CHECK_EQ(t_cqe(0, 1)->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_REQ);
+	CHECK_EQ(t_cqe(1, 1)->op_own >> 4, CQE_INVALID);
+	CHECK_EQ(cx_eng_stats(r->cx)->violations, 0);
+	t_rig_free(r);
+}
+
+/*
+ * UC has no acknowledgement: a SEND with no receive WQE posted, and an
+ * RDMA WRITE with a key the responder does not have, are dropped there;
+ * the requester completes them without error, the responder writes no
+ * CQE and stays in RTS (a SEND after them lands).
+ */
+static void uc_messages_the_responder_cannot_take_are_dropped(void)
+{
+	struct t_rig *r = t_rig(CX_ST_UC);
+	uint64_t src = t_iova[0] + 0x100, dst = t_iova[1];
+	uint8_t *w;
+
+	t_fill(r, 0, src, 64, 4);
+	t_fill(r, 1, dst, 256, 8);
+	w = t_wqe(r, 0, M5_OPCODE_SEND, 2);
+	t_data(w, 64, r->key[0], src);
+	t_ring(r, 0, 1);
+	CHECK_EQ(t_cqe(0, 0)->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_REQ);
+	w = t_wqe(r, 0, M5_OPCODE_RDMA_WRITE, 3);
+	t_raddr(w, r->key[1] ^ 0x100, dst);
+	t_data(w + 16, 64, r->key[0], src);
+	t_ring(r, 0, 1);
+	CHECK_EQ(t_cqe(0, 1)->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_REQ);
+	CHECK_EQ(t_cqe(1, 0)->op_own >> 4, CQE_INVALID);
+	CHECK_EQ(*t_va(r, 1, dst), (uint8_t)8);
+	CHECK_EQ(t_qp_state(r, 1), CX_QP_RTS);
+
+	t_recv(r, 1, 256, dst + 128);
+	w = t_wqe(r, 0, M5_OPCODE_SEND, 2);
+	t_data(w, 64, r->key[0], src);
+	t_ring(r, 0, 1);
+	CHECK(t_same(r, 0, src, 1, dst + 128, 64));
+	CHECK_EQ(t_cqe(1, 0)->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_RESP_SEND);
+	CHECK_EQ(cx_eng_stats(r->cx)->violations, 0);
+	t_rig_free(r);
+}
+
+/* RDMA READ is not a UC operation: the WQE completes in error. */
+static void uc_rdma_read_completes_in_error(void)
+{
+	struct t_rig *r = t_rig(CX_ST_UC);
+	uint8_t *w;
+
+	w = t_wqe(r, 0, M5_OPCODE_RDMA_READ, 3);
+	t_raddr(w, r->key[1], t_iova[1]);
+	t_data(w + 16, 64, r->key[0], t_iova[0]);
+	t_ring(r, 0, 1);
+	CHECK_EQ(t_cqe(0, 0)->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_REQ_ERR);
+	t_rig_free(r);
+}
+
 static void queues_on_large_pages_start_at_their_page_offset(void)
 {
 	struct t_rig *r = t_rig_on(CX_ST_RC, 1, false, false);
@@ -1347,6 +1486,11 @@ static const struct check_test tests[] = {
 	CHECK_TEST(rc_send_across_pages_lands_and_completes_both_sides),
 	CHECK_TEST(rnr_retry_falls_due_in_cx_timers_once_a_recv_is_posted),
 	CHECK_TEST(recv_posted_in_err_is_flushed_in_cx_timers),
+	CHECK_TEST(rc_send_of_inline_bytes_then_a_data_segment_lands_in_order),
+	CHECK_TEST(inline_segment_overrunning_its_ds_is_a_violation),
+	CHECK_TEST(uc_send_and_rdma_write_land),
+	CHECK_TEST(uc_messages_the_responder_cannot_take_are_dropped),
+	CHECK_TEST(uc_rdma_read_completes_in_error),
 	CHECK_TEST(queues_on_large_pages_start_at_their_page_offset),
 	CHECK_TEST(send_to_a_qp_on_an_rmp_takes_the_srqs_head_wqe),
 	CHECK_TEST(rdma_write_lands_with_one_requester_cqe),

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Rings and objects that stand in for the kernel's, for device-free tests. */
-#ifndef DOORBELL_UNIT_FAKE_H
-#define DOORBELL_UNIT_FAKE_H
+#ifndef DOORBELL_TESTS_RXE_FAKE_H
+#define DOORBELL_TESTS_RXE_FAKE_H
 
 #include "rxe/rxe.h"
 
@@ -25,4 +25,4 @@ void fake_qp_init(struct fake_qp *f, enum ibv_qp_type type, uint32_t max_sge,
 		  uint32_t max_inline);
 void fake_qp_free(struct fake_qp *f);
 
-#endif /* DOORBELL_UNIT_FAKE_H */
+#endif /* DOORBELL_TESTS_RXE_FAKE_H */

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fake.h"
+#include "rxe_fake.h"
 
 void fake_ring_init(struct rxe_ring *r, unsigned int log2_slots,
 		    unsigned int log2_stride)
