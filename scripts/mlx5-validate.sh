@@ -157,8 +157,8 @@ witnessed drain_served libdoorbell timeout 60 "$drain" -d "$dev" -g "$gid" |
 	sed 's/^\(PASS\|FAIL\) /\1 libmlx5_/' | record)
 
 echo "== side by side: libmlx5, then doorbell"
-# shellcheck source=tests/guest/pair-lib.sh
-. "$top/tests/guest/pair-lib.sh"
+# shellcheck source=tests/guest/lib/pair-lib.sh
+. "$top/tests/guest/lib/pair-lib.sh"
 # Each column proves its provider in the processes that ran it
 # (witnessed: PASS|FAIL compare_NAME_PROV_served).
 compare() {

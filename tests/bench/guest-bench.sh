@@ -18,8 +18,8 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 dev=${DOORBELL_VM_IBDEV:-rxe0}
 gid=${DOORBELL_VM_GID_INDEX:-1}
 addr=${DOORBELL_VM_IPV4:-127.0.0.1}
-# shellcheck source=tests/guest/pair-lib.sh
-. "$here/../guest/pair-lib.sh"
+# shellcheck source=tests/guest/lib/pair-lib.sh
+. "$here/../guest/lib/pair-lib.sh"
 # shellcheck source=tests/guest/served-lib.sh
 . "$here/../guest/served-lib.sh"
 # want PROV: the library that must serve PROV's column.

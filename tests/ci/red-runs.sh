@@ -16,7 +16,7 @@
 #                     runs doorbell-itest (tests/guest/itest-run.sh);
 #   check_skip        CHECK_SKIP (tests/lib/check.h): SKIP and exit 77, but a
 #                     CHECK that failed first still makes it a FAIL;
-#   pingpong_bad_data the pingpong verdict (tests/guest/pair-lib.sh's
+#   pingpong_bad_data the pingpong verdict (tests/guest/lib/pair-lib.sh's
 #                     pingpong_verdict, as tests/guest/mlx5/check-pingpong.sh calls
 #                     it, and pair_bad_data, as tests/guest/apps.sh does) on
 #                     a pair whose server printed "invalid data in page 0"
@@ -105,8 +105,8 @@ bare_path() {
 fake_guest() {
 	local g=$tmp/tests/guest f
 	mkdir -p "$g" "$tmp/scripts" "$tmp/conf" "$tmp/bin" "$tmp/build/tests/guest/itest"
-	for f in distro-stage.sh distro-suite.sh itest-run.sh pair-lib.sh; do
-		cp "$top/tests/guest/$f" "$g/" || return 1
+	for f in distro-stage.sh distro-suite.sh itest-run.sh lib/pair-lib.sh; do
+		mkdir -p "$g/$(dirname "$f")" && cp "$top/tests/guest/$f" "$g/$f" || return 1
 	done
 	cp "$top/scripts/lib.sh" "$tmp/scripts/" || return 1
 	: >"$tmp/conf/rxe.driver"
@@ -243,8 +243,8 @@ check_skip)
 		'^1 passed, 0 failed, 1 skipped$' "${fixture[@]}" pass_and_skip
 	;;
 pingpong_bad_data)
-	# shellcheck source=tests/guest/pair-lib.sh
-	. "$top/tests/guest/pair-lib.sh"
+	# shellcheck source=tests/guest/lib/pair-lib.sh
+	. "$top/tests/guest/lib/pair-lib.sh"
 	printf '%s\n' 'invalid data in page 0' \
 		'8192000 bytes in 0.10 seconds = 655.36 Mbit/sec' \
 		'1000 iters in 0.10 seconds = 100.00 usec/iter' >"$tmp/srv"
@@ -317,8 +317,8 @@ filter_nothing)
 		'^FAIL itest_filters_select_a_test: -k no_such_test with 0 -x filters matches no test$' \
 		"${itest[@]}" -d no_such_device -k no_such_test ;;
 retry_rule)
-	# shellcheck source=tests/guest/pair-lib.sh
-	. "$top/tests/guest/pair-lib.sh"
+	# shellcheck source=tests/guest/lib/pair-lib.sh
+	. "$top/tests/guest/lib/pair-lib.sh"
 	# The client printed inf (the clock), but the server crashed: no
 	# second try, whose pass would hide the crash.
 	expect ci_a_retry_after_a_non_clock_failure_is_red red \

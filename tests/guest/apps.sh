@@ -38,8 +38,8 @@ prefix=${DOORBELL_NAME_PREFIX:-}
 stock_failed=" ${DOORBELL_APPS_STOCK_FAILED:-} "
 skip=${DOORBELL_APPS_SKIP:-}
 only=${DOORBELL_APPS_ONLY:-}
-# shellcheck source=tests/guest/pair-lib.sh
-. "$(dirname "${BASH_SOURCE[0]}")/pair-lib.sh"
+# shellcheck source=tests/guest/lib/pair-lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib/pair-lib.sh"
 
 # links_libmlx5 PROG: PROG needs libmlx5 itself (the sid guest's perftest):
 # then libmlx5, not doorbell, serves an mlx5 device in it.

@@ -41,8 +41,8 @@ bound=90		# seconds any one process may take
 bw=(-d "$dev" -x "$gid" -F -D 10)
 nfail=0
 export DOORBELL_DEBUG=1
-# shellcheck source=tests/guest/pair-lib.sh
-. "$top/tests/guest/pair-lib.sh"	# wait_port, pair_port, scaled
+# shellcheck source=tests/guest/lib/pair-lib.sh
+. "$top/tests/guest/lib/pair-lib.sh"	# wait_port, pair_port, scaled
 served='doorbell: .*serving the device with the rxe backend'
 
 # shellcheck source=scripts/lib.sh

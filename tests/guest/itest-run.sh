@@ -14,8 +14,8 @@ set -u
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=scripts/lib.sh
 . "$here/../../scripts/lib.sh"	# pass, fail, skip
-# shellcheck source=tests/guest/pair-lib.sh
-. "$here/pair-lib.sh"	# scaled
+# shellcheck source=tests/guest/lib/pair-lib.sh
+. "$here/lib/pair-lib.sh"	# scaled
 usage="usage: itest-run.sh [--prefix P] [--timeout SECS] NAME -- ITEST [ARG...]"
 prefix="" secs=900 name=""
 while (($#)); do

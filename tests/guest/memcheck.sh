@@ -23,8 +23,8 @@ gid=${DOORBELL_VM_GID_INDEX:-1}
 addr=${DOORBELL_VM_IPV4:-127.0.0.1}
 logs=$(mktemp -d)
 export DOORBELL_DEBUG=1
-# shellcheck source=tests/guest/pair-lib.sh
-. "$here/pair-lib.sh"
+# shellcheck source=tests/guest/lib/pair-lib.sh
+. "$here/lib/pair-lib.sh"
 
 if ! command -v valgrind >/dev/null; then
 	fail memcheck_available "valgrind is not installed"

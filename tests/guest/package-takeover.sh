@@ -79,8 +79,8 @@ bw='^[[:space:]]+[0-9]+[[:space:]]+[0-9]+[[:space:]]+[0-9.]+[[:space:]]+[0-9.]+[
 logs=$(mktemp -d)
 # shellcheck source=scripts/lib.sh
 . "$here/../../scripts/lib.sh"
-# shellcheck source=tests/guest/pair-lib.sh
-. "$here/pair-lib.sh"	# wait_port, scaled
+# shellcheck source=tests/guest/lib/pair-lib.sh
+. "$here/lib/pair-lib.sh"	# wait_port, scaled
 
 # Only the packages may select the provider.
 unset RDMAV_DRIVERS IBV_DRIVERS LD_PRELOAD

@@ -13,8 +13,8 @@ top=$(cd "$here/../.." && pwd)
 # shellcheck source=scripts/lib.sh
 . "$top/scripts/lib.sh"	# pass, fail, skip
 prefix=${1:-}
-# shellcheck source=tests/guest/pair-lib.sh
-. "$here/pair-lib.sh"	# scaled
+# shellcheck source=tests/guest/lib/pair-lib.sh
+. "$here/lib/pair-lib.sh"	# scaled
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 if PYVERBS_TESTS_PROVIDER=libdoorbell timeout "$(scaled 900)" /usr/bin/python3 \

@@ -56,8 +56,8 @@ set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=scripts/lib.sh
 . "$here/../../scripts/lib.sh"	# pass, fail, skip
-# shellcheck source=tests/guest/pair-lib.sh
-. "$here/pair-lib.sh"	# scaled
+# shellcheck source=tests/guest/lib/pair-lib.sh
+. "$here/lib/pair-lib.sh"	# scaled
 # shellcheck source=tests/guest/suite-judge.sh
 . "$here/suite-judge.sh"
 dev=${DOORBELL_VM_IBDEV:-rxe0}

@@ -8,7 +8,7 @@
 # exchange, the data going through the device's data path
 # (sim/mlx5/pci/cx_engine.c).  A pair passes when both sides exit 0 and the
 # client prints its result line (message size, iterations, then numbers).
-# The pairs run through the Soft-RoCE guests' tests/guest/pair-lib.sh (the
+# The pairs run through the Soft-RoCE guests' tests/guest/lib/pair-lib.sh (the
 # client starts when the server listens; each side has a timeout, so
 # nothing hangs).  A failure of perftest's clock calibration (noisy under
 # TCG; pair-lib.sh's perftest_gave_up: "Can't produce a report", or inf
@@ -21,8 +21,8 @@
 #
 # Usage: check-perftest.sh [ITERS]   (scripts/cx.sh -- tests/guest/mlx5/check-perftest.sh)
 set -uo pipefail
-# shellcheck source=tests/guest/pair-lib.sh
-. "$(dirname "${BASH_SOURCE[0]}")/../pair-lib.sh"
+# shellcheck source=tests/guest/lib/pair-lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/pair-lib.sh"
 iters=${1:-200}
 addr=localhost
 pair_timeout=60

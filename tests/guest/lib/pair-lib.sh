@@ -12,7 +12,7 @@
 # pass, fail, skip: scripts/lib.sh's, unless the sourcing script has them
 if ! declare -F pass >/dev/null; then
 	# shellcheck source=scripts/lib.sh
-	. "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib.sh"
+	. "$(dirname "${BASH_SOURCE[0]}")/../../../scripts/lib.sh"
 fi
 
 # scaled SECS: SECS times DOORBELL_TIMEOUT_SCALE.
