@@ -21,6 +21,8 @@
 #
 # Usage: check-perftest.sh [ITERS]   (scripts/cx.sh -- tests/guest/mlx5/check-perftest.sh)
 set -uo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../../../scripts/lib.sh"	# pass, fail
 # shellcheck source=tests/guest/lib/pair-lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/pair-lib.sh"
 iters=${1:-200}
@@ -52,10 +54,10 @@ pair() {
 	shift 2
 	pair_tries "$name" "$dir/$name.srv" "$dir/$name.cli" "$result" once "$name" "$prog" "$@"
 	if passed "$name"; then
-		echo "PASS cx_perftest_$name: $(grep -E "$result" "$dir/$name.cli" |
+		pass "cx_perftest_$name" "$(grep -E "$result" "$dir/$name.cli" |
 			tail -n 1 | sed 's/^ *//;s/  */ /g')"
 	else
-		echo "FAIL cx_perftest_$name: server exit $rc_s, client exit $rc_c ($prog $*)"
+		fail "cx_perftest_$name" "server exit $rc_s, client exit $rc_c ($prog $*)"
 		sed 's/^/  server: /' "$dir/$name.srv" | tail -n 20
 		sed 's/^/  client: /' "$dir/$name.cli" | tail -n 20
 		failed=1
