@@ -118,10 +118,10 @@ if grep -q '^violations: ' "$work/server.log"; then
 fi
 grep -Eq "$san_re" "$work/server.log" && why+="${why:+; }a sanitizer report"
 if [[ -n $why ]]; then
-	echo "FAIL cx_server_ends_clean: $why"
+	fail cx_server_ends_clean "$why"
 	grep -E -A12 "$san_re" "$work/server.log" | head -40 | sed 's/^/  /'
 	((rc)) || rc=1
 else
-	echo "PASS cx_server_ends_clean"
+	pass cx_server_ends_clean
 fi
 exit "$rc"

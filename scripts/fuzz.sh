@@ -20,6 +20,8 @@
 # DOORBELL_FUZZ_BUILD_DIR overrides build-fuzz/.  Exit 1 on a FAIL.
 set -uo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=scripts/lib.sh
+. "$top/scripts/lib.sh"	# pass, fail, skip
 cd "$top" || exit 2
 secs=60 jobs=1 only="" coverage=0
 while (($#)); do
@@ -45,7 +47,7 @@ passed=0 failed=0
 extra=()
 ((coverage)) && extra=(llvm)	# llvm-profdata, llvm-cov
 scripts/deps.sh clang libclang-rt-dev "${extra[@]}" || {
-	echo "FAIL fuzz_dependencies_install"
+	fail fuzz_dependencies_install
 	exit 1
 }
 log=$(mktemp)
@@ -55,10 +57,10 @@ if ! { cmake -S "$top" -B "$build" -DCMAKE_C_COMPILER=clang \
 	     -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDOORBELL_FUZZ=ON &&
        cmake --build "$build" --target fuzz -j "$(nproc)"; } >"$log" 2>&1; then
 	tail -40 "$log"
-	echo "FAIL fuzz_targets_build"
+	fail fuzz_targets_build
 	exit 1
 fi
-echo "PASS fuzz_targets_build"
+pass fuzz_targets_build
 passed=$((passed + 1))
 
 if ((coverage)); then
@@ -68,7 +70,7 @@ if ((coverage)); then
 		     -DCMAKE_C_FLAGS="-fprofile-instr-generate -fcoverage-mapping" &&
 	       cmake --build "$cov" --target fuzz -j "$(nproc)"; } >"$log" 2>&1; then
 		tail -40 "$log"
-		echo "FAIL fuzz_coverage_build"
+		fail fuzz_coverage_build
 		exit 1
 	fi
 	rm -rf "$prof"
@@ -111,10 +113,9 @@ run() {
 	n=$(sed -n 's/^stat::number_of_executed_units: *//p' "$out" | tail -1)
 	{
 		if ((rc == 0)) && [[ -n $n ]]; then
-			echo "PASS ${t}_${n}_execs_no_crash"
+			pass "${t}_${n}_execs_no_crash"
 		else
-			echo "FAIL ${t}: exit $rc after ${n:-?} executions;" \
-			     "input: $(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$out" | tail -1)"
+			fail "${t}" "exit $rc after ${n:-?} executions; input: $(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$out" | tail -1)"
 			grep -E 'FZ_ASSERT|ERROR: |SUMMARY: |runtime error|^    #[0-5] ' "$out" |
 				head -20 | sed 's/^/    /'
 		fi

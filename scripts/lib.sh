@@ -20,25 +20,31 @@ fi
 
 # The verdict lines every test script prints (docs/testing.md: one PASS,
 # FAIL or SKIP line per behaviour, named by it):
-#   pass NAME [DETAIL]   "PASS NAME[: DETAIL]"
+#   pass NAME [DETAIL]   "PASS NAME[: DETAIL]"; db_passes counts them
 #   fail NAME [WHY]      "FAIL NAME[: WHY]", and db_failed=1 (the script's
-#                        exit status, if it ends with exit "$db_failed")
+#                        exit status, if it ends with exit "$db_failed");
+#                        db_fails counts them
 #   skip NAME WHY        "SKIP NAME: WHY"
 #   check NAME CMD...    CMD's status decides: PASS NAME, or FAIL NAME with
 #                        the command and its status
 #   step TITLE...        "== TITLE": where a part of the output begins
 # All return 0, so a script under "set -e" goes on after a FAIL.
+#   built NAME LOG [--] CMD...  CMD (a build), its output into LOG: PASS
+#                        NAME, or LOG's last 20 lines on stderr and FAIL
+#                        NAME; returns CMD's status
 # shellcheck disable=SC2034 # the sourcing script's exit status
-db_failed=0
+db_failed=0 db_passes=0 db_fails=0
 
 pass() {
 	echo "PASS $1${2:+: $2}"
+	db_passes=$((db_passes + 1))
 }
 
 fail() {
 	echo "FAIL $1${2:+: $2}"
 	# shellcheck disable=SC2034 # the sourcing script's exit status
 	db_failed=1
+	db_fails=$((db_fails + 1))
 }
 
 skip() {
@@ -58,4 +64,18 @@ check() {
 
 step() {
 	echo "== $*"
+}
+
+built() {
+	local name=$1 log=$2 rc=0
+	shift 2
+	[[ ${1:-} == -- ]] && shift
+	"$@" >"$log" 2>&1 || rc=$?
+	if ((rc == 0)); then
+		pass "$name"
+	else
+		tail -n 20 "$log" | sed 's/^/    /' >&2
+		fail "$name"
+	fi
+	return "$rc"
 }

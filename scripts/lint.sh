@@ -3,17 +3,17 @@
 #
 # The lint stage of scripts/test.sh: every check fails on any finding.
 #   paths      every repository path that text cites exists, and no text
-#              names a path outside the repository (scripts/cited-paths.sh);
+#              names a path outside the repository (scripts/ci/cited-paths.sh);
 #   format     clang-format --dry-run -Werror (the repository's .clang-format)
 #              on every tracked *.c and *.h;
 #   shell      shellcheck on every tracked shell script (*.sh, and files whose first line
 #              is a sh or bash shebang);
 #   clang      the whole tree built with clang and -Werror, and no object
 #              of it compiled against an <rdma/...> header from outside
-#              kernel-headers/ (scripts/kernel-headers-check.sh);
+#              kernel-headers/ (scripts/ci/kernel-headers-check.sh);
 #   cross      the provider's sources compiled (no link) for each of
 #              cross_archs with Debian's cross compilers
-#              (scripts/cross-compile.sh);
+#              (scripts/ci/cross-compile.sh);
 #   readme     README.md, a newcomer's page, is at most 200 lines;
 #   docs       no reference doc (README.md, docs/*.md; not docs/evidence/)
 #              says what is true "now (at <commit>)" (docs/README.md).
@@ -29,10 +29,10 @@ top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 . "$top/scripts/lib.sh"
 cd "$top" || exit
 
-# The cross targets: scripts/cross-compile.sh's architecture names.  Add
+# The cross targets: scripts/ci/cross-compile.sh's architecture names.  Add
 # one here to compile for one more architecture.
 # aarch64, ppc64le and s390x are built, linked and run by the cross stage
-# of scripts/test.sh (scripts/cross-test.sh); riscv64 (no Debian 12 archive
+# of scripts/test.sh (scripts/ci/cross-test.sh); riscv64 (no Debian 12 archive
 # to link against) stays compile-only, and i686 stays, to prove that the
 # 32-bit build (no mlx5, the core's refusal to load) compiles.
 cross_archs=(riscv64 i686)
@@ -56,13 +56,13 @@ shell_scripts() {
 
 check_paths() {
 	local out=$work/paths rc miss away
-	scripts/cited-paths.sh >"$out" 2>&1
+	scripts/ci/cited-paths.sh >"$out" 2>&1
 	rc=$?
 	miss=$(grep -c '^missing ' "$out")
 	away=$(grep -c '^outside ' "$out")
 	if ((rc != 0 && miss + away == 0)); then
 		show "$out"
-		fail lint_cited_paths_are_checked "scripts/cited-paths.sh exit $rc"
+		fail lint_cited_paths_are_checked "scripts/ci/cited-paths.sh exit $rc"
 		return
 	fi
 	if ((miss == 0)); then
@@ -71,7 +71,7 @@ check_paths() {
 		grep '^missing ' "$out" >"$out.m"
 		show "$out.m"
 		fail lint_cited_repository_paths_exist \
-			"$miss cited paths are not in the repository (scripts/cited-paths.sh)"
+			"$miss cited paths are not in the repository (scripts/ci/cited-paths.sh)"
 	fi
 	if ((away == 0)); then
 		pass lint_no_text_names_a_path_outside_the_repository
@@ -79,7 +79,7 @@ check_paths() {
 		grep '^outside ' "$out" >"$out.o"
 		show "$out.o"
 		fail lint_no_text_names_a_path_outside_the_repository \
-			"$away paths outside the repository (scripts/cited-paths.sh)"
+			"$away paths outside the repository (scripts/ci/cited-paths.sh)"
 	fi
 }
 
@@ -124,7 +124,7 @@ check_clang() {
 	     cmake --build "$dir" -j "$(nproc)"; } >"$log" 2>&1; then
 		pass lint_clang_build_is_warning_free
 		# Every <rdma/...> header came from kernel-headers/.
-		scripts/kernel-headers-check.sh "$dir" \
+		scripts/ci/kernel-headers-check.sh "$dir" \
 			lint_clang_build_uses_only_tree_kernel_headers ||
 			db_failed=1
 		return
@@ -136,10 +136,10 @@ check_clang() {
 }
 
 # The provider's sources compiled, not linked, for each of cross_archs
-# (scripts/cross-compile.sh installs the compilers and prints the lines).
+# (scripts/ci/cross-compile.sh installs the compilers and prints the lines).
 check_cross() {
 	local log=$work/cross
-	if scripts/cross-compile.sh "${cross_archs[@]}" >"$log" 2>&1; then
+	if scripts/ci/cross-compile.sh "${cross_archs[@]}" >"$log" 2>&1; then
 		grep -E '^(PASS|FAIL) ' "$log" | sed 's/^\(PASS\|FAIL\) /&lint_/'
 		return
 	fi
@@ -147,7 +147,7 @@ check_cross() {
 	grep -v -E '^(PASS|FAIL) ' "$log" >"$log.e"
 	show "$log.e"
 	grep -q '^FAIL ' "$log" ||
-		fail lint_provider_cross_compiles "scripts/cross-compile.sh failed"
+		fail lint_provider_cross_compiles "scripts/ci/cross-compile.sh failed"
 	db_failed=1
 }
 

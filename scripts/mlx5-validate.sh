@@ -33,6 +33,8 @@
 #      proven in the processes that ran it (compare_NAME_PROV_served).
 set -uo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=scripts/lib.sh
+. "$top/scripts/lib.sh"	# pass, fail, skip
 dev='' gid=3 addr=127.0.0.1
 while getopts "d:g:a:h" opt; do
 	case $opt in
@@ -67,12 +69,12 @@ if [[ -z $dev ]]; then
 	done
 fi
 if [[ -z $dev ]]; then
-	echo "SKIP mlx5_device_present: no RDMA device driven by mlx5 here" |
+	skip mlx5_device_present "no RDMA device driven by mlx5 here" |
 		record
 	finish
 fi
 if [[ ! -e /sys/class/infiniband/$dev ]]; then
-	echo "FAIL mlx5_device_present: no /sys/class/infiniband/$dev" | record
+	fail mlx5_device_present "no /sys/class/infiniband/$dev" | record
 	finish
 fi
 echo "== device $dev, GID index $gid"
@@ -81,10 +83,10 @@ DEBIAN_FRONTEND=noninteractive apt-get install -y -q cmake gcc pkg-config \
 	libibverbs-dev ibverbs-utils ibverbs-providers perftest >/dev/null ||
 	echo "note: apt-get failed; using what is installed"
 if ! build=$(DOORBELL_BUILD_DIR=$top/build-mlx5-validate "$top/scripts/build.sh"); then
-	echo "FAIL doorbell_builds" | record
+	fail doorbell_builds | record
 	finish
 fi
-echo "PASS doorbell_builds" | record
+pass doorbell_builds | record
 
 export RDMAV_DRIVERS=$build/lib/libdoorbell DOORBELL_MLX5=1 DOORBELL_DEBUG=1
 # Into a file first: grep -q on a pipe quits at the DOORBELL_DEBUG line, and
@@ -92,9 +94,9 @@ export RDMAV_DRIVERS=$build/lib/libdoorbell DOORBELL_MLX5=1 DOORBELL_DEBUG=1
 # the check on a device doorbell did serve.
 if ibv_devinfo -d "$dev" >"$logs/devinfo" 2>&1 &&
 	grep -q "serving the device with the mlx5 backend" "$logs/devinfo"; then
-	echo "PASS devinfo_served_by_doorbell_mlx5" | record
+	pass devinfo_served_by_doorbell_mlx5 | record
 else
-	echo "FAIL devinfo_served_by_doorbell_mlx5" | record
+	fail devinfo_served_by_doorbell_mlx5 | record
 	sed 's/^/    /' "$logs/devinfo" | head -20
 	finish
 fi
@@ -105,9 +107,9 @@ fi
 # archive), goes first on PATH, for doorbell and libmlx5 alike.
 if pt=$(DOORBELL_BUILD_DIR=$build "$top/scripts/build-perftest.sh" 2>"$logs/perftest"); then
 	PATH=$pt:$PATH
-	echo "PASS perftest_without_libmlx5_builds" | record
+	pass perftest_without_libmlx5_builds | record
 else
-	echo "SKIP perftest_without_libmlx5_builds: scripts/build-perftest.sh failed ($(tail -n 1 "$logs/perftest")); Debian's perftest runs on libmlx5 alone" |
+	skip perftest_without_libmlx5_builds "scripts/build-perftest.sh failed ($(tail -n 1 "$logs/perftest")); Debian's perftest runs on libmlx5 alone" |
 		record
 fi
 
@@ -129,7 +131,7 @@ witnessed() {
 	shift 2
 	(
 		if ! served_begin "$build"; then
-			echo "FAIL $name: no witness in $build"
+			fail "$name" "no witness in $build"
 			exit 1
 		fi
 		echo "    (witness: each process below, checked by the next served line)"
@@ -155,8 +157,8 @@ witnessed drain_served libdoorbell timeout 60 "$drain" -d "$dev" -g "$gid" |
 	sed 's/^\(PASS\|FAIL\) /\1 libmlx5_/' | record)
 
 echo "== side by side: libmlx5, then doorbell"
-# shellcheck source=tests/guest/pair-lib.sh
-. "$top/tests/guest/pair-lib.sh"
+# shellcheck source=tests/guest/lib/pair-lib.sh
+. "$top/tests/guest/lib/pair-lib.sh"
 # Each column proves its provider in the processes that ran it
 # (witnessed: PASS|FAIL compare_NAME_PROV_served).
 compare() {
@@ -167,7 +169,7 @@ compare() {
 	# libmlx5 serves the device there, so doorbell has no numbers to give.
 	if ldd "$(command -v "$1")" 2>/dev/null | grep -q 'libmlx5\.so'; then
 		provs=(stock)
-		echo "SKIP compare_${name}_doorbell: $1 links libmlx5, which serves the device in doorbell's place" |
+		skip "compare_${name}_doorbell" "$1 links libmlx5, which serves the device in doorbell's place" |
 			record
 	fi
 	for prov in "${provs[@]}"; do

@@ -23,6 +23,8 @@
 # Logs: BUILD/unit-tests.log (ctest -V) and BUILD/guest.log.
 set -uo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=scripts/lib.sh
+. "$top/scripts/lib.sh"	# pass, fail; db_passes and db_fails count them
 
 # Patterns of a sanitizer report in any output.
 san_re='ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:|WARNING: ThreadSanitizer|SUMMARY: (AddressSanitizer|UndefinedBehaviorSanitizer|ThreadSanitizer|LeakSanitizer)'
@@ -35,8 +37,6 @@ if [[ ${1:-} == --guest ]]; then
 	gid=${DOORBELL_VM_GID_INDEX:-1}
 	itest=$build/tests/guest/itest/doorbell-itest
 	export RDMAV_DRIVERS=$build/lib/libdoorbell
-	fails=0
-	say() { echo "$@"; [[ $1 == FAIL ]] && fails=$((fails + 1)); return 0; }
 	# reports TAG: the report files of the processes run under TAG: their
 	# log_path files, and their stderr copies that hold a report (the
 	# provider's UBSan runtime, libubsan, does not take log_path when
@@ -87,13 +87,13 @@ if [[ ${1:-} == --guest ]]; then
 		grep -E '^itest: [0-9]+ passed' "$err" | sed 's/^/    /'
 		echo "    ($tag: $((SECONDS - t0)) s)"
 		if [[ -n $why ]]; then
-			say FAIL "${kind}_guest_${tag}_clean: $why"
+			fail "${kind}_guest_${tag}_clean" "$why"
 			grep -E '^FAIL ' "$out" | head -20 | sed 's/^/    /'
 			grep -Ev 'doorbell: ' "$err" | grep -Ev '^itest: ' |
 				tail -15 | sed 's/^/    stderr| /'
 			show_reports "$tag"
 		else
-			say PASS "${kind}_guest_${tag}_clean"
+			pass "${kind}_guest_${tag}_clean"
 		fi
 		rm -f "$out" "$err"
 	}
@@ -109,13 +109,13 @@ if [[ ${1:-} == --guest ]]; then
 		clean_stderr "$tag"
 		echo "    ($tag: $((SECONDS - t0)) s)"
 		if ((n)); then
-			say FAIL "${kind}_guest_${tag}_clean: $n process(es) wrote sanitizer reports"
+			fail "${kind}_guest_${tag}_clean" "$n process(es) wrote sanitizer reports"
 			show_reports "$tag"
 		elif ! grep -q "^PASS $pair\$" <<<"$out"; then
-			say FAIL "${kind}_guest_${tag}_clean: the pair failed"
+			fail "${kind}_guest_${tag}_clean" "the pair failed"
 			tail -25 <<<"$out" | sed 's/^/    /'
 		else
-			say PASS "${kind}_guest_${tag}_clean"
+			pass "${kind}_guest_${tag}_clean"
 		fi
 	}
 
@@ -146,7 +146,7 @@ if [[ ${1:-} == --guest ]]; then
 		perftest perftest_ib_atomic_bw_rc perftest_atomic_bw_rc
 		rm -rf "$wrap"
 	fi
-	((fails == 0))
+	((db_fails == 0))
 	exit $?
 fi
 
@@ -169,25 +169,19 @@ build=$(realpath -m "$build")
 rep=$build/sanitizer-reports
 cd "$top" || exit 2
 t_start=$SECONDS
-passed=0 failed=0
-say() {
-	echo "$@"
-	case $1 in PASS) passed=$((passed + 1)) ;; FAIL) failed=$((failed + 1)) ;; esac
-	return 0
-}
 finish() {
-	echo "sanitize ($kind): $passed passed, $failed failed, $((SECONDS - t_start)) s"
-	((failed == 0))
+	echo "sanitize ($kind): $db_passes passed, $db_fails failed, $((SECONDS - t_start)) s"
+	((db_fails == 0))
 	exit $?
 }
 
-scripts/deps.sh || { say FAIL "${p}_dependencies_install"; finish; }
+scripts/deps.sh || { fail "${p}_dependencies_install"; finish; }
 t0=$SECONDS
 if DOORBELL_BUILD_DIR=$build scripts/build.sh -DDOORBELL_SANITIZE="$kind" \
 		>/dev/null; then
-	say PASS "${p}_build"
+	pass "${p}_build"
 else
-	say FAIL "${p}_build"
+	fail "${p}_build"
 	finish
 fi
 echo "    (build: $((SECONDS - t0)) s)"
@@ -206,18 +200,18 @@ rc=$?
 n=$(sed -nE 's/^[0-9]+: PASS .*/x/p' "$log" | wc -l)
 echo "    (unit tests: $n passed in $((SECONDS - t0)) s)"
 if grep -Eq "$san_re" "$log"; then
-	say FAIL "${p}_unit_tests_clean: sanitizer report (full log: $log)"
+	fail "${p}_unit_tests_clean" "sanitizer report (full log: $log)"
 	grep -E "$san_re|^[0-9]+:     #[0-9]+ " "$log" | head -40 | sed 's/^/    /'
 elif ((rc != 0)); then
-	say FAIL "${p}_unit_tests_clean: ctest exited $rc (full log: $log)"
+	fail "${p}_unit_tests_clean" "ctest exited $rc (full log: $log)"
 	grep -E '^[0-9]+: (FAIL|    )' "$log" | head -40 | sed 's/^/    /'
 else
-	say PASS "${p}_unit_tests_clean"
+	pass "${p}_unit_tests_clean"
 fi
 ((vm)) || finish
 
 if ! tests/vm/prepare.sh >/dev/null; then
-	say FAIL "${p}_guest_prepares"
+	fail "${p}_guest_prepares"
 	finish
 fi
 t0=$SECONDS
@@ -228,16 +222,16 @@ tests/vm/run.sh --timeout 1200 --out "$rep" -- \
 	"$top/scripts/sanitize.sh" --guest "$p" "$build" "$rep" "$rt" 2>&1 |
 	tee "$glog" | grep --line-buffered -v '^doorbell-vm: '
 rc=${PIPESTATUS[0]}
-passed=$((passed + $(grep -c '^PASS ' "$glog")))
-failed=$((failed + $(grep -c '^FAIL ' "$glog")))
+db_passes=$((db_passes + $(grep -c '^PASS ' "$glog")))
+db_fails=$((db_fails + $(grep -c '^FAIL ' "$glog")))
 if ((rc == 124 || rc == 125)); then
-	say FAIL "${p}_guest_run_completes: run.sh exit $rc"
+	fail "${p}_guest_run_completes" "run.sh exit $rc"
 	grep '^doorbell-vm: ' "$glog" | tail -5 | sed 's/^/    /'
 fi
 echo "    (guest: $((SECONDS - t0)) s)"
 # Anything the guest's checks did not claim is still a report.
 if [[ -n $(find "$rep" -type f -print -quit) ]]; then
-	((failed)) || say FAIL "${p}_no_stray_reports: $(find "$rep" -type f | wc -l) report file(s) in $rep"
+	((db_fails)) || fail "${p}_no_stray_reports" "$(find "$rep" -type f | wc -l) report file(s) in $rep"
 else
 	rmdir "$rep"
 fi

@@ -39,7 +39,7 @@ stage_table=(
 	"lint|clang-format, shellcheck, a clang -Werror build, compile-only cross builds for riscv64 and i686 (scripts/lint.sh)"
 	"build|the gcc build, warning-free (scripts/build.sh)"
 	"unit|ctest: unit tests and the software ConnectX tests, no device"
-	"cross|the unit stage's ctest entries built for arm64, ppc64el and s390x, run under qemu-user (scripts/cross-test.sh)"
+	"cross|the unit stage's ctest entries built for arm64, ppc64el and s390x, run under qemu-user (scripts/ci/cross-test.sh)"
 	"demo|scripts/demo.sh from a clean clone; checks both perftest results"
 	"trixie_host|the demo and build,unit stages on a Debian 13 host: a fresh trixie root, chrooted (tests/host/fresh-root.sh)"
 	"guest|the guest suites on Soft-RoCE under QEMU (tests/guest/suite.sh)"
@@ -50,7 +50,7 @@ stage_table=(
 	"sid|the trixie stage on Debian sid (rdma-core 65, Linux 7.x)"
 	"arm64|Debian 12 arm64 guest (qemu-system-aarch64 -M virt, TCG): the cross-built provider against the stock one in the same boot, a subset of the apps pairs and all of doorbell-itest (tests/guest/distro-suite.sh)"
 	"s390x|the arm64 stage on big-endian s390x: Debian 12 s390x guest (qemu-system-s390x -M s390-ccw-virtio, TCG), stock provider and doorbell in one boot (tests/guest/distro-suite.sh)"
-	"cx|the software ConnectX (sim/mlx5/pci) in the sid guest and the Debian 12 guest, driven by their own mlx5_core and mlx5_ib, with stock libmlx5 and doorbell's mlx5 backend side by side in one boot (tests/guest/mlx5/check-all.sh): mlx5_0 up, port ACTIVE, no driver error; the pingpongs (data checked: a side printing invalid data fails), doorbell-itest's data-path tests (every byte compared), perftest's RC pairs and the completion-channel itests through both; interrupt counts, and libmlx5's and doorbell's equal run for run (also with every EQ on one vector); rdma-core's suite through both, each process proven served by its provider, doorbell with no failure, no error, and every test libmlx5 passed passing or skipping for a documented choice (tests/guest/rdma-core-choices.txt); the bad-input matrix through doorbell (libmlx5's answers measured beside it); the Debian 12 guest's device server under ASan+UBSan ends clean; in the Debian 12 guest, scripts/mlx5-validate.sh (the hardware validation), its code unchanged (a pair that fails through libmlx5 too in the boot is a SKIP there, a FAIL on hardware); scripts/demo.sh --connectx"
+	"cx|the software ConnectX (sim/mlx5/pci) in the sid and Debian 12 guests, their own mlx5 drivers, stock libmlx5 and doorbell's mlx5 backend side by side; the checks: tests/guest/mlx5/check-all.sh (docs/connectx-device.md)"
 	"sanitize|ASan+UBSan and TSan builds, unit tests then the guest (scripts/sanitize.sh)"
 	"fuzz|the libFuzzer targets of tests/fuzz, 30 s each (scripts/fuzz.sh)"
 )
@@ -104,20 +104,30 @@ build=""
 need_build() {
 	[[ -n $build ]] && return 0
 	if ! scripts/deps.sh; then
-		echo "FAIL dependencies_install" | record
+		fail dependencies_install | record
 		return 1
 	fi
 	if ! build=$(scripts/build.sh -DDOORBELL_WERROR=ON); then
 		build=""
-		echo "FAIL build_is_warning_free" | record
+		fail build_is_warning_free | record
 		return 1
 	fi
-	echo "PASS build_is_warning_free" | record
+	pass build_is_warning_free | record
 }
 
 need_guest() {
 	tests/vm/prepare.sh && return 0
-	echo "FAIL guest_prepares" | record
+	fail guest_prepares | record
+	return 1
+}
+
+# prepared NAME PREPARE_ARGS...: tests/vm/prepare.sh ARGS, or FAIL
+# NAME_guest_prepares.
+prepared() {
+	local name=$1
+	shift
+	tests/vm/prepare.sh "$@" >/dev/null && return 0
+	fail "${name}_guest_prepares" | record
 	return 1
 }
 
@@ -125,7 +135,7 @@ need_guest() {
 # 124/125); returns RC, the guest command's status.
 vm_status() {
 	if (($2 == 124 || $2 == 125)); then
-		echo "FAIL $1: run.sh exit $2" | record
+		fail "$1" "run.sh exit $2" | record
 	fi
 	return "$2"
 }
@@ -151,12 +161,12 @@ stage_unit() {
 	ctest_listed "FAILED" "$log" | while read -r num name _; do
 		grep -q "^$num: FAIL " "$log" && continue
 		grep "^$num: " "$log" | tail -n 5 | sed 's/^/    /' >&2
-		echo "FAIL ctest_${name}_passes: failed without a FAIL line"
+		fail "ctest_${name}_passes" "failed without a FAIL line"
 	done | record
 	ctest_listed "did not run" "$log" | while read -r num name why; do
 		[[ $why == "(Skipped)" ]] || continue
 		grep -q "^$num: SKIP " "$log" ||
-			echo "SKIP ctest_${name}: skipped without a SKIP line"
+			skip "ctest_${name}" "skipped without a SKIP line"
 	done | record
 	return "$rc"
 }
@@ -172,7 +182,7 @@ ctest_listed() {
 # qemu-user (docs/architectures.md); names prefixed with the architecture.
 stage_cross() {
 	need_build || return
-	scripts/cross-test.sh --native "$build" | record
+	scripts/ci/cross-test.sh --native "$build" | record
 }
 
 # The README's first command, as a newcomer runs it: from a clean clone of
@@ -180,7 +190,7 @@ stage_cross() {
 stage_demo() {
 	local clone=$work/demo-clone out=$work/demo.out rc
 	if ! git clone -q "$top" "$clone"; then
-		echo "FAIL demo_runs_from_a_clean_clone: git clone failed" | record
+		fail demo_runs_from_a_clean_clone "git clone failed" | record
 		return 1
 	fi
 	(cd "$clone" && timeout 3600 scripts/demo.sh) 2>&1 | tee "$out"
@@ -194,9 +204,9 @@ stage_demo() {
 demo_checks() {
 	local out=$1 rc=$2 p=$3 where=${4-_from_a_clean_clone} bw lat
 	if ((rc == 0)); then
-		echo "PASS ${p}demo_exits_0$where" | record
+		pass "${p}demo_exits_0$where" | record
 	else
-		echo "FAIL ${p}demo_exits_0$where: exit $rc; last line: $(tail -n1 "$out")" |
+		fail "${p}demo_exits_0$where" "exit $rc; last line: $(tail -n1 "$out")" |
 			record
 	fi
 	# ib_send_bw: "#bytes #iterations BW peak BW average MsgRate", numbers.
@@ -204,9 +214,9 @@ demo_checks() {
 		on && NF == 5 && $1 ~ /^[0-9]+$/ && $4 ~ /^[0-9.]+$/ && $4 > 0 {
 			print $4 " MB/s average, " $1 "-byte messages"; exit }' "$out")
 	if [[ -n $bw ]]; then
-		echo "PASS ${p}demo_prints_ib_send_bw_bandwidth: $bw" | record
+		pass "${p}demo_prints_ib_send_bw_bandwidth" "$bw" | record
 	else
-		echo "FAIL ${p}demo_prints_ib_send_bw_bandwidth: no bandwidth line with a number" |
+		fail "${p}demo_prints_ib_send_bw_bandwidth" "no bandwidth line with a number" |
 			record
 	fi
 	# ib_write_lat: "#bytes #iterations t_min t_max t_typical t_avg ...".
@@ -214,9 +224,9 @@ demo_checks() {
 		on && NF >= 7 && $1 ~ /^[0-9]+$/ && $5 ~ /^[0-9.]+$/ && $5 > 0 {
 			print $5 " us typical, " $1 "-byte writes"; exit }' "$out")
 	if [[ -n $lat ]]; then
-		echo "PASS ${p}demo_prints_ib_write_lat_latency: $lat" | record
+		pass "${p}demo_prints_ib_write_lat_latency" "$lat" | record
 	else
-		echo "FAIL ${p}demo_prints_ib_write_lat_latency: no latency line with a number" |
+		fail "${p}demo_prints_ib_write_lat_latency" "no latency line with a number" |
 			record
 	fi
 	return "$rc"
@@ -263,7 +273,7 @@ stage_twohost() {
 stage_packages() {
 	local rc=0
 	if need_deb; then
-		echo "PASS deb_builds_and_is_lintian_clean" | record
+		pass deb_builds_and_is_lintian_clean | record
 		need_guest || return
 		tests/vm/run.sh --keep-stock --timeout 1800 -- \
 			tests/guest/package-takeover.sh "$deb" | record
@@ -271,12 +281,8 @@ stage_packages() {
 	else
 		rc=1
 	fi
-	if scripts/build-rpm.sh >/dev/null; then
-		echo "PASS rpm_builds_with_rpmbuild" | record
-	else
-		echo "FAIL rpm_builds_with_rpmbuild" | record
-		rc=1
-	fi
+	built rpm_builds_with_rpmbuild "$work/rpm-build.log" \
+		-- scripts/build-rpm.sh | record || rc=1
 	return "$rc"
 }
 
@@ -286,7 +292,7 @@ need_deb() {
 	[[ -n $deb ]] && return 0
 	if ! deb=$(scripts/build-deb.sh); then
 		deb=""
-		echo "FAIL deb_builds_and_is_lintian_clean" | record
+		fail deb_builds_and_is_lintian_clean | record
 		return 1
 	fi
 }
@@ -303,14 +309,11 @@ stage_distro() {
 	local d=$1 native=$top/build-$1
 	need_build || return
 	need_deb || return
-	if ! tests/vm/prepare.sh --distro "$d" >/dev/null; then
-		echo "FAIL ${d}_guest_prepares" | record
-		return 1
-	fi
+	prepared "$d" --distro "$d" || return
 	if tests/vm/root-build.sh --distro "$d" "$native" >/dev/null; then
-		echo "PASS ${d}_native_build: $(grep -c 'warning:' "$native/build.log") compiler warnings" | record
+		pass "${d}_native_build" "$(grep -c 'warning:' "$native/build.log") compiler warnings" | record
 	else
-		echo "FAIL ${d}_native_build: tests/vm/root-build.sh --distro $d failed" | record
+		fail "${d}_native_build" "tests/vm/root-build.sh --distro $d failed" | record
 	fi
 	tests/vm/run.sh --distro "$d" --keep-stock --timeout 3000 \
 		--env "DOORBELL_TIMEOUT_SCALE=$distro_scale" -- \
@@ -329,10 +332,7 @@ twohost_612_scenarios="noloss loss1 loss5 loss10 corrupt"
 twohost_612_xfer="-n 16 -m 1048576 -r 262144 -u 300 -t 16"
 stage_twohost_trixie() {
 	need_build || return
-	if ! tests/vm/prepare.sh --distro trixie >/dev/null; then
-		echo "FAIL twohost_trixie_guest_prepares" | record
-		return 1
-	fi
+	prepared twohost_trixie --distro trixie || return
 	tests/twohost/run-all.sh --build "$build" --distro trixie \
 		--scenarios "$twohost_612_scenarios" --xfer-args "$twohost_612_xfer" \
 		--phase 150 --timeout 420 --netem-limit 20000 | record
@@ -353,83 +353,69 @@ arch_pairs='^(perftest_ib_(send|write|read|atomic)_bw_rc|perftest_ib_write_lat_r
 # oopsed that kernel in the slab allocator in every full run
 # (docs/architectures.md, "s390x"): it is left out there, for both.
 declare -A arch_itest_skip=([s390x]=matrix_)
+arch_env=(--env DOORBELL_DISTRO_BUILDS=prebuilt
+	--env "DOORBELL_DISTRO_PARTS=apps itest"
+	--env "DOORBELL_APPS_ONLY=$arch_pairs" --env DOORBELL_APPS_ITERS=50
+	--env DOORBELL_TIMEOUT_SCALE=2
+	--env "DOORBELL_ITEST_SKIP_WHY=this guest's kernel oopses during these cases, with either provider (scripts/test.sh, arch_itest_skip)")
 stage_arch() {
 	local a=$1 b
-	if ! b=$(scripts/build-arch.sh "$a" -DDOORBELL_WERROR=ON); then
-		echo "FAIL ${a}_build_is_warning_free" | record
+	if ! b=$(scripts/ci/build-arch.sh "$a" -DDOORBELL_WERROR=ON); then
+		fail "${a}_build_is_warning_free" | record
 		return
 	fi
-	echo "PASS ${a}_build_is_warning_free" | record
-	if ! tests/vm/prepare.sh --arch "$a" >/dev/null; then
-		echo "FAIL ${a}_guest_prepares" | record
-		return
-	fi
+	pass "${a}_build_is_warning_free" | record
+	prepared "$a" --arch "$a" || return
 	tests/vm/run.sh --arch "$a" --keep-stock --timeout 2400 \
-		--env DOORBELL_DISTRO_BUILDS=prebuilt \
-		--env "DOORBELL_DISTRO_PARTS=apps itest" \
-		--env "DOORBELL_APPS_ONLY=$arch_pairs" --env DOORBELL_APPS_ITERS=50 \
-		--env DOORBELL_TIMEOUT_SCALE=2 \
-		--env "DOORBELL_ITEST_SKIP=${arch_itest_skip[$a]:-}" \
-		--env "DOORBELL_ITEST_SKIP_WHY=this guest's kernel oopses during these cases, with either provider (scripts/test.sh, arch_itest_skip)" -- \
+		"${arch_env[@]}" --env "DOORBELL_ITEST_SKIP=${arch_itest_skip[$a]:-}" -- \
 		tests/guest/distro-suite.sh "$b" | record
 	vm_status "${a}_distro_suite_completes" "${PIPESTATUS[0]}"
 }
 
 # Issue #19: the sid and Debian 12 guests' own drivers and libmlx5 on the
-# software ConnectX served over vfio-user (docs/connectx-device.md); in one
-# boot per guest, step 1's checks, step 2's pingpongs, step 3's perftest
-# pairs, the interrupts per vector against the completion events, then
-# step 4: rdma-core's whole suite, through libmlx5 (the guest's shell
-# expands $?).
-# shellcheck disable=SC2016
-# Stage cx's checks in one boot per guest: libmlx5 and doorbell side by
-# side (tests/guest/mlx5/check-all.sh).
+# software ConnectX served over vfio-user (docs/connectx-device.md): every
+# check in one boot per guest, libmlx5 and doorbell side by side
+# (tests/guest/mlx5/check-all.sh), then the README's --connectx demo.
 cx_checks=tests/guest/mlx5/check-all.sh
 stage_cx() {
-	local rc=0 asan=$top/build-asan
+	local asan=$top/build-asan
 	need_build || return
 	# perftest without libmlx5, for both providers (with-provider.sh).
-	if scripts/build-perftest.sh >"$work/perftest-build.log" 2>&1; then
-		echo "PASS cx_perftest_without_direct_verbs_builds" | record
-	else
-		tail -n 20 "$work/perftest-build.log" | sed 's/^/    /' >&2
-		echo "FAIL cx_perftest_without_direct_verbs_builds" | record
-		return 1
-	fi
-	# Debian 12's Linux 6.1 (libmlx5 v44's kernel): its tests carry its
-	# name.  Its server (and cx-cq-events) is the ASan+UBSan build stage sanitize
-	# then reuses (cx.sh fails on a report or a nonzero exit).
-	if DOORBELL_BUILD_DIR=$asan scripts/build.sh -DDOORBELL_SANITIZE=address,undefined \
-		>"$work/cx-asan-build.log" 2>&1; then
-		echo "PASS cx_asan_server_builds" | record
-	else
-		tail -n 20 "$work/cx-asan-build.log" | sed 's/^/    /' >&2
-		echo "FAIL cx_asan_server_builds" | record
-		return 1
-	fi
-	# The Debian 12 boot also runs scripts/mlx5-validate.sh unchanged; the
-	# build it makes in build-mlx5-validate/ is made here first (the
-	# guest's root is this host's), with Ninja, whose walk of an up-to-date
-	# tree is quick in the guest.
+	built cx_perftest_without_direct_verbs_builds "$work/perftest-build.log" \
+		-- scripts/build-perftest.sh | record || return 1
+	# Debian 12's Linux 6.1 (libmlx5 v44's kernel): its server (and
+	# cx-cq-events) is the ASan+UBSan build stage sanitize then reuses
+	# (cx.sh fails on a report or a nonzero exit).
+	built cx_asan_server_builds "$work/cx-asan-build.log" -- \
+		env DOORBELL_BUILD_DIR="$asan" scripts/build.sh \
+		-DDOORBELL_SANITIZE=address,undefined | record || return 1
+	built cx_validate_build_made_on_the_host "$work/cx-validate-build.log" \
+		-- cx_validate_build | record || return 1
+	cx_guests "$asan"
+}
+
+# The Debian 12 boot also runs scripts/mlx5-validate.sh unchanged; the build
+# it makes in build-mlx5-validate/ is made here first (the guest's root is
+# this host's), with Ninja, whose walk of an up-to-date tree is quick in the
+# guest.
+cx_validate_build() {
 	local vb=$top/build-mlx5-validate gen=()
 	[[ -e $vb/CMakeCache.txt ]] || gen=(-G Ninja)
 	# ucx-utils: check-ucx.sh's ucx_perftest in that boot.
-	if scripts/deps.sh ninja-build ucx-utils >"$work/cx-validate-build.log" 2>&1 &&
-		DOORBELL_BUILD_DIR=$vb scripts/build.sh "${gen[@]}" >>"$work/cx-validate-build.log" 2>&1; then
-		echo "PASS cx_validate_build_made_on_the_host" | record
-	else
-		tail -n 20 "$work/cx-validate-build.log" | sed 's/^/    /' >&2
-		echo "FAIL cx_validate_build_made_on_the_host" | record
-		return 1
-	fi
-	# The Debian 12 boot runs beside the sid ones (CI's budget); its lines
-	# are recorded after them.
+	scripts/deps.sh ninja-build ucx-utils &&
+		DOORBELL_BUILD_DIR=$vb scripts/build.sh "${gen[@]}"
+}
+
+# cx_guests ASAN_BUILD: the sid boots and, beside them, the Debian 12 boot
+# (CI's budget; its lines are recorded after them), then the demo.
+cx_guests() {
+	local rc=0 bpid
 	{
-		UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 DOORBELL_BUILD_DIR=$asan \
+		UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 DOORBELL_BUILD_DIR=$1 \
 			scripts/cx.sh --no-build --distro bookworm --timeout 2400 -- "$cx_checks" --validate
 		echo $? >"$work/cx-bookworm.rc"
 	} >"$work/cx-bookworm.out" 2>&1 &
-	local bpid=$!
+	bpid=$!
 	scripts/cx.sh --no-build --timeout 1800 -- "$cx_checks" | record || rc=$?
 	# Every EQ on one vector (mlx5_combined0): the counts equal again.
 	scripts/cx.sh --no-build --vectors 1 --timeout 600 -- tests/guest/mlx5/check-irq-equal.sh |
@@ -437,14 +423,20 @@ stage_cx() {
 	wait "$bpid"
 	sed -E 's/^(PASS|FAIL|SKIP) cx_/\1 cx_bookworm_/' "$work/cx-bookworm.out" | record
 	(($(cat "$work/cx-bookworm.rc" 2>/dev/null || echo 1) == 0)) || rc=1
-	# The README's --connectx line: doorbell on the software ConnectX.
-	scripts/demo.sh --connectx >"$work/demo-cx.out" 2>&1
-	demo_checks "$work/demo-cx.out" $? cx_connectx_ "" ||
-		{ rc=1; grep -v '^  cx: ' "$work/demo-cx.out" | tail -n 40 | sed 's/^/    /'; }
-	if grep -q 'doorbell: mlx5_0: serving the device with the mlx5 backend' "$work/demo-cx.out"; then
-		echo "PASS cx_connectx_demo_served_by_doorbell_mlx5" | record
+	cx_demo || rc=1
+	return "$rc"
+}
+
+# The README's --connectx line: doorbell on the software ConnectX.
+cx_demo() {
+	local out=$work/demo-cx.out rc=0
+	scripts/demo.sh --connectx >"$out" 2>&1
+	demo_checks "$out" $? cx_connectx_ "" ||
+		{ rc=1; grep -v '^  cx: ' "$out" | tail -n 40 | sed 's/^/    /'; }
+	if grep -q 'doorbell: mlx5_0: serving the device with the mlx5 backend' "$out"; then
+		pass cx_connectx_demo_served_by_doorbell_mlx5 | record
 	else
-		echo "FAIL cx_connectx_demo_served_by_doorbell_mlx5" | record
+		fail cx_connectx_demo_served_by_doorbell_mlx5 | record
 		rc=1
 	fi
 	return "$rc"
@@ -498,7 +490,7 @@ run_stage() {
 	esac
 	rc=$?
 	if ((rc != 0)) && (($(grep -c '^FAIL ' "$results") == before)); then
-		echo "FAIL ${s}_completes: exit $rc" | record
+		fail "${s}_completes" "exit $rc" | record
 	fi
 	dt=$(($(date +%s) - t0))
 	echo "== $s: ${dt} s"
@@ -551,7 +543,7 @@ join_beside() {
 		times+=("$t")
 	done <"$work/beside-$b.times"
 	grep -q . "$work/beside-$b.times" ||
-		echo "FAIL ${b}_completes: its subshell ended early" | record
+		fail "${b}_completes" "its subshell ended early" | record
 }
 
 t_start=$(date +%s)

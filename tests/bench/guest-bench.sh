@@ -13,11 +13,13 @@
 set -uo pipefail
 build=${1:?} out=${2:?} rounds=${3:-3} iters=${4:-2000}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=scripts/lib.sh
+. "$here/../../scripts/lib.sh"	# pass, fail, skip
 dev=${DOORBELL_VM_IBDEV:-rxe0}
 gid=${DOORBELL_VM_GID_INDEX:-1}
 addr=${DOORBELL_VM_IPV4:-127.0.0.1}
-# shellcheck source=tests/guest/pair-lib.sh
-. "$here/../guest/pair-lib.sh"
+# shellcheck source=tests/guest/lib/pair-lib.sh
+. "$here/../guest/lib/pair-lib.sh"
 # shellcheck source=tests/guest/served-lib.sh
 . "$here/../guest/served-lib.sh"
 # want PROV: the library that must serve PROV's column.
@@ -41,7 +43,7 @@ run_one() {
 	local round=$1 prov=$2 w=$3 cmd log
 	read -r -a cmd <<<"$(workload "$w")"
 	log=$out/raw/$round-$prov-$w
-	served_begin "$build" || { echo "FAIL bench_served: no witness in $build"; exit 1; }
+	served_begin "$build" || { fail bench_served "no witness in $build"; exit 1; }
 	pair_tries "$round-$prov-$w" "$log.server" "$log.txt" "$result" \
 		bench_try "$prov" "$log.server" "$log.txt" "${cmd[@]}" "${pt[@]}"
 	unset LD_PRELOAD

@@ -16,12 +16,12 @@
 #                     runs doorbell-itest (tests/guest/itest-run.sh);
 #   check_skip        CHECK_SKIP (tests/lib/check.h): SKIP and exit 77, but a
 #                     CHECK that failed first still makes it a FAIL;
-#   pingpong_bad_data the pingpong verdict (tests/guest/pair-lib.sh's
+#   pingpong_bad_data the pingpong verdict (tests/guest/lib/pair-lib.sh's
 #                     pingpong_verdict, as tests/guest/mlx5/check-pingpong.sh calls
 #                     it, and pair_bad_data, as tests/guest/apps.sh does) on
 #                     a pair whose server printed "invalid data in page 0"
 #                     and both sides exited 0 (what ibv_rc_pingpong -c does);
-#   cited_paths       scripts/cited-paths.sh (lint's paths check) in a small
+#   cited_paths       scripts/ci/cited-paths.sh (lint's paths check) in a small
 #                     repository whose text cites a missing path and paths
 #                     outside it;
 #   distro_stage      the trixie/sid stages' guest command
@@ -52,6 +52,8 @@
 # Usage: tests/ci/red-runs.sh CASE [CHECK_FIXTURE | DOORBELL_ITEST]
 set -u
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# shellcheck source=scripts/lib.sh
+. "$top/scripts/lib.sh"	# pass, fail
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 failed=0
@@ -71,10 +73,10 @@ expect() {
 		why="exit $rc, expected $want"
 	fi
 	if [[ -z $why ]]; then
-		echo "PASS $name"
+		pass "$name"
 		return
 	fi
-	echo "FAIL $name: $why"
+	fail "$name" "$why"
 	printf '%s\n' "$out" | sed 's/^/    /'
 	failed=1
 }
@@ -89,7 +91,7 @@ bare_path() {
 	done
 	for t in clang-format shellcheck clang apt-get dpkg-query; do
 		if PATH=$tmp/bin command -v "$t" >/dev/null; then
-			echo "FAIL ci_lint_without_its_tools_is_red: $t on the bare PATH"
+			fail ci_lint_without_its_tools_is_red "$t on the bare PATH"
 			return 1
 		fi
 	done
@@ -103,8 +105,8 @@ bare_path() {
 fake_guest() {
 	local g=$tmp/tests/guest f
 	mkdir -p "$g" "$tmp/scripts" "$tmp/conf" "$tmp/bin" "$tmp/build/tests/guest/itest"
-	for f in distro-stage.sh distro-suite.sh itest-run.sh pair-lib.sh; do
-		cp "$top/tests/guest/$f" "$g/" || return 1
+	for f in distro-stage.sh distro-suite.sh itest-run.sh lib/pair-lib.sh; do
+		mkdir -p "$g/$(dirname "$f")" && cp "$top/tests/guest/$f" "$g/$f" || return 1
 	done
 	cp "$top/scripts/lib.sh" "$tmp/scripts/" || return 1
 	: >"$tmp/conf/rxe.driver"
@@ -138,10 +140,10 @@ judge_tries() {
 	tries=("$@") n=0
 	pair_tries fake_pair "$tmp/srv" "$tmp/cli" "^ 2 200 [0-9]" fake_try
 	if ((rc_s || rc_c)); then
-		echo "FAIL ci_fake_pair: server exit $rc_s, client exit $rc_c, after $n tries"
+		fail ci_fake_pair "server exit $rc_s, client exit $rc_c, after $n tries"
 		return 1
 	fi
-	echo "PASS ci_fake_pair: after $n tries"
+	pass ci_fake_pair "after $n tries"
 }
 
 # judge_suite STOCK DOORBELL: suite-judge.sh's verdicts on two made-up
@@ -241,8 +243,8 @@ check_skip)
 		'^1 passed, 0 failed, 1 skipped$' "${fixture[@]}" pass_and_skip
 	;;
 pingpong_bad_data)
-	# shellcheck source=tests/guest/pair-lib.sh
-	. "$top/tests/guest/pair-lib.sh"
+	# shellcheck source=tests/guest/lib/pair-lib.sh
+	. "$top/tests/guest/lib/pair-lib.sh"
 	printf '%s\n' 'invalid data in page 0' \
 		'8192000 bytes in 0.10 seconds = 655.36 Mbit/sec' \
 		'1000 iters in 0.10 seconds = 100.00 usec/iter' >"$tmp/srv"
@@ -261,30 +263,31 @@ pingpong_bad_data)
 	;;
 cited_paths)
 	repo=$tmp/repo
-	mkdir -p "$repo/scripts" "$repo/docs"
-	cp "$top/scripts/cited-paths.sh" "$top/scripts/lib.sh" "$repo/scripts/"
+	mkdir -p "$repo/scripts/ci" "$repo/docs"
+	cp "$top/scripts/lib.sh" "$repo/scripts/"
+	cp "$top/scripts/ci/cited-paths.sh" "$repo/scripts/ci/"
 	# shellcheck disable=SC2016 # backticks: Markdown, not expansions
 	printf '%s\n' '`scripts/lib.sh` exists; [up](../scripts/lib.sh) too' \
 		'`docs/nope.md` does not' 'nor ../../away, /work/notes/x or /tmp/log' \
 		>"$repo/docs/a.md"
 	if ! { git -C "$repo" init -q && git -C "$repo" add .; }; then
-		echo "FAIL ci_cited_paths_are_checked: no scratch git repository (git)"
+		fail ci_cited_paths_are_checked "no scratch git repository (git)"
 		exit 1
 	fi
-	out=$("$repo/scripts/cited-paths.sh")
+	out=$("$repo/scripts/ci/cited-paths.sh")
 	expect ci_cited_paths_finds_a_missing_path red \
-		'^missing docs/a.md:2: docs/nope.md$' "$repo/scripts/cited-paths.sh"
+		'^missing docs/a.md:2: docs/nope.md$' "$repo/scripts/ci/cited-paths.sh"
 	for p in ../../away /work/notes/x /tmp/log; do
 		grep -qxF "outside docs/a.md:3: $p" <<<"$out" ||
-			{ echo "FAIL ci_cited_paths_finds_paths_outside: not $p"; failed=1; }
+			{ fail ci_cited_paths_finds_paths_outside "not $p"; failed=1; }
 	done
 	if grep -q ':1: ' <<<"$out"; then
-		echo "FAIL ci_cited_paths_accepts_paths_that_exist: line 1 flagged"
+		fail ci_cited_paths_accepts_paths_that_exist "line 1 flagged"
 		failed=1
 	fi
-	((failed)) || echo "PASS ci_cited_paths_finds_paths_outside_and_accepts_existing_ones" ;;
+	((failed)) || pass ci_cited_paths_finds_paths_outside_and_accepts_existing_ones ;;
 distro_stage)
-	fake_guest || { echo "FAIL ci_distro_stage_fakes: could not write them"; exit 1; }
+	fake_guest || { fail ci_distro_stage_fakes "could not write them"; exit 1; }
 	expect ci_a_suite_dying_silently_in_the_distro_stage_is_red red \
 		'^FAIL [a-z0-9]+_prebuilt_apps_complete: exit 1 \(no FAIL line\)$' \
 		"${guest_env[@]}" FAKE_APPS_DIE=1 \
@@ -294,7 +297,7 @@ distro_stage)
 		"${guest_env[@]}" "$tmp/tests/guest/distro-stage.sh" "$tmp/build" trixie \
 		"$tmp/fake.deb" "" ;;
 arch_stage)
-	fake_guest || { echo "FAIL ci_arch_stage_fakes: could not write them"; exit 1; }
+	fake_guest || { fail ci_arch_stage_fakes "could not write them"; exit 1; }
 	# As scripts/test.sh's stage_arch runs it (its --env values).
 	arch=("${guest_env[@]}" DOORBELL_VM_ARCH=arm64 DOORBELL_DISTRO_BUILDS=prebuilt
 		"DOORBELL_DISTRO_PARTS=apps itest" DOORBELL_APPS_ITERS=50)
@@ -314,8 +317,8 @@ filter_nothing)
 		'^FAIL itest_filters_select_a_test: -k no_such_test with 0 -x filters matches no test$' \
 		"${itest[@]}" -d no_such_device -k no_such_test ;;
 retry_rule)
-	# shellcheck source=tests/guest/pair-lib.sh
-	. "$top/tests/guest/pair-lib.sh"
+	# shellcheck source=tests/guest/lib/pair-lib.sh
+	. "$top/tests/guest/lib/pair-lib.sh"
 	# The client printed inf (the clock), but the server crashed: no
 	# second try, whose pass would hide the crash.
 	expect ci_a_retry_after_a_non_clock_failure_is_red red \

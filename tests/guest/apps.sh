@@ -23,6 +23,8 @@
 # stock provider on the same guest: a failure of one of them is a SKIP.
 # DOORBELL_TIMEOUT_SCALE multiplies the timeouts (see pair-lib.sh).
 set -uo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib.sh"	# pass, fail, skip
 
 dev=${DOORBELL_VM_IBDEV:-rxe0}
 gid=${DOORBELL_VM_GID_INDEX:-1}
@@ -36,8 +38,8 @@ prefix=${DOORBELL_NAME_PREFIX:-}
 stock_failed=" ${DOORBELL_APPS_STOCK_FAILED:-} "
 skip=${DOORBELL_APPS_SKIP:-}
 only=${DOORBELL_APPS_ONLY:-}
-# shellcheck source=tests/guest/pair-lib.sh
-. "$(dirname "${BASH_SOURCE[0]}")/pair-lib.sh"
+# shellcheck source=tests/guest/lib/pair-lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib/pair-lib.sh"
 
 # links_libmlx5 PROG: PROG needs libmlx5 itself (the sid guest's perftest):
 # then libmlx5, not doorbell, serves an mlx5 device in it.
@@ -56,7 +58,7 @@ pair() {
 	[[ -n $only && ! $name =~ $only ]] && return 0
 	matched=$((matched + 1))
 	if [[ $backend == mlx5 ]] && links_libmlx5 "$1"; then
-		echo "SKIP $prefix$name: $1 links libmlx5 (perftest's mlx5dv), whose driver registers at load, before RDMAV_DRIVERS' doorbell, and serves the mlx5 device"
+		skip "$prefix$name" "$1 links libmlx5 (perftest's mlx5dv), whose driver registers at load, before RDMAV_DRIVERS' doorbell, and serves the mlx5 device"
 		return 0
 	fi
 	srv=$logs/$name.server cli=$logs/$name.client
@@ -77,14 +79,14 @@ pair() {
 		why="doorbell did not serve both sides"
 	fi
 	if [[ -n $why && $stock_failed == *" $name "* ]]; then
-		echo "SKIP $prefix$name: failed with the stock provider too; here: $why"
+		skip "$prefix$name" "failed with the stock provider too; here: $why"
 	elif [[ -n $why ]]; then
-		echo "FAIL $prefix$name: $why"
+		fail "$prefix$name" "$why"
 		failed=1
 		sed 's/^/    client| /' "$cli" | tail -15
 		sed 's/^/    server| /' "$srv" | tail -8
 	else
-		echo "PASS $prefix$name"
+		pass "$prefix$name"
 	fi
 }
 
@@ -126,7 +128,7 @@ if ((matched == 0)) && [[ -n $filter$only ]]; then
 	what=""
 	[[ -z $filter ]] || what+=" FILTER '$filter'"
 	[[ -z $only ]] || what+=" DOORBELL_APPS_ONLY '$only'"
-	echo "FAIL ${prefix}apps_filter_matches_a_pair: no pair matches$what"
+	fail "${prefix}apps_filter_matches_a_pair" "no pair matches$what"
 	failed=1
 fi
 exit "$failed"

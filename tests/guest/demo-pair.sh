@@ -9,8 +9,8 @@
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib.sh"
-# shellcheck source=tests/guest/pair-lib.sh
-. "$(dirname "${BASH_SOURCE[0]}")/pair-lib.sh"	# perftest_gave_up, wait_port
+# shellcheck source=tests/guest/lib/pair-lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib/pair-lib.sh"	# perftest_gave_up, wait_port
 dev=${1:-${DOORBELL_VM_IBDEV:-rxe0}}
 gid=${2:-${DOORBELL_VM_GID_INDEX:-1}}
 addr=${DOORBELL_VM_IPV4:-127.0.0.1}

@@ -41,18 +41,13 @@ bound=90		# seconds any one process may take
 bw=(-d "$dev" -x "$gid" -F -D 10)
 nfail=0
 export DOORBELL_DEBUG=1
-# shellcheck source=tests/guest/pair-lib.sh
-. "$top/tests/guest/pair-lib.sh"	# wait_port, pair_port, scaled
+# shellcheck source=tests/guest/lib/pair-lib.sh
+. "$top/tests/guest/lib/pair-lib.sh"	# wait_port, pair_port, scaled
 served='doorbell: .*serving the device with the rxe backend'
 
+# shellcheck source=scripts/lib.sh
+. "$top/scripts/lib.sh"	# pass, fail, skip; db_fails counts the FAILs
 say() { echo "$*"; }
-result() { # NAME STATUS [REASON]
-	case $2 in
-	PASS) say "PASS $1" ;;
-	SKIP) say "SKIP $1: $3" ;;
-	*) say "FAIL $1: $3"; nfail=$((nfail + 1)) ;;
-	esac
-}
 now() { echo "$EPOCHREALTIME"; }
 secs() { printf '%.1f' "$(echo "$2 - $1" | bc)"; }
 port=/sys/class/infiniband/$dev/ports/1
@@ -84,8 +79,8 @@ restore() {
 }
 trap restore EXIT
 
-[[ -x $app && -x $itest ]] || { say "FAIL device_removal_setup: no $app or $itest (build first)"; exit 1; }
-wait_active 30 || { say "FAIL device_removal_setup: $dev not ACTIVE"; exit 1; }
+[[ -x $app && -x $itest ]] || { fail device_removal_setup "no $app or $itest (build first)"; exit 1; }
+wait_active 30 || { fail device_removal_setup "$dev not ACTIVE"; exit 1; }
 
 # alive PID: still running?
 alive() { kill -0 "$1" 2>/dev/null; }
@@ -171,26 +166,26 @@ round() {
 		say "    (the app was served by another provider)"
 	fi
 	if ((rc_app == 124 || rc_app > 128)); then
-		result device_removal_app_exits_without_crash_or_hang FAIL \
+		fail device_removal_app_exits_without_crash_or_hang \
 			"exit status $rc_app (124: killed after $((bound + 60))s)"
 		sed 's/^/    app| /' "$L/app.err" | tail -10
 	elif ((rc_app > 1)); then
-		result device_removal_app_exits_without_crash_or_hang FAIL \
+		fail device_removal_app_exits_without_crash_or_hang \
 			"exit status $rc_app (setup error)"
 		sed 's/^/    app| /' "$L/app.err" | tail -10
 	else
-		result device_removal_app_exits_without_crash_or_hang PASS
+		pass device_removal_app_exits_without_crash_or_hang
 	fi
 
 	if ((rc_cli == 124 || rc_srv == 124 || rc_cli > 128 || rc_srv > 128)); then
-		result device_removal_ib_send_bw_exits_without_hang FAIL \
+		fail device_removal_ib_send_bw_exits_without_hang \
 			"client status $rc_cli, server $rc_srv (124: killed after ${bound}s)"
 	elif [[ $bw_running != yes ]]; then
-		result device_removal_ib_send_bw_exits_without_hang SKIP \
+		skip device_removal_ib_send_bw_exits_without_hang \
 			"ib_send_bw was not running when the removal started (client status $rc_cli, server $rc_srv)"
 		sed 's/^/    cli| /' "$L/cli" | tail -5
 	else
-		result device_removal_ib_send_bw_exits_without_hang PASS
+		pass device_removal_ib_send_bw_exits_without_hang
 		say "    (ib_send_bw exit status: client $rc_cli, server $rc_srv)"
 	fi
 	if ! grep -q "$served" "$L/cli" || ! grep -q "$served" "$L/srv"; then
@@ -207,31 +202,31 @@ round() {
 		"$(secs "$tlast" "$tend") s after the last client ended" \
 		"(it waited for every client to close: $waited)"
 	if ((rc_del != 0)); then
-		result device_removal_unregister_completes_after_last_close FAIL \
+		fail device_removal_unregister_completes_after_last_close \
 			"rdma link delete: status $rc_del: $(head -c 200 "$L/del")"
 	elif (($(echo "$tend - $tlast > 10" | bc))); then
-		result device_removal_unregister_completes_after_last_close FAIL \
+		fail device_removal_unregister_completes_after_last_close \
 			"rdma link delete returned $(secs "$tlast" "$tend") s after the last client ended"
 	elif rdma link show "$dev/1" >/dev/null 2>&1 || [[ -e /sys/class/infiniband/$dev ]]; then
-		result device_removal_unregister_completes_after_last_close FAIL \
+		fail device_removal_unregister_completes_after_last_close \
 			"$dev still exists after rdma link delete"
 	else
-		result device_removal_unregister_completes_after_last_close PASS
+		pass device_removal_unregister_completes_after_last_close
 	fi
 
 	# Back again: the link, the port, the GID, and traffic through it.
 	if ! rdma link add "$dev" type rxe netdev "$netdev" >"$L/add" 2>&1; then
-		result device_removal_relinked_device_serves_traffic FAIL \
+		fail device_removal_relinked_device_serves_traffic \
 			"rdma link add: $(head -c 200 "$L/add")"
 	elif ! wait_active 30; then
-		result device_removal_relinked_device_serves_traffic FAIL \
+		fail device_removal_relinked_device_serves_traffic \
 			"$dev not ACTIVE with its GID at index $gid after 30 s"
 	elif ! timeout $bound "$itest" -d "$dev" -g "$gid" \
 		-k rc_post_list_of_10_sends_completes_in_order >"$L/itest" 2>&1; then
-		result device_removal_relinked_device_serves_traffic FAIL \
+		fail device_removal_relinked_device_serves_traffic \
 			"$(grep -m1 -E '^FAIL' "$L/itest" || tail -1 "$L/itest")"
 	else
-		result device_removal_relinked_device_serves_traffic PASS
+		pass device_removal_relinked_device_serves_traffic
 	fi
 	say "    (round $r: $(secs "$t0" "$(now)") s)"
 }
@@ -239,5 +234,6 @@ round() {
 for ((r = 1; r <= rounds; r++)); do
 	round "$r"
 done
+nfail=$((nfail + db_fails))
 say "device-removal: $rounds round(s), $nfail failed check(s)"
 ((nfail == 0))

@@ -53,8 +53,8 @@ parts=" ${DOORBELL_DISTRO_PARTS:-apps suite pyverbs matrix features} "
 native_parts=" ${DOORBELL_DISTRO_NATIVE_PARTS:-matrix features} "
 # shellcheck source=scripts/lib.sh
 . "$here/../../scripts/lib.sh"
-# shellcheck source=tests/guest/pair-lib.sh
-. "$here/pair-lib.sh"	# scaled
+# shellcheck source=tests/guest/lib/pair-lib.sh
+. "$here/lib/pair-lib.sh"	# scaled
 
 distro=${DOORBELL_VM_DISTRO:-}
 if [[ -z $distro ]]; then

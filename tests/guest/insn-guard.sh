@@ -8,6 +8,8 @@
 set -uo pipefail
 build=${1:?usage: insn-guard.sh BUILD_DIR}
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# shellcheck source=scripts/lib.sh
+. "$top/scripts/lib.sh"	# pass, fail, skip
 export RDMAV_DRIVERS=$build/lib/libdoorbell
 dev=${DOORBELL_VM_IBDEV:-rxe0}
 gid=${DOORBELL_VM_GID_INDEX:-1}
@@ -20,7 +22,7 @@ for t in "" -t; do
 		--check "$top/tests/bench/insn-baseline.txt" -- -d "$dev" -g "$gid" >"$out"
 	rc=$?
 	if ! grep -E '^(PASS|FAIL) ' "$out"; then
-		echo "FAIL insn_rxe_${variant:-default}_counted: no counts (exit $rc)"
+		fail "insn_rxe_${variant:-default}_counted" "no counts (exit $rc)"
 		status=1
 	elif ((rc != 0)); then
 		status=1

@@ -12,8 +12,10 @@
 #   SECS: the bound (default 900), times DOORBELL_TIMEOUT_SCALE (pair-lib.sh).
 set -u
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-# shellcheck source=tests/guest/pair-lib.sh
-. "$here/pair-lib.sh"	# scaled
+# shellcheck source=scripts/lib.sh
+. "$here/../../scripts/lib.sh"	# pass, fail, skip
+# shellcheck source=tests/guest/lib/pair-lib.sh
+. "$here/lib/pair-lib.sh"	# scaled
 usage="usage: itest-run.sh [--prefix P] [--timeout SECS] NAME -- ITEST [ARG...]"
 prefix="" secs=900 name=""
 while (($#)); do
@@ -48,5 +50,5 @@ elif ((rc == 1)); then
 else
 	why="did not run whole"
 fi
-echo "FAIL $prefix$name: exit $rc ($why)"
+fail "$prefix$name" "exit $rc ($why)"
 exit "$rc"

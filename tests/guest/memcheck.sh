@@ -16,16 +16,18 @@
 # Needs RDMAV_DRIVERS pointing at the doorbell build.
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=scripts/lib.sh
+. "$here/../../scripts/lib.sh"	# pass, fail, skip
 dev=${DOORBELL_VM_IBDEV:-rxe0}
 gid=${DOORBELL_VM_GID_INDEX:-1}
 addr=${DOORBELL_VM_IPV4:-127.0.0.1}
 logs=$(mktemp -d)
 export DOORBELL_DEBUG=1
-# shellcheck source=tests/guest/pair-lib.sh
-. "$here/pair-lib.sh"
+# shellcheck source=tests/guest/lib/pair-lib.sh
+. "$here/lib/pair-lib.sh"
 
 if ! command -v valgrind >/dev/null; then
-	echo "FAIL memcheck_available: valgrind is not installed"
+	fail memcheck_available "valgrind is not installed"
 	exit 1
 fi
 
@@ -118,12 +120,12 @@ mc_pair() {
 		why="$ours memcheck errors in doorbell"
 	fi
 	if [[ -n $why ]]; then
-		echo "FAIL $name: $why"
+		fail "$name" "$why"
 		failed=1
 		tail -8 "$cli" | sed 's/^/    client| /'
 		tail -8 "$srv" | sed 's/^/    server| /'
 	else
-		echo "PASS $name"
+		pass "$name"
 	fi
 	echo "    memcheck ($side side): $total errors in all, $ours in doorbell"
 	cat "$logs/$name.ours"

@@ -46,7 +46,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/../.." && pwd)
 
 if [[ ${DOORBELL_VM:-} != 1 ]]; then
-	echo "FAIL package_takeover_runs_in_guest: not in the test guest (DOORBELL_VM unset); run it through tests/vm/run.sh --keep-stock"
+	fail package_takeover_runs_in_guest "not in the test guest (DOORBELL_VM unset); run it through tests/vm/run.sh --keep-stock"
 	exit 2
 fi
 
@@ -79,8 +79,8 @@ bw='^[[:space:]]+[0-9]+[[:space:]]+[0-9]+[[:space:]]+[0-9.]+[[:space:]]+[0-9.]+[
 logs=$(mktemp -d)
 # shellcheck source=scripts/lib.sh
 . "$here/../../scripts/lib.sh"
-# shellcheck source=tests/guest/pair-lib.sh
-. "$here/pair-lib.sh"	# wait_port, scaled
+# shellcheck source=tests/guest/lib/pair-lib.sh
+. "$here/lib/pair-lib.sh"	# wait_port, scaled
 
 # Only the packages may select the provider.
 unset RDMAV_DRIVERS IBV_DRIVERS LD_PRELOAD

@@ -10,9 +10,11 @@
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/../.." && pwd)
+# shellcheck source=scripts/lib.sh
+. "$top/scripts/lib.sh"	# pass, fail, skip
 prefix=${1:-}
-# shellcheck source=tests/guest/pair-lib.sh
-. "$here/pair-lib.sh"	# scaled
+# shellcheck source=tests/guest/lib/pair-lib.sh
+. "$here/lib/pair-lib.sh"	# scaled
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 if PYVERBS_TESTS_PROVIDER=libdoorbell timeout "$(scaled 900)" /usr/bin/python3 \
@@ -45,7 +47,7 @@ pt != "" && / \.\.\. / { r = $0; sub(/^.* \.\.\. /, "", r); report(pt, pid, r); 
 ' "$log"
 tail -3 "$log" | sed 's/^/    /'
 if ((rc != 0)); then
-	echo "FAIL ${prefix}pyverbs_tests_exit_status: $rc"
+	fail "${prefix}pyverbs_tests_exit_status" "$rc"
 	grep -A15 "^FAIL:\|^ERROR:" "$log" | head -60 | sed 's/^/    /'
 fi
 exit "$((rc != 0))"

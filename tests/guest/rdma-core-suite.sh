@@ -54,8 +54,10 @@
 # draw the same (tests/guest/mlx5/check-all.sh).
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-# shellcheck source=tests/guest/pair-lib.sh
-. "$here/pair-lib.sh"	# scaled
+# shellcheck source=scripts/lib.sh
+. "$here/../../scripts/lib.sh"	# pass, fail, skip
+# shellcheck source=tests/guest/lib/pair-lib.sh
+. "$here/lib/pair-lib.sh"	# scaled
 # shellcheck source=tests/guest/suite-judge.sh
 . "$here/suite-judge.sh"
 dev=${DOORBELL_VM_IBDEV:-rxe0}
@@ -85,7 +87,7 @@ mlx5*) backend=mlx5 ;;
 *) backend=rxe ;;
 esac
 if [[ ! -d $src ]]; then
-	echo "FAIL $name: no $src (is rdma-core installed?)"
+	fail "$name" "no $src (is rdma-core installed?)"
 	exit 1
 fi
 # The huge-page tests need 2 MiB pages; reserve some in the throw-away guest.
@@ -237,8 +239,8 @@ else
 	((crashes == 0)) || why+=", $crashes exit crashes"
 fi
 if [[ -z $why ]]; then
-	echo "PASS $name"
+	pass "$name"
 else
-	echo "FAIL $name: ${why#, }"
+	fail "$name" "${why#, }"
 fi
 exit "$((${#why} > 0))"

@@ -18,6 +18,11 @@
 #                             and poll_cq both, and there was one at least;
 #                             FAIL NAME otherwise (none, or which process
 #                             another library served).  Status 0 on PASS.
+# pass, fail, skip: scripts/lib.sh's, unless the sourcing script has them
+if ! declare -F pass >/dev/null; then
+	# shellcheck source=scripts/lib.sh
+	. "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib.sh"
+fi
 
 served_witness() {
 	local f=$1/tests/lib/libdoorbell-served-witness.so
@@ -38,7 +43,7 @@ served_begin() {
 served_check() {
 	local name=$1 dev=$2 want=$3 log=${4:-${DOORBELL_WITNESS_LOG:-}}
 	local n=0 bad="" failed=0 pid d drv cq pids
-	[[ -r $log ]] || { echo "FAIL $name: no witness log (${log:-DOORBELL_WITNESS_LOG unset})"; return 1; }
+	[[ -r $log ]] || { fail "$name" "no witness log (${log:-DOORBELL_WITNESS_LOG unset})"; return 1; }
 	while read -r pid d drv cq; do
 		[[ $d == "$dev" ]] || continue
 		if [[ $drv == failed: ]]; then
@@ -51,12 +56,12 @@ served_check() {
 	done <"$log"
 	pids=$(awk -v d="$dev" '$2 == d && $3 != "failed:" { print $1 }' "$log" | sort -u | wc -l)
 	if [[ -n $bad ]]; then
-		echo "FAIL $name: $dev not served by $want in every process ($bad)"
+		fail "$name" "$dev not served by $want in every process ($bad)"
 		return 1
 	fi
 	if ((n == 0)); then
-		echo "FAIL $name: no process opened $dev ($failed opens failed)"
+		fail "$name" "no process opened $dev ($failed opens failed)"
 		return 1
 	fi
-	echo "PASS $name: $n contexts on $dev in $pids processes, each served by $want (driver and poll_cq, in the process; $failed opens failed)"
+	pass "$name" "$n contexts on $dev in $pids processes, each served by $want (driver and poll_cq, in the process; $failed opens failed)"
 }

@@ -24,6 +24,11 @@
 #       id and its skip reason: a SKIP line names the choice); any other
 #       outcome is a FAIL line.
 #       So is an exit crash the baseline lacks.  Status 1 after a FAIL.
+# pass, fail, skip: scripts/lib.sh's, unless the sourcing script has them
+if ! declare -F pass >/dev/null; then
+	# shellcheck source=scripts/lib.sh
+	. "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib.sh"
+fi
 
 # suite_id_re TEST: an extended regex for TEST's id in a summary line.
 suite_id_re() {
@@ -57,14 +62,14 @@ suite_except() {
 		re="$(suite_id_re "$t")(:| |\$)"
 		grep -Eq "^bad [a-z]+ $re" "$sum" || continue
 		if [[ -n $base ]] && ! grep -Eq "^(bad|excepted) [a-z]+ $re" "$base"; then
-			echo "FAIL ${name}_$t: not the kernel's ($reason): the stock provider did not hit it in this boot"
+			fail "${name}_$t" "not the kernel's ($reason): the stock provider did not hit it in this boot"
 			continue
 		fi
 		if [[ -n $base ]] && ! suite_same_error "$sum" "$base" "$re"; then
-			echo "FAIL ${name}_$t: not the kernel's ($reason): another error than the stock provider's in this boot: $(grep -Em1 "^bad [a-z]+ $re" "$sum")"
+			fail "${name}_$t" "not the kernel's ($reason): another error than the stock provider's in this boot: $(grep -Em1 "^bad [a-z]+ $re" "$sum")"
 			continue
 		fi
-		echo "SKIP ${name}_$t: $reason (kernel $kver)"
+		skip "${name}_$t" "$reason (kernel $kver)"
 		nf=$(grep -Ec "^bad (fail|xpass) $re" "$sum")
 		ne=$(grep -Ec "^bad error $re" "$sum")
 		F=$((F - nf)) E=$((E - ne)) S=$((S + 1))
@@ -111,15 +116,15 @@ suite_compare() {
 		got=$(awk -v t="$t" '$1 == "skipped" || $1 == "bad" || $1 == "excepted" {
 			id = $3; sub(/:$/, "", id); if (id == t) { print; exit } }' "$sum")
 		if [[ $got == "skipped "* ]] && why=$(suite_choice "$choices" "$backend" "$t" "${got#*": "}"); then
-			echo "SKIP ${name}_$t: passes with the stock provider; doorbell's choice: $why"
+			skip "${name}_$t" "passes with the stock provider; doorbell's choice: $why"
 			continue
 		fi
-		echo "FAIL ${name}_$t: passes with the stock provider; here: ${got:-not run}"
+		fail "${name}_$t" "passes with the stock provider; here: ${got:-not run}"
 		lost=$((lost + 1))
 	done < <(grep '^pass ' "$base")
 	while read -r _ m _; do
 		grep -q "^crash $m " "$base" && continue
-		echo "FAIL ${name}_exit_crash_$m: the module's process crashed after its tests, not with the stock provider"
+		fail "${name}_exit_crash_$m" "the module's process crashed after its tests, not with the stock provider"
 		lost=$((lost + 1))
 	done < <(grep '^crash ' "$sum")
 	((lost == 0))

@@ -5,12 +5,14 @@
 set -u
 build=${1:?usage: suite.sh BUILD_DIR}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=scripts/lib.sh
+. "$here/../../scripts/lib.sh"	# pass, fail, skip
 dev=${DOORBELL_VM_IBDEV:-rxe0}
 gid=${DOORBELL_VM_GID_INDEX:-1}
 
 # Only doorbell may serve the device: the stock rxe.driver is hidden.
 if [[ -e /etc/libibverbs.d/rxe.driver ]]; then
-	echo "FAIL only_doorbell_serves_rxe0: stock rxe.driver is visible"
+	fail only_doorbell_serves_rxe0 "stock rxe.driver is visible"
 fi
 
 # The suite's status: 1 if a part exited non-zero, so that a part that
@@ -25,7 +27,7 @@ if [[ -x $itest ]]; then
 	part "$here/itest-run.sh" integration_tests_complete -- \
 		"$itest" -d "$dev" -g "$gid"
 else
-	echo "FAIL integration_tests_built: no $itest"
+	fail integration_tests_built "no $itest"
 fi
 
 echo "== applications"

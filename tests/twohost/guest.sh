@@ -33,6 +33,8 @@
 #   PASS|FAIL twohost_netem_injected_LABEL      (netem drops seen, or for
 #     reorder_dup and corrupt, rxe sequence errors/duplicates/retries)
 set -u
+# shellcheck source=scripts/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib.sh"	# pass, fail, skip
 
 # scenario NAME: sets spec, label, expect (drop|dup|none), mode, dups.
 scenario() {
@@ -75,7 +77,7 @@ port=18800
 counters=/sys/class/infiniband/${DOORBELL_VM_IBDEV:-rxe0}/ports/1/hw_counters
 rc=0
 
-[[ -x $xfer ]] || { echo "FAIL twohost_rdma_xfer_built: no $xfer"; exit 1; }
+[[ -x $xfer ]] || { fail twohost_rdma_xfer_built "no $xfer"; exit 1; }
 
 snap() { # file: rxe hw counters "name value"
 	local f
@@ -92,7 +94,7 @@ qstats() {
 echo "host $role: $nic $DOORBELL_VM_IPV4, peer $peer, gid index $DOORBELL_VM_GID_INDEX, kernel $(uname -r)"
 for scen in "$@"; do
 	if ! scenario "$scen"; then
-		echo "FAIL twohost_scenario_known: $scen"
+		fail twohost_scenario_known "$scen"
 		rc=1
 		continue
 	fi
@@ -104,7 +106,7 @@ for scen in "$@"; do
 	if [[ -n $spec ]]; then
 		# shellcheck disable=SC2086 # the spec is words
 		if ! tc qdisc add dev "$nic" root netem $spec; then
-			echo "FAIL twohost_netem_${label}: tc qdisc add dev $nic root netem $spec failed"
+			fail "twohost_netem_${label}" "tc qdisc add dev $nic root netem $spec failed"
 			rc=1
 			continue
 		fi
@@ -124,9 +126,9 @@ for scen in "$@"; do
 	if [[ ${TWOHOST_PROVIDER:-doorbell} == stock ]]; then
 		: # the stock provider: nothing to prove
 	elif grep -q 'doorbell: .*serving the device' /tmp/xfer.err; then
-		echo "PASS twohost_served_by_doorbell_$label"
+		pass "twohost_served_by_doorbell_$label"
 	else
-		echo "FAIL twohost_served_by_doorbell_$label: no DOORBELL_DEBUG line from doorbell"
+		fail "twohost_served_by_doorbell_$label" "no DOORBELL_DEBUG line from doorbell"
 		rc=1
 	fi
 	snap /tmp/c1
@@ -146,9 +148,9 @@ for scen in "$@"; do
 	*) ok=-1 ;;
 	esac
 	if ((ok == 1)); then
-		echo "PASS twohost_netem_injected_$label"
+		pass "twohost_netem_injected_$label"
 	elif ((ok == 0)); then
-		echo "FAIL twohost_netem_injected_$label: $what"
+		fail "twohost_netem_injected_$label" "$what"
 		rc=1
 	fi
 	tc qdisc del dev "$nic" root 2>/dev/null

@@ -38,6 +38,8 @@
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/../.." && pwd)
+# shellcheck source=scripts/lib.sh
+. "$top/scripts/lib.sh"	# pass, fail, skip
 
 build=
 scenarios="noloss loss1 loss5 reorder_dup corrupt"
@@ -81,12 +83,12 @@ t0=$SECONDS
 if [[ -z $build ]]; then
 	build=$top/build
 	if [[ ! -x $build/tests/twohost/rdma_xfer || ! -e $build/lib/libdoorbell-rdmav34.so ]]; then
-		build=$("$top/scripts/build.sh") || { echo "FAIL twohost_build"; exit 1; }
+		build=$("$top/scripts/build.sh") || { fail twohost_build; exit 1; }
 	fi
 fi
 build=$(realpath "$build")
 if [[ ! -x $build/tests/twohost/rdma_xfer ]]; then
-	echo "FAIL twohost_rdma_xfer_built: no $build/tests/twohost/rdma_xfer"
+	fail twohost_rdma_xfer_built "no $build/tests/twohost/rdma_xfer"
 	exit 1
 fi
 
@@ -156,7 +158,7 @@ for n in "${expected[@]}"; do
 	a=${res_a[$n]:-} b=${res_b[$n]:-}
 	name=$prefix${n#twohost_}
 	if [[ $a == PASS && $b == PASS ]]; then
-		echo "PASS $name"
+		pass "$name"
 		continue
 	fi
 	failed=1
@@ -166,10 +168,10 @@ for n in "${expected[@]}"; do
 	[[ -z $a ]] && why+=("no result from A")
 	[[ -z $b ]] && why+=("no result from B")
 	printf -v j '%s; ' "${why[@]}"
-	echo "FAIL $name: ${j%; }"
+	fail "$name" "${j%; }"
 done
 if ((rc == 124 || rc == 125)); then
-	echo "FAIL ${prefix}guests_complete: run2.sh exit $rc (124 timeout, 125 guest set-up or crash)"
+	fail "${prefix}guests_complete" "run2.sh exit $rc (124 timeout, 125 guest set-up or crash)"
 	failed=1
 fi
 

@@ -24,8 +24,8 @@
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib.sh"
-# shellcheck source=scripts/releases.sh
-. "$(dirname "${BASH_SOURCE[0]}")/../../scripts/releases.sh"
+# shellcheck source=scripts/ci/releases.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../../scripts/ci/releases.sh"
 exe=${1:?usage: provider-load.sh LOAD_PROVIDER_EXE PROVIDER_SO}
 prov=${2:?usage: provider-load.sh LOAD_PROVIDER_EXE PROVIDER_SO}
 read -r -a emu <<<"${DOORBELL_TEST_EMULATOR:-}"

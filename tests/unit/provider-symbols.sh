@@ -15,8 +15,8 @@
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib.sh"
-# shellcheck source=scripts/releases.sh
-. "$(dirname "${BASH_SOURCE[0]}")/../../scripts/releases.sh"
+# shellcheck source=scripts/ci/releases.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../../scripts/ci/releases.sh"
 so=${1:?usage: provider-symbols.sh PROVIDER_SO}
 
 needs=$(readelf -V -W "$so" | sed -n '/Version needs section/,$p' |

@@ -19,8 +19,8 @@
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib.sh"
-# shellcheck source=scripts/releases.sh
-. "$(dirname "${BASH_SOURCE[0]}")/../../scripts/releases.sh"
+# shellcheck source=scripts/ci/releases.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../../scripts/ci/releases.sh"
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 export LC_ALL=C
 files=("$@")
@@ -67,10 +67,10 @@ for f in "${files[@]}"; do
 	done < <({ grep -noE "(^|[^0-9])${db_pabis[0]}(, [0-9]{2})+(,? and [0-9]{2})?" \
 		"$f" || true; } | sed -E 's/^([0-9]+):[^0-9]*/\1:/')
 	if [[ ${#bad[@]} -eq 0 ]]; then
-		echo "PASS docs_state_the_releases_of_releases_txt: $name"
+		pass docs_state_the_releases_of_releases_txt "$name"
 	else
 		for b in "${bad[@]}"; do
-			echo "FAIL docs_state_the_releases_of_releases_txt: $name: $b"
+			fail docs_state_the_releases_of_releases_txt "$name: $b"
 		done
 		failed=1
 	fi

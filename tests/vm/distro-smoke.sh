@@ -102,7 +102,7 @@ for d in "${distros[@]}"; do
 	grep -E '^doorbell-vm: (timings|error|guest|TIMEOUT|building|.* root built)' "$log" || true
 	if ((r)); then
 		grep -v '^\[console\]' "$log" | tail -n 20
-		echo "FAIL ${d}_guest_smoke: run.sh exit $r"
+		fail "${d}_guest_smoke" "run.sh exit $r"
 		rc=1
 	fi
 	awk -v d="$d" -v a="$t0" -v b="$t1" 'BEGIN { printf "%s: smoke wall time %.1fs\n", d, b - a }'

@@ -26,7 +26,7 @@
 #                    qemu-system-aarch64 -M virt or qemu-system-s390x -M
 #                    s390-ccw-virtio, host directories shared as with
 #                    --distro; run binaries of A there
-#                    (scripts/build-arch.sh A)
+#                    (scripts/ci/build-arch.sh A)
 #   --timeout SECS   kill the guest after SECS seconds (default 900), exit 124
 #   --mem SIZE       guest memory (default 2G)
 #   --smp N          guest CPUs (default 2)

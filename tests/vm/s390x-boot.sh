@@ -14,6 +14,8 @@
 # Cache: $DOORBELL_VM_CACHE/s390x/<package>_<version> (default
 # /var/cache/doorbell-vm).
 set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib.sh"	# pass, fail, skip
 cache=${DOORBELL_VM_CACHE:-/var/cache/doorbell-vm}/s390x
 ac=(apt-cache -o APT::Architecture=s390x)
 
@@ -24,7 +26,7 @@ pkg=$("${ac[@]}" depends linux-image-s390x |
 	sed -n 's/^ *Depends: *\(linux-image-[^ ]*-s390x\)$/\1/p' | sort -V | tail -n 1)
 ver=$("${ac[@]}" policy "$pkg" | awk '$1 == "Candidate:" { print $2 }')
 if [[ -z $pkg || -z $ver || $ver == "(none)" ]]; then
-	echo "FAIL s390x_kernel_boots_to_init: apt knows no s390x kernel (dpkg --add-architecture s390x; apt-get update)"
+	fail s390x_kernel_boots_to_init "apt knows no s390x kernel (dpkg --add-architecture s390x; apt-get update)"
 	exit 1
 fi
 dir=$cache/${pkg}_$ver
@@ -62,9 +64,9 @@ timeout 600 qemu-system-s390x -machine s390-ccw-virtio -accel tcg -cpu max -m 1G
 t=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
 line=$(grep -a '^dbvm-s390x:' "$console" || true)
 if ((rc == 0)) && [[ -n $line ]]; then
-	echo "PASS s390x_kernel_boots_to_init: ${line#dbvm-s390x: }; QEMU wall ${t} s"
+	pass s390x_kernel_boots_to_init "${line#dbvm-s390x: }; QEMU wall ${t} s"
 else
-	echo "FAIL s390x_kernel_boots_to_init: qemu exit $rc after ${t} s, no line from /init"
+	fail s390x_kernel_boots_to_init "qemu exit $rc after ${t} s, no line from /init"
 	tail -n 15 "$console" | sed 's/^/    console| /'
 	exit 1
 fi

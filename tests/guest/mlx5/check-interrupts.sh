@@ -39,8 +39,8 @@ slack=3
 # shellcheck source=scripts/lib.sh
 . "$top/scripts/lib.sh"
 [[ -x $prog ]] || { fail cx_irq_setup "no $prog (build first)"; exit 1; }
-# shellcheck source=tests/guest/mlx5/irq-lib.sh
-. "$top/tests/guest/mlx5/irq-lib.sh"
+# shellcheck source=tests/guest/lib/irq-lib.sh
+. "$top/tests/guest/lib/irq-lib.sh"
 
 # run NAME ARGS...: cx-cq-events -i; sets events, comp and moved (the
 # interrupts of its receive phase, which it reports), ctrl (those of the

@@ -38,8 +38,8 @@ batch=${2:-4}
 # shellcheck source=scripts/lib.sh
 . "$top/scripts/lib.sh"
 [[ -x $prog ]] || { fail cx_irq_equal_setup "no $prog (build first)"; exit 1; }
-# shellcheck source=tests/guest/mlx5/irq-lib.sh
-. "$top/tests/guest/mlx5/irq-lib.sh"
+# shellcheck source=tests/guest/lib/irq-lib.sh
+. "$top/tests/guest/lib/irq-lib.sh"
 
 # measure PROVIDER ARGS...: "EVENTS INTERRUPTS" of one lockstep run, or
 # "error: WHY".

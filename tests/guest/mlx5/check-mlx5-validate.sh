@@ -22,10 +22,12 @@
 # Options after OUT are passed to scripts/mlx5-validate.sh (default -g 0).
 set -uo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
+# shellcheck source=scripts/lib.sh
+. "$top/scripts/lib.sh"	# pass, fail
 dir=$top/build-mlx5-validate
 if (($#)) && [[ $1 != -* ]]; then
 	mkdir -p "$dir"
-	mount --bind "$1" "$dir" || { echo "FAIL cx_validate_build_bound: $1"; exit 1; }
+	mount --bind "$1" "$dir" || { fail cx_validate_build_bound "$1"; exit 1; }
 	shift
 fi
 (($#)) || set -- -g 0
@@ -66,9 +68,9 @@ rc=${PIPESTATUS[0]}
 n=$(find "$dir" -newer "$marker" -type f \( -name '*.o' -o -name '*.so*' -o -name '*.a' \
 	-o -perm -u+x \) | wc -l)
 if ((n == 0)); then
-	echo "PASS cx_validate_build_up_to_date: the build step compiled and linked nothing"
+	pass cx_validate_build_up_to_date "the build step compiled and linked nothing"
 else
-	echo "FAIL cx_validate_build_up_to_date: the build step rewrote $n objects or programs"
+	fail cx_validate_build_up_to_date "the build step rewrote $n objects or programs"
 	find "$dir" -newer "$marker" -type f | head -5 | sed 's/^/  /'
 	((rc)) || rc=1
 fi

@@ -8,7 +8,7 @@
 # exchange, the data going through the device's data path
 # (sim/mlx5/pci/cx_engine.c).  A pair passes when both sides exit 0 and the
 # client prints its result line (message size, iterations, then numbers).
-# The pairs run through the Soft-RoCE guests' tests/guest/pair-lib.sh (the
+# The pairs run through the Soft-RoCE guests' tests/guest/lib/pair-lib.sh (the
 # client starts when the server listens; each side has a timeout, so
 # nothing hangs).  A failure of perftest's clock calibration (noisy under
 # TCG; pair-lib.sh's perftest_gave_up: "Can't produce a report", or inf
@@ -21,8 +21,10 @@
 #
 # Usage: check-perftest.sh [ITERS]   (scripts/cx.sh -- tests/guest/mlx5/check-perftest.sh)
 set -uo pipefail
-# shellcheck source=tests/guest/pair-lib.sh
-. "$(dirname "${BASH_SOURCE[0]}")/../pair-lib.sh"
+# shellcheck source=scripts/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../../../scripts/lib.sh"	# pass, fail
+# shellcheck source=tests/guest/lib/pair-lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/pair-lib.sh"
 iters=${1:-200}
 addr=localhost
 pair_timeout=60
@@ -52,10 +54,10 @@ pair() {
 	shift 2
 	pair_tries "$name" "$dir/$name.srv" "$dir/$name.cli" "$result" once "$name" "$prog" "$@"
 	if passed "$name"; then
-		echo "PASS cx_perftest_$name: $(grep -E "$result" "$dir/$name.cli" |
+		pass "cx_perftest_$name" "$(grep -E "$result" "$dir/$name.cli" |
 			tail -n 1 | sed 's/^ *//;s/  */ /g')"
 	else
-		echo "FAIL cx_perftest_$name: server exit $rc_s, client exit $rc_c ($prog $*)"
+		fail "cx_perftest_$name" "server exit $rc_s, client exit $rc_c ($prog $*)"
 		sed 's/^/  server: /' "$dir/$name.srv" | tail -n 20
 		sed 's/^/  client: /' "$dir/$name.cli" | tail -n 20
 		failed=1

@@ -9,15 +9,15 @@
 # the device's data path (sim/mlx5/pci/cx_engine.c); each side checks the
 # bytes it received (-c); a side that prints "invalid data" (which -c
 # does and still exits 0) fails the pair (pingpong_verdict, in
-# tests/guest/pair-lib.sh).  The pairs run through the Soft-RoCE guests'
-# tests/guest/pair-lib.sh (the client starts when the server listens; each
+# tests/guest/lib/pair-lib.sh).  The pairs run through the Soft-RoCE guests'
+# tests/guest/lib/pair-lib.sh (the client starts when the server listens; each
 # side has a timeout, so nothing hangs).  Prints PASS/FAIL per pingpong;
 # exit 1 if any failed.
 #
 # Usage: check-pingpong.sh [ITERS]   (scripts/cx.sh -- tests/guest/mlx5/check-pingpong.sh)
 set -uo pipefail
-# shellcheck source=tests/guest/pair-lib.sh
-. "$(dirname "${BASH_SOURCE[0]}")/../pair-lib.sh"
+# shellcheck source=tests/guest/lib/pair-lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/pair-lib.sh"
 iters=${1:-200}
 addr=localhost
 pair_timeout=30

@@ -15,6 +15,8 @@
 # Usage: check-served-witness.sh   (scripts/cx.sh -- tests/guest/mlx5/check-served-witness.sh)
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=scripts/lib.sh
+. "$here/../../../scripts/lib.sh"	# pass, fail
 build=${DOORBELL_PROVIDER_BUILD:-$(cd "$here/../../.." && pwd)/build}
 witness=$build/tests/lib/libdoorbell-served-witness.so
 rc=0
@@ -29,16 +31,16 @@ Context(name="mlx5_0").close()
 status=$?
 served=$(grep -m 1 '^FAIL cx_doorbell_served_' <<<"$out")
 if ((status != 0)) && [[ $served == *"driver libmlx5"* ]]; then
-	echo "PASS cx_served_witness_catches_libmlx5: ${served#FAIL }"
+	pass cx_served_witness_catches_libmlx5 "${served#FAIL }"
 else
-	echo "FAIL cx_served_witness_catches_libmlx5: exit $status: $(tr '\n' ' ' <<<"$out")"
+	fail cx_served_witness_catches_libmlx5 "exit $status: $(tr '\n' ' ' <<<"$out")"
 	rc=1
 fi
 said=$(grep -c '^doorbell: libmlx5.so.1 was loaded before doorbell' <<<"$out")
 if ((said == 1)); then
-	echo "PASS cx_doorbell_says_libmlx5_serves_first: $(grep -m 1 '^doorbell: libmlx5' <<<"$out")"
+	pass cx_doorbell_says_libmlx5_serves_first "$(grep -m 1 '^doorbell: libmlx5' <<<"$out")"
 else
-	echo "FAIL cx_doorbell_says_libmlx5_serves_first: $said such lines: $(tr '\n' ' ' <<<"$out")"
+	fail cx_doorbell_says_libmlx5_serves_first "$said such lines: $(tr '\n' ' ' <<<"$out")"
 	rc=1
 fi
 exit "$rc"

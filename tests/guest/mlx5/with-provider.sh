@@ -37,6 +37,8 @@
 # perftest).
 set -uo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
+# shellcheck source=scripts/lib.sh
+. "$top/scripts/lib.sh"	# pass, fail
 # shellcheck source=tests/guest/served-lib.sh
 . "$top/tests/guest/served-lib.sh"
 build=${DOORBELL_PROVIDER_BUILD:-$top/build}
@@ -59,9 +61,9 @@ mark="    (witness: each process below, checked by the next served line)"
 case $prov in
 libmlx5)
 	unset RDMAV_DRIVERS DOORBELL_MLX5
-	[[ -e $driver ]] || { echo "FAIL cx_libmlx5_visible: no $driver"; exit 1; }
+	[[ -e $driver ]] || { fail cx_libmlx5_visible "no $driver"; exit 1; }
 	served_begin "$build" ||
-		{ echo "FAIL cx_served_$what: no witness in $build (tests/lib/served-witness.c)"; exit 1; }
+		{ fail "cx_served_$what" "no witness in $build (tests/lib/served-witness.c)"; exit 1; }
 	trap 'rm -f "$DOORBELL_WITNESS_LOG"' EXIT
 	echo "$mark"
 	"$@" | sed -u -E 's/^(PASS|FAIL|SKIP) (cx_)?/\1 cx_/'
@@ -76,7 +78,7 @@ esac
 
 export RDMAV_DRIVERS=$build/lib/libdoorbell DOORBELL_MLX5=1
 served_begin "$build" "$build/lib/libdoorbell-rdmav34.so" ||
-	{ echo "FAIL cx_doorbell_served_$what: no witness in $build (tests/lib/served-witness.c)"; exit 1; }
+	{ fail "cx_doorbell_served_$what" "no witness in $build (tests/lib/served-witness.c)"; exit 1; }
 hidden=
 # shellcheck disable=SC2317 # the EXIT trap calls it
 restore() {

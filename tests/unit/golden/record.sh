@@ -23,8 +23,8 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=scripts/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../../../scripts/lib.sh"
-# shellcheck source=scripts/releases.sh
-. "$(dirname "${BASH_SOURCE[0]}")/../../../scripts/releases.sh"
+# shellcheck source=scripts/ci/releases.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../../../scripts/ci/releases.sh"
 
 usage="usage: record.sh GIT_DIR [MAJOR...] | --tarball RELEASE_TARBALL MAJOR"
 [[ $# -ge 1 ]] || die "$usage"

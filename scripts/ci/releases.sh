@@ -3,7 +3,7 @@
 # Sourced: the rdma-core releases doorbell serves, from the one place they
 # are written, providers/doorbell/abi/releases.txt, into db_first, db_last
 # and the array db_pabis (the first is the PABI the module is built as).
-db_releases_file=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." &&
+db_releases_file=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." &&
 	pwd)/providers/doorbell/abi/releases.txt
 db_first=$(awk '$1 == "first" { print $2 }' "$db_releases_file")
 db_last=$(awk '$1 == "last" { print $2 }' "$db_releases_file")

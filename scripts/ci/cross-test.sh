@@ -7,7 +7,7 @@
 # and ctest runs every entry through qemu-ARCH-static
 # (docs/architectures.md).
 #
-# Usage: scripts/cross-test.sh [--native BUILD] [ARCH...]
+# Usage: scripts/ci/cross-test.sh [--native BUILD] [ARCH...]
 #   ARCH: arm64 ppc64el s390x (all of them by default)
 #   --native BUILD: an amd64 build directory (scripts/build.sh); its ctest
 #                   entries name the targets to build, and each ARCH must
@@ -18,8 +18,10 @@
 # dpkg --add-architecture ARCH, gcc-<triplet>, libibverbs-dev:ARCH,
 # qemu-user-static.
 set -uo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
+here=$(cd "$(dirname "$0")/.." && pwd)	# scripts/
 top=$(dirname "$here")
+# shellcheck source=scripts/lib.sh
+. "$top/scripts/lib.sh"	# pass, fail, skip
 # shellcheck source=scripts/apt-lib.sh
 . "$here/apt-lib.sh"
 
@@ -94,11 +96,11 @@ for a in "${archs[@]}"; do
 			grep -Fx -f <(printf '%s\n' "${targets[@]}")) &&
 		cmake --build "$b" -j 2 --target "${have[@]}"; } >"$log" 2>&1; then
 		tail -n 30 "$log" >&2
-		echo "FAIL ${a}_builds_warning_free"
+		fail "${a}_builds_warning_free"
 		failed=1
 		continue
 	fi
-	echo "PASS ${a}_builds_warning_free"
+	pass "${a}_builds_warning_free"
 	(cd "$b" && ctest -j 2 --timeout 600 -V) >"$log" 2>&1
 	rc=$?
 	# The tests' own lines, named for the architecture.
@@ -111,7 +113,7 @@ for a in "${archs[@]}"; do
 			grep -v '(Skipped)$' | while read -r num _ name _; do
 				grep -q "^$num: FAIL " "$log" && continue
 				grep "^$num: " "$log" | tail -n 5 | sed 's/^/    /' >&2
-				echo "FAIL ${a}_ctest_${name}_passes: failed without a FAIL line"
+				fail "${a}_ctest_${name}_passes" "failed without a FAIL line"
 			done
 	fi
 	test_names "$b" >"$work/$a.names"
@@ -119,9 +121,9 @@ for a in "${archs[@]}"; do
 	extra=$(comm -13 "$work/native.names" "$work/$a.names" | tr '\n' ' ')
 	n=$(wc -l <"$work/$a.names")
 	if [[ -z $lacking && -z $extra ]]; then
-		echo "PASS ${a}_lists_the_amd64_test_names: the same $n entries"
+		pass "${a}_lists_the_amd64_test_names" "the same $n entries"
 	else
-		echo "FAIL ${a}_lists_the_amd64_test_names: missing: ${lacking:-none}; extra: ${extra:-none}"
+		fail "${a}_lists_the_amd64_test_names" "missing: ${lacking:-none}; extra: ${extra:-none}"
 		failed=1
 	fi
 done

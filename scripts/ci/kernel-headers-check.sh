@@ -17,12 +17,12 @@
 # Run by ctest (unit_build_uses_only_tree_kernel_headers, also in the
 # package builds) and by scripts/lint.sh after its clang build.
 #
-# Usage: scripts/kernel-headers-check.sh BUILD_DIR [NAME]
+# Usage: scripts/ci/kernel-headers-check.sh BUILD_DIR [NAME]
 #   NAME: the test name printed (default build_uses_only_tree_kernel_headers)
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
-. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+. "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build=${1:?usage: kernel-headers-check.sh BUILD_DIR [NAME]}
 name=${2:-build_uses_only_tree_kernel_headers}
 kh=$(realpath "$top/kernel-headers")

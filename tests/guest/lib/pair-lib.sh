@@ -9,6 +9,12 @@
 # DOORBELL_TIMEOUT_SCALE (an integer, default 1) multiplies every timeout:
 # a slow guest kernel (Linux 6.12's rxe under emulation) sets it.
 
+# pass, fail, skip: scripts/lib.sh's, unless the sourcing script has them
+if ! declare -F pass >/dev/null; then
+	# shellcheck source=scripts/lib.sh
+	. "$(dirname "${BASH_SOURCE[0]}")/../../../scripts/lib.sh"
+fi
+
 # scaled SECS: SECS times DOORBELL_TIMEOUT_SCALE.
 scaled() {
 	local f=${DOORBELL_TIMEOUT_SCALE:-1}
@@ -177,10 +183,10 @@ pingpong_verdict() {
 		why="no 'iters in' line from both sides"
 	fi
 	if [[ -z $why ]]; then
-		echo "PASS $name: $(grep -m1 'iters in' "$cli")"
+		pass "$name" "$(grep -m1 'iters in' "$cli")"
 		return 0
 	fi
-	echo "FAIL $name: $why"
+	fail "$name" "$why"
 	sed 's/^/  server: /' "$srv"
 	sed 's/^/  client: /' "$cli"
 	return 1

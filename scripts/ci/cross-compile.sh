@@ -5,7 +5,7 @@
 # to prove every architecture branch of core/mmio.h and the sources around
 # it build warning-free.  Nothing runs; the objects are thrown away.
 #
-# Usage: scripts/cross-compile.sh [ARCH...]
+# Usage: scripts/ci/cross-compile.sh [ARCH...]
 #   ARCH: aarch64 ppc64le riscv64 s390x i686 (all of them by default)
 # Prints "PASS|FAIL provider_compiles_for_ARCH" per architecture (the lint
 # stage of scripts/test.sh runs it through scripts/lint.sh).
@@ -22,8 +22,10 @@
 # (core/mmio.h DB_HAVE_MMIO); the script checks that it is, and compiles
 # the core there (rxe's static layout checks hold on 64-bit hosts only).
 set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
+here=$(cd "$(dirname "$0")/.." && pwd)	# scripts/
 top=$(dirname "$here")
+# shellcheck source=scripts/lib.sh
+. "$top/scripts/lib.sh"	# pass, fail, skip
 # shellcheck source=scripts/apt-lib.sh
 . "$here/apt-lib.sh"
 
@@ -108,9 +110,9 @@ DB_HAVE_MMIO' | "$cc" "${flags[@]}" -E -P -x c - | tail -n 1)
 	fi
 	echo "cross-compile.sh: $a: $n files compiled (mlx5 $with_mlx5)"
 	if ((fail_before == fail)); then
-		echo "PASS provider_compiles_for_$a"
+		pass "provider_compiles_for_$a"
 	else
-		echo "FAIL provider_compiles_for_$a"
+		fail "provider_compiles_for_$a"
 	fi
 done
 exit $fail

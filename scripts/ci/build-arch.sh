@@ -7,9 +7,9 @@
 # db_triplet) and the multiarch libibverbs-dev:ARCH.  Adds ARCH to dpkg and
 # installs the packages when missing (root).  Prints the build directory.
 #
-# Usage: scripts/build-arch.sh ARCH [CMAKE_ARGS...]
+# Usage: scripts/ci/build-arch.sh ARCH [CMAKE_ARGS...]
 set -euo pipefail
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)	# scripts/
 top=$(dirname "$here")
 # shellcheck source=scripts/apt-lib.sh
 . "$here/apt-lib.sh"

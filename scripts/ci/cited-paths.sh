@@ -22,11 +22,11 @@
 # follows), and those in made_by_build below.  A path followed by '*', '{',
 # '<' or '$' is a pattern: some tracked path must start with it.
 #
-# Usage: scripts/cited-paths.sh
+# Usage: scripts/ci/cited-paths.sh
 set -uo pipefail
 # shellcheck source=scripts/lib.sh
-. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit
+. "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit
 
 # Paths that a build makes, cited as such (space-separated): dh's staging
 # tree of the package.
