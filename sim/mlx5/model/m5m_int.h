@@ -261,7 +261,8 @@ struct m5m_qp {
 	uint32_t dest_qpn;
 	uint32_t qkey;
 	uint32_t sq_psn, rq_psn;
-	int access;
+	int access;	  /* what the responder takes (m5m_kqp.c) */
+	int access_asked; /* qp_access_flags as last modified */
 	uint8_t port;
 	uint8_t rnr_retry;
 	uint8_t min_rnr_timer;

@@ -152,7 +152,7 @@ static void m5m_attr_apply(struct m5m_qp *qp, const struct ibv_qp_attr *a,
 	if (mask & IBV_QP_PKEY_INDEX)
 		qp->pkey_index = a->pkey_index;
 	if (mask & IBV_QP_ACCESS_FLAGS)
-		qp->access = a->qp_access_flags;
+		qp->access_asked = a->qp_access_flags;
 	if (mask & IBV_QP_QKEY)
 		qp->qkey = a->qkey;
 	if (mask & IBV_QP_AV)
@@ -177,6 +177,13 @@ static void m5m_attr_apply(struct m5m_qp *qp, const struct ibv_qp_attr *a,
 		qp->retry_cnt = a->retry_cnt;
 	if (mask & IBV_QP_RNR_RETRY)
 		qp->rnr_retry = a->rnr_retry;
+	/*
+	 * As mlx5_ib's set_qpc_atomic_flags(): a responder without read or
+	 * atomic resources (max_dest_rd_atomic 0) gets remote write only.
+	 */
+	qp->access = qp->max_dest_rd_atomic
+			     ? qp->access_asked
+			     : qp->access_asked & IBV_ACCESS_REMOTE_WRITE;
 }
 
 static struct m5m_qp *m5m_qp_of(struct ibv_qp *qp)

@@ -25,7 +25,7 @@ int m5t_rc_up(struct m5m_dev *dev, struct ibv_qp *qp, uint32_t dest,
 		.path_mtu = c->mtu,
 		.dest_qp_num = dest,
 		.rq_psn = c->rq_psn,
-		.max_dest_rd_atomic = 1,
+		.max_dest_rd_atomic = c->no_dest_rd_atomic ? 0 : 1,
 		.min_rnr_timer = 1,
 		.ah_attr = { .dlid = m5m_port_lid(dev, 1), .port_num = 1 },
 	};

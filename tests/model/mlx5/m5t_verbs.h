@@ -19,6 +19,7 @@ struct m5t_rc_cfg {
 	enum ibv_mtu mtu;
 	uint8_t rnr_retry;
 	uint32_t sq_psn, rq_psn; /* the first PSN sent, and expected */
+	bool no_dest_rd_atomic;	 /* max_dest_rd_atomic 0, not 1 */
 };
 
 /*

@@ -4,7 +4,8 @@
  * sim/mlx5/model/m5m_send.c), through the mlx5 backend on the model: an
  * RC message takes one PSN per packet at both ends; a requester whose PSN
  * its peer does not expect, or whose packets are longer than its peer's
- * path MTU, ends with a transport retry error, as on a ConnectX.
+ * path MTU, ends with a transport retry error, as on a ConnectX.  A peer
+ * with no read or atomic resources (max_dest_rd_atomic 0) refuses READs.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -184,12 +185,30 @@ static void rc_packets_longer_than_the_peers_path_mtu_end_in_retry_error(void)
 	rig_close(&r);
 }
 
+/* mlx5_ib clears remote read and atomic on such a responder's QP. */
+static void rc_read_from_a_peer_without_read_resources_is_refused(void)
+{
+	struct m5t_rc_cfg ca = rc_1k, cb = rc_1k;
+	struct ibv_qp_attr qa;
+	struct ibv_qp_init_attr ia;
+	struct rig r;
+
+	cb.no_dest_rd_atomic = true;
+	CHECK_EQ(rig_open(&r, &ca, &cb), 0);
+	CHECK_EQ(ibv_query_qp(r.b, &qa, IBV_QP_ACCESS_FLAGS, &ia), 0);
+	CHECK_EQ(qa.qp_access_flags, IBV_ACCESS_REMOTE_WRITE);
+	CHECK_EQ(a_posts(&r, IBV_WR_RDMA_WRITE, 100), IBV_WC_SUCCESS);
+	CHECK_EQ(a_posts(&r, IBV_WR_RDMA_READ, 100), IBV_WC_REM_ACCESS_ERR);
+	rig_close(&r);
+}
+
 static const struct check_test tests[] = {
 	CHECK_TEST(rc_messages_of_many_packets_keep_both_ends_psns_in_step),
 	CHECK_TEST(
 		rc_send_at_a_psn_its_peer_does_not_expect_ends_in_retry_error),
 	CHECK_TEST(
 		rc_packets_longer_than_the_peers_path_mtu_end_in_retry_error),
+	CHECK_TEST(rc_read_from_a_peer_without_read_resources_is_refused),
 };
 
 int main(int argc, char **argv)
