@@ -172,6 +172,8 @@ int m5k_create_cq(struct ibv_context *ctx,
 		ret = ENOMEM;
 		goto out;
 	}
+	/* The provider's stores to the dbrec reach the model (m5m_uar.c). */
+	m5m_dbrec_register(m->dbrec, M5M_DBR_CQ, m);
 	m->ctx = c;
 	m->ibcq = &cq->cq;
 	m->uobj = uobj;
@@ -290,6 +292,7 @@ int m5k_destroy_cq(struct ibv_cq *cq)
 		m->chan->users--;
 	if (m->uobj)
 		m->uobj->users--;
+	m5m_dbrec_unregister(m->dbrec);
 	m5m_cq_free(m);
 out:
 	m5m_unlock();

@@ -387,6 +387,7 @@ int m5k_get_context(struct m5_context *ctx,
 	m5m_ctx_resp(dev, c, req, resp);
 	c->next = dev->ctxs;
 	dev->ctxs = c;
+	dev->kernel_fini = m5m_kernel_fini;
 	m5m_unlock();
 	return 0;
 }
@@ -591,4 +592,56 @@ int m5k_query_gid_type(struct ibv_context *ctx, uint8_t port,
 		*type = dev->cfg.roce_v1 ? IBV_GID_TYPE_ROCE_V1
 					 : IBV_GID_TYPE_ROCE_V2;
 	return 0;
+}
+
+/* CQs, QPs and SRQs left behind take their dbrec registrations with them. */
+static void m5m_forget_dbrecs(struct m5m_dev *dev)
+{
+	struct m5m_srq *srq;
+	struct m5m_qp *qp;
+	struct m5m_cq *cq;
+	uint32_t i;
+
+	for (i = 0; i < dev->cqs.cap; i++) {
+		cq = dev->cqs.slot[i];
+		if (cq && cq->ctx)
+			m5m_dbrec_unregister(cq->dbrec);
+	}
+	for (i = 0; i < dev->qps.cap; i++) {
+		qp = dev->qps.slot[i];
+		if (qp)
+			m5m_dbrec_unregister(qp->dbrec);
+	}
+	for (i = 0; i < dev->srqs.cap; i++) {
+		srq = dev->srqs.slot[i];
+		if (srq)
+			m5m_dbrec_unregister(srq->dbrec);
+	}
+	m5m_seq_forget(dev);
+}
+
+static void m5m_free_ctxs(struct m5m_dev *dev)
+{
+	struct m5m_ctx *c;
+	unsigned int i;
+
+	while ((c = dev->ctxs)) {
+		dev->ctxs = c->next;
+		for (i = 0; i < c->num_sys_pages; i++)
+			if (c->page[i])
+				munmap(c->page[i], sysconf(_SC_PAGESIZE));
+		if (c->async_wfd >= 0)
+			close(c->async_wfd);
+		m5m_uobjs_free(c);
+		free(c->bfreg_users);
+		free(c->bf_half);
+		free(c);
+	}
+}
+
+/* The device goes: what its contexts left behind goes with it. */
+void m5m_kernel_fini(struct m5m_dev *dev)
+{
+	m5m_forget_dbrecs(dev);
+	m5m_free_ctxs(dev);
 }

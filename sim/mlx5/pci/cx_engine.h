@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
  * The ConnectX data path (cx_engine.c): the model's WQE/CQE engine
- * (sim/mlx5/model/m5m_eng.h) run on the device's own objects.
+ * (sim/mlx5/engine/m5m_eng.h) run on the device's own objects.
  * The engine sees one struct m5m_qp per QP of cx_qp.c, m5m_cq per CQ of
  * cx_cq.c, m5m_srq per SRQ of cx_srq.c and m5m_pd per PD, made and
  * updated after each command that changes them (cx_eng_qp_made ...); its

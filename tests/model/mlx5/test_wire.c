@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * The connection's attributes on the wire (the engine's m5m_on_the_wire,
- * sim/mlx5/model/m5m_send.c), through the mlx5 backend on the model: an
+ * sim/mlx5/engine/m5m_send.c), through the mlx5 backend on the model: an
  * RC message takes one PSN per packet at both ends; a requester whose PSN
  * its peer does not expect, or whose packets are longer than its peer's
  * path MTU, ends with a transport retry error, as on a ConnectX.  A peer

@@ -39,8 +39,6 @@ struct m5m_cq *m5m_cq_new(struct m5m_dev *dev, uint8_t *buf, uint32_t ncqe,
 	cq->chan_wfd = -1;
 	cq->chan_rfd = -1;
 	cq->st = M5M_CQ_DISARMED;
-	if (dbrec)
-		m5m_dbrec_register(dbrec, M5M_DBR_CQ, cq);
 	return cq;
 }
 
@@ -62,8 +60,6 @@ void m5m_cq_free(struct m5m_cq *cq)
 	}
 	if (cq->split_pending)
 		dev->splits--;
-	if (cq->dbrec)
-		m5m_dbrec_unregister(cq->dbrec);
 	m5m_tab_del(&dev->cqs, cq->cqn);
 	free(cq);
 }

@@ -346,6 +346,12 @@ struct m5m_dev {
 	uint64_t violations;
 	unsigned int fault[M5M_FAULT_COUNT];
 	struct m5m_stats st;
+	/*
+	 * What the in-process front end (the fake kernel and its UARs) frees
+	 * with the device: set when a context opens, so NULL on a device
+	 * only the PCI function drives (sim/mlx5/pci links no fake kernel).
+	 */
+	void (*kernel_fini)(struct m5m_dev *dev);
 	struct m5m_ctx *ctxs;
 	struct m5m_tab pds, mrs, cqs, qps, srqs, ahs;
 	uint8_t mr_tag;
@@ -390,6 +396,7 @@ void m5m_ctx_maybe_closed(struct m5m_ctx *c);
 /* m5m_kctx.c: the live UAR object of c with page id pg, or NULL. */
 struct m5m_uobj *m5m_uobj_by_page(struct m5m_ctx *c, uint32_t pg);
 void m5m_uobjs_free(struct m5m_ctx *c);
+void m5m_kernel_fini(struct m5m_dev *dev);
 
 /* m5m_fault.c: checks, reports, the seam log */
 struct m5m_dump {

@@ -241,45 +241,6 @@ static void m5m_free_cqs(struct m5m_dev *dev)
 	free(dev->cqs.slot);
 }
 
-/* QPs and SRQs left behind take their dbrec registrations with them. */
-static void m5m_forget_dbrecs(struct m5m_dev *dev)
-{
-	struct m5m_srq *srq;
-	struct m5m_qp *qp;
-	uint32_t i;
-
-	for (i = 0; i < dev->qps.cap; i++) {
-		qp = dev->qps.slot[i];
-		if (qp)
-			m5m_dbrec_unregister(qp->dbrec);
-	}
-	for (i = 0; i < dev->srqs.cap; i++) {
-		srq = dev->srqs.slot[i];
-		if (srq)
-			m5m_dbrec_unregister(srq->dbrec);
-	}
-	m5m_seq_forget(dev);
-}
-
-static void m5m_free_ctxs(struct m5m_dev *dev)
-{
-	struct m5m_ctx *c;
-	unsigned int i;
-
-	while ((c = dev->ctxs)) {
-		dev->ctxs = c->next;
-		for (i = 0; i < c->num_sys_pages; i++)
-			if (c->page[i])
-				munmap(c->page[i], sysconf(_SC_PAGESIZE));
-		if (c->async_wfd >= 0)
-			close(c->async_wfd);
-		m5m_uobjs_free(c);
-		free(c->bfreg_users);
-		free(c->bf_half);
-		free(c);
-	}
-}
-
 void m5m_dev_destroy(struct m5m_dev *dev)
 {
 	struct m5m_dev **pp;
@@ -308,13 +269,13 @@ void m5m_dev_destroy(struct m5m_dev *dev)
 		free(ch);
 	}
 	m5m_free_mrs(dev);
+	if (dev->kernel_fini)
+		dev->kernel_fini(dev);
 	m5m_free_cqs(dev);
-	m5m_forget_dbrecs(dev);
 	m5m_tab_free_all(&dev->pds);
 	m5m_tab_free_all(&dev->qps);
 	m5m_tab_free_all(&dev->srqs);
 	m5m_tab_free_all(&dev->ahs);
-	m5m_free_ctxs(dev);
 	m5m_eq_fini(dev);
 	while ((ib = dev->ibdevs)) {
 		dev->ibdevs = ib->next;
