@@ -38,7 +38,9 @@ struct m5m_cq *m5m_cq_new(struct m5m_dev *dev, uint8_t *buf, uint32_t ncqe,
 	cq->eq = &dev->eqs[1 + comp_vector];
 	cq->chan_wfd = -1;
 	cq->chan_rfd = -1;
-	cq->st = M5M_CQ_DISARMED;
+	cq->arm.st = M5M_CQ_DISARMED;
+	cq->arm.period_from_cqe = dev->cfg.period_mode == M5M_PERIOD_FROM_CQE;
+	cq->arm.scqe_breaks = dev->cfg.scqe_break_moderation;
 	return cq;
 }
 
@@ -143,23 +145,23 @@ static void m5m_cq_put(struct m5m_cq *cq, const struct m5_cqe64 *cqe, bool sol)
 	if (cq->split_pending)
 		m5m_cq_split_finish(cq);
 	ci = be32toh(cq->dbrec[M5_CQ_SET_CI]) & M5_CQ_CI_MASK;
-	if (((cq->pi - ci) & M5_CQ_CI_MASK) >= cq->ncqe && !cq->oi) {
+	if (((cq->arm.pi - ci) & M5_CQ_CI_MASK) >= cq->ncqe && !cq->oi) {
 		/* The CQ stops; the kernel learns it on the async EQ. */
 		cq->overrun = true;
 		if (!dev->quiet)
 			fprintf(stderr,
 				"m5model[%u]: CQ 0x%x overrun (producer 0x%x, "
 				"ci 0x%x, %u CQEs): CQ_ERROR, the CQ stops\n",
-				dev->id, cq->cqn, cq->pi & M5_CQ_CI_MASK, ci,
-				cq->ncqe);
+				dev->id, cq->cqn, cq->arm.pi & M5_CQ_CI_MASK,
+				ci, cq->ncqe);
 		m5m_eqe_write(&dev->eqs[0], M5_EVENT_TYPE_CQ_ERROR, 0, cq->cqn,
 			      0);
 		return;
 	}
-	slot = cq->pi & (cq->ncqe - 1);
+	slot = cq->arm.pi & (cq->ncqe - 1);
 	dst = cq->buf + (size_t)slot * M5_CQE_SIZE;
 	memcpy(dst, cqe, M5_CQE_SIZE - 1);
-	op_own = (cqe->op_own & ~M5_CQE_OWNER_MASK) | !!(cq->pi & cq->ncqe);
+	op_own = (cqe->op_own & ~M5_CQE_OWNER_MASK) | !!(cq->arm.pi & cq->ncqe);
 	/*
 	 * op_own goes last, by a release store: whoever sees it sees the
 	 * whole body (the split fault delays it to the next model step).
@@ -173,14 +175,7 @@ static void m5m_cq_put(struct m5m_cq *cq, const struct m5_cqe64 *cqe, bool sol)
 		__atomic_store_n(&dst[M5_CQE_SIZE - 1], op_own,
 				 __ATOMIC_RELEASE);
 	}
-	if (cq->pi == cq->ev_pi)
-		cq->win_start = dev->now;
-	cq->win_last = dev->now;
-	if (sol) {
-		cq->has_sol = true;
-		cq->sol_pi = cq->pi + 1;
-	}
-	cq->pi++;
+	m5m_arm_cqe(&cq->arm, sol, dev->now);
 	dev->st.cqes++;
 	m5m_cq_try_fire(cq);
 }
@@ -256,10 +251,10 @@ int m5m_cq_resize(struct m5m_cq *cq, uint8_t *buf, uint32_t ncqe)
 	if (cq->split_pending)
 		m5m_cq_split_finish(cq);
 	ci = be32toh(cq->dbrec[M5_CQ_SET_CI]) & M5_CQ_CI_MASK;
-	unpolled = (cq->pi - ci) & M5_CQ_CI_MASK;
+	unpolled = (cq->arm.pi - ci) & M5_CQ_CI_MASK;
 	if (unpolled >= cq->ncqe || unpolled + 1 > ncqe)
 		return EINVAL;
-	dst = cq->buf + (size_t)(cq->pi & (cq->ncqe - 1)) * M5_CQE_SIZE;
+	dst = cq->buf + (size_t)(cq->arm.pi & (cq->ncqe - 1)) * M5_CQE_SIZE;
 	if (m5m_fault_take(dev, M5M_FAULT_BAD_RESIZE_CQE))
 		op = M5M_CQE_UNDEFINED;
 	if (!m5m_fault_take(dev, M5M_FAULT_NO_RESIZE_CQE)) {
@@ -267,10 +262,10 @@ int m5m_cq_resize(struct m5m_cq *cq, uint8_t *buf, uint32_t ncqe)
 		/* Release: the zeroed body before the owner byte. */
 		__atomic_store_n(&dst[M5_CQE_SIZE - 1],
 				 (uint8_t)(op << M5_CQE_OPCODE_SHIFT |
-					   !!(cq->pi & cq->ncqe)),
+					   !!(cq->arm.pi & cq->ncqe)),
 				 __ATOMIC_RELEASE);
 	}
-	cq->pi++;
+	cq->arm.pi++;
 	cq->buf = buf;
 	cq->ncqe = ncqe;
 	return 0;
@@ -278,73 +273,9 @@ int m5m_cq_resize(struct m5m_cq *cq, uint8_t *buf, uint32_t ncqe)
 
 /* --- Arming, moderation, events ------------------------------------------- */
 
-/* A CQE after the armed ci that the armed mode reports. */
-static bool m5m_cq_match(const struct m5m_cq *cq)
-{
-	uint32_t pending = (cq->pi - cq->arm_ci) & M5_CQ_CI_MASK;
-
-	if (!pending || pending > cq->ncqe)
-		return false;
-	if (cq->st == M5M_CQ_ARMED)
-		return true;
-	return cq->has_sol &&
-	       ((cq->sol_pi - 1 - cq->arm_ci) & M5_CQ_CI_MASK) < pending;
-}
-
-static uint64_t m5m_cq_period_end(const struct m5m_cq *cq)
-{
-	uint64_t start = cq->dev->cfg.period_mode == M5M_PERIOD_FROM_CQE
-				 ? cq->win_last
-				 : cq->win_start;
-
-	return start + cq->mod_period;
-}
-
-/*
- * A matching CQE after the armed ci that an earlier event covered already
- * (the consumer re-armed without polling it): it waited out moderation
- * once and does not wait again.
- */
-static bool m5m_cq_old_pending(const struct m5m_cq *cq)
-{
-	uint32_t pending = (cq->pi - cq->arm_ci) & M5_CQ_CI_MASK;
-	uint32_t old = (cq->ev_pi - cq->arm_ci) & M5_CQ_CI_MASK;
-
-	if (!old || old > pending)
-		return false;
-	if (cq->st == M5M_CQ_ARMED)
-		return true;
-	return cq->has_sol &&
-	       ((cq->sol_pi - 1 - cq->arm_ci) & M5_CQ_CI_MASK) < old;
-}
-
-static bool m5m_cq_mod_ok(const struct m5m_cq *cq)
-{
-	uint32_t win = cq->pi - cq->ev_pi;
-
-	if (!cq->mod_count && !cq->mod_period)
-		return true;
-	if (!win || m5m_cq_old_pending(cq))
-		return true;
-	if (cq->st == M5M_CQ_ARMED_SOL && cq->dev->cfg.scqe_break_moderation &&
-	    cq->has_sol && cq->sol_pi - 1 - cq->ev_pi < win)
-		return true;
-	if (cq->mod_count && win >= cq->mod_count)
-		return true;
-	return cq->mod_period && cq->dev->now >= m5m_cq_period_end(cq);
-}
-
-static bool m5m_cq_armed(const struct m5m_cq *cq)
-{
-	return cq->st == M5M_CQ_ARMED || cq->st == M5M_CQ_ARMED_SOL;
-}
-
 uint64_t m5m_cq_deadline(const struct m5m_cq *cq)
 {
-	if (!m5m_cq_armed(cq) || !cq->mod_period || cq->pi == cq->ev_pi ||
-	    !m5m_cq_match(cq))
-		return UINT64_MAX;
-	return m5m_cq_period_end(cq);
+	return m5m_arm_deadline(&cq->arm, cq->ncqe);
 }
 
 void m5m_cq_try_fire(struct m5m_cq *cq)
@@ -352,19 +283,17 @@ void m5m_cq_try_fire(struct m5m_cq *cq)
 	struct m5m_dev *dev = cq->dev;
 	uint64_t ref;
 
-	if (!m5m_cq_armed(cq) || cq->overrun || !m5m_cq_match(cq) ||
-	    !m5m_cq_mod_ok(cq))
+	if (cq->overrun || !m5m_arm_due(&cq->arm, cq->ncqe, dev->now))
 		return;
-	cq->st = M5M_CQ_FIRED;
+	/* Latency runs from the first CQE this event is the first for. */
+	ref = cq->arm.pi != cq->arm.ev_pi ? cq->arm.win_start : cq->arm_time;
+	m5m_arm_fired(&cq->arm);
 	cq->fired_since_arm = true;
 	cq->events++;
 	dev->st.cq_events++;
-	/* Latency runs from the first CQE this event is the first for. */
-	ref = cq->pi != cq->ev_pi ? cq->win_start : cq->arm_time;
 	if (cq->fire_head - cq->fire_tail == M5M_FIRE_FIFO)
 		cq->fire_tail++;
 	cq->fire_ref[cq->fire_head++ % M5M_FIRE_FIFO] = ref;
-	cq->ev_pi = cq->pi;
 	m5m_eqe_write(cq->eq, M5_EVENT_TYPE_COMP, cq->cqn, 0, 0);
 }
 
@@ -401,18 +330,18 @@ void m5m_cq_arm(struct m5m_cq *cq, uint32_t val)
 	int expect = m5m_cq_expected_sn(cq);
 	/* A failed check shows the newest CQE, what the arm is about. */
 	struct m5m_dump d = {
-		.cqe = (const void *)(cq->buf +
-				      (size_t)((cq->pi - 1) & (cq->ncqe - 1)) *
-					      M5_CQE_SIZE),
+		.cqe = (const void *)(cq->buf + (size_t)((cq->arm.pi - 1) &
+							 (cq->ncqe - 1)) *
+							M5_CQE_SIZE),
 	};
 
 	if (!(cmd == M5_CQ_DB_REQ_NOT || cmd == M5_CQ_DB_REQ_NOT_SOL))
 		m5m_violation(dev, &d, "CQ 0x%x arm: command bits 0x%08x",
 			      cq->cqn, cmd);
-	if (((cq->pi - ci) & M5_CQ_CI_MASK) > cq->ncqe) {
+	if (((cq->arm.pi - ci) & M5_CQ_CI_MASK) > cq->ncqe) {
 		m5m_violation(dev, &d,
 			      "CQ 0x%x arm: ci 0x%x is ahead of producer 0x%x",
-			      cq->cqn, ci, cq->pi & M5_CQ_CI_MASK);
+			      cq->cqn, ci, cq->arm.pi & M5_CQ_CI_MASK);
 		return;
 	}
 	if (expect >= 0 && (uint32_t)expect != sn)
@@ -424,8 +353,7 @@ void m5m_cq_arm(struct m5m_cq *cq, uint32_t val)
 	cq->armed_once = true;
 	cq->fired_since_arm = false;
 	cq->chan_base = cq->comp_reported;
-	cq->st = cmd ? M5M_CQ_ARMED_SOL : M5M_CQ_ARMED;
-	cq->arm_ci = ci;
+	m5m_arm_set(&cq->arm, cmd != 0, ci);
 	cq->arm_time = dev->now;
 	m5m_cq_try_fire(cq);
 }
@@ -532,13 +460,13 @@ void m5m_test_event(struct m5m_tcq *t)
 void m5m_test_modify(struct m5m_tcq *t, uint16_t count, uint16_t period)
 {
 	m5m_lock();
-	t->cq->mod_count = count;
-	t->cq->mod_period = period;
+	t->cq->arm.mod_count = count;
+	t->cq->arm.mod_period = period;
 	m5m_cq_try_fire(t->cq);
 	m5m_unlock();
 }
 
 int m5m_test_cq_state(struct m5m_tcq *t)
 {
-	return t->cq->st;
+	return t->cq->arm.st;
 }

@@ -382,11 +382,11 @@ int m5m_cq_info(struct m5m_dev *dev, struct ibv_cq *ibcq,
 	} else {
 		out->cqn = cq->cqn;
 		out->ncqe = cq->ncqe;
-		out->producer = cq->pi;
-		out->state = cq->st;
+		out->producer = cq->arm.pi;
+		out->state = cq->arm.st;
 		out->events = cq->events;
-		out->cq_max_count = cq->mod_count;
-		out->cq_period = cq->mod_period;
+		out->cq_max_count = cq->arm.mod_count;
+		out->cq_period = cq->arm.mod_period;
 		out->overrun = cq->overrun;
 		out->arm_sn = (uint8_t)cq->arm_sn;
 	}

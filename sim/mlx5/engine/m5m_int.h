@@ -13,6 +13,7 @@
 
 #include "mlx5/mlx5.h"
 #include "m5model.h"
+#include "m5m_arm.h"
 #include "m5m_eng.h"
 
 /* Not in mlx5_hw.h: async EQE types only the model raises. */
@@ -112,13 +113,6 @@ struct m5m_chan {
 	struct m5m_chan *next;
 };
 
-enum m5m_cq_state {
-	M5M_CQ_DISARMED,
-	M5M_CQ_ARMED,
-	M5M_CQ_ARMED_SOL,
-	M5M_CQ_FIRED,
-};
-
 struct m5m_eq;
 
 struct m5m_cq {
@@ -130,22 +124,13 @@ struct m5m_cq {
 	uint8_t *buf;
 	uint32_t ncqe;
 	__be32 *dbrec;
-	uint32_t pi; /* CQEs written, free-running */
-	bool has_sol;
-	uint32_t sol_pi; /* pi just after the last SE/error CQE */
-	enum m5m_cq_state st;
-	uint32_t arm_ci; /* 24 bits */
+	/* arming and moderation: the rule the PCI function runs too */
+	struct m5m_arm arm;
 	uint32_t arm_sn;
 	uint64_t arm_time;
 	bool armed_once;
 	bool fired_since_arm;
-	uint64_t chan_base; /* channel bytes when it fired */
-	/* moderation */
-	uint16_t mod_count;
-	uint16_t mod_period;
-	uint32_t ev_pi;			  /* pi at the last event */
-	uint64_t win_start;		  /* first CQE after the last event */
-	uint64_t win_last;		  /* newest CQE */
+	uint64_t chan_base;		  /* channel bytes when it fired */
 	uint64_t fire_ref[M5M_FIRE_FIFO]; /* latency reference times */
 	unsigned int fire_head, fire_tail;
 	struct m5m_eq *eq;

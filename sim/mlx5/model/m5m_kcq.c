@@ -213,8 +213,8 @@ int m5k_modify_cq(struct ibv_cq *cq, struct ibv_modify_cq_attr *attr)
 	else if (attr->moderate.cq_period > M5M_MAX_CQ_PERIOD)
 		ret = EINVAL;
 	if (!ret) {
-		m->mod_count = attr->moderate.cq_count;
-		m->mod_period = attr->moderate.cq_period;
+		m->arm.mod_count = attr->moderate.cq_count;
+		m->arm.mod_period = attr->moderate.cq_period;
 		m5m_cq_try_fire(m);
 	}
 	m5m_unlock();

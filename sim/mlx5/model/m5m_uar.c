@@ -254,9 +254,9 @@ static void m5m_dbrec_cq(struct m5m_cq *cq, unsigned int word, __be32 val)
 		m5m_seq_set(SEQ_ARM, cq, dev);
 		return;
 	}
-	m5m_check(dev, ((cq->pi - v) & M5_CQ_CI_MASK) <= cq->ncqe,
+	m5m_check(dev, ((cq->arm.pi - v) & M5_CQ_CI_MASK) <= cq->ncqe,
 		  "CQ 0x%x: consumer index 0x%x is ahead of producer 0x%x",
-		  cq->cqn, v, cq->pi & M5_CQ_CI_MASK);
+		  cq->cqn, v, cq->arm.pi & M5_CQ_CI_MASK);
 	if (m5m_seq != SEQ_SND && m5m_seq != SEQ_SND_WCS)
 		m5m_seq_set(SEQ_IDLE, NULL, dev);
 }
