@@ -12,8 +12,9 @@
  * again; arming while CQEs beyond the doorbell's ci wait fires at once.
  * The arm doorbell is held to rules (arm_checked()): its UAR page, its
  * doorbell record, its command bits and its sequence number.
- * With moderation the event waits for cq_max_count CQEs or cq_period, the
- * first that comes.  The owner bit of the CQE at producer counter pc is
+ * Which CQE fires, and when moderation lets it (cq_max_count CQEs or
+ * cq_period, cq_period_mode, scqe_break_moderation_en), is the engine's
+ * rule (sim/mlx5/engine/m5m_arm.c), the one the in-process model runs.  The owner bit of the CQE at producer counter pc is
  * (pc >> log_cq_size) & 1: the driver's initial owner bits are 0 with an
  * invalid opcode, so the first pass writes 0.
  */
@@ -40,6 +41,7 @@ enum {
 	CQE_RESIZE = 0x5, /* MLX5_CQE_RESIZE_CQ */
 	EQE_CQN = 24,	  /* mlx5_eqe_comp.cqn, mlx5_eqe_cq_err at 0 */
 	EQE_CQ_ERR_SYNDROME = 11,
+	CQ_PERIOD_FROM_CQE = 1, /* MLX5_CQ_PERIOD_MODE_START_FROM_CQE */
 };
 
 void cx_cq_reset(struct cx *cx)
@@ -92,49 +94,42 @@ static void fire(struct cx *cx, struct cx_cq *cq)
 	uint32_t cqn = cq - cx->cq;
 
 	cx_set(data, EQE_CQN * 8, 32, cqn);
-	cq->st = CX_CQ_FIRED;
-	cq->pending = 0;
-	cq->last_notified = cq->pc;
+	m5m_arm_fired(&cq->arm);
 	cq->events++;
 	cx_eq_post_to(cx, cq->eqn, CX_EVENT_COMP, 0, data, sizeof(data));
 }
 
-static bool moderated(const struct cx_cq *cq)
+/* The arm and moderation rule's clock: microseconds. */
+static uint64_t now_us(void)
 {
-	return cq->period || cq->max_count;
+	return cx_now_ns() / 1000;
 }
 
-/* A CQE the armed CQ waits for has come: fire now or when moderation says. */
-static void notify(struct cx *cx, struct cx_cq *cq)
+/* Raise the completion event if the engine's rule says it is due. */
+static void fire_if_due(struct cx *cx, struct cx_cq *cq)
 {
-	if (!moderated(cq)) {
-		fire(cx, cq);
-		return;
-	}
-	if (!cq->pending++)
-		cq->due_ns = cx_now_ns() + (uint64_t)cq->period * 1000;
-	if (cq->max_count && cq->pending >= cq->max_count)
-		fire(cx, cq);
-	else if (cq->period && cx_now_ns() >= cq->due_ns)
+	if (m5m_arm_due(&cq->arm, 1u << cq->log_size, now_us()))
 		fire(cx, cq);
 }
 
 int64_t cx_cq_timers(struct cx *cx)
 {
-	uint64_t now = cx_now_ns();
+	uint64_t now = now_us(), due;
 	int64_t next = -1;
 	unsigned int i;
 
 	for (i = 1; i < CX_MAX_CQ; i++) {
 		struct cx_cq *cq = &cx->cq[i];
 
-		if (!cq->valid || cq->st != CX_CQ_ARMED || !cq->pending ||
-		    !cq->period)
+		if (!cq->valid)
 			continue;
-		if (now >= cq->due_ns)
-			fire(cx, cq);
-		else if (next < 0 || cq->due_ns - now < (uint64_t)next)
-			next = cq->due_ns - now;
+		due = m5m_arm_deadline(&cq->arm, 1u << cq->log_size);
+		if (due == UINT64_MAX)
+			continue;
+		if (now >= due)
+			fire_if_due(cx, cq);
+		else if (next < 0 || (due - now) * 1000 < (uint64_t)next)
+			next = (int64_t)((due - now) * 1000);
 	}
 	return next;
 }
@@ -167,10 +162,8 @@ int cx_cq_push(struct cx *cx, uint32_t cqn, const uint8_t *cqe, bool solicited)
 				   (cq->pc >> cq->log_size & 1)),
 			 __ATOMIC_RELEASE);
 	cq->pc = (cq->pc + 1) & 0xffffff;
-	if (solicited)
-		cq->last_solicit = cq->pc;
-	if (cq->st == CX_CQ_ARMED && (!cq->sol_only || solicited))
-		notify(cx, cq);
+	m5m_arm_cqe(&cq->arm, solicited, now_us());
+	fire_if_due(cx, cq);
 	return CX_OK;
 }
 
@@ -227,21 +220,12 @@ void cx_cq_doorbell(struct cx *cx, uint32_t uar, uint32_t hi, uint32_t lo)
 {
 	struct cx_cq *cq = cx_cq_get(cx, lo & 0xffffff);
 	uint32_t ci = hi & 0xffffff;
-	uint32_t beyond, sol;
-	bool waiting;
 
 	if (!cq || !arm_checked(cx, cq, uar, hi))
 		return;
-	cq->arm_ci = ci;
-	cq->sol_only = hi & DB_SOLICITED;
-	cq->st = CX_CQ_ARMED;
-	cq->pending = 0;
-	/* CQEs it is armed for already wait beyond ci: the event is due now. */
-	beyond = (cq->pc - ci) & 0xffffff;
-	sol = (cq->last_solicit - ci) & 0xffffff;
-	waiting = cq->sol_only ? sol && sol <= beyond : beyond != 0;
-	if (waiting)
-		fire(cx, cq);
+	/* CQEs it is armed for may wait beyond ci already: then it fires. */
+	m5m_arm_set(&cq->arm, hi & DB_SOLICITED, ci);
+	fire_if_due(cx, cq);
 }
 
 static int create_cq(struct cx *cx, struct cx_cmd *c)
@@ -297,9 +281,13 @@ static int create_cq(struct cx *cx, struct cx_cmd *c)
 	cq->oi = cx_get(cqc, F_CQC_OI);
 	cq->cc = cx_get(cqc, F_CQC_CC);
 	cq->period_mode = cx_get(cqc, F_CQC_CQ_PERIOD_MODE);
-	cq->period = cx_get(cqc, F_CQC_CQ_PERIOD);
-	cq->max_count = cx_get(cqc, F_CQC_CQ_MAX_COUNT);
-	cq->st = CX_CQ_FIRED; /* not armed until the first arm doorbell */
+	memset(&cq->arm, 0, sizeof(cq->arm));
+	cq->arm.mod_period = cx_get(cqc, F_CQC_CQ_PERIOD);
+	cq->arm.mod_count = cx_get(cqc, F_CQC_CQ_MAX_COUNT);
+	cq->arm.period_from_cqe = cq->period_mode == CQ_PERIOD_FROM_CQE;
+	cq->arm.scqe_breaks = cx_get(cqc, F_CQC_SCQE_BREAK_MODERATION_EN);
+	/* Not armed until the first arm doorbell: FIRED, to QUERY_CQ. */
+	cq->arm.st = M5M_CQ_FIRED;
 	cq->valid = true;
 	cx_set(c->out, F_CQN, cq - cx->cq);
 	return CX_OK;
@@ -318,16 +306,17 @@ static int query_cq(struct cx *cx, struct cx_cmd *c, struct cx_cq *cq)
 	cx_set(cqc, F_CQC_CC, cq->cc);
 	cx_set(cqc, F_CQC_OI, cq->oi);
 	cx_set(cqc, F_CQC_CQ_PERIOD_MODE, cq->period_mode);
-	cx_set(cqc, F_CQC_ST, cq->st);
+	cx_set(cqc, F_CQC_ST,
+	       m5m_arm_armed(&cq->arm) ? CX_CQ_ARMED : CX_CQ_FIRED);
 	cx_set(cqc, F_CQC_PAGE_OFFSET, cq->page_offset);
 	cx_set(cqc, F_CQC_LOG_CQ_SIZE, cq->log_size);
 	cx_set(cqc, F_CQC_UAR_PAGE, cq->uar);
-	cx_set(cqc, F_CQC_CQ_PERIOD, cq->period);
-	cx_set(cqc, F_CQC_CQ_MAX_COUNT, cq->max_count);
+	cx_set(cqc, F_CQC_CQ_PERIOD, cq->arm.mod_period);
+	cx_set(cqc, F_CQC_CQ_MAX_COUNT, cq->arm.mod_count);
 	cx_set(cqc, F_CQC_C_EQN, cq->eqn);
 	cx_set(cqc, F_CQC_LOG_PAGE_SIZE, cq->log_page_size);
-	cx_set(cqc, F_CQC_LAST_NOTIFIED_INDEX, cq->last_notified);
-	cx_set(cqc, F_CQC_LAST_SOLICIT_INDEX, cq->last_solicit);
+	cx_set(cqc, F_CQC_LAST_NOTIFIED_INDEX, cq->arm.ev_pi & 0xffffff);
+	cx_set(cqc, F_CQC_LAST_SOLICIT_INDEX, cq->arm.sol_pi & 0xffffff);
 	cx_set(cqc, F_CQC_CONSUMER_COUNTER, ci);
 	cx_set(cqc, F_CQC_PRODUCER_COUNTER, cq->pc);
 	cx_set64(cqc, B_CQC_DBR_ADDR, cq->dbr);
@@ -380,6 +369,7 @@ static int resize_cq(struct cx *cx, struct cx_cmd *c, struct cx_cq *cq)
 		(uint8_t)(CQE_RESIZE << 4 | (cq->pc >> cq->log_size & 1)),
 		__ATOMIC_RELEASE);
 	cq->pc = (cq->pc + 1) & 0xffffff;
+	cq->arm.pi++; /* the RESIZE CQE takes a counter, and no event */
 	free(cq->pas);
 	cq->pas = pas;
 	cq->npas = npas;
@@ -404,9 +394,9 @@ static int modify_cq(struct cx *cx, struct cx_cmd *c, struct cx_cq *cq)
 	    sel & ~(MODIFY_PERIOD | MODIFY_COUNT | MODIFY_OVERRUN))
 		return CX_BAD_PARAM;
 	if (sel & MODIFY_PERIOD)
-		cq->period = cx_get(cqc, F_CQC_CQ_PERIOD);
+		cq->arm.mod_period = cx_get(cqc, F_CQC_CQ_PERIOD);
 	if (sel & MODIFY_COUNT)
-		cq->max_count = cx_get(cqc, F_CQC_CQ_MAX_COUNT);
+		cq->arm.mod_count = cx_get(cqc, F_CQC_CQ_MAX_COUNT);
 	if (sel & MODIFY_OVERRUN)
 		cq->oi = cx_get(cqc, F_CQC_OI);
 	return CX_OK;

@@ -81,7 +81,9 @@
 #define F_CQC_LAST_SOLICIT_INDEX    0x128, 0x18
 #define F_CQC_CONSUMER_COUNTER	    0x148, 0x18
 #define F_CQC_PRODUCER_COUNTER	    0x168, 0x18
-#define B_CQC_DBR_ADDR		    0x38
+/* A solicited CQE ends the moderation of a CQ armed for it. */
+#define F_CQC_SCQE_BREAK_MODERATION_EN 0xd, 0x1
+#define B_CQC_DBR_ADDR		       0x38
 
 /*
  * CREATE_XRC_SRQ .. ARM_XRC_SRQ (mlx5_ib fills xrc_srqc with the

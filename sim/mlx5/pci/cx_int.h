@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "cx.h"
+#include "m5m_arm.h"
 
 /* Command status (mlx5 device.h MLX5_CMD_STAT_*). */
 enum {
@@ -173,20 +174,16 @@ struct cx_queue_geo {
 };
 
 struct cx_cq {
-	bool valid, oi, cc, overrun, sol_only;
-	uint8_t st, cqe_sz, log_size, log_page_size, page_offset, period_mode;
+	bool valid, oi, cc, overrun;
+	uint8_t cqe_sz, log_size, log_page_size, page_offset, period_mode;
 	uint8_t arm_sn; /* sn of the last arm doorbell */
 	uint32_t uar, eqn;
-	uint64_t events;	/* completion events raised since CREATE_CQ */
-	uint64_t sn_advance;	/* sum over its arms of (sn - last sn) & 3 */
-	uint32_t pc;		/* producer counter, 24 bits */
-	uint32_t arm_ci;	/* consumer index of the last arm doorbell */
-	uint32_t last_notified; /* pc when the last event was raised */
-	uint32_t last_solicit;	/* pc after the last solicited CQE */
-	uint32_t period, max_count; /* moderation: microseconds, CQEs */
-	uint32_t pending;	    /* CQEs waiting for a moderated event */
-	uint64_t due_ns;	    /* when the moderated event is due */
-	uint64_t dbr;		    /* doorbell record: ci at +0, arm at +4 */
+	uint64_t events;     /* completion events raised since CREATE_CQ */
+	uint64_t sn_advance; /* sum over its arms of (sn - last sn) & 3 */
+	uint32_t pc;	     /* producer counter, 24 bits */
+	/* arming and moderation (arm.pi follows pc): the engine's rule */
+	struct m5m_arm arm;
+	uint64_t dbr; /* doorbell record: ci at +0, arm at +4 */
 	uint32_t npas;
 	uint64_t *pas;
 };

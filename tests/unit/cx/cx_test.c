@@ -216,6 +216,7 @@ int make_cq(struct cx *cx, const struct cq_args *a)
 	cx_set(cqc, F_CQC_OI, a->oi);
 	cx_set(cqc, F_CQC_CQ_PERIOD, a->period);
 	cx_set(cqc, F_CQC_CQ_MAX_COUNT, a->max_count);
+	cx_set(cqc, F_CQC_SCQE_BREAK_MODERATION_EN, a->scqe_break);
 	cx_set(cqc, F_CQC_LOG_PAGE_SIZE, a->lps);
 	cx_set(cqc, F_CQC_PAGE_OFFSET, a->page_offset);
 	cx_set64(cqc, B_CQC_DBR_ADDR, a->dbr);

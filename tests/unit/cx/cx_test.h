@@ -52,6 +52,7 @@ struct cq_args {
 	uint32_t eqn, uar;
 	uint64_t pages, dbr;
 	bool oi;
+	bool scqe_break; /* scqe_break_moderation_en */
 };
 
 /* CREATE_CQ of A (its ring initialised as mlx5_ib does): the cqn or

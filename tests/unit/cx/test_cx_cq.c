@@ -380,6 +380,34 @@ static void moderation_holds_the_event_for_max_count_cqes(void)
 }
 
 /*
+ * The CQ arm and moderation rule is the engine's (m5m_arm.c), the one the
+ * in-process model runs: a CQ armed for solicited CQEs whose context sets
+ * scqe_break_moderation_en raises its event at a solicited CQE without
+ * waiting out moderation; without the bit the same CQE waits.
+ */
+static void solicited_cqe_breaks_moderation_where_the_context_says_so(void)
+{
+	struct cq_args a;
+	struct cx *cx;
+	int cqn, brk;
+
+	for (brk = 0; brk < 2; brk++) {
+		cx = setup(&a, 3);
+		a.max_count = 8;
+		a.period = 0xfff; /* 4 ms: longer than the test */
+		a.scqe_break = brk;
+		cqn = make_cq(cx, &a);
+		arm(cx, &a, cqn, true, 0);
+		push(cx, cqn, 0, false);
+		CHECK_EQ(irqs[VEC], 0);
+		push(cx, cqn, 0, true);
+		cx_timers(cx);
+		CHECK_EQ(irqs[VEC], brk ? 1 : 0);
+		cx_destroy(cx);
+	}
+}
+
+/*
  * mlx5_ib_resize_cq() for a user CQ: MODIFY_CQ op_mod 1 with the new size
  * and pages.  The old ring (4 CQEs, two unpolled) ends with a RESIZE CQE
  * at the producer counter; the next CQE goes into the new ring (16 CQEs
@@ -561,6 +589,7 @@ static const struct check_test tests[] = {
 	CHECK_TEST(cqe_sz_128_puts_the_cqe_in_the_second_half),
 	CHECK_TEST(moderation_holds_the_event_for_max_count_cqes),
 	CHECK_TEST(moderation_period_runs_out_in_cx_timers),
+	CHECK_TEST(solicited_cqe_breaks_moderation_where_the_context_says_so),
 	CHECK_TEST(unarmed_moderated_cq_raises_no_event),
 	CHECK_TEST(resize_ends_the_old_ring_with_a_resize_cqe),
 	CHECK_TEST(query_cq_reports_the_context_and_counters),
