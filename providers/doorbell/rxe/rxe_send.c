@@ -6,10 +6,9 @@
  */
 #include <errno.h>
 #include <string.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 #include "core/attr.h"
+#include "core/kdoorbell.h"
 #include "rxe/rxe.h"
 #include "rxe/rxe_send_wqe.h"
 
@@ -100,29 +99,6 @@ void rxe_build_send_wqe_slow(const struct rxe_qp *qp,
 	}
 }
 
-#if defined(__x86_64__)
-/* write(2) issued directly: the doorbell is the only syscall of a post. */
-static inline void rxe_doorbell_write(int fd, const void *cmd, size_t len)
-{
-	long ret;
-
-	/* "memory": every WQE store is done before the kernel runs. */
-	__asm__ volatile("syscall"
-			 : "=a"(ret)
-			 : "0"((long)SYS_write), "D"((long)fd), "S"(cmd),
-			   "d"(len)
-			 : "rcx", "r11", "memory");
-	(void)ret;
-}
-#else
-static inline void rxe_doorbell_write(int fd, const void *cmd, size_t len)
-{
-	ssize_t ret = write(fd, cmd, len);
-
-	(void)ret;
-}
-#endif
-
 /*
  * Ring the SQ doorbell: POST_SEND with no WRs makes the kernel run the
  * requester in this call.  A failure leaves the WQEs in the ring, where the
@@ -130,7 +106,7 @@ static inline void rxe_doorbell_write(int fd, const void *cmd, size_t len)
  */
 static inline void rxe_ring_doorbell_inline(struct rxe_qp *qp)
 {
-	rxe_doorbell_write(qp->doorbell_fd, &qp->doorbell_cmd,
+	db_kernel_doorbell(qp->doorbell_fd, &qp->doorbell_cmd,
 			   sizeof(qp->doorbell_cmd));
 }
 
