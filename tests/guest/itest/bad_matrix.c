@@ -1702,7 +1702,7 @@ static int bm_mw(struct it_test *t, const struct bm_case *c)
 		mw = ibv_alloc_mw(env->pd, IBV_MW_TYPE_1);
 		keep(K_MW, mw);
 		/* BM_NO_MW: there, a good one is refused as unsupported. */
-		if (it_is_mlx5(env)) {
+		if (it_backend(env) == IT_MLX5) {
 			IT_EXPECT(t, !mw && errno == EOPNOTSUPP,
 				  "a good ibv_alloc_mw: %s, not EOPNOTSUPP",
 				  mw ? "created" : strerror(errno));
@@ -2146,7 +2146,7 @@ static const struct bm_other *bm_other(const struct it_env *env,
 {
 	size_t i;
 
-	if (!it_is_mlx5(env))
+	if (it_backend(env) != IT_MLX5)
 		return NULL;
 	for (i = 0; i < sizeof(bm_mlx5) / sizeof(bm_mlx5[0]); i++)
 		if (!strcmp(c->name + strlen("matrix_"), bm_mlx5[i].name))

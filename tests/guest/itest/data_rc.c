@@ -983,7 +983,7 @@ rc_unsignaled_writes_reuse_sq_slots_without_polling(struct it_test *t, long arg)
 	 * completion is polled; rxe frees it as its kernel consumes it, but
 	 * libmlx5 and doorbell's mlx5 backend only when the CQE is polled.
 	 */
-	if (it_is_mlx5(t->env))
+	if (it_backend(t->env) == IT_MLX5)
 		return it_skip(t, "a ConnectX SQ slot comes back only through "
 				  "a polled completion");
 	attr.send_wr = 16;

@@ -49,10 +49,10 @@ static int query_port_reports_active_port_of_its_link_layer(struct it_test *t,
 	/* rxe runs over Ethernet; a ConnectX port is InfiniBand or Ethernet. */
 	IT_EXPECT(t,
 		  p.link_layer == IBV_LINK_LAYER_ETHERNET ||
-			  (it_is_mlx5(t->env) &&
+			  (it_backend(t->env) == IT_MLX5 &&
 			   p.link_layer == IBV_LINK_LAYER_INFINIBAND),
 		  "link_layer %u, expected Ethernet%s", p.link_layer,
-		  it_is_mlx5(t->env) ? " or InfiniBand" : "");
+		  it_backend(t->env) == IT_MLX5 ? " or InfiniBand" : "");
 	IT_EXPECT(t,
 		  p.active_mtu >= IBV_MTU_256 && p.active_mtu <= IBV_MTU_4096 &&
 			  p.active_mtu <= p.max_mtu,

@@ -81,7 +81,8 @@ static int dmabuf_memfd(struct it_test *t, size_t len, uint64_t seed)
  */
 static bool mlx5_umr_cannot_load(const struct it_env *env)
 {
-	return it_is_mlx5(env) && getenv("ITEST_MLX5_UMR_CANNOT_LOAD");
+	return it_backend(env) == IT_MLX5 &&
+	       getenv("ITEST_MLX5_UMR_CANNOT_LOAD");
 }
 
 /*

@@ -770,7 +770,7 @@ static int cq_overrun_raises_cq_err_and_corrupts_nothing(struct it_test *t,
 	 * What it can hold: cqe on rxe; on a ConnectX cqe + 1, the ring's
 	 * power of two (mlx5_ib reports one entry less than it allocates).
 	 */
-	cap = a.scq->cqe + (it_is_mlx5(t->env) ? 1 : 0);
+	cap = a.scq->cqe + (it_backend(t->env) == IT_MLX5 ? 1 : 0);
 	g = it_alloc(t, sizeof(*g));
 	memset(g, 0xa5, sizeof(*g));
 	/* The target: N slots of 64 bytes, poison on both sides. */

@@ -91,7 +91,7 @@ static int ft_libibverbs_major(void)
 static int ft_has(struct it_test *t, uint64_t cap, bool *has)
 {
 	*has = (ft_caps(t) & cap) != 0;
-	if (!*has && ft_kernel() >= 6012 && !it_is_mlx5(t->env))
+	if (!*has && ft_kernel() >= 6012 && it_backend(t->env) != IT_MLX5)
 		return it_fail(t,
 			       "Linux %d.%d's rxe should report "
 			       "device_cap_flags_ex bit %d",

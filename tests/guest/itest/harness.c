@@ -58,14 +58,14 @@ int it_destroy_channel(struct ibv_comp_channel *ch)
 /* PCI vendor id of Mellanox (NVIDIA networking): every ConnectX. */
 #define IT_VENDOR_MELLANOX 0x02c9
 
-bool it_is_mlx5(const struct it_env *env)
+enum it_backend it_backend(const struct it_env *env)
 {
-	return env->dev.vendor_id == IT_VENDOR_MELLANOX;
+	return env->dev.vendor_id == IT_VENDOR_MELLANOX ? IT_MLX5 : IT_RXE;
 }
 
 int it_send_refusal(const struct it_env *env)
 {
-	return it_is_mlx5(env) ? ENOMEM : EINVAL;
+	return it_backend(env) == IT_MLX5 ? ENOMEM : EINVAL;
 }
 
 /* Results */

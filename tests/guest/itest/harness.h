@@ -93,8 +93,16 @@ struct ibv_context *it_open_device(const char *name);
 struct ibv_comp_channel *it_create_channel(struct ibv_context *ctx);
 int it_destroy_channel(struct ibv_comp_channel *ch);
 
-/* The device is a ConnectX (served by the mlx5 backend), not rxe. */
-bool it_is_mlx5(const struct it_env *env);
+/*
+ * The backend the device is for, where the suite's expectations differ
+ * (docs/new-backend.md): known from the device's vendor, so the cases
+ * hold whichever provider serves it.
+ */
+enum it_backend {
+	IT_RXE,	 /* Soft-RoCE */
+	IT_MLX5, /* a ConnectX */
+};
+enum it_backend it_backend(const struct it_env *env);
 
 /*
  * ibv_post_send's errno for a WR the QP cannot take: more SGEs or inline
