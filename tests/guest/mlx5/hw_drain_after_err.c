@@ -6,7 +6,7 @@
  * WR, a signaled marker and a receive are posted; each must complete with
  * IBV_WC_WR_FLUSH_ERR, in order.  Then the state is queried (libibverbs
  * rewrites qp->state) and one more WR must be flushed too.  The model
- * checks the same in tests/model/mlx5/test_review.c.
+ * checks the same in tests/model/mlx5/test_qp_states.c.
  *
  * Usage: doorbell-mlx5-drain -d DEV [-g GID_INDEX]
  * Prints "PASS <name>" or "FAIL <name>: why" per check.
