@@ -16,11 +16,14 @@
 #              (scripts/ci/cross-compile.sh);
 #   readme     README.md, a newcomer's page, is at most 200 lines;
 #   docs       no reference doc (README.md, docs/*.md; not docs/evidence/)
-#              says what is true "now (at <commit>)" (docs/README.md).
+#              says what is true "now (at <commit>)" (docs/README.md);
+#   layers     the #include lines keep the core generic, the product free
+#              of sim/ and tests/, and the device engine free of providers
+#              and front ends (scripts/ci/layers.sh).
 # Prints PASS/FAIL <name> lines; the findings go to stderr.  Installs its
 # tools with scripts/deps.sh --lint (root, Debian 12).
 #
-# Usage: scripts/lint.sh [CHECK...]          (default: all seven, in order)
+# Usage: scripts/lint.sh [CHECK...]          (default: all eight, in order)
 #   DOORBELL_BUILD_DIR: where the clang build goes (default build/), under
 #   lint-clang/.
 set -uo pipefail
@@ -171,12 +174,22 @@ check_docs() {
 	fi
 }
 
+check_layers() {
+	if scripts/ci/layers.sh >"$work/layers"; then
+		pass lint_includes_keep_the_layers
+	else
+		show "$work/layers"
+		fail lint_includes_keep_the_layers \
+			"$(wc -l <"$work/layers") includes across a layer"
+	fi
+}
+
 checks=("$@")
-((${#checks[@]})) || checks=(paths format shell clang cross readme docs)
+((${#checks[@]})) || checks=(paths format shell clang cross readme docs layers)
 for c in "${checks[@]}"; do
 	case $c in
-	paths | format | shell | clang | cross | readme | docs) ;;
-	*) die "unknown check '$c' (paths, format, shell, clang, cross, readme, docs)" ;;
+	paths | format | shell | clang | cross | readme | docs | layers) ;;
+	*) die "unknown check '$c' (paths, format, shell, clang, cross, readme, docs, layers)" ;;
 	esac
 done
 scripts/deps.sh --lint ||
@@ -190,6 +203,7 @@ for c in "${checks[@]}"; do
 	cross) check_cross ;;
 	readme) check_readme ;;
 	docs) check_docs ;;
+	layers) check_layers ;;
 	esac
 done
 exit "$db_failed"

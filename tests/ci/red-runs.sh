@@ -24,6 +24,9 @@
 #   cited_paths       scripts/ci/cited-paths.sh (lint's paths check) in a small
 #                     repository whose text cites a missing path and paths
 #                     outside it;
+#   layers            scripts/ci/layers.sh (lint's layers check) in a small
+#                     tree whose core includes a backend's header and whose
+#                     device engine includes the provider's mlx5.h;
 #   distro_stage      the trixie/sid stages' guest command
 #                     (tests/guest/distro-stage.sh), and
 #   arch_stage        the arm64/s390x stages' (tests/guest/distro-suite.sh
@@ -286,6 +289,26 @@ cited_paths)
 		failed=1
 	fi
 	((failed)) || pass ci_cited_paths_finds_paths_outside_and_accepts_existing_ones ;;
+layers)
+	repo=$tmp/repo
+	mkdir -p "$repo/scripts/ci" "$repo/providers/doorbell/core" \
+		"$repo/sim/mlx5/engine"
+	cp "$top/scripts/ci/layers.sh" "$repo/scripts/ci/"
+	printf '#include "core/doorbell.h"\n#include "rxe/rxe.h"\n' \
+		>"$repo/providers/doorbell/core/caps.c"
+	printf '#include "m5m_int.h"\n' >"$repo/sim/mlx5/engine/m5m_cq.c"
+	printf '#include "mlx5/mlx5_hw.h"\n' >"$repo/sim/mlx5/engine/m5m_int.h"
+	expect ci_layers_finds_a_backend_header_in_core red \
+		'^layer core providers/doorbell/core/caps.c:2: rxe/rxe.h$' \
+		"$repo/scripts/ci/layers.sh"
+	printf '#include "mlx5/mlx5.h"\n' >"$repo/sim/mlx5/engine/m5m_int.h"
+	sed -i '/rxe/d' "$repo/providers/doorbell/core/caps.c"
+	expect ci_layers_finds_the_provider_in_the_engine red \
+		'^layer engine sim/mlx5/engine/m5m_int.h:1: mlx5/mlx5.h$' \
+		"$repo/scripts/ci/layers.sh"
+	printf '#include "mlx5/mlx5_hw.h"\n' >"$repo/sim/mlx5/engine/m5m_int.h"
+	expect ci_layers_accepts_a_tree_that_keeps_them 0 '^$|.' \
+		"$repo/scripts/ci/layers.sh" ;;
 distro_stage)
 	fake_guest || { fail ci_distro_stage_fakes "could not write them"; exit 1; }
 	expect ci_a_suite_dying_silently_in_the_distro_stage_is_red red \

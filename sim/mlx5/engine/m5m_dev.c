@@ -81,29 +81,6 @@ void m5m_tab_del(struct m5m_tab *t, uint32_t handle)
 	}
 }
 
-struct m5m_dev *m5m_dev_of(struct ibv_context *ibctx)
-{
-	struct m5m_ibdev *d;
-
-	if (!ibctx || !ibctx->device)
-		return NULL;
-	d = container_of(ibctx->device, struct m5m_ibdev, db.vdev.device);
-	return d->magic == M5M_IBDEV_MAGIC ? d->dev : NULL;
-}
-
-struct m5m_ctx *m5m_ctx_of(struct ibv_context *ibctx)
-{
-	struct m5m_dev *dev = m5m_dev_of(ibctx);
-	struct m5m_ctx *c;
-
-	if (!dev)
-		return NULL;
-	for (c = dev->ctxs; c; c = c->next)
-		if (c->ibctx == ibctx && !c->closed)
-			return c;
-	return NULL;
-}
-
 void m5m_ctx_maybe_closed(struct m5m_ctx *c)
 {
 	unsigned int i;
@@ -246,7 +223,6 @@ void m5m_dev_destroy(struct m5m_dev *dev)
 	struct m5m_dev **pp;
 	struct m5m_delayed *d;
 	struct m5m_chan *ch;
-	struct m5m_ibdev *ib;
 
 	if (!dev)
 		return;
@@ -277,12 +253,6 @@ void m5m_dev_destroy(struct m5m_dev *dev)
 	m5m_tab_free_all(&dev->srqs);
 	m5m_tab_free_all(&dev->ahs);
 	m5m_eq_fini(dev);
-	while ((ib = dev->ibdevs)) {
-		dev->ibdevs = ib->next;
-		/* A context still open holds a reference: leave it be. */
-		if (atomic_load(&ib->db.vdev.refcount) <= 1)
-			free(ib);
-	}
 	m5m_unlock();
 	free(dev);
 }

@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "mlx5/mlx5.h"
+#include "mlx5/mlx5_hw.h"
 #include "m5model.h"
 #include "m5m_arm.h"
 #include "m5m_eng.h"
@@ -310,15 +310,6 @@ struct m5m_delayed {
 	struct m5_cqe64 cqe;
 };
 
-/* The doorbell device m5m_open() makes; db first (libibverbs frees it). */
-#define M5M_IBDEV_MAGIC 0x4d354d44u
-struct m5m_ibdev {
-	struct db_device db;
-	uint32_t magic;
-	struct m5m_dev *dev;
-	struct m5m_ibdev *next;
-};
-
 struct m5m_dev {
 	struct m5m_config cfg;
 	const struct m5m_eng_ops *ops; /* the engine's seam (m5m_eng.h) */
@@ -348,7 +339,7 @@ struct m5m_dev {
 	struct m5m_delayed *delayed, **delayed_tail;
 	unsigned int splits;	   /* CQs with a split CQE pending */
 	uint8_t kuar[M5_UAR_SIZE]; /* the kernel's UAR (EQ doorbells) */
-	struct m5m_ibdev *ibdevs;
+	struct m5m_ibdev *ibdevs;  /* the front end's (m5m_open.c) */
 	void (*hook)(void *arg, const struct m5m_event_info *ev);
 	void *hook_arg;
 	pthread_t irq_thread;
@@ -373,15 +364,8 @@ struct m5m_dev *m5m_devices(void);
 uint32_t m5m_tab_add(struct m5m_tab *t, void *obj);
 void *m5m_tab_get(const struct m5m_tab *t, uint32_t handle);
 void m5m_tab_del(struct m5m_tab *t, uint32_t handle);
-/* The model device and context behind a libibverbs context. */
-struct m5m_dev *m5m_dev_of(struct ibv_context *ibctx);
-struct m5m_ctx *m5m_ctx_of(struct ibv_context *ibctx);
 /* Forget a context whose UARs were all unmapped (it closed). */
 void m5m_ctx_maybe_closed(struct m5m_ctx *c);
-/* m5m_kctx.c: the live UAR object of c with page id pg, or NULL. */
-struct m5m_uobj *m5m_uobj_by_page(struct m5m_ctx *c, uint32_t pg);
-void m5m_uobjs_free(struct m5m_ctx *c);
-void m5m_kernel_fini(struct m5m_dev *dev);
 
 /* m5m_fault.c: checks, reports, the seam log */
 struct m5m_dump {

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "m5m_int.h"
+#include "m5m_front.h"
 
 #define M5M_MAX_CQE	  ((1u << 22) - 1)
 #define M5M_MAX_CQ_PERIOD 4095

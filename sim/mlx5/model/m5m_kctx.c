@@ -15,7 +15,7 @@
 
 #include <rdma/mlx5_user_ioctl_verbs.h>
 
-#include "m5m_int.h"
+#include "m5m_front.h"
 
 #define M5M_MAX_TOTAL_BFREGS 1024
 /*
@@ -642,6 +642,37 @@ static void m5m_free_ctxs(struct m5m_dev *dev)
 /* The device goes: what its contexts left behind goes with it. */
 void m5m_kernel_fini(struct m5m_dev *dev)
 {
+	struct m5m_ibdev *ib;
+
 	m5m_forget_dbrecs(dev);
 	m5m_free_ctxs(dev);
+	while ((ib = dev->ibdevs)) {
+		dev->ibdevs = ib->next;
+		/* A context still open holds a reference: leave it be. */
+		if (atomic_load(&ib->db.vdev.refcount) <= 1)
+			free(ib);
+	}
+}
+
+struct m5m_dev *m5m_dev_of(struct ibv_context *ibctx)
+{
+	struct m5m_ibdev *d;
+
+	if (!ibctx || !ibctx->device)
+		return NULL;
+	d = container_of(ibctx->device, struct m5m_ibdev, db.vdev.device);
+	return d->magic == M5M_IBDEV_MAGIC ? d->dev : NULL;
+}
+
+struct m5m_ctx *m5m_ctx_of(struct ibv_context *ibctx)
+{
+	struct m5m_dev *dev = m5m_dev_of(ibctx);
+	struct m5m_ctx *c;
+
+	if (!dev)
+		return NULL;
+	for (c = dev->ctxs; c; c = c->next)
+		if (c->ibctx == ibctx && !c->closed)
+			return c;
+	return NULL;
 }

@@ -10,7 +10,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "m5m_int.h"
+#include "m5m_front.h"
 
 static size_t m5m_psz(void)
 {

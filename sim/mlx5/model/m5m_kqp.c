@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "m5m_int.h"
+#include "m5m_front.h"
 
 /* --- Transitions: attributes required and allowed, [0] RC, [1] UD, [2] UC */
 

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "m5m_int.h"
+#include "m5m_front.h"
 
 /* libibverbs' (IBVERBS_PRIVATE_34), for what ibv_open_device would do. */
 void verbs_init_cq(struct ibv_cq *cq, struct ibv_context *context,
@@ -62,6 +62,7 @@ struct ibv_context *m5m_open(struct m5m_dev *dev)
 	m5m_lock();
 	d->next = dev->ibdevs;
 	dev->ibdevs = d;
+	dev->kernel_fini = m5m_kernel_fini; /* frees d with the device */
 	m5m_unlock();
 	/* No uverbs fd: every kernel command goes to the model. */
 	vctx = db_device_ops.alloc_context(&d->db.vdev.device, -1, NULL);

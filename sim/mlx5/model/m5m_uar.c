@@ -14,7 +14,7 @@
 
 #include <rdma/mlx5_user_ioctl_verbs.h>
 
-#include "m5m_int.h"
+#include "m5m_front.h"
 
 /* --- Doorbell-record registry --------------------------------------------- */
 
