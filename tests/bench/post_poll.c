@@ -32,6 +32,7 @@
  *
  * Usage: bench_post_poll [-d DEV] [-g GID_INDEX] [-n ITERS] [-t]
  *        doorbell-mlx5-bench [-n ITERS] [-t]
+ *   -d  the device (default $DOORBELL_VM_IBDEV, else rxe0: test_ibdev.h)
  *   -t  thread domain + parent domain for the QPs, single-threaded CQs
  * Prints "ops <wrapper> <calls> <units>" per wrapper run (units: WRs posted
  * or completions returned).
@@ -48,6 +49,8 @@
 
 #ifdef BENCH_MODEL
 #include "m5model.h"
+#else
+#include "test_ibdev.h"
 #endif
 
 #define BUFSZ	(64 * 1024)
@@ -496,7 +499,7 @@ int main(int argc, char **argv)
 #else
 	const char *optstr = "d:g:n:t";
 
-	b.devname = "rxe0";
+	b.devname = test_ibdev();
 	b.gidx = 1;
 #endif
 

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "test_ibdev.h"
 
 static const struct it_case *const it_tables[] = {
 	it_cases_device,   it_cases_data_rc, it_cases_data_ud_uc,
@@ -61,7 +62,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: doorbell-itest [-d DEV] [-g GIDX] [-k FILTER] "
 		"[-x FILTER] [-t SECS] [-l]\n"
-		"  -d DEV     device (default rxe0)\n"
+		"  -d DEV     device (default $DOORBELL_VM_IBDEV, else rxe0)\n"
 		"  -g GIDX    GID index of the loopback address (default 1)\n"
 		"  -k FILTER  run only tests whose name contains FILTER\n"
 		"  -x FILTER  skip tests whose name contains FILTER (or\n"
@@ -160,7 +161,7 @@ int main(int argc, char **argv)
 		.timeout_ms = 5000,
 		.quiet_ms = 100,
 	};
-	const char *dev = "rxe0", *filter = NULL, *exclude[8];
+	const char *dev = test_ibdev(), *filter = NULL, *exclude[8];
 	unsigned int npass = 0, nfail = 0, nskip = 0, nexclude = 0;
 	bool list = false;
 	size_t i;

@@ -43,6 +43,8 @@
 
 #include <infiniband/verbs.h>
 
+#include "test_ibdev.h"
+
 enum {
 	MSG = 256,
 	WINDOW = 8,	 /* sends in flight */
@@ -656,7 +658,7 @@ static void usage(FILE *f)
 int main(int argc, char **argv)
 {
 	struct app p = {
-		.dev = "rxe0",
+		.dev = test_ibdev(),
 		.gidx = 1,
 		.secs = 30,
 		.grace_ms = 3000,
