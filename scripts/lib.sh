@@ -79,3 +79,19 @@ built() {
 	fi
 	return "$rc"
 }
+
+# The test guest's RDMA link (tests/vm/README.md):
+#   db_link_type   its kind, for "rdma link add DEV type KIND":
+#                  $DOORBELL_VM_LINK_TYPE, else rxe (Soft-RoCE)
+#   db_ibdev       the device the guest tests run on, when not told
+#                  otherwise: $DOORBELL_VM_IBDEV (the guest boot,
+#                  tests/vm/guest-init.sh, exports the one it made, KIND0),
+#                  else rxe0
+# The scripts' one default; the C programs' is tests/lib/test_ibdev.c.
+db_link_type() {
+	echo "${DOORBELL_VM_LINK_TYPE:-rxe}"
+}
+
+db_ibdev() {
+	echo "${DOORBELL_VM_IBDEV:-rxe0}"
+}

@@ -33,7 +33,7 @@ san_re='ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:|WARNING: ThreadSa
 # sanitize.sh --guest KIND BUILD REPORTS RUNTIME: runs inside tests/vm/run.sh.
 if [[ ${1:-} == --guest ]]; then
 	kind=$2 build=$3 rep=$4 rt=$5
-	dev=${DOORBELL_VM_IBDEV:-rxe0}
+	dev=$(db_ibdev)
 	gid=${DOORBELL_VM_GID_INDEX:-1}
 	itest=$build/tests/guest/itest/doorbell-itest
 	export RDMAV_DRIVERS=$build/lib/libdoorbell

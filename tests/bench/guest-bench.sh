@@ -15,7 +15,7 @@ build=${1:?} out=${2:?} rounds=${3:-3} iters=${4:-2000}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=scripts/lib.sh
 . "$here/../../scripts/lib.sh"	# pass, fail, skip
-dev=${DOORBELL_VM_IBDEV:-rxe0}
+dev=$(db_ibdev)
 gid=${DOORBELL_VM_GID_INDEX:-1}
 addr=${DOORBELL_VM_IPV4:-127.0.0.1}
 # shellcheck source=tests/guest/lib/pair-lib.sh

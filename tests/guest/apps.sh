@@ -3,7 +3,7 @@
 #
 # Real verbs applications through doorbell, inside the Soft-RoCE guest:
 # perftest and the ibverbs-utils pingpongs, each as a server/client pair on
-# rxe0.  A pair passes when both sides exit 0, the client prints its results,
+# the guest's device (db_ibdev).  A pair passes when both sides exit 0, the client prints its results,
 # neither side reports bad data (pair_bad_data: the pingpongs' -c) nor a
 # completion error, and both sides' DOORBELL_DEBUG
 # line shows that doorbell served the device.
@@ -26,7 +26,7 @@ set -uo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib.sh"	# pass, fail, skip
 
-dev=${DOORBELL_VM_IBDEV:-rxe0}
+dev=$(db_ibdev)
 gid=${DOORBELL_VM_GID_INDEX:-1}
 addr=${DOORBELL_VM_IPV4:-127.0.0.1}
 filter=${1:-}

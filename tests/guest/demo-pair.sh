@@ -11,7 +11,7 @@ set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib.sh"
 # shellcheck source=tests/guest/lib/pair-lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib/pair-lib.sh"	# perftest_gave_up, wait_port
-dev=${1:-${DOORBELL_VM_IBDEV:-rxe0}}
+dev=${1:-$(db_ibdev)}
 gid=${2:-${DOORBELL_VM_GID_INDEX:-1}}
 addr=${DOORBELL_VM_IPV4:-127.0.0.1}
 

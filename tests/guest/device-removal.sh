@@ -2,14 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
 # Device removal under traffic, inside the Soft-RoCE guest.  Two clients
-# run on rxe0 when `rdma link delete rxe0` removes it:
+# run on the guest's device (db_ibdev, scripts/lib.sh: rxe0) when `rdma
+# link delete` removes it:
 #   - doorbell-removal (tests/guest/itest/removal.c): RC send/receive with a
 #     completion channel, every message and completion checked, watching the
 #     async fd and the device list; it prints its own PASS/FAIL/SKIP lines;
 #   - an ib_send_bw pair (-D 10), a second, independent client.
 # Then this script checks that every process ended by itself in bounded
 # time (no crash, no hang), that the unregistration completed once the
-# last context closed, and re-adds rxe0 and waits until it is ACTIVE with
+# last context closed, and re-adds the device and waits until it is ACTIVE with
 # the same GID and doorbell runs traffic on it again.
 #
 # What Linux 6.1 rxe does (docs/reliability.md, "Device removal"):
@@ -19,7 +20,7 @@
 # working, and only the device list (netlink) shows the removal.
 #
 # Usage (cwd: the checkout, inside tests/vm/run.sh; run it alone or last:
-# it deletes rxe0, and re-adds it at the end):
+# it deletes the device, and re-adds it at the end):
 #   tests/vm/run.sh --env RDMAV_DRIVERS=$PWD/build/lib/libdoorbell -- \
 #       tests/guest/device-removal.sh [ROUNDS]
 # Without RDMAV_DRIVERS (and with --keep-stock) the stock provider serves.
@@ -27,12 +28,15 @@
 # PASS/FAIL/SKIP line per check and per round; exit status 1 if any FAIL.
 set -u
 
-dev=${DOORBELL_VM_IBDEV:-rxe0}
 netdev=${DOORBELL_VM_NETDEV:-d0}
 gid=${DOORBELL_VM_GID_INDEX:-1}
 addr=${DOORBELL_VM_IPV4:-10.77.0.1}
 rounds=${1:-1}
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# shellcheck source=scripts/lib.sh
+. "$top/scripts/lib.sh"	# pass, fail, skip; db_fails counts the FAILs
+dev=$(db_ibdev)
+kind=$(db_link_type)
 build=${DOORBELL_BUILD_DIR:-$top/build}
 app=$build/tests/guest/itest/doorbell-removal
 itest=$build/tests/guest/itest/doorbell-itest
@@ -45,14 +49,12 @@ export DOORBELL_DEBUG=1
 . "$top/tests/guest/lib/pair-lib.sh"	# wait_port, pair_port, scaled
 served='doorbell: .*serving the device with the rxe backend'
 
-# shellcheck source=scripts/lib.sh
-. "$top/scripts/lib.sh"	# pass, fail, skip; db_fails counts the FAILs
 say() { echo "$*"; }
 now() { echo "$EPOCHREALTIME"; }
 secs() { printf '%.1f' "$(echo "$2 - $1" | bc)"; }
 port=/sys/class/infiniband/$dev/ports/1
 
-# wait_active SECS: rxe0 ACTIVE with the IPv4-mapped GID at index $gid.
+# wait_active SECS: the device ACTIVE with the IPv4-mapped GID at index $gid.
 wait_active() {
 	local t want g a b c d
 	IFS=. read -r a b c d <<<"$addr"
@@ -69,10 +71,10 @@ wait_active() {
 	return 1
 }
 
-# Whatever happens, leave rxe0 behind for whoever runs next.
+# Whatever happens, leave the device behind for whoever runs next.
 restore() {
 	if ! rdma link show "$dev/1" >/dev/null 2>&1; then
-		rdma link add "$dev" type rxe netdev "$netdev" 2>/dev/null
+		rdma link add "$dev" type "$kind" netdev "$netdev" 2>/dev/null
 		wait_active 30
 	fi
 	rm -rf "$logs"
@@ -215,7 +217,7 @@ round() {
 	fi
 
 	# Back again: the link, the port, the GID, and traffic through it.
-	if ! rdma link add "$dev" type rxe netdev "$netdev" >"$L/add" 2>&1; then
+	if ! rdma link add "$dev" type "$kind" netdev "$netdev" >"$L/add" 2>&1; then
 		fail device_removal_relinked_device_serves_traffic \
 			"rdma link add: $(head -c 200 "$L/add")"
 	elif ! wait_active 30; then

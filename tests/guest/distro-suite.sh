@@ -45,14 +45,14 @@
 set -uo pipefail
 build=${1:?usage: distro-suite.sh BUILD_DIR [NATIVE_DIR]}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-dev=${DOORBELL_VM_IBDEV:-rxe0}
+# shellcheck source=scripts/lib.sh
+. "$here/../../scripts/lib.sh"
+dev=$(db_ibdev)
 gid=${DOORBELL_VM_GID_INDEX:-1}
 conf=${DOORBELL_TEST_VERBS_CONF:-/etc/libibverbs.d}
 builds=${DOORBELL_DISTRO_BUILDS:-prebuilt native}
 parts=" ${DOORBELL_DISTRO_PARTS:-apps suite pyverbs matrix features} "
 native_parts=" ${DOORBELL_DISTRO_NATIVE_PARTS:-matrix features} "
-# shellcheck source=scripts/lib.sh
-. "$here/../../scripts/lib.sh"
 # shellcheck source=tests/guest/lib/pair-lib.sh
 . "$here/lib/pair-lib.sh"	# scaled
 

@@ -1,9 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # The instruction-count regression guard in the guest: callgrind counts per
-# ibv_post_send and per polled completion through doorbell on rxe0 must stay
-# within 10% of tests/bench/insn-baseline.txt (tests/bench/insn-guard.sh
-# does the counting and the comparison).  Usage: insn-guard.sh BUILD_DIR
+# ibv_post_send and per polled completion through doorbell on the guest's
+# device must stay within 10% of tests/bench/insn-baseline.txt
+# (tests/bench/insn-guard.sh does the counting and the comparison).  Usage: insn-guard.sh BUILD_DIR
 # Exit 1 on a FAIL line, or when a variant could not be counted.
 set -uo pipefail
 build=${1:?usage: insn-guard.sh BUILD_DIR}
@@ -11,7 +11,7 @@ top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 # shellcheck source=scripts/lib.sh
 . "$top/scripts/lib.sh"	# pass, fail, skip
 export RDMAV_DRIVERS=$build/lib/libdoorbell
-dev=${DOORBELL_VM_IBDEV:-rxe0}
+dev=$(db_ibdev)
 gid=${DOORBELL_VM_GID_INDEX:-1}
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT

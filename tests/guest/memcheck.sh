@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
 # perftest through doorbell under valgrind memcheck, inside the guest.
-# ib_send_bw and ib_write_lat run as server/client pairs on rxe0; in each
-# pair one side runs under memcheck (the server for ib_send_bw, the client
-# for ib_write_lat, so both roles are covered).  A pair passes when both
+# ib_send_bw and ib_write_lat run as server/client pairs on the guest's
+# device (db_ibdev); in each pair one side runs under memcheck (the server
+# for ib_send_bw, the client for ib_write_lat, so both roles are covered).  A pair passes when both
 # sides complete and memcheck reports no error with a doorbell frame in its
 # stack (invalid reads/writes, uses of uninitialised values, bad frees,
 # definitely-lost leaks allocated by doorbell).  Errors with no doorbell
@@ -18,7 +18,7 @@ set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=scripts/lib.sh
 . "$here/../../scripts/lib.sh"	# pass, fail, skip
-dev=${DOORBELL_VM_IBDEV:-rxe0}
+dev=$(db_ibdev)
 gid=${DOORBELL_VM_GID_INDEX:-1}
 addr=${DOORBELL_VM_IPV4:-127.0.0.1}
 logs=$(mktemp -d)

@@ -44,13 +44,15 @@ deb=${1:?usage: package-takeover.sh DEB [RPM]}
 rpm_pkg=${2:-}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/../.." && pwd)
+# shellcheck source=scripts/lib.sh
+. "$here/../../scripts/lib.sh"
 
 if [[ ${DOORBELL_VM:-} != 1 ]]; then
 	fail package_takeover_runs_in_guest "not in the test guest (DOORBELL_VM unset); run it through tests/vm/run.sh --keep-stock"
 	exit 2
 fi
 
-dev=${DOORBELL_VM_IBDEV:-rxe0}
+dev=$(db_ibdev)
 gid=${DOORBELL_VM_GID_INDEX:-1}
 addr=127.0.0.1
 multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || echo x86_64-linux-gnu)
@@ -77,8 +79,6 @@ lib=$provdir/libdoorbell-rdmav${pabi:-UNKNOWN}.so
 served="doorbell: $dev: serving the device with the rxe backend"
 bw='^[[:space:]]+[0-9]+[[:space:]]+[0-9]+[[:space:]]+[0-9.]+[[:space:]]+[0-9.]+[[:space:]]+[0-9.]+'
 logs=$(mktemp -d)
-# shellcheck source=scripts/lib.sh
-. "$here/../../scripts/lib.sh"
 # shellcheck source=tests/guest/lib/pair-lib.sh
 . "$here/lib/pair-lib.sh"	# wait_port, scaled
 

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
 # rdma-core's own pyverbs test suite, as the distribution ships it in the
-# rdma-core package (/usr/share/doc/rdma-core/tests), against rxe0,
-# through whichever provider serves the device.
+# rdma-core package (/usr/share/doc/rdma-core/tests), against the guest's
+# device, through whichever provider serves it.
 #
 # Usage: rdma-core-suite.sh [--per-module] [--name NAME] [--save FILE]
 #                           [--baseline FILE | --min MIN_PASS | --measure]
@@ -60,7 +60,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$here/lib/pair-lib.sh"	# scaled
 # shellcheck source=tests/guest/suite-judge.sh
 . "$here/suite-judge.sh"
-dev=${DOORBELL_VM_IBDEV:-rxe0}
+dev=$(db_ibdev)
 gid=${DOORBELL_VM_GID_INDEX:-1}
 src=/usr/share/doc/rdma-core/tests
 name=rdma_core_suite_passes_with_no_failures_or_errors

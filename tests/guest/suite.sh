@@ -1,13 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-# Everything that runs inside the guest, against rxe0, through doorbell.
+# Everything that runs inside the guest, against its device (db_ibdev,
+# scripts/lib.sh: rxe0), through doorbell.
 # Usage: suite.sh BUILD_DIR
 set -u
 build=${1:?usage: suite.sh BUILD_DIR}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=scripts/lib.sh
 . "$here/../../scripts/lib.sh"	# pass, fail, skip
-dev=${DOORBELL_VM_IBDEV:-rxe0}
+dev=$(db_ibdev)
 gid=${DOORBELL_VM_GID_INDEX:-1}
 
 # Only doorbell may serve the device: the stock rxe.driver is hidden.
@@ -55,7 +56,7 @@ part "$here/insn-guard.sh" "$build"
 echo "== pyverbs-tests (the project's own Python tests)"
 part "$here/pyverbs-suite.sh"
 
-# Last: it deletes rxe0 (and adds it back at the end).
+# Last: it deletes the device (and adds it back at the end).
 echo "== device removal under traffic"
 DOORBELL_BUILD_DIR=$build part "$here/device-removal.sh" 1
 exit "$status"

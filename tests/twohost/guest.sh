@@ -74,7 +74,7 @@ peer=${DOORBELL_VM_PEER_IPV4:?}
 xfer=$build/tests/twohost/rdma_xfer
 phase=${TWOHOST_PHASE_S:-240}
 port=18800
-counters=/sys/class/infiniband/${DOORBELL_VM_IBDEV:-rxe0}/ports/1/hw_counters
+counters=/sys/class/infiniband/$(db_ibdev)/ports/1/hw_counters
 rc=0
 
 [[ -x $xfer ]] || { fail twohost_rdma_xfer_built "no $xfer"; exit 1; }

@@ -22,9 +22,10 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 # --- in the guest ------------------------------------------------------------
 in_guest() {
-	local d=${DOORBELL_VM_DISTRO:-?} dev=${DOORBELL_VM_IBDEV:-rxe0}
+	local d=${DOORBELL_VM_DISTRO:-?} dev
 	local gid=${DOORBELL_VM_GID_INDEX:-1} ip=${DOORBELL_VM_IPV4:-10.77.0.1}
 	local T=${SMOKE_TIMEOUT:-180} logs state lib
+	dev=$(db_ibdev)
 	logs=$(mktemp -d)
 	lib=$(readlink -f "$(ldconfig -p | awk '!f && /libibverbs\.so\.1 .*x86-64/ { print $NF; f = 1 }')")
 	echo "distro $d: uname -r $(uname -r), libibverbs $lib," \

@@ -5,7 +5,8 @@
 # after the initramfs switch_root; for another distribution (run.sh
 # --distro), the root is that distribution's tree and this script runs from
 # the read-only checkout the initramfs mounted at /.dbvm-src. Sets up the guest (mounts, shares, dummy
-# netdev d0, Soft-RoCE device rxe0), runs the command described in the control
+# netdev d0, an RDMA device on it: Soft-RoCE rxe0, or KIND0 of run.sh's
+# DOORBELL_VM_LINK_TYPE=KIND), runs the command described in the control
 # share written by run.sh, stores its exit status there and powers off.
 # Its own stdout/stderr go to the kernel console (console.log on the host).
 
@@ -118,7 +119,7 @@ link add $dbvm_netdev type dummy
 addr add $dbvm_ipv4/$dbvm_prefix dev $dbvm_netdev
 link set $dbvm_netdev up
 EOF
-rdma link add "$dbvm_ibdev" type rxe netdev "$dbvm_netdev" ||
+rdma link add "$dbvm_ibdev" type "$dbvm_link_type" netdev "$dbvm_netdev" ||
 	die "rdma link add $dbvm_ibdev failed (see kernel log)"
 
 # IPv4-mapped GID ::ffff:a.b.c.d as sysfs prints it.
@@ -158,6 +159,7 @@ echo "$(uptime_s) $gid_index" >"$ctl/ready"
 cmd_env=("${dbvm_env[@]}"
 	DOORBELL_VM=1
 	DOORBELL_VM_IBDEV="$dbvm_ibdev"
+	DOORBELL_VM_LINK_TYPE="$dbvm_link_type"
 	DOORBELL_VM_NETDEV="$dbvm_netdev"
 	DOORBELL_VM_IPV4="$dbvm_ipv4"
 	DOORBELL_VM_GID_INDEX="$gid_index"

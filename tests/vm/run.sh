@@ -4,7 +4,8 @@
 # Run a command inside a throw-away QEMU (TCG) guest booting Debian 12's 6.1
 # kernel (or Debian 13's / sid's own, --distro; on a Debian 13 host, its own
 # 6.12) with a Soft-RoCE device rxe0 on a dummy netdev d0, exit with its
-# status.
+# status. DOORBELL_VM_LINK_TYPE=KIND (default rxe) makes the device of that
+# kind instead, KIND0 ("rdma link add KIND0 type KIND netdev d0").
 #
 # Usage: tests/vm/run.sh [options] -- COMMAND [ARGS...]
 #   --out DIR        writable host directory, mounted at the same path in the
@@ -42,7 +43,7 @@
 # tmpfs overlay, so installed tools and the checkout are at the same paths;
 # writes outside the shares are lost. COMMAND runs as root in the caller's cwd with PATH, LANG,
 # the caller's DOORBELL_*, RDMAV_*, IBV_* and VERBS_* variables, the --env ones,
-# and DOORBELL_VM_{IBDEV,NETDEV,IPV4,GID_INDEX,OUT,KVER,DISTRO}. Its stdout/stderr are
+# and DOORBELL_VM_{IBDEV,LINK_TYPE,NETDEV,IPV4,GID_INDEX,OUT,KVER,DISTRO}. Its stdout/stderr are
 # streamed to ours; the kernel console is kept apart.
 # Exit status: COMMAND's; 124 on timeout; 125 if the guest failed to set up
 # or died without reporting a status.
@@ -65,6 +66,7 @@ mem=${DOORBELL_VM_MEM:-2G}
 smp=${DOORBELL_VM_SMP:-2}
 console_copy=${DOORBELL_VM_CONSOLE:-}
 verbose=${DOORBELL_VM_VERBOSE:-0}
+link_type=$(db_link_type)
 vfio_user=
 
 say() { echo "doorbell-vm: $*" >&2; }
@@ -107,6 +109,7 @@ while (($#)); do
 done
 (($#)) || { usage >&2; exit 2; }
 [[ $timeout_s =~ ^[0-9]+$ && $timeout_s -gt 0 ]] || die "bad --timeout '$timeout_s'"
+[[ $link_type =~ ^[a-z][a-z0-9_]*$ ]] || die "bad DOORBELL_VM_LINK_TYPE '$link_type'"
 for e in "${extra_env[@]}"; do
 	[[ $e =~ ^[A-Za-z_][A-Za-z0-9_]*= ]] || die "bad --env '$e' (want NAME=VALUE)"
 done
@@ -279,7 +282,8 @@ arr() { # name values...: a bash array assignment
 	printf 'dbvm_arch=%q\n' "$arch"
 	if ((!own_root)); then printf 'dbvm_src=%q\n' "$top"; fi
 	arr dbvm_ro_shares "${ro_shares[@]}"
-	printf 'dbvm_ibdev=rxe0\n'
+	printf 'dbvm_link_type=%q\n' "$link_type"
+	printf 'dbvm_ibdev=%q\n' "${link_type}0"
 	printf 'dbvm_netdev=d0\n'
 	printf 'dbvm_ipv4=10.77.0.1\n'
 	printf 'dbvm_prefix=24\n'

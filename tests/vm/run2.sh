@@ -27,8 +27,9 @@
 #   -v, --verbose    run.sh's progress and consoles on stderr
 #   -h, --help       this text
 #
-# Each command runs as with run.sh, but on rxe0 over the virtio NIC (the
-# dummy d0 and the rxe0 run.sh made on it are removed), with
+# Each command runs as with run.sh, but on rxe0 (or run.sh's
+# DOORBELL_VM_LINK_TYPE device) over the virtio NIC (the dummy d0 and the
+# device run.sh made on it are removed), with
 #   DOORBELL_VM_HOST=a|b  DOORBELL_VM_NETDEV=<NIC>  DOORBELL_VM_IPV4=<own>
 #   DOORBELL_VM_PEER_IPV4=<other>  DOORBELL_VM_GID_INDEX=<index of ::ffff:own>
 # and the modules virtio_net (net_failover, failover) and sch_netem loaded,
@@ -39,7 +40,7 @@
 # else B's (124 timeout, 125 guest set-up failure, as run.sh).
 #
 # Internal: inside the guest run.sh runs "run2.sh --in-guest a|b -- CMD",
-# which sets up the NIC and rxe0 and then executes CMD.
+# which sets up the NIC and the device and then executes CMD.
 
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
@@ -57,9 +58,11 @@ say() { echo "run2: $*" >&2; }
 usage() { sed -n '3,/^$/s/^# \{0,1\}//p' "$0"; }
 
 # ---------------------------------------------------------------------------
-# Guest side: replace d0/rxe0 by rxe0 on the virtio NIC, then exec COMMAND.
+# Guest side: replace d0 and the device run.sh made on it (rxe0, or KIND0 of
+# DOORBELL_VM_LINK_TYPE=KIND) by the same device on the virtio NIC, then
+# exec COMMAND.
 in_guest() {
-	local role=$1 mac ip peer nic='' n a t g gid state want_gid
+	local role=$1 mac ip peer nic='' n a t g gid state want_gid dev kind
 	shift
 	[[ ${1:-} == -- ]] && shift
 	case "$role" in
@@ -80,21 +83,23 @@ in_guest() {
 		sleep 0.1
 	done
 	[[ -n $nic ]] || { say "no NIC with MAC $mac"; ip -br link >&2; exit 125; }
-	# run.sh's rxe0 sits on the dummy d0: remove both.
-	if [[ -e /sys/class/infiniband/rxe0 ]]; then
-		rdma link delete rxe0 || { say "rdma link delete rxe0 failed"; exit 125; }
+	dev=$(db_ibdev)
+	kind=$(db_link_type)
+	# run.sh's device sits on the dummy d0: remove both.
+	if [[ -e /sys/class/infiniband/$dev ]]; then
+		rdma link delete "$dev" || { say "rdma link delete $dev failed"; exit 125; }
 	fi
 	if [[ -e /sys/class/net/d0 ]]; then ip link del d0 || true; fi
 	ip -batch - <<EOF || { say "cannot configure $nic"; exit 125; }
 addr add $ip/$prefix dev $nic
 link set $nic up
 EOF
-	rdma link add rxe0 type rxe netdev "$nic" ||
-		{ say "rdma link add rxe0 type rxe netdev $nic failed"; exit 125; }
+	rdma link add "$dev" type "$kind" netdev "$nic" ||
+		{ say "rdma link add $dev type $kind netdev $nic failed"; exit 125; }
 	local g1 g2 g3 g4
 	IFS=. read -r g1 g2 g3 g4 <<<"$ip"
 	printf -v want_gid '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' "$g1" "$g2" "$g3" "$g4"
-	local port=/sys/class/infiniband/rxe0/ports/1 wait_s=${DOORBELL_VM_RXE_WAIT:-60}
+	local port=/sys/class/infiniband/$dev/ports/1 wait_s=${DOORBELL_VM_RXE_WAIT:-60}
 	gid=
 	for ((t = 0; t < wait_s * 10; t++)); do
 		state=
@@ -109,10 +114,10 @@ EOF
 		fi
 		sleep 0.1
 	done
-	[[ -n $gid ]] || { say "rxe0 on $nic not ACTIVE with GID $want_gid after ${wait_s}s"; exit 125; }
+	[[ -n $gid ]] || { say "$dev on $nic not ACTIVE with GID $want_gid after ${wait_s}s"; exit 125; }
 	echo "doorbell-twohost-$role" >/proc/sys/kernel/hostname
 	export DOORBELL_VM_HOST=$role DOORBELL_VM_NETDEV=$nic DOORBELL_VM_IPV4=$ip \
-		DOORBELL_VM_PEER_IPV4=$peer DOORBELL_VM_GID_INDEX=$gid DOORBELL_VM_IBDEV=rxe0
+		DOORBELL_VM_PEER_IPV4=$peer DOORBELL_VM_GID_INDEX=$gid DOORBELL_VM_IBDEV=$dev
 	exec "$@"
 }
 if [[ ${1:-} == --in-guest ]]; then

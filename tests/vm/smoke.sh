@@ -4,15 +4,15 @@
 # Harness smoke test, run inside the VM with the STOCK rxe provider:
 #   tests/vm/run.sh --keep-stock -- tests/vm/smoke.sh
 # Checks ibv_devices, ibv_devinfo, an ibv_rc_pingpong pair, an ib_send_bw
-# pair, and (rdma_cm) an rping pair and an ib_send_bw -R pair over rxe0, using
-# the GID index run.sh found (DOORBELL_VM_GID_INDEX). Every command is bounded
-# by timeout (SMOKE_TIMEOUT, default 120 s); SMOKE_VERBOSE=1 shows all output.
+# pair, and (rdma_cm) an rping pair and an ib_send_bw -R pair over the
+# guest's device (db_ibdev), using the GID index run.sh found
+# (DOORBELL_VM_GID_INDEX). Every command is bounded by timeout (SMOKE_TIMEOUT, default 120 s); SMOKE_VERBOSE=1 shows all output.
 
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib.sh"
 
-dev=${DOORBELL_VM_IBDEV:-rxe0}
+dev=$(db_ibdev)
 gid=${DOORBELL_VM_GID_INDEX:-1}
 ip=${DOORBELL_VM_IPV4:-10.77.0.1}
 T=${SMOKE_TIMEOUT:-120}
