@@ -254,14 +254,12 @@ static int rc_send_inline_copies_at_post(struct it_test *t, long arg)
 	struct it_qp_attr attr = it_qp_defaults(IBV_QPT_RC);
 	uint64_t poison = it_seed(t, 1);
 	uint32_t sizes[4], max;
-	struct ibv_send_wr wr, *bad;
 	struct ibv_sge sge;
 	struct it_wc_exp e;
 	struct it_buf *rb;
 	struct it_ep a, b;
 	uint8_t *src;
 	size_t k;
-	int ret;
 
 	attr.inline_data = 256;
 	if (it_pair(t, &a, &b, &attr))
@@ -286,17 +284,11 @@ static int rc_send_inline_copies_at_post(struct it_test *t, long arg)
 		if (it_post_recv(t, b.qp, 100 + k, rb, 0, rb->len))
 			return IT_FAIL;
 		it_fill(src, len, seed, 0);
-		memset(&wr, 0, sizeof(wr));
 		sge.addr = (uintptr_t)src;
 		sge.length = len;
 		sge.lkey = 0;
-		wr.wr_id = k;
-		wr.sg_list = &sge;
-		wr.num_sge = 1;
-		wr.opcode = IBV_WR_SEND;
-		wr.send_flags = IBV_SEND_INLINE | IBV_SEND_SIGNALED;
-		ret = ibv_post_send(a.qp, &wr, &bad);
-		IT_EXPECT(t, !ret, "ibv_post_send returned %d", ret);
+		if (it_post_inline(t, &a, &b, k, &sge, 1))
+			return IT_FAIL;
 		it_fill(src, max, it_seed(t, 99), 0);
 		e = it_exp_recv(100 + k, IBV_WC_RECV, b.qp, len);
 		if (it_send_and_verify(t, &a, &b, NULL, k, &e, rb, len, seed,
@@ -312,20 +304,13 @@ static int rc_send_inline_gathers_3_sges(struct it_test *t, long arg)
 {
 	struct it_qp_attr attr = it_qp_defaults(IBV_QPT_RC);
 	uint64_t seed = it_seed(t, 2), poison = it_seed(t, 1);
-	struct ibv_send_wr wr = {
-		.wr_id = 5,
-		.num_sge = 3,
-		.opcode = IBV_WR_SEND,
-		.send_flags = IBV_SEND_INLINE | IBV_SEND_SIGNALED,
-	};
-	struct ibv_send_wr *bad;
 	struct ibv_sge sge[3];
 	uint32_t len[3], max, s = 0;
 	struct it_wc_exp e;
 	struct it_buf *rb;
 	struct it_ep a, b;
 	uint8_t *src[3];
-	int i, ret;
+	int i;
 
 	attr.inline_data = 256;
 	if (it_pair(t, &a, &b, &attr))
@@ -345,12 +330,10 @@ static int rc_send_inline_gathers_3_sges(struct it_test *t, long arg)
 		sge[i].length = len[i];
 		sge[i].lkey = 0;
 	}
-	wr.sg_list = sge;
 	rb = it_buf_new(t, max + 64, IBV_ACCESS_LOCAL_WRITE, poison);
-	if (!rb || it_post_recv(t, b.qp, 100, rb, 0, rb->len))
+	if (!rb || it_post_recv(t, b.qp, 100, rb, 0, rb->len) ||
+	    it_post_inline(t, &a, &b, 5, sge, 3))
 		return IT_FAIL;
-	ret = ibv_post_send(a.qp, &wr, &bad);
-	IT_EXPECT(t, !ret, "ibv_post_send returned %d", ret);
 	for (i = 0; i < 3; i++)
 		memset(src[i], 0xa5, len[i]);
 	e = it_exp_recv(100, IBV_WC_RECV, b.qp, max);

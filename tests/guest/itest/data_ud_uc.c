@@ -254,20 +254,12 @@ static int ud_send_inline_delivers_every_byte(struct it_test *t, long arg)
 {
 	struct it_qp_attr attr = it_qp_defaults(IBV_QPT_UD);
 	uint64_t seed = it_seed(t, 2), poison = it_seed(t, 1);
-	struct ibv_send_wr wr = {
-		.wr_id = 1,
-		.num_sge = 1,
-		.opcode = IBV_WR_SEND,
-		.send_flags = IBV_SEND_INLINE | IBV_SEND_SIGNALED,
-	};
-	struct ibv_send_wr *bad;
 	struct ibv_sge sge;
 	struct it_wc_exp e;
 	struct it_buf *rb;
 	struct it_ep a, b;
 	uint32_t len;
 	uint8_t *src;
-	int ret;
 
 	attr.inline_data = 128;
 	if (it_pair(t, &a, &b, &attr))
@@ -285,10 +277,8 @@ static int ud_send_inline_delivers_every_byte(struct it_test *t, long arg)
 	sge.addr = (uintptr_t)src;
 	sge.length = len;
 	sge.lkey = 0;
-	wr.sg_list = &sge;
-	it_wr_dest(&wr, &a, &b);
-	ret = ibv_post_send(a.qp, &wr, &bad);
-	IT_EXPECT(t, !ret, "ibv_post_send returned %d", ret);
+	if (it_post_inline(t, &a, &b, 1, &sge, 1))
+		return IT_FAIL;
 	memset(src, 0x5a, len);
 	e = it_exp_recv(100, IBV_WC_RECV, b.qp, IT_GRH + len);
 	if (it_send_and_verify(t, &a, &b, NULL, 1, &e, rb, len, seed, poison))
