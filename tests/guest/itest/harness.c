@@ -934,6 +934,18 @@ int it_send_and_verify(struct it_test *t, struct it_ep *a, struct it_ep *b,
 	return 0;
 }
 
+int it_post_expect(struct it_test *t, struct it_ep *a, struct ibv_send_wr *wr,
+		   uint64_t wr_id, enum ibv_wc_opcode op, int64_t len,
+		   const char *what)
+{
+	struct it_wc_exp e = it_exp_send(wr_id, op, a->qp);
+
+	if (it_post_send(t, a->qp, wr))
+		return IT_FAIL;
+	e.byte_len = len;
+	return it_expect_wc(t, a->scq, &e, what);
+}
+
 int it_post_inline(struct it_test *t, struct it_ep *a, struct it_ep *b,
 		   uint64_t wr_id, struct ibv_sge *sge, int n)
 {
