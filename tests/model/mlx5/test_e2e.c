@@ -106,12 +106,7 @@ static void pair_close(struct pair *p)
 		CHECK_EQ(m5m_destroy_comp_channel(p->dev, p->ch), 0);
 	if (p->pd)
 		CHECK_EQ(ibv_dealloc_pd(p->pd), 0);
-	if (p->ctx)
-		CHECK_EQ(ibv_close_device(p->ctx), 0);
-	if (p->dev) {
-		CHECK_EQ(m5m_violations(p->dev), 0);
-		m5m_dev_destroy(p->dev);
-	}
+	m5t_dev_close(p->dev, p->ctx);
 }
 
 /* body on a fresh pair, on a completion channel if asked; then closed. */

@@ -94,12 +94,7 @@ static void pa_close(struct pa_rig *r)
 		CHECK_EQ(ibv_dealloc_pd(r->parent), 0);
 	if (r->pd)
 		CHECK_EQ(ibv_dealloc_pd(r->pd), 0);
-	if (r->ctx)
-		CHECK_EQ(ibv_close_device(r->ctx), 0);
-	if (r->dev) {
-		CHECK_EQ(m5m_violations(r->dev), 0);
-		m5m_dev_destroy(r->dev);
-	}
+	m5t_dev_close(r->dev, r->ctx);
 }
 
 /* The rig, its allocator in mode; 0, or -1 (a failed check, the rig closed). */
