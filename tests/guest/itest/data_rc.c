@@ -139,10 +139,7 @@ static int rc_send_scatters_into_3_recv_sges(struct it_test *t, long arg)
 	ret = ibv_post_recv(b.qp, &rwr, &bad);
 	IT_EXPECT(t, !ret, "ibv_post_recv with 3 SGEs returned %d", ret);
 	it_wr(&wr, &sge, 1, IBV_WR_SEND, sb, 0, total);
-	if (it_post_send(t, a.qp, &wr))
-		return IT_FAIL;
-	e = it_exp_send(1, IBV_WC_SEND, a.qp);
-	if (it_expect_wc(t, a.scq, &e, "send completion"))
+	if (it_post_expect(t, &a, &wr, 1, IBV_WC_SEND, -1, "send completion"))
 		return IT_FAIL;
 	e = it_exp_recv(100, IBV_WC_RECV, b.qp, total);
 	if (it_expect_wc(t, b.rcq, &e, "receive completion"))
@@ -221,10 +218,7 @@ static int rc_send_with_max_sges_on_both_sides(struct it_test *t, long arg)
 	wr.num_sge = ns;
 	wr.opcode = IBV_WR_SEND;
 	wr.send_flags = IBV_SEND_SIGNALED;
-	if (it_post_send(t, a.qp, &wr))
-		return IT_FAIL;
-	e = it_exp_send(1, IBV_WC_SEND, a.qp);
-	if (it_expect_wc(t, a.scq, &e, "send completion"))
+	if (it_post_expect(t, &a, &wr, 1, IBV_WC_SEND, -1, "send completion"))
 		return IT_FAIL;
 	e = it_exp_recv(100, IBV_WC_RECV, b.qp, total);
 	if (it_expect_wc(t, b.rcq, &e, "receive completion"))
@@ -254,14 +248,12 @@ static int rc_send_inline_copies_at_post(struct it_test *t, long arg)
 	struct it_qp_attr attr = it_qp_defaults(IBV_QPT_RC);
 	uint64_t poison = it_seed(t, 1);
 	uint32_t sizes[4], max;
-	struct ibv_send_wr wr, *bad;
 	struct ibv_sge sge;
 	struct it_wc_exp e;
 	struct it_buf *rb;
 	struct it_ep a, b;
 	uint8_t *src;
 	size_t k;
-	int ret;
 
 	attr.inline_data = 256;
 	if (it_pair(t, &a, &b, &attr))
@@ -286,17 +278,11 @@ static int rc_send_inline_copies_at_post(struct it_test *t, long arg)
 		if (it_post_recv(t, b.qp, 100 + k, rb, 0, rb->len))
 			return IT_FAIL;
 		it_fill(src, len, seed, 0);
-		memset(&wr, 0, sizeof(wr));
 		sge.addr = (uintptr_t)src;
 		sge.length = len;
 		sge.lkey = 0;
-		wr.wr_id = k;
-		wr.sg_list = &sge;
-		wr.num_sge = 1;
-		wr.opcode = IBV_WR_SEND;
-		wr.send_flags = IBV_SEND_INLINE | IBV_SEND_SIGNALED;
-		ret = ibv_post_send(a.qp, &wr, &bad);
-		IT_EXPECT(t, !ret, "ibv_post_send returned %d", ret);
+		if (it_post_inline(t, &a, &b, k, &sge, 1))
+			return IT_FAIL;
 		it_fill(src, max, it_seed(t, 99), 0);
 		e = it_exp_recv(100 + k, IBV_WC_RECV, b.qp, len);
 		if (it_send_and_verify(t, &a, &b, NULL, k, &e, rb, len, seed,
@@ -312,20 +298,13 @@ static int rc_send_inline_gathers_3_sges(struct it_test *t, long arg)
 {
 	struct it_qp_attr attr = it_qp_defaults(IBV_QPT_RC);
 	uint64_t seed = it_seed(t, 2), poison = it_seed(t, 1);
-	struct ibv_send_wr wr = {
-		.wr_id = 5,
-		.num_sge = 3,
-		.opcode = IBV_WR_SEND,
-		.send_flags = IBV_SEND_INLINE | IBV_SEND_SIGNALED,
-	};
-	struct ibv_send_wr *bad;
 	struct ibv_sge sge[3];
 	uint32_t len[3], max, s = 0;
 	struct it_wc_exp e;
 	struct it_buf *rb;
 	struct it_ep a, b;
 	uint8_t *src[3];
-	int i, ret;
+	int i;
 
 	attr.inline_data = 256;
 	if (it_pair(t, &a, &b, &attr))
@@ -345,12 +324,10 @@ static int rc_send_inline_gathers_3_sges(struct it_test *t, long arg)
 		sge[i].length = len[i];
 		sge[i].lkey = 0;
 	}
-	wr.sg_list = sge;
 	rb = it_buf_new(t, max + 64, IBV_ACCESS_LOCAL_WRITE, poison);
-	if (!rb || it_post_recv(t, b.qp, 100, rb, 0, rb->len))
+	if (!rb || it_post_recv(t, b.qp, 100, rb, 0, rb->len) ||
+	    it_post_inline(t, &a, &b, 5, sge, 3))
 		return IT_FAIL;
-	ret = ibv_post_send(a.qp, &wr, &bad);
-	IT_EXPECT(t, !ret, "ibv_post_send returned %d", ret);
 	for (i = 0; i < 3; i++)
 		memset(src[i], 0xa5, len[i]);
 	e = it_exp_recv(100, IBV_WC_RECV, b.qp, max);
@@ -506,7 +483,6 @@ static int rc_rdma_write_delivers_every_byte(struct it_test *t, long arg)
 	struct it_buf *sb, *rb, *sb2, *rb2;
 	struct ibv_send_wr wr;
 	struct ibv_sge sge;
-	struct it_wc_exp e;
 	struct it_ep a, b;
 	size_t k;
 
@@ -529,10 +505,8 @@ static int rc_rdma_write_delivers_every_byte(struct it_test *t, long arg)
 		it_fill(sb->addr + RDMA_LOFF, len, seed, 0);
 		it_wr(&wr, &sge, k, IBV_WR_RDMA_WRITE, sb, RDMA_LOFF, len);
 		it_wr_rdma(&wr, rb, RDMA_ROFF);
-		if (it_post_send(t, a.qp, &wr))
-			return IT_FAIL;
-		e = it_exp_send(k, IBV_WC_RDMA_WRITE, a.qp);
-		if (it_expect_wc(t, a.scq, &e, "write completion"))
+		if (it_post_expect(t, &a, &wr, k, IBV_WC_RDMA_WRITE, -1,
+				   "write completion"))
 			return IT_FAIL;
 		if (check_window(t, rb, RDMA_ROFF, len, seed, 0, poison))
 			return IT_FAIL;
@@ -580,10 +554,8 @@ static int rc_rdma_write_with_imm_consumes_recv(struct it_test *t, long arg)
 		wr.num_sge = len ? 1 : 0;
 		wr.imm_data = imm;
 		it_wr_rdma(&wr, rb, RDMA_ROFF);
-		if (it_post_send(t, a.qp, &wr))
-			return IT_FAIL;
-		e = it_exp_send(k, IBV_WC_RDMA_WRITE, a.qp);
-		if (it_expect_wc(t, a.scq, &e, "write completion"))
+		if (it_post_expect(t, &a, &wr, k, IBV_WC_RDMA_WRITE, -1,
+				   "write completion"))
 			return IT_FAIL;
 		e = it_exp_recv(100 + k, IBV_WC_RECV_RDMA_WITH_IMM, b.qp, len);
 		e.imm = 1;
@@ -605,7 +577,6 @@ static int rc_rdma_read_returns_every_byte(struct it_test *t, long arg)
 	uint64_t poison = it_seed(t, 1), seed = it_seed(t, 2);
 	struct ibv_send_wr wr;
 	struct ibv_sge sge;
-	struct it_wc_exp e;
 	struct it_buf *lb, *rb;
 	struct it_ep a, b;
 	size_t k;
@@ -623,11 +594,8 @@ static int rc_rdma_read_returns_every_byte(struct it_test *t, long arg)
 		it_fill(lb->addr, lb->len, poison, 0);
 		it_wr(&wr, &sge, k, IBV_WR_RDMA_READ, lb, RDMA_LOFF, len);
 		it_wr_rdma(&wr, rb, RDMA_ROFF);
-		if (it_post_send(t, a.qp, &wr))
-			return IT_FAIL;
-		e = it_exp_send(k, IBV_WC_RDMA_READ, a.qp);
-		e.byte_len = len;
-		if (it_expect_wc(t, a.scq, &e, "read completion"))
+		if (it_post_expect(t, &a, &wr, k, IBV_WC_RDMA_READ, len,
+				   "read completion"))
 			return IT_FAIL;
 		if (check_window(t, lb, RDMA_LOFF, len, seed, RDMA_ROFF,
 				 poison))
@@ -684,7 +652,6 @@ static int rc_atomic_cmp_swap_success_and_failure(struct it_test *t, long arg)
 	uint64_t va = it_seed(t, 10), vb = it_seed(t, 11), vc = it_seed(t, 12);
 	struct ibv_send_wr wr;
 	struct ibv_sge sge;
-	struct it_wc_exp e;
 	struct it_buf *lb, *rb;
 	struct it_ep a, b;
 
@@ -699,11 +666,7 @@ static int rc_atomic_cmp_swap_success_and_failure(struct it_test *t, long arg)
 	it_where(t, "matching compare");
 	it_wr(&wr, &sge, 1, IBV_WR_ATOMIC_CMP_AND_SWP, lb, 8, 8);
 	it_wr_atomic(&wr, rb, 24, va, vb);
-	if (it_post_send(t, a.qp, &wr))
-		return IT_FAIL;
-	e = it_exp_send(1, IBV_WC_COMP_SWAP, a.qp);
-	e.byte_len = 8;
-	if (it_expect_wc(t, a.scq, &e, "completion") ||
+	if (it_post_expect(t, &a, &wr, 1, IBV_WC_COMP_SWAP, 8, "completion") ||
 	    check_u64(t, lb, 8, va, lp, "the returned old value") ||
 	    check_u64(t, rb, 24, vb, rp, "the remote value"))
 		return IT_FAIL;
@@ -712,11 +675,7 @@ static int rc_atomic_cmp_swap_success_and_failure(struct it_test *t, long arg)
 	store64(lb->addr + 8, load64(lb->addr + 8) ^ ~0ull);
 	it_wr(&wr, &sge, 2, IBV_WR_ATOMIC_CMP_AND_SWP, lb, 8, 8);
 	it_wr_atomic(&wr, rb, 24, vc, va);
-	if (it_post_send(t, a.qp, &wr))
-		return IT_FAIL;
-	e = it_exp_send(2, IBV_WC_COMP_SWAP, a.qp);
-	e.byte_len = 8;
-	if (it_expect_wc(t, a.scq, &e, "completion") ||
+	if (it_post_expect(t, &a, &wr, 2, IBV_WC_COMP_SWAP, 8, "completion") ||
 	    check_u64(t, lb, 8, vb, lp, "the returned old value") ||
 	    check_u64(t, rb, 24, vb, rp, "the remote value"))
 		return IT_FAIL;

@@ -97,7 +97,6 @@ static int uc_rdma_write_delivers_every_byte(struct it_test *t, long arg)
 	uint64_t poison = it_seed(t, 1);
 	struct ibv_send_wr wr;
 	struct ibv_sge sge;
-	struct it_wc_exp e;
 	struct it_buf *sb, *rb;
 	struct it_ep a, b;
 	size_t k;
@@ -117,10 +116,8 @@ static int uc_rdma_write_delivers_every_byte(struct it_test *t, long arg)
 		it_fill(sb->addr + loff, len, seed, 0);
 		it_wr(&wr, &sge, k, IBV_WR_RDMA_WRITE, sb, loff, len);
 		it_wr_rdma(&wr, rb, roff);
-		if (it_post_send(t, a.qp, &wr))
-			return IT_FAIL;
-		e = it_exp_send(k, IBV_WC_RDMA_WRITE, a.qp);
-		if (it_expect_wc(t, a.scq, &e, "write completion"))
+		if (it_post_expect(t, &a, &wr, k, IBV_WC_RDMA_WRITE, -1,
+				   "write completion"))
 			return IT_FAIL;
 		/* UC completes when sent: the bytes may land a bit later. */
 		if (it_verify_eventually(t, rb->addr + roff, len, seed, 0,
@@ -158,10 +155,8 @@ static int uc_rdma_write_with_imm_consumes_recv(struct it_test *t, long arg)
 	it_wr(&wr, &sge, 1, IBV_WR_RDMA_WRITE_WITH_IMM, sb, 0, len);
 	wr.imm_data = imm;
 	it_wr_rdma(&wr, rb, 64);
-	if (it_post_send(t, a.qp, &wr))
-		return IT_FAIL;
-	e = it_exp_send(1, IBV_WC_RDMA_WRITE, a.qp);
-	if (it_expect_wc(t, a.scq, &e, "write completion"))
+	if (it_post_expect(t, &a, &wr, 1, IBV_WC_RDMA_WRITE, -1,
+			   "write completion"))
 		return IT_FAIL;
 	e = it_exp_recv(100, IBV_WC_RECV_RDMA_WITH_IMM, b.qp, len);
 	e.imm = 1;
@@ -254,20 +249,12 @@ static int ud_send_inline_delivers_every_byte(struct it_test *t, long arg)
 {
 	struct it_qp_attr attr = it_qp_defaults(IBV_QPT_UD);
 	uint64_t seed = it_seed(t, 2), poison = it_seed(t, 1);
-	struct ibv_send_wr wr = {
-		.wr_id = 1,
-		.num_sge = 1,
-		.opcode = IBV_WR_SEND,
-		.send_flags = IBV_SEND_INLINE | IBV_SEND_SIGNALED,
-	};
-	struct ibv_send_wr *bad;
 	struct ibv_sge sge;
 	struct it_wc_exp e;
 	struct it_buf *rb;
 	struct it_ep a, b;
 	uint32_t len;
 	uint8_t *src;
-	int ret;
 
 	attr.inline_data = 128;
 	if (it_pair(t, &a, &b, &attr))
@@ -285,10 +272,8 @@ static int ud_send_inline_delivers_every_byte(struct it_test *t, long arg)
 	sge.addr = (uintptr_t)src;
 	sge.length = len;
 	sge.lkey = 0;
-	wr.sg_list = &sge;
-	it_wr_dest(&wr, &a, &b);
-	ret = ibv_post_send(a.qp, &wr, &bad);
-	IT_EXPECT(t, !ret, "ibv_post_send returned %d", ret);
+	if (it_post_inline(t, &a, &b, 1, &sge, 1))
+		return IT_FAIL;
 	memset(src, 0x5a, len);
 	e = it_exp_recv(100, IBV_WC_RECV, b.qp, IT_GRH + len);
 	if (it_send_and_verify(t, &a, &b, NULL, 1, &e, rb, len, seed, poison))

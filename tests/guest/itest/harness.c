@@ -934,6 +934,37 @@ int it_send_and_verify(struct it_test *t, struct it_ep *a, struct it_ep *b,
 	return 0;
 }
 
+int it_post_expect(struct it_test *t, struct it_ep *a, struct ibv_send_wr *wr,
+		   uint64_t wr_id, enum ibv_wc_opcode op, int64_t len,
+		   const char *what)
+{
+	struct it_wc_exp e = it_exp_send(wr_id, op, a->qp);
+
+	if (it_post_send(t, a->qp, wr))
+		return IT_FAIL;
+	e.byte_len = len;
+	return it_expect_wc(t, a->scq, &e, what);
+}
+
+int it_post_inline(struct it_test *t, struct it_ep *a, struct it_ep *b,
+		   uint64_t wr_id, struct ibv_sge *sge, int n)
+{
+	struct ibv_send_wr wr = {
+		.wr_id = wr_id,
+		.sg_list = sge,
+		.num_sge = n,
+		.opcode = IBV_WR_SEND,
+		.send_flags = IBV_SEND_INLINE | IBV_SEND_SIGNALED,
+	};
+	struct ibv_send_wr *bad;
+	int ret;
+
+	it_wr_dest(&wr, a, b);
+	ret = ibv_post_send(a->qp, &wr, &bad);
+	IT_EXPECT(t, !ret, "ibv_post_send returned %d", ret);
+	return 0;
+}
+
 int it_send_check(struct it_test *t, struct it_ep *a, struct it_ep *b,
 		  uint64_t wr_id, uint64_t rwr_id, struct it_buf *sb,
 		  struct it_buf *rb, uint32_t len, uint64_t seed,

@@ -294,6 +294,21 @@ int it_send_and_verify(struct it_test *t, struct it_ep *a, struct it_ep *b,
 		       const struct it_wc_exp *er, const struct it_buf *rb,
 		       uint32_t len, uint64_t seed, uint64_t poison);
 /*
+ * Post @wr on @a and expect its successful completion on @a's send CQ:
+ * @wr_id, opcode @op, @len bytes (-1: not checked); @what names it in a
+ * failure.
+ */
+int it_post_expect(struct it_test *t, struct it_ep *a, struct ibv_send_wr *wr,
+		   uint64_t wr_id, enum ibv_wc_opcode op, int64_t len,
+		   const char *what);
+/*
+ * Post a signaled inline SEND @wr_id from @a to @b of the @n pieces in
+ * @sge (unregistered memory, lkey 0): the caller may overwrite them once
+ * this returns, then finish with it_send_and_verify(wr NULL).
+ */
+int it_post_inline(struct it_test *t, struct it_ep *a, struct it_ep *b,
+		   uint64_t wr_id, struct ibv_sge *sge, int n);
+/*
  * Send @len pattern bytes (@seed) from @a to @b, where a receive @rwr_id on
  * @rb at offset 0 is already posted; check both completions and every byte
  * (UD: after the GRH), and that the rest of @rb keeps @poison.

@@ -55,12 +55,7 @@ void m5t_rig_close(struct m5t_rig *r)
 		CHECK_EQ(m5m_destroy_comp_channel(r->dev, r->ch), 0);
 	if (r->pd)
 		CHECK_EQ(ibv_dealloc_pd(r->pd), 0);
-	if (r->ctx)
-		CHECK_EQ(ibv_close_device(r->ctx), 0);
-	if (r->dev) {
-		CHECK_EQ(m5m_violations(r->dev), 0);
-		m5m_dev_destroy(r->dev);
-	}
+	m5t_dev_close(r->dev, r->ctx);
 	free(r->buf);
 }
 

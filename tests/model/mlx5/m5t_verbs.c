@@ -3,6 +3,7 @@
 #include <poll.h>
 #include <string.h>
 
+#include "check.h"
 #include "m5t_verbs.h"
 
 int m5t_rc_up(struct m5m_dev *dev, struct ibv_qp *qp, uint32_t dest,
@@ -128,4 +129,14 @@ int m5t_poll_one(struct ibv_cq *cq, struct ibv_wc *wc)
 			return n;
 	}
 	return n;
+}
+
+void m5t_dev_close(struct m5m_dev *dev, struct ibv_context *ctx)
+{
+	if (ctx)
+		CHECK_EQ(ibv_close_device(ctx), 0);
+	if (dev) {
+		CHECK_EQ(m5m_violations(dev), 0);
+		m5m_dev_destroy(dev);
+	}
 }

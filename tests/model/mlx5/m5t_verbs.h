@@ -44,6 +44,11 @@ struct ibv_qp *m5t_rc_qp(struct ibv_pd *pd, struct ibv_cq *cq,
 bool m5t_fd_ready(int fd);
 /* A UD QP to RTS on port 1 with qkey; 0 or -1. */
 int m5t_ud_up(struct ibv_qp *qp, uint32_t qkey);
+/*
+ * Close ctx and destroy dev, each if there is one, checking the model saw
+ * no violation.
+ */
+void m5t_dev_close(struct m5m_dev *dev, struct ibv_context *ctx);
 /* One completion, within a few polls: what ibv_poll_cq returned last. */
 int m5t_poll_one(struct ibv_cq *cq, struct ibv_wc *wc);
 

@@ -367,12 +367,7 @@ static void xc_close(struct xc *x)
 		CHECK_EQ(m5m_destroy_comp_channel(x->dev, x->ch), 0);
 	if (x->pd)
 		CHECK_EQ(ibv_dealloc_pd(x->pd), 0);
-	if (x->ctx)
-		CHECK_EQ(ibv_close_device(x->ctx), 0);
-	if (x->dev) {
-		CHECK_EQ(m5m_violations(x->dev), 0);
-		m5m_dev_destroy(x->dev);
-	}
+	m5t_dev_close(x->dev, x->ctx);
 	free(x->abuf);
 	free(x->bbuf);
 }

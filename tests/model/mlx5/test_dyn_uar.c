@@ -105,6 +105,23 @@ static void domain_close(struct domain *d)
 		CHECK_EQ(ibv_dealloc_td(d->td), 0);
 }
 
+/* Destroy qp if there is one (its result not checked). */
+static void qp_close(struct ibv_qp *qp)
+{
+	if (qp)
+		ibv_destroy_qp(qp);
+}
+
+/* The end of a test on one domain and the QPs a and b. */
+static void test_close(struct rig *r, struct domain *d, struct ibv_qp *a,
+		       struct ibv_qp *b)
+{
+	qp_close(a);
+	qp_close(b);
+	domain_close(d);
+	rig_close(r);
+}
+
 /* An RC QP on the rig's CQ that takes 64 bytes inline. */
 static struct ibv_qp *qp_in(struct rig *r, struct ibv_pd *pd)
 {
@@ -183,12 +200,7 @@ static void td_qp_rings_its_own_uar_without_lock(void)
 	m5m_get_stats(r.dev, &st);
 	CHECK_EQ(st.bf_doorbells, 3);
 out:
-	if (a)
-		ibv_destroy_qp(a);
-	if (b)
-		ibv_destroy_qp(b);
-	domain_close(&d);
-	rig_close(&r);
+	test_close(&r, &d, a, b);
 }
 
 /*
@@ -235,10 +247,8 @@ static void two_tds_share_a_uar_on_their_own_bfregs(void)
 	}
 out:
 	for (i = 0; i < 2; i++)
-		if (q[i])
-			ibv_destroy_qp(q[i]);
-	if (peer)
-		ibv_destroy_qp(peer);
+		qp_close(q[i]);
+	qp_close(peer);
 	for (i = 0; i < 2; i++)
 		domain_close(&d[i]);
 	rig_close(&r);
@@ -299,11 +309,9 @@ static void qps_without_td_share_bfregs(void)
 	CHECK(again && to_m5_qp(again)->bf == first);
 	CHECK_EQ(m5m_live_uars(r.dev, r.ctx), uars);
 out:
-	if (again)
-		ibv_destroy_qp(again);
+	qp_close(again);
 	for (i = 0; i < NQ; i++)
-		if (q[i])
-			ibv_destroy_qp(q[i]);
+		qp_close(q[i]);
 	rig_close(&r);
 }
 
@@ -358,10 +366,8 @@ static void cq_arms_go_to_the_nc_uar(void)
 		CHECK_EQ(m5t_poll_one(cq, &wc), 1);
 	}
 out:
-	if (a)
-		ibv_destroy_qp(a);
-	if (b)
-		ibv_destroy_qp(b);
+	qp_close(a);
+	qp_close(b);
 	if (cq)
 		ibv_destroy_cq(cq);
 	if (ch)
@@ -436,8 +442,7 @@ static void dealloc_td_gives_its_bfreg_to_the_next_td(void)
 	CHECK(d.td && ((struct m5_td *)d.td)->bf == bf);
 	CHECK_EQ(m5m_live_uars(r.dev, r.ctx), base + 1);
 out:
-	if (q)
-		ibv_destroy_qp(q);
+	qp_close(q);
 	domain_close(&d);
 	rig_close(&r);
 }
@@ -470,12 +475,7 @@ static void static_uars_carry_traffic(bool no_dyn_uar)
 	send_one(&r, a, b, 16, true);
 	send_one(&r, b, a, 512, false);
 out:
-	if (a)
-		ibv_destroy_qp(a);
-	if (b)
-		ibv_destroy_qp(b);
-	domain_close(&d);
-	rig_close(&r);
+	test_close(&r, &d, a, b);
 }
 
 static void static_uars_without_kernel_dyn_uar(void)
@@ -532,12 +532,7 @@ static void no_write_combining_rings_the_nc_uar(void)
 	CHECK_EQ(st.bf_doorbells, 0);
 	CHECK_EQ(st.doorbells, 2);
 out:
-	if (a)
-		ibv_destroy_qp(a);
-	if (b)
-		ibv_destroy_qp(b);
-	domain_close(&d);
-	rig_close(&r);
+	test_close(&r, &d, a, b);
 }
 
 /*
@@ -618,10 +613,8 @@ static void kernel_refuses_stale_and_foreign_uars(void)
 		CHECK_EQ(m5m_violations(r.dev), v + 1);
 	}
 out:
-	if (q)
-		ibv_destroy_qp(q);
-	if (peer)
-		ibv_destroy_qp(peer);
+	qp_close(q);
+	qp_close(peer);
 	/* The context's own destroy of the UAR now answers EINVAL: ignored. */
 	domain_close(&d);
 	domain_close(&d2);

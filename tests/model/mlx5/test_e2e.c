@@ -106,13 +106,26 @@ static void pair_close(struct pair *p)
 		CHECK_EQ(m5m_destroy_comp_channel(p->dev, p->ch), 0);
 	if (p->pd)
 		CHECK_EQ(ibv_dealloc_pd(p->pd), 0);
-	if (p->ctx)
-		CHECK_EQ(ibv_close_device(p->ctx), 0);
-	if (p->dev) {
-		CHECK_EQ(m5m_violations(p->dev), 0);
-		m5m_dev_destroy(p->dev);
-	}
+	m5t_dev_close(p->dev, p->ctx);
 }
+
+/* body on a fresh pair, on a completion channel if asked; then closed. */
+static void on_pair(bool channel, void (*body)(struct pair *p))
+{
+	struct pair p;
+
+	CHECK_EQ(pair_open(&p, channel), 0);
+	if (!check_failed)
+		body(&p);
+	pair_close(&p);
+}
+
+/* The test name(void): name_on() on a fresh pair (on_pair()). */
+#define PAIR_TEST(name, channel)                                               \
+	static void name(void)                                                 \
+	{                                                                      \
+		on_pair(channel, name##_on);                                   \
+	}
 
 /* A receive on qp into s's buffer at off. */
 static int post_recv_on(struct ibv_qp *qp, struct side *s, uint64_t id,
@@ -160,50 +173,46 @@ static int post_send(struct side *s, enum ibv_wr_opcode op, uint64_t id,
 	return post_send_on(s->qp, s, op, id, off, len, flags);
 }
 
-static void rc_send_delivers_the_bytes_and_one_completion_each_side(void)
+static void
+rc_send_delivers_the_bytes_and_one_completion_each_side_on(struct pair *p)
 {
 	struct ibv_wc wc;
 	struct m5m_stats st;
-	struct pair p;
 	int i;
 
-	CHECK_EQ(pair_open(&p, false), 0);
-	if (check_failed)
-		goto out;
 	for (i = 0; i < 256; i++)
-		p.a.buf[i] = (uint8_t)(i * 7 + 1);
-	CHECK_EQ(post_recv(&p.b, 0xb1, 1024, 1024), 0);
-	CHECK_EQ(post_send(&p.a, IBV_WR_SEND, 0xa1, 0, 256, 0), 0);
-	CHECK_EQ(m5t_poll_one(p.a.cq, &wc), 1);
+		p->a.buf[i] = (uint8_t)(i * 7 + 1);
+	CHECK_EQ(post_recv(&p->b, 0xb1, 1024, 1024), 0);
+	CHECK_EQ(post_send(&p->a, IBV_WR_SEND, 0xa1, 0, 256, 0), 0);
+	CHECK_EQ(m5t_poll_one(p->a.cq, &wc), 1);
 	CHECK_EQ(wc.status, IBV_WC_SUCCESS);
 	CHECK_EQ(wc.wr_id, 0xa1);
 	CHECK_EQ(wc.opcode, IBV_WC_SEND);
-	CHECK_EQ(m5t_poll_one(p.b.cq, &wc), 1);
+	CHECK_EQ(m5t_poll_one(p->b.cq, &wc), 1);
 	CHECK_EQ(wc.status, IBV_WC_SUCCESS);
 	CHECK_EQ(wc.wr_id, 0xb1);
 	CHECK_EQ(wc.opcode, IBV_WC_RECV);
 	CHECK_EQ(wc.byte_len, 256);
-	CHECK_EQ(wc.qp_num, p.b.qp->qp_num);
-	CHECK_EQ(wc.src_qp, p.a.qp->qp_num);
-	CHECK(!memcmp(p.b.buf + 1024, p.a.buf, 256));
+	CHECK_EQ(wc.qp_num, p->b.qp->qp_num);
+	CHECK_EQ(wc.src_qp, p->a.qp->qp_num);
+	CHECK(!memcmp(p->b.buf + 1024, p->a.buf, 256));
 	/* 64 bytes inline, one WR: the BlueFlame path. */
 	for (i = 0; i < 64; i++)
-		p.a.buf[512 + i] = (uint8_t)(0xf0 ^ i);
-	CHECK_EQ(post_recv(&p.b, 0xb2, 2048, 1024), 0);
-	CHECK_EQ(post_send(&p.a, IBV_WR_SEND, 0xa2, 512, 64, IBV_SEND_INLINE),
+		p->a.buf[512 + i] = (uint8_t)(0xf0 ^ i);
+	CHECK_EQ(post_recv(&p->b, 0xb2, 2048, 1024), 0);
+	CHECK_EQ(post_send(&p->a, IBV_WR_SEND, 0xa2, 512, 64, IBV_SEND_INLINE),
 		 0);
-	CHECK_EQ(m5t_poll_one(p.a.cq, &wc), 1);
+	CHECK_EQ(m5t_poll_one(p->a.cq, &wc), 1);
 	CHECK_EQ(wc.wr_id, 0xa2);
-	CHECK_EQ(m5t_poll_one(p.b.cq, &wc), 1);
+	CHECK_EQ(m5t_poll_one(p->b.cq, &wc), 1);
 	CHECK_EQ(wc.byte_len, 64);
-	CHECK(!memcmp(p.b.buf + 2048, p.a.buf + 512, 64));
-	m5m_get_stats(p.dev, &st);
+	CHECK(!memcmp(p->b.buf + 2048, p->a.buf + 512, 64));
+	m5m_get_stats(p->dev, &st);
 	CHECK_EQ(st.wqes, 2);
 	CHECK_EQ(st.cqes, 4);
 	CHECK(st.bf_doorbells >= 1);
-out:
-	pair_close(&p);
 }
+PAIR_TEST(rc_send_delivers_the_bytes_and_one_completion_each_side, false)
 
 static int post_wr(struct side *s, struct ibv_send_wr *wr)
 {
@@ -251,94 +260,85 @@ static void ping(struct pair *p, uint64_t id, unsigned int flags)
 	CHECK_EQ(m5t_poll_one(p->a.cq, &wc), 1);
 }
 
-static void cq_events_fire_once_per_arm_for_solicited_and_moderated_cqs(void)
+static void
+cq_events_fire_once_per_arm_for_solicited_and_moderated_cqs_on(struct pair *p)
 {
 	struct ibv_modify_cq_attr ma = { .attr_mask = IBV_CQ_ATTR_MODERATE };
 	struct ibv_wc wc[4];
 	struct m5m_stats st;
-	struct pair p;
 	int i;
 
-	CHECK_EQ(pair_open(&p, true), 0);
-	if (check_failed)
-		goto out;
 	/* Arm, fire, read (cq_event advances sn), ack, poll, re-arm. */
 	for (i = 0; i < 3; i++) {
-		CHECK_EQ(ibv_req_notify_cq(p.b.cq, 0), 0);
-		ping(&p, i, 0);
-		CHECK_EQ(m5m_irq_service(p.dev), 1);
-		expect_event(&p, p.b.cq);
-		CHECK_EQ(m5t_poll_one(p.b.cq, wc), 1);
+		CHECK_EQ(ibv_req_notify_cq(p->b.cq, 0), 0);
+		ping(p, i, 0);
+		CHECK_EQ(m5m_irq_service(p->dev), 1);
+		expect_event(p, p->b.cq);
+		CHECK_EQ(m5t_poll_one(p->b.cq, wc), 1);
 		CHECK_EQ(wc[0].wr_id, i);
 	}
 	/* Solicited only: a plain send does not fire, a solicited one does. */
-	CHECK_EQ(ibv_req_notify_cq(p.b.cq, 1), 0);
-	ping(&p, 10, 0);
-	CHECK_EQ(m5m_irq_service(p.dev), 0);
-	ping(&p, 11, IBV_SEND_SOLICITED);
-	CHECK_EQ(m5m_irq_service(p.dev), 1);
-	expect_event(&p, p.b.cq);
-	CHECK_EQ(ibv_poll_cq(p.b.cq, 4, wc), 2);
+	CHECK_EQ(ibv_req_notify_cq(p->b.cq, 1), 0);
+	ping(p, 10, 0);
+	CHECK_EQ(m5m_irq_service(p->dev), 0);
+	ping(p, 11, IBV_SEND_SOLICITED);
+	CHECK_EQ(m5m_irq_service(p->dev), 1);
+	expect_event(p, p->b.cq);
+	CHECK_EQ(ibv_poll_cq(p->b.cq, 4, wc), 2);
 	/* Moderation by count through ibv_modify_cq. */
 	ma.moderate.cq_count = 2;
-	CHECK_EQ(ibv_modify_cq(p.b.cq, &ma), 0);
-	CHECK_EQ(ibv_req_notify_cq(p.b.cq, 0), 0);
-	ping(&p, 20, 0);
-	CHECK_EQ(m5m_irq_service(p.dev), 0);
-	ping(&p, 21, 0);
-	CHECK_EQ(m5m_irq_service(p.dev), 1);
-	expect_event(&p, p.b.cq);
-	CHECK_EQ(ibv_poll_cq(p.b.cq, 4, wc), 2);
+	CHECK_EQ(ibv_modify_cq(p->b.cq, &ma), 0);
+	CHECK_EQ(ibv_req_notify_cq(p->b.cq, 0), 0);
+	ping(p, 20, 0);
+	CHECK_EQ(m5m_irq_service(p->dev), 0);
+	ping(p, 21, 0);
+	CHECK_EQ(m5m_irq_service(p->dev), 1);
+	expect_event(p, p->b.cq);
+	CHECK_EQ(ibv_poll_cq(p->b.cq, 4, wc), 2);
 	/* ... and by period, on the virtual clock. */
 	ma.moderate.cq_count = 0;
 	ma.moderate.cq_period = 20;
-	CHECK_EQ(ibv_modify_cq(p.b.cq, &ma), 0);
-	CHECK_EQ(ibv_req_notify_cq(p.b.cq, 0), 0);
-	m5m_reset_stats(p.dev);
-	ping(&p, 30, 0);
-	m5m_clock_advance(p.dev, 19);
-	CHECK_EQ(m5m_irq_service(p.dev), 0);
-	m5m_clock_advance(p.dev, 1);
-	CHECK_EQ(m5m_irq_service(p.dev), 1);
-	expect_event(&p, p.b.cq);
-	m5m_get_stats(p.dev, &st);
+	CHECK_EQ(ibv_modify_cq(p->b.cq, &ma), 0);
+	CHECK_EQ(ibv_req_notify_cq(p->b.cq, 0), 0);
+	m5m_reset_stats(p->dev);
+	ping(p, 30, 0);
+	m5m_clock_advance(p->dev, 19);
+	CHECK_EQ(m5m_irq_service(p->dev), 0);
+	m5m_clock_advance(p->dev, 1);
+	CHECK_EQ(m5m_irq_service(p->dev), 1);
+	expect_event(p, p->b.cq);
+	m5m_get_stats(p->dev, &st);
 	CHECK_EQ(st.lat_max, 20);
-	CHECK_EQ(ibv_poll_cq(p.b.cq, 4, wc), 1);
+	CHECK_EQ(ibv_poll_cq(p->b.cq, 4, wc), 1);
 	ma.moderate.cq_period = 5000;
-	CHECK(ibv_modify_cq(p.b.cq, &ma) != 0);
-out:
-	pair_close(&p);
+	CHECK(ibv_modify_cq(p->b.cq, &ma) != 0);
 }
+PAIR_TEST(cq_events_fire_once_per_arm_for_solicited_and_moderated_cqs, true)
 
 /* The same flow with the model's IRQ thread servicing the vectors. */
-static void an_irq_thread_wakes_a_blocked_get_cq_event(void)
+static void an_irq_thread_wakes_a_blocked_get_cq_event_on(struct pair *p)
 {
 	struct ibv_cq *cq = NULL;
 	struct ibv_wc wc;
 	void *cq_ctx;
-	struct pair p;
 	int i;
 
-	CHECK_EQ(pair_open(&p, true), 0);
-	if (check_failed)
-		goto out;
-	CHECK_EQ(m5m_irq_thread_start(p.dev), 0);
+	CHECK_EQ(m5m_irq_thread_start(p->dev), 0);
 	for (i = 0; i < 50 && !check_failed; i++) {
-		CHECK_EQ(ibv_req_notify_cq(p.b.cq, 0), 0);
-		ping(&p, i, 0);
+		CHECK_EQ(ibv_req_notify_cq(p->b.cq, 0), 0);
+		ping(p, i, 0);
 		/* Blocks until the IRQ thread writes the event. */
-		CHECK_EQ(ibv_get_cq_event(p.ch, &cq, &cq_ctx), 0);
-		CHECK(cq == p.b.cq);
+		CHECK_EQ(ibv_get_cq_event(p->ch, &cq, &cq_ctx), 0);
+		CHECK(cq == p->b.cq);
 		ibv_ack_cq_events(cq, 1);
-		CHECK_EQ(m5t_poll_one(p.b.cq, &wc), 1);
+		CHECK_EQ(m5t_poll_one(p->b.cq, &wc), 1);
 		CHECK_EQ(wc.wr_id, i);
 	}
-	m5m_irq_thread_stop(p.dev);
-out:
-	pair_close(&p);
+	m5m_irq_thread_stop(p->dev);
 }
+PAIR_TEST(an_irq_thread_wakes_a_blocked_get_cq_event, true)
 
-static void rdma_write_read_and_atomics_move_the_right_bytes(void)
+static void rdma_write_read_and_atomics_move_the_right_bytes_on(struct pair *p)
 {
 	struct ibv_sge sge;
 	struct ibv_send_wr wr = { .sg_list = &sge,
@@ -346,76 +346,72 @@ static void rdma_write_read_and_atomics_move_the_right_bytes(void)
 				  .send_flags = IBV_SEND_SIGNALED };
 	uint64_t *target, *result;
 	struct ibv_wc wc;
-	struct pair p;
 	int i;
 
-	CHECK_EQ(pair_open(&p, false), 0);
-	if (check_failed)
-		goto out;
 	for (i = 0; i < 128; i++)
-		p.a.buf[i] = (uint8_t)(i ^ 0x5a);
+		p->a.buf[i] = (uint8_t)(i ^ 0x5a);
 	/* RDMA WRITE. */
-	sge = (struct ibv_sge){ (uintptr_t)p.a.buf, 128, p.a.mr->lkey };
+	sge = (struct ibv_sge){ (uintptr_t)p->a.buf, 128, p->a.mr->lkey };
 	wr.opcode = IBV_WR_RDMA_WRITE;
-	wr.wr.rdma.remote_addr = (uintptr_t)p.b.buf + 256;
-	wr.wr.rdma.rkey = p.b.mr->rkey;
-	CHECK_EQ(post_wr(&p.a, &wr), 0);
-	CHECK_EQ(m5t_poll_one(p.a.cq, &wc), 1);
+	wr.wr.rdma.remote_addr = (uintptr_t)p->b.buf + 256;
+	wr.wr.rdma.rkey = p->b.mr->rkey;
+	CHECK_EQ(post_wr(&p->a, &wr), 0);
+	CHECK_EQ(m5t_poll_one(p->a.cq, &wc), 1);
 	CHECK_EQ(wc.status, IBV_WC_SUCCESS);
 	CHECK_EQ(wc.opcode, IBV_WC_RDMA_WRITE);
-	CHECK(!memcmp(p.b.buf + 256, p.a.buf, 128));
-	CHECK_EQ(ibv_poll_cq(p.b.cq, 1, &wc), 0);
+	CHECK(!memcmp(p->b.buf + 256, p->a.buf, 128));
+	CHECK_EQ(ibv_poll_cq(p->b.cq, 1, &wc), 0);
 	/* RDMA WRITE with immediate: it takes a receive WQE. */
-	CHECK_EQ(post_recv(&p.b, 0xb0, 0, 16), 0);
+	CHECK_EQ(post_recv(&p->b, 0xb0, 0, 16), 0);
 	sge.length = 16;
 	wr.opcode = IBV_WR_RDMA_WRITE_WITH_IMM;
 	wr.imm_data = htobe32(0x1234);
-	CHECK_EQ(post_wr(&p.a, &wr), 0);
-	CHECK_EQ(m5t_poll_one(p.a.cq, &wc), 1);
-	CHECK_EQ(m5t_poll_one(p.b.cq, &wc), 1);
+	CHECK_EQ(post_wr(&p->a, &wr), 0);
+	CHECK_EQ(m5t_poll_one(p->a.cq, &wc), 1);
+	CHECK_EQ(m5t_poll_one(p->b.cq, &wc), 1);
 	CHECK_EQ(wc.opcode, IBV_WC_RECV_RDMA_WITH_IMM);
 	CHECK(wc.wc_flags & IBV_WC_WITH_IMM);
 	CHECK_EQ(wc.imm_data, htobe32(0x1234));
 	CHECK_EQ(wc.byte_len, 16);
 	/* RDMA READ. */
 	for (i = 0; i < 64; i++)
-		p.b.buf[512 + i] = (uint8_t)(i * 3);
-	sge = (struct ibv_sge){ (uintptr_t)p.a.buf + 1024, 64, p.a.mr->lkey };
+		p->b.buf[512 + i] = (uint8_t)(i * 3);
+	sge = (struct ibv_sge){ (uintptr_t)p->a.buf + 1024, 64, p->a.mr->lkey };
 	wr.opcode = IBV_WR_RDMA_READ;
 	wr.imm_data = 0;
-	wr.wr.rdma.remote_addr = (uintptr_t)p.b.buf + 512;
-	CHECK_EQ(post_wr(&p.a, &wr), 0);
-	CHECK_EQ(m5t_poll_one(p.a.cq, &wc), 1);
+	wr.wr.rdma.remote_addr = (uintptr_t)p->b.buf + 512;
+	CHECK_EQ(post_wr(&p->a, &wr), 0);
+	CHECK_EQ(m5t_poll_one(p->a.cq, &wc), 1);
 	CHECK_EQ(wc.opcode, IBV_WC_RDMA_READ);
 	CHECK_EQ(wc.byte_len, 64);
-	CHECK(!memcmp(p.a.buf + 1024, p.b.buf + 512, 64));
+	CHECK(!memcmp(p->a.buf + 1024, p->b.buf + 512, 64));
 	/* Compare and swap, then fetch and add, on a host-endian u64. */
-	target = (uint64_t *)(p.b.buf + 2048);
-	result = (uint64_t *)(p.a.buf + 3072);
+	target = (uint64_t *)(p->b.buf + 2048);
+	result = (uint64_t *)(p->a.buf + 3072);
 	*target = 5;
-	sge = (struct ibv_sge){ (uintptr_t)result, 8, p.a.mr->lkey };
+	sge = (struct ibv_sge){ (uintptr_t)result, 8, p->a.mr->lkey };
 	wr.opcode = IBV_WR_ATOMIC_CMP_AND_SWP;
 	wr.wr.atomic.remote_addr = (uintptr_t)target;
-	wr.wr.atomic.rkey = p.b.mr->rkey;
+	wr.wr.atomic.rkey = p->b.mr->rkey;
 	wr.wr.atomic.compare_add = 5;
 	wr.wr.atomic.swap = 9;
-	CHECK_EQ(post_wr(&p.a, &wr), 0);
-	CHECK_EQ(m5t_poll_one(p.a.cq, &wc), 1);
+	CHECK_EQ(post_wr(&p->a, &wr), 0);
+	CHECK_EQ(m5t_poll_one(p->a.cq, &wc), 1);
 	CHECK_EQ(wc.opcode, IBV_WC_COMP_SWAP);
 	CHECK_EQ(*result, 5);
 	CHECK_EQ(*target, 9);
 	wr.opcode = IBV_WR_ATOMIC_FETCH_AND_ADD;
 	wr.wr.atomic.compare_add = 3;
-	CHECK_EQ(post_wr(&p.a, &wr), 0);
-	CHECK_EQ(m5t_poll_one(p.a.cq, &wc), 1);
+	CHECK_EQ(post_wr(&p->a, &wr), 0);
+	CHECK_EQ(m5t_poll_one(p->a.cq, &wc), 1);
 	CHECK_EQ(wc.opcode, IBV_WC_FETCH_ADD);
 	CHECK_EQ(*result, 9);
 	CHECK_EQ(*target, 12);
-out:
-	pair_close(&p);
 }
+PAIR_TEST(rdma_write_read_and_atomics_move_the_right_bytes, false)
 
-static void a_remote_access_error_flushes_the_rest_of_both_qps(void)
+static void
+a_remote_access_error_flushes_the_rest_of_both_qps_on(struct pair *p)
 {
 	struct ibv_qp_init_attr init;
 	struct ibv_async_event ev;
@@ -426,22 +422,18 @@ static void a_remote_access_error_flushes_the_rest_of_both_qps(void)
 				  .num_sge = 1,
 				  .send_flags = IBV_SEND_SIGNALED,
 				  .opcode = IBV_WR_RDMA_WRITE };
-	struct pair p;
 	int n;
 
-	CHECK_EQ(pair_open(&p, false), 0);
-	if (check_failed)
-		goto out;
-	CHECK_EQ(post_recv(&p.a, 0xa0, 0, 64), 0);
-	CHECK_EQ(post_recv(&p.a, 0xa1, 64, 64), 0);
-	CHECK_EQ(post_recv(&p.b, 0xb0, 0, 64), 0);
+	CHECK_EQ(post_recv(&p->a, 0xa0, 0, 64), 0);
+	CHECK_EQ(post_recv(&p->a, 0xa1, 64, 64), 0);
+	CHECK_EQ(post_recv(&p->b, 0xb0, 0, 64), 0);
 	/* A bad rkey: remote access error, both QPs go to ERR. */
-	sge = (struct ibv_sge){ (uintptr_t)p.a.buf, 32, p.a.mr->lkey };
+	sge = (struct ibv_sge){ (uintptr_t)p->a.buf, 32, p->a.mr->lkey };
 	wr.wr_id = 0x77;
-	wr.wr.rdma.remote_addr = (uintptr_t)p.b.buf;
-	wr.wr.rdma.rkey = p.b.mr->rkey ^ 0x80;
-	CHECK_EQ(post_wr(&p.a, &wr), 0);
-	n = ibv_poll_cq(p.a.cq, 8, wc);
+	wr.wr.rdma.remote_addr = (uintptr_t)p->b.buf;
+	wr.wr.rdma.rkey = p->b.mr->rkey ^ 0x80;
+	CHECK_EQ(post_wr(&p->a, &wr), 0);
+	n = ibv_poll_cq(p->a.cq, 8, wc);
 	CHECK_EQ(n, 3);
 	CHECK_EQ(wc[0].wr_id, 0x77);
 	CHECK_EQ(wc[0].status, IBV_WC_REM_ACCESS_ERR);
@@ -451,21 +443,20 @@ static void a_remote_access_error_flushes_the_rest_of_both_qps(void)
 	/* Later sends are flushed, unsignaled or not. */
 	wr.wr_id = 0x78;
 	wr.send_flags = 0;
-	CHECK_EQ(post_wr(&p.a, &wr), 0);
-	CHECK_EQ(ibv_poll_cq(p.a.cq, 8, wc), 1);
+	CHECK_EQ(post_wr(&p->a, &wr), 0);
+	CHECK_EQ(ibv_poll_cq(p->a.cq, 8, wc), 1);
 	CHECK_EQ(wc[0].wr_id, 0x78);
 	CHECK_EQ(wc[0].status, IBV_WC_WR_FLUSH_ERR);
-	CHECK_EQ(ibv_poll_cq(p.b.cq, 8, wc), 1);
+	CHECK_EQ(ibv_poll_cq(p->b.cq, 8, wc), 1);
 	CHECK_EQ(wc[0].status, IBV_WC_WR_FLUSH_ERR);
-	CHECK_EQ(ibv_query_qp(p.a.qp, &qa, IBV_QP_STATE, &init), 0);
+	CHECK_EQ(ibv_query_qp(p->a.qp, &qa, IBV_QP_STATE, &init), 0);
 	CHECK_EQ(qa.qp_state, IBV_QPS_ERR);
 	/* The responder hears of it on the async EQ. */
-	CHECK_EQ(m5m_irq_service(p.dev), 1);
-	if (expect_async(p.ctx, IBV_EVENT_QP_ACCESS_ERR, &ev))
-		CHECK(ev.element.qp == p.b.qp);
-out:
-	pair_close(&p);
+	CHECK_EQ(m5m_irq_service(p->dev), 1);
+	if (expect_async(p->ctx, IBV_EVENT_QP_ACCESS_ERR, &ev))
+		CHECK(ev.element.qp == p->b.qp);
 }
+PAIR_TEST(a_remote_access_error_flushes_the_rest_of_both_qps, false)
 
 static void rnr_retry_gives_up_after_its_count_or_waits_for_a_receive(void)
 {
@@ -510,7 +501,7 @@ out:
 	pair_close(&p);
 }
 
-static void ud_send_delivers_the_grh_and_the_payload(void)
+static void ud_send_delivers_the_grh_and_the_payload_on(struct pair *p)
 {
 	struct ibv_qp_init_attr qa = {
 		.qp_type = IBV_QPT_UD,
@@ -529,145 +520,133 @@ static void ud_send_delivers_the_grh_and_the_payload(void)
 	struct m5m_stats st;
 	struct ibv_ah *ah = NULL, *gah;
 	struct ibv_wc wc;
-	struct pair p;
 	int i;
 
-	CHECK_EQ(pair_open(&p, false), 0);
-	if (check_failed)
-		goto out;
-	qa.send_cq = qa.recv_cq = p.a.cq;
-	ua = ibv_create_qp(p.pd, &qa);
-	qa.send_cq = qa.recv_cq = p.b.cq;
-	ub = ibv_create_qp(p.pd, &qa);
-	aa.dlid = m5m_port_lid(p.dev, 1);
-	ah = ibv_create_ah(p.pd, &aa);
+	qa.send_cq = qa.recv_cq = p->a.cq;
+	ua = ibv_create_qp(p->pd, &qa);
+	qa.send_cq = qa.recv_cq = p->b.cq;
+	ub = ibv_create_qp(p->pd, &qa);
+	aa.dlid = m5m_port_lid(p->dev, 1);
+	ah = ibv_create_ah(p->pd, &aa);
 	CHECK(ua && ub && ah);
 	if (!ua || !ub || !ah)
 		goto out;
 	CHECK_EQ(m5t_ud_up(ua, 0x1111), 0);
 	CHECK_EQ(m5t_ud_up(ub, 0x1111), 0);
 	for (i = 0; i < 100; i++)
-		p.a.buf[i] = (uint8_t)(i + 100);
-	CHECK_EQ(post_recv_on(ub, &p.b, 9, 0, 40 + 128), 0);
-	sge = (struct ibv_sge){ (uintptr_t)p.a.buf, 100, p.a.mr->lkey };
+		p->a.buf[i] = (uint8_t)(i + 100);
+	CHECK_EQ(post_recv_on(ub, &p->b, 9, 0, 40 + 128), 0);
+	sge = (struct ibv_sge){ (uintptr_t)p->a.buf, 100, p->a.mr->lkey };
 	wr.wr.ud.ah = ah;
 	wr.wr.ud.remote_qpn = ub->qp_num;
 	wr.wr.ud.remote_qkey = 0x1111;
 	CHECK_EQ(post_wr_on(ua, &wr), 0);
-	CHECK_EQ(m5t_poll_one(p.a.cq, &wc), 1);
+	CHECK_EQ(m5t_poll_one(p->a.cq, &wc), 1);
 	CHECK_EQ(wc.status, IBV_WC_SUCCESS);
-	CHECK_EQ(m5t_poll_one(p.b.cq, &wc), 1);
+	CHECK_EQ(m5t_poll_one(p->b.cq, &wc), 1);
 	CHECK_EQ(wc.status, IBV_WC_SUCCESS);
 	CHECK_EQ(wc.byte_len, 140);
 	CHECK_EQ(wc.src_qp, ua->qp_num);
 	CHECK(!(wc.wc_flags & IBV_WC_GRH));
-	CHECK(!memcmp(p.b.buf + 40, p.a.buf, 100));
+	CHECK(!memcmp(p->b.buf + 40, p->a.buf, 100));
 	/* A wrong Q_Key: the datagram is dropped, the sender never knows. */
 	wr.wr.ud.remote_qkey = 0x2222;
 	CHECK_EQ(post_wr_on(ua, &wr), 0);
-	CHECK_EQ(m5t_poll_one(p.a.cq, &wc), 1);
+	CHECK_EQ(m5t_poll_one(p->a.cq, &wc), 1);
 	CHECK_EQ(wc.status, IBV_WC_SUCCESS);
-	CHECK_EQ(ibv_poll_cq(p.b.cq, 1, &wc), 0);
-	m5m_get_stats(p.dev, &st);
+	CHECK_EQ(ibv_poll_cq(p->b.cq, 1, &wc), 0);
+	m5m_get_stats(p->dev, &st);
 	CHECK_EQ(st.ud_dropped, 1);
 	/* With a GRH: the 40 bytes before the payload carry it. */
 	aa.is_global = 1;
-	m5m_port_gid(p.dev, 1, &aa.grh.dgid);
+	m5m_port_gid(p->dev, 1, &aa.grh.dgid);
 	aa.grh.hop_limit = 64;
-	gah = ibv_create_ah(p.pd, &aa);
+	gah = ibv_create_ah(p->pd, &aa);
 	CHECK(gah);
 	if (!gah)
 		goto out;
-	CHECK_EQ(post_recv_on(ub, &p.b, 10, 0, 40 + 128), 0);
+	CHECK_EQ(post_recv_on(ub, &p->b, 10, 0, 40 + 128), 0);
 	wr.wr.ud.ah = gah;
 	wr.wr.ud.remote_qkey = 0x1111;
 	CHECK_EQ(post_wr_on(ua, &wr), 0);
-	CHECK_EQ(m5t_poll_one(p.a.cq, &wc), 1);
-	CHECK_EQ(m5t_poll_one(p.b.cq, &wc), 1);
+	CHECK_EQ(m5t_poll_one(p->a.cq, &wc), 1);
+	CHECK_EQ(m5t_poll_one(p->b.cq, &wc), 1);
 	CHECK_EQ(wc.byte_len, 140);
 	CHECK(wc.wc_flags & IBV_WC_GRH);
-	CHECK(!memcmp(p.b.buf + 24, aa.grh.dgid.raw, 16));
-	CHECK(!memcmp(p.b.buf + 40, p.a.buf, 100));
+	CHECK(!memcmp(p->b.buf + 24, aa.grh.dgid.raw, 16));
+	CHECK(!memcmp(p->b.buf + 40, p->a.buf, 100));
 	CHECK_EQ(ibv_destroy_ah(gah), 0);
 out:
 	qp_close(ub);
 	qp_close(ua);
 	if (ah)
 		CHECK_EQ(ibv_destroy_ah(ah), 0);
-	pair_close(&p);
 }
+PAIR_TEST(ud_send_delivers_the_grh_and_the_payload, false)
 
 /* Many WRs through small queues: SQ, RQ and CQ wrap many times. */
-static void queues_that_wrap_many_times_lose_and_repeat_nothing(void)
+static void
+queues_that_wrap_many_times_lose_and_repeat_nothing_on(struct pair *p)
 {
 	struct ibv_wc wc[4];
-	struct pair p;
 	uint32_t len;
 	unsigned int flags;
 	int i, j, n;
 
-	CHECK_EQ(pair_open(&p, false), 0);
-	if (check_failed)
-		goto out;
 	for (i = 0; i < 3000 && !check_failed; i++) {
 		len = 1 + (uint32_t)(i * 37) % 200;
 		for (j = 0; j < (int)len; j++)
-			p.a.buf[j] = (uint8_t)(i + j);
+			p->a.buf[j] = (uint8_t)(i + j);
 		/* Every third inline (when it fits); 3 of 4 unsignaled. */
 		flags = i % 3 == 0 && len <= 64 ? IBV_SEND_INLINE : 0;
-		CHECK_EQ(post_recv(&p.b, i, 1024, 256), 0);
+		CHECK_EQ(post_recv(&p->b, i, 1024, 256), 0);
 		if (i % 4 == 3) {
-			CHECK_EQ(post_send(&p.a, IBV_WR_SEND, i, 0, len, flags),
-				 0);
-			CHECK_EQ(m5t_poll_one(p.a.cq, wc), 1);
+			CHECK_EQ(
+				post_send(&p->a, IBV_WR_SEND, i, 0, len, flags),
+				0);
+			CHECK_EQ(m5t_poll_one(p->a.cq, wc), 1);
 			CHECK_EQ(wc[0].wr_id, i);
 		} else {
-			struct ibv_sge sge = { (uintptr_t)p.a.buf, len,
-					       p.a.mr->lkey };
+			struct ibv_sge sge = { (uintptr_t)p->a.buf, len,
+					       p->a.mr->lkey };
 			struct ibv_send_wr wr = { .wr_id = i,
 						  .sg_list = &sge,
 						  .num_sge = 1,
 						  .opcode = IBV_WR_SEND,
 						  .send_flags = flags };
 
-			CHECK_EQ(post_wr(&p.a, &wr), 0);
+			CHECK_EQ(post_wr(&p->a, &wr), 0);
 		}
-		n = m5t_poll_one(p.b.cq, wc);
+		n = m5t_poll_one(p->b.cq, wc);
 		CHECK_EQ(n, 1);
 		CHECK_EQ(wc[0].wr_id, i);
 		CHECK_EQ(wc[0].byte_len, len);
-		CHECK(!memcmp(p.b.buf + 1024, p.a.buf, len));
+		CHECK(!memcmp(p->b.buf + 1024, p->a.buf, len));
 	}
-out:
-	pair_close(&p);
 }
+PAIR_TEST(queues_that_wrap_many_times_lose_and_repeat_nothing, false)
 
-static void a_dropped_doorbell_is_run_by_the_next_one(void)
+static void a_dropped_doorbell_is_run_by_the_next_one_on(struct pair *p)
 {
 	struct ibv_wc wc[4];
 	struct m5m_stats st;
-	struct pair p;
 
-	CHECK_EQ(pair_open(&p, false), 0);
-	if (check_failed)
-		goto out;
-	CHECK_EQ(post_recv(&p.b, 1, 0, 64), 0);
-	CHECK_EQ(post_recv(&p.b, 2, 64, 64), 0);
-	m5m_inject(p.dev, M5M_FAULT_DROP_DOORBELL, 1);
-	CHECK_EQ(post_send(&p.a, IBV_WR_SEND, 1, 0, 16, 0), 0);
-	CHECK_EQ(ibv_poll_cq(p.a.cq, 4, wc), 0);
-	CHECK_EQ(ibv_poll_cq(p.b.cq, 4, wc), 0);
+	CHECK_EQ(post_recv(&p->b, 1, 0, 64), 0);
+	CHECK_EQ(post_recv(&p->b, 2, 64, 64), 0);
+	m5m_inject(p->dev, M5M_FAULT_DROP_DOORBELL, 1);
+	CHECK_EQ(post_send(&p->a, IBV_WR_SEND, 1, 0, 16, 0), 0);
+	CHECK_EQ(ibv_poll_cq(p->a.cq, 4, wc), 0);
+	CHECK_EQ(ibv_poll_cq(p->b.cq, 4, wc), 0);
 	/* The next doorbell runs both, from the SND dbrec. */
-	CHECK_EQ(post_send(&p.a, IBV_WR_SEND, 2, 0, 16, 0), 0);
-	CHECK_EQ(ibv_poll_cq(p.a.cq, 4, wc), 2);
-	CHECK_EQ(ibv_poll_cq(p.b.cq, 4, wc), 2);
-	m5m_get_stats(p.dev, &st);
+	CHECK_EQ(post_send(&p->a, IBV_WR_SEND, 2, 0, 16, 0), 0);
+	CHECK_EQ(ibv_poll_cq(p->a.cq, 4, wc), 2);
+	CHECK_EQ(ibv_poll_cq(p->b.cq, 4, wc), 2);
+	m5m_get_stats(p->dev, &st);
 	CHECK_EQ(st.dropped_doorbells, 1);
-out:
-	pair_close(&p);
 }
+PAIR_TEST(a_dropped_doorbell_is_run_by_the_next_one, false)
 
-static void a_dmabuf_mr_serves_an_rdma_write(void)
+static void a_dmabuf_mr_serves_an_rdma_write_on(struct pair *p)
 {
 	struct ibv_sge sge;
 	struct ibv_send_wr wr = { .sg_list = &sge,
@@ -676,17 +655,15 @@ static void a_dmabuf_mr_serves_an_rdma_write(void)
 				  .send_flags = IBV_SEND_SIGNALED };
 	struct ibv_mr *mr = NULL;
 	struct ibv_wc wc;
-	struct pair p;
 	uint8_t *view = MAP_FAILED;
 	int fd, i;
 
-	CHECK_EQ(pair_open(&p, false), 0);
 	fd = memfd_create("m5m-dmabuf", MFD_CLOEXEC);
 	CHECK(fd >= 0 && !ftruncate(fd, 8192));
 	if (check_failed)
 		goto out;
 	/* The model accepts any mmappable fd as a dmabuf. */
-	mr = ibv_reg_dmabuf_mr(p.pd, 4096, 4096, 0x10000, fd,
+	mr = ibv_reg_dmabuf_mr(p->pd, 4096, 4096, 0x10000, fd,
 			       IBV_ACCESS_LOCAL_WRITE |
 				       IBV_ACCESS_REMOTE_WRITE);
 	CHECK(mr);
@@ -694,15 +671,15 @@ static void a_dmabuf_mr_serves_an_rdma_write(void)
 	if (!mr || view == MAP_FAILED)
 		goto out;
 	for (i = 0; i < 64; i++)
-		p.a.buf[i] = (uint8_t)(200 - i);
-	sge = (struct ibv_sge){ (uintptr_t)p.a.buf, 64, p.a.mr->lkey };
+		p->a.buf[i] = (uint8_t)(200 - i);
+	sge = (struct ibv_sge){ (uintptr_t)p->a.buf, 64, p->a.mr->lkey };
 	/* a's QP talks to b's, which is in the same PD as the dmabuf MR. */
 	wr.wr.rdma.remote_addr = 0x10000 + 100;
 	wr.wr.rdma.rkey = mr->rkey;
-	CHECK_EQ(post_wr(&p.a, &wr), 0);
-	CHECK_EQ(m5t_poll_one(p.a.cq, &wc), 1);
+	CHECK_EQ(post_wr(&p->a, &wr), 0);
+	CHECK_EQ(m5t_poll_one(p->a.cq, &wc), 1);
 	CHECK_EQ(wc.status, IBV_WC_SUCCESS);
-	CHECK(!memcmp(view + 4096 + 100, p.a.buf, 64));
+	CHECK(!memcmp(view + 4096 + 100, p->a.buf, 64));
 out:
 	if (view != MAP_FAILED)
 		munmap(view, 8192);
@@ -710,8 +687,8 @@ out:
 		CHECK_EQ(ibv_dereg_mr(mr), 0);
 	if (fd >= 0)
 		close(fd);
-	pair_close(&p);
 }
+PAIR_TEST(a_dmabuf_mr_serves_an_rdma_write, false)
 
 /* An RC QP on cq (with srq if given), connected to dest later. */
 static struct ibv_qp *rc_qp(struct pair *p, struct ibv_cq *cq,
@@ -730,7 +707,7 @@ static int srq_post(struct ibv_srq *srq, struct side *s, uint64_t id,
 	return ibv_post_srq_recv(srq, &wr, &bad);
 }
 
-static void srq_receives_complete_out_of_posting_order(void)
+static void srq_receives_complete_out_of_posting_order_on(struct pair *p)
 {
 	struct ibv_srq_init_attr sa = { .attr = { .max_wr = 8, .max_sge = 1 } };
 	struct ibv_srq_attr lim = { .srq_limit = 2 };
@@ -738,85 +715,77 @@ static void srq_receives_complete_out_of_posting_order(void)
 	struct ibv_async_event ev;
 	struct ibv_srq *srq = NULL;
 	struct ibv_wc wc;
-	struct pair p;
 	int i;
 
-	CHECK_EQ(pair_open(&p, false), 0);
-	if (check_failed)
-		goto out;
-	srq = ibv_create_srq(p.pd, &sa);
+	srq = ibv_create_srq(p->pd, &sa);
 	CHECK(srq);
 	if (!srq) {
-		pair_close(&p);
 		return;
 	}
-	c = rc_qp(&p, p.b.cq, srq);
-	d = rc_qp(&p, p.a.cq, NULL);
+	c = rc_qp(p, p->b.cq, srq);
+	d = rc_qp(p, p->a.cq, NULL);
 	CHECK(c && d);
 	if (!c || !d)
 		goto out;
-	CHECK_EQ(m5t_rc_pair(p.dev, c, d, 7), 0);
+	CHECK_EQ(m5t_rc_pair(p->dev, c, d, 7), 0);
 	/* Receives come off the free list, out of posting order later. */
 	for (i = 0; i < 40 && !check_failed; i++) {
-		CHECK_EQ(srq_post(srq, &p.b, 100 + i, 64 * (i % 8)), 0);
-		p.a.buf[0] = (uint8_t)i;
-		CHECK_EQ(post_send_on(d, &p.a, IBV_WR_SEND, i, 0, 16, 0), 0);
-		CHECK_EQ(m5t_poll_one(p.a.cq, &wc), 1);
-		CHECK_EQ(m5t_poll_one(p.b.cq, &wc), 1);
+		CHECK_EQ(srq_post(srq, &p->b, 100 + i, 64 * (i % 8)), 0);
+		p->a.buf[0] = (uint8_t)i;
+		CHECK_EQ(post_send_on(d, &p->a, IBV_WR_SEND, i, 0, 16, 0), 0);
+		CHECK_EQ(m5t_poll_one(p->a.cq, &wc), 1);
+		CHECK_EQ(m5t_poll_one(p->b.cq, &wc), 1);
 		CHECK_EQ(wc.status, IBV_WC_SUCCESS);
 		CHECK_EQ(wc.wr_id, 100 + i);
 		CHECK_EQ(wc.qp_num, c->qp_num);
-		CHECK_EQ(p.b.buf[64 * (i % 8)], (uint8_t)i);
+		CHECK_EQ(p->b.buf[64 * (i % 8)], (uint8_t)i);
 	}
 	/* The SRQ limit: armed at 2, it fires when fewer are left. */
 	for (i = 0; i < 3; i++)
-		CHECK_EQ(srq_post(srq, &p.b, 200 + i, 64 * i), 0);
+		CHECK_EQ(srq_post(srq, &p->b, 200 + i, 64 * i), 0);
 	CHECK_EQ(ibv_modify_srq(srq, &lim, IBV_SRQ_LIMIT), 0);
 	for (i = 0; i < 2; i++) {
-		CHECK_EQ(post_send_on(d, &p.a, IBV_WR_SEND, i, 0, 16, 0), 0);
-		CHECK_EQ(m5t_poll_one(p.a.cq, &wc), 1);
-		CHECK_EQ(m5t_poll_one(p.b.cq, &wc), 1);
+		CHECK_EQ(post_send_on(d, &p->a, IBV_WR_SEND, i, 0, 16, 0), 0);
+		CHECK_EQ(m5t_poll_one(p->a.cq, &wc), 1);
+		CHECK_EQ(m5t_poll_one(p->b.cq, &wc), 1);
 	}
-	CHECK_EQ(m5m_irq_service(p.dev), 1);
-	if (expect_async(p.ctx, IBV_EVENT_SRQ_LIMIT_REACHED, &ev))
+	CHECK_EQ(m5m_irq_service(p->dev), 1);
+	if (expect_async(p->ctx, IBV_EVENT_SRQ_LIMIT_REACHED, &ev))
 		CHECK(ev.element.srq == srq);
 out:
 	qp_close(c);
 	qp_close(d);
 	if (srq)
 		CHECK_EQ(ibv_destroy_srq(srq), 0);
-	pair_close(&p);
 }
+PAIR_TEST(srq_receives_complete_out_of_posting_order, false)
 
 /* A CQ the consumer does not keep up with stops and says so. */
-static void a_cq_the_consumer_does_not_keep_up_with_stops_and_says_so(void)
+static void
+a_cq_the_consumer_does_not_keep_up_with_stops_and_says_so_on(struct pair *p)
 {
 	struct ibv_qp *c = NULL, *d = NULL;
 	struct ibv_async_event ev;
 	struct ibv_cq *small = NULL;
 	struct ibv_wc wc;
-	struct pair p;
 	int i;
 
-	CHECK_EQ(pair_open(&p, false), 0);
-	if (check_failed)
-		goto out;
-	small = ibv_create_cq(p.ctx, 1, NULL, NULL, 0);
+	small = ibv_create_cq(p->ctx, 1, NULL, NULL, 0);
 	CHECK(small && small->cqe == 1);
-	c = small ? rc_qp(&p, small, NULL) : NULL;
-	d = rc_qp(&p, p.a.cq, NULL);
+	c = small ? rc_qp(p, small, NULL) : NULL;
+	d = rc_qp(p, p->a.cq, NULL);
 	CHECK(c && d);
 	if (!c || !d)
 		goto out;
-	CHECK_EQ(m5t_rc_pair(p.dev, c, d, 7), 0);
+	CHECK_EQ(m5t_rc_pair(p->dev, c, d, 7), 0);
 	for (i = 0; i < 3; i++) {
-		CHECK_EQ(post_recv_on(c, &p.b, i, 0, 64), 0);
-		CHECK_EQ(post_send_on(d, &p.a, IBV_WR_SEND, i, 0, 8, 0), 0);
-		CHECK_EQ(m5t_poll_one(p.a.cq, &wc), 1);
+		CHECK_EQ(post_recv_on(c, &p->b, i, 0, 64), 0);
+		CHECK_EQ(post_send_on(d, &p->a, IBV_WR_SEND, i, 0, 8, 0), 0);
+		CHECK_EQ(m5t_poll_one(p->a.cq, &wc), 1);
 	}
 	/* Two CQEs fit; the third overran the CQ, which stopped. */
-	CHECK_EQ(m5m_irq_service(p.dev), 1);
-	if (expect_async(p.ctx, IBV_EVENT_CQ_ERR, &ev))
+	CHECK_EQ(m5m_irq_service(p->dev), 1);
+	if (expect_async(p->ctx, IBV_EVENT_CQ_ERR, &ev))
 		CHECK(ev.element.cq == small);
 	CHECK_EQ(ibv_poll_cq(small, 1, &wc), 1);
 	CHECK_EQ(ibv_poll_cq(small, 1, &wc), 1);
@@ -826,97 +795,90 @@ out:
 	qp_close(d);
 	if (small)
 		CHECK_EQ(ibv_destroy_cq(small), 0);
-	pair_close(&p);
 }
+PAIR_TEST(a_cq_the_consumer_does_not_keep_up_with_stops_and_says_so, false)
 
 /* The fake kernel refuses what mlx5_ib and uverbs refuse. */
-static void the_model_kernel_refuses_what_mlx5_ib_and_uverbs_refuse(void)
+static void
+the_model_kernel_refuses_what_mlx5_ib_and_uverbs_refuse_on(struct pair *p)
 {
 	struct ibv_qp_attr qa = { .qp_state = IBV_QPS_RTR };
 	struct ibv_qp_init_attr init;
 	struct ibv_device_attr_ex dx;
 	struct ibv_port_attr pa;
 	struct ibv_qp *qp;
-	struct pair p;
 
-	CHECK_EQ(pair_open(&p, false), 0);
-	if (check_failed)
-		goto out;
-	CHECK_EQ(p.ctx->num_comp_vectors, 4);
-	CHECK(p.ctx->async_fd >= 0);
-	CHECK_EQ(ibv_query_device_ex(p.ctx, NULL, &dx), 0);
+	CHECK_EQ(p->ctx->num_comp_vectors, 4);
+	CHECK(p->ctx->async_fd >= 0);
+	CHECK_EQ(ibv_query_device_ex(p->ctx, NULL, &dx), 0);
 	CHECK_EQ(dx.orig_attr.vendor_part_id, 4115);
 	CHECK_EQ(dx.cq_mod_caps.max_cq_period, 4095);
-	CHECK_EQ(ibv_query_port(p.ctx, 1, &pa), 0);
-	CHECK_EQ(pa.lid, m5m_port_lid(p.dev, 1));
-	CHECK(ibv_query_port(p.ctx, 2, &pa) != 0);
+	CHECK_EQ(ibv_query_port(p->ctx, 1, &pa), 0);
+	CHECK_EQ(pa.lid, m5m_port_lid(p->dev, 1));
+	CHECK(ibv_query_port(p->ctx, 2, &pa) != 0);
 	/* A comp_vector the context does not have. */
-	CHECK(!ibv_create_cq(p.ctx, 4, NULL, NULL, 4));
+	CHECK(!ibv_create_cq(p->ctx, 4, NULL, NULL, 4));
 	/* The PD still has MRs, CQs aside: busy. */
-	CHECK_EQ(ibv_dealloc_pd(p.pd), EBUSY);
+	CHECK_EQ(ibv_dealloc_pd(p->pd), EBUSY);
 	/* RESET to RTR skips INIT. */
-	qp = rc_qp(&p, p.a.cq, NULL);
+	qp = rc_qp(p, p->a.cq, NULL);
 	CHECK(qp);
 	if (!qp)
-		goto out;
+		return;
 	CHECK(ibv_modify_qp(qp, &qa, IBV_QP_STATE) != 0);
 	/* INIT without its required attributes. */
 	qa.qp_state = IBV_QPS_INIT;
 	CHECK(ibv_modify_qp(qp, &qa, IBV_QP_STATE) != 0);
 	CHECK_EQ(ibv_query_qp(qp, &qa, IBV_QP_STATE, &init), 0);
 	CHECK_EQ(qa.qp_state, IBV_QPS_RESET);
-	CHECK_EQ(ibv_query_qp(p.a.qp, &qa, IBV_QP_STATE | IBV_QP_DEST_QPN,
+	CHECK_EQ(ibv_query_qp(p->a.qp, &qa, IBV_QP_STATE | IBV_QP_DEST_QPN,
 			      &init),
 		 0);
 	CHECK_EQ(qa.qp_state, IBV_QPS_RTS);
-	CHECK_EQ(qa.dest_qp_num, p.b.qp->qp_num);
+	CHECK_EQ(qa.dest_qp_num, p->b.qp->qp_num);
 	CHECK_EQ(ibv_destroy_qp(qp), 0);
-out:
-	pair_close(&p);
 }
+PAIR_TEST(the_model_kernel_refuses_what_mlx5_ib_and_uverbs_refuse, false)
 
 /*
  * More QPs than dedicated bfregs: the later ones share the medium bfregs
  * (locked, BlueFlame halves alternating per bfreg, not per QP).
  */
-static void qps_beyond_the_dedicated_bfregs_share_the_medium_ones(void)
+static void
+qps_beyond_the_dedicated_bfregs_share_the_medium_ones_on(struct pair *p)
 {
 	struct ibv_qp *q[16] = { NULL };
 	struct m5m_stats st;
 	struct ibv_wc wc;
-	struct pair p;
 	int i, j;
 
-	CHECK_EQ(pair_open(&p, false), 0);
-	if (check_failed)
-		goto out;
 	for (i = 0; i < 16; i++) {
-		q[i] = rc_qp(&p, i % 2 ? p.b.cq : p.a.cq, NULL);
+		q[i] = rc_qp(p, i % 2 ? p->b.cq : p->a.cq, NULL);
 		CHECK(q[i]);
 		if (!q[i])
 			goto out;
 	}
 	for (i = 0; i < 16; i += 2)
-		CHECK_EQ(m5t_rc_pair(p.dev, q[i], q[i + 1], 7), 0);
+		CHECK_EQ(m5t_rc_pair(p->dev, q[i], q[i + 1], 7), 0);
 	for (j = 0; j < 5; j++)
 		for (i = 0; i < 16; i += 2) {
-			CHECK_EQ(post_recv_on(q[i + 1], &p.b, j, 0, 64), 0);
+			CHECK_EQ(post_recv_on(q[i + 1], &p->b, j, 0, 64), 0);
 			/* Inline: one WR with ds > 1 takes BlueFlame. */
-			CHECK_EQ(post_send_on(q[i], &p.a, IBV_WR_SEND, j, 0, 8,
+			CHECK_EQ(post_send_on(q[i], &p->a, IBV_WR_SEND, j, 0, 8,
 					      j % 2 ? IBV_SEND_INLINE : 0),
 				 0);
-			CHECK_EQ(m5t_poll_one(p.a.cq, &wc), 1);
-			CHECK_EQ(m5t_poll_one(p.b.cq, &wc), 1);
+			CHECK_EQ(m5t_poll_one(p->a.cq, &wc), 1);
+			CHECK_EQ(m5t_poll_one(p->b.cq, &wc), 1);
 			CHECK_EQ(wc.qp_num, q[i + 1]->qp_num);
 		}
 	/* Every one a single WR of ds 2 on a bfreg other than 0. */
-	m5m_get_stats(p.dev, &st);
+	m5m_get_stats(p->dev, &st);
 	CHECK_EQ(st.bf_doorbells, 40);
 out:
 	for (i = 0; i < 16; i++)
 		qp_close(q[i]);
-	pair_close(&p);
 }
+PAIR_TEST(qps_beyond_the_dedicated_bfregs_share_the_medium_ones, false)
 
 static const struct check_test tests[] = {
 	CHECK_TEST(rc_send_delivers_the_bytes_and_one_completion_each_side),

@@ -92,12 +92,7 @@ static void env_close(struct env *e)
 		CHECK_EQ(m5m_destroy_comp_channel(e->dev, e->ch), 0);
 	if (e->pd)
 		CHECK_EQ(ibv_dealloc_pd(e->pd), 0);
-	if (e->ctx)
-		CHECK_EQ(ibv_close_device(e->ctx), 0);
-	if (e->dev) {
-		CHECK_EQ(m5m_violations(e->dev), 0);
-		m5m_dev_destroy(e->dev);
-	}
+	m5t_dev_close(e->dev, e->ctx);
 	free(e->buf);
 }
 

@@ -78,12 +78,7 @@ static void rig_close(struct rig *r)
 		CHECK_EQ(ibv_destroy_cq(r->cq), 0);
 	if (r->pd)
 		CHECK_EQ(ibv_dealloc_pd(r->pd), 0);
-	if (r->ctx)
-		CHECK_EQ(ibv_close_device(r->ctx), 0);
-	if (r->dev) {
-		CHECK_EQ(m5m_violations(r->dev), 0);
-		m5m_dev_destroy(r->dev);
-	}
+	m5t_dev_close(r->dev, r->ctx);
 	free(r->src);
 	free(r->dst1);
 	free(r->dst2);

@@ -88,6 +88,16 @@ struct pa_rig {
 	struct pa_log log;
 };
 
+static void pa_close(struct pa_rig *r)
+{
+	if (r->parent)
+		CHECK_EQ(ibv_dealloc_pd(r->parent), 0);
+	if (r->pd)
+		CHECK_EQ(ibv_dealloc_pd(r->pd), 0);
+	m5t_dev_close(r->dev, r->ctx);
+}
+
+/* The rig, its allocator in mode; 0, or -1 (a failed check, the rig closed). */
 static int pa_open(struct pa_rig *r, enum pa_mode mode)
 {
 	struct ibv_parent_domain_init_attr pa = {
@@ -103,25 +113,29 @@ static int pa_open(struct pa_rig *r, enum pa_mode mode)
 	r->dev = m5m_dev_create(NULL);
 	r->ctx = r->dev ? m5m_open(r->dev) : NULL;
 	r->pd = r->ctx ? ibv_alloc_pd(r->ctx) : NULL;
-	if (!r->pd)
-		return -1;
-	pa.pd = r->pd;
-	r->parent = ibv_alloc_parent_domain(r->ctx, &pa);
-	return r->parent ? 0 : -1;
+	if (r->pd) {
+		pa.pd = r->pd;
+		r->parent = ibv_alloc_parent_domain(r->ctx, &pa);
+	}
+	if (r->parent)
+		return 0;
+	CHECK(0);
+	pa_close(r);
+	return -1;
 }
 
-static void pa_close(struct pa_rig *r)
+/* Destroy whichever of a, b, srq and cq there are, in that order. */
+static void pa_destroy(struct ibv_qp *a, struct ibv_qp *b, struct ibv_srq *srq,
+		       struct ibv_cq *cq)
 {
-	if (r->parent)
-		CHECK_EQ(ibv_dealloc_pd(r->parent), 0);
-	if (r->pd)
-		CHECK_EQ(ibv_dealloc_pd(r->pd), 0);
-	if (r->ctx)
-		CHECK_EQ(ibv_close_device(r->ctx), 0);
-	if (r->dev) {
-		CHECK_EQ(m5m_violations(r->dev), 0);
-		m5m_dev_destroy(r->dev);
-	}
+	if (a)
+		CHECK_EQ(ibv_destroy_qp(a), 0);
+	if (b)
+		CHECK_EQ(ibv_destroy_qp(b), 0);
+	if (srq)
+		CHECK_EQ(ibv_destroy_srq(srq), 0);
+	if (cq)
+		CHECK_EQ(ibv_destroy_cq(cq), 0);
 }
 
 /* A CQ of 15 entries (16 CQEs of 64 bytes) in the parent domain. */
@@ -226,10 +240,8 @@ static void allocators_give_the_queue_buffers(void)
 	struct ibv_cq *cq = NULL;
 	struct pa_rig r;
 
-	if (pa_open(&r, PA_GIVE)) {
-		CHECK(0);
-		goto out;
-	}
+	if (pa_open(&r, PA_GIVE))
+		return;
 	cq = pa_cq(&r);
 	CHECK(cq);
 	if (!cq)
@@ -256,14 +268,7 @@ static void allocators_give_the_queue_buffers(void)
 	pa_send(r.pd, a, b, srq, cq);
 	pa_send(r.pd, b, a, NULL, cq);
 out:
-	if (a)
-		CHECK_EQ(ibv_destroy_qp(a), 0);
-	if (b)
-		CHECK_EQ(ibv_destroy_qp(b), 0);
-	if (srq)
-		CHECK_EQ(ibv_destroy_srq(srq), 0);
-	if (cq)
-		CHECK_EQ(ibv_destroy_cq(cq), 0);
+	pa_destroy(a, b, srq, cq);
 	pa_close(&r);
 }
 
@@ -278,11 +283,8 @@ static void free_is_called_at_destroy(void)
 	struct ibv_qp *qp;
 	struct pa_rig r;
 
-	if (pa_open(&r, PA_GIVE)) {
-		CHECK(0);
-		pa_close(&r);
+	if (pa_open(&r, PA_GIVE))
 		return;
-	}
 	cq = pa_cq(&r);
 	srq = pa_srq(&r);
 	qp = cq && srq ? m5t_rc_qp(r.parent, cq, NULL, 8, 1) : NULL;
@@ -316,7 +318,10 @@ static void resize_cq_takes_the_new_ring_from_the_allocator(void)
 	struct ibv_cq *cq;
 	struct pa_rig r;
 
-	if (pa_open(&r, PA_GIVE) || !(cq = pa_cq(&r))) {
+	if (pa_open(&r, PA_GIVE))
+		return;
+	cq = pa_cq(&r);
+	if (!cq) {
 		CHECK(0);
 		pa_close(&r);
 		return;
@@ -348,10 +353,8 @@ static void use_default_falls_back_to_the_provider(void)
 	struct ibv_cq *cq = NULL;
 	struct pa_rig r;
 
-	if (pa_open(&r, PA_USE_DEFAULT)) {
-		CHECK(0);
-		goto out;
-	}
+	if (pa_open(&r, PA_USE_DEFAULT))
+		return;
 	cq = pa_cq(&r);
 	srq = cq ? pa_srq(&r) : NULL;
 	a = srq ? m5t_rc_qp(r.parent, cq, NULL, 8, 1) : NULL;
@@ -367,14 +370,7 @@ static void use_default_falls_back_to_the_provider(void)
 	CHECK_EQ(m5t_rc_pair(r.dev, a, b, 7), 0);
 	pa_send(r.pd, a, b, srq, cq);
 out:
-	if (a)
-		CHECK_EQ(ibv_destroy_qp(a), 0);
-	if (b)
-		CHECK_EQ(ibv_destroy_qp(b), 0);
-	if (srq)
-		CHECK_EQ(ibv_destroy_srq(srq), 0);
-	if (cq)
-		CHECK_EQ(ibv_destroy_cq(cq), 0);
+	pa_destroy(a, b, srq, cq);
 	CHECK_EQ(r.log.nfree, 0);
 	pa_close(&r);
 }
@@ -392,11 +388,8 @@ static void a_failing_allocator_fails_the_create_with_enomem(void)
 	struct ibv_qp *qp;
 	struct pa_rig r;
 
-	if (pa_open(&r, PA_FAIL)) {
-		CHECK(0);
-		pa_close(&r);
+	if (pa_open(&r, PA_FAIL))
 		return;
-	}
 	errno = 0;
 	CHECK(!pa_cq(&r));
 	CHECK_EQ(errno, ENOMEM);
@@ -416,12 +409,7 @@ static void a_failing_allocator_fails_the_create_with_enomem(void)
 	srq = pa_srq(&r);
 	qp = plain ? m5t_rc_qp(r.parent, plain, NULL, 8, 1) : NULL;
 	CHECK(cq && srq && qp);
-	if (qp)
-		CHECK_EQ(ibv_destroy_qp(qp), 0);
-	if (srq)
-		CHECK_EQ(ibv_destroy_srq(srq), 0);
-	if (cq)
-		CHECK_EQ(ibv_destroy_cq(cq), 0);
+	pa_destroy(qp, NULL, srq, cq);
 	if (plain)
 		CHECK_EQ(ibv_destroy_cq(plain), 0);
 	CHECK_EQ(r.log.nfree, 3);

@@ -349,12 +349,7 @@ static void pt_close(struct pt *p)
 		CHECK_EQ(ibv_dereg_mr(p->bmr), 0);
 	if (p->pd)
 		CHECK_EQ(ibv_dealloc_pd(p->pd), 0);
-	if (p->ctx)
-		CHECK_EQ(ibv_close_device(p->ctx), 0);
-	if (p->dev) {
-		CHECK_EQ(m5m_violations(p->dev), 0);
-		m5m_dev_destroy(p->dev);
-	}
+	m5t_dev_close(p->dev, p->ctx);
 	free(p->abuf);
 	free(p->bbuf);
 	free(p->ashadow);

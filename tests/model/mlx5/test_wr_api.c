@@ -187,12 +187,7 @@ static void wt_close(struct wt *t)
 		CHECK_EQ(ibv_dereg_mr(t->bmr), 0);
 	if (t->pd)
 		CHECK_EQ(ibv_dealloc_pd(t->pd), 0);
-	if (t->ctx)
-		CHECK_EQ(ibv_close_device(t->ctx), 0);
-	if (t->dev) {
-		CHECK_EQ(m5m_violations(t->dev), 0);
-		m5m_dev_destroy(t->dev);
-	}
+	m5t_dev_close(t->dev, t->ctx);
 	free(t->abuf);
 	free(t->bbuf);
 }

@@ -44,6 +44,15 @@ struct cx *dev_new(void)
 	return cx_create(&host);
 }
 
+int cx_test_main(int argc, char **argv, const char *prefix,
+		 const struct check_test *tests, int n)
+{
+	int rc = check_main(argc, argv, prefix, tests, n);
+
+	free(mem);
+	return rc;
+}
+
 uint8_t *at(uint64_t addr)
 {
 	return mem + (addr - MEM_BASE);
@@ -123,6 +132,16 @@ int cmd(struct cx *cx, const uint8_t *in, uint32_t inlen, uint8_t *out,
 	return lay[63] & 1 ? -1 : lay[63] >> 1;
 }
 
+int cmd_made(struct cx *cx, const uint8_t *in, uint32_t inlen, uint8_t *out,
+	     uint32_t outlen, unsigned int off, unsigned int width)
+{
+	if (cmd(cx, in, inlen, out, outlen))
+		return -1;
+	if (cx_get(out, F_OUT_STATUS))
+		return -(int)cx_get(out, F_OUT_STATUS);
+	return cx_get(out, off, width);
+}
+
 /* A command with no parameters but OP and OP_MOD; returns its status. */
 int simple(struct cx *cx, uint16_t op, uint16_t op_mod, uint8_t *out,
 	   uint32_t outlen)
@@ -178,11 +197,8 @@ int make_eq_for(struct cx *cx, unsigned int log, unsigned int vec,
 	for (i = 0; t_dma(NULL, pages, 64u << log, true) && i < (1u << log);
 	     i++)
 		at(pages)[i * 64 + 63] = 1; /* mlx5_core's init owner value */
-	if (cmd(cx, in, 0x110 + n * 8, out, sizeof(out)))
-		return -1;
-	if (cx_get(out, F_OUT_STATUS))
-		return -(int)cx_get(out, F_OUT_STATUS);
-	return cx_get(out, F_CREATE_EQ_OUT_EQ_NUMBER);
+	return cmd_made(cx, in, 0x110 + n * 8, out, sizeof(out),
+			F_CREATE_EQ_OUT_EQ_NUMBER);
 }
 
 /* ... taking command completions. */
@@ -227,9 +243,5 @@ int make_cq(struct cx *cx, const struct cq_args *a)
 	     t_dma(NULL, ring, 64u << a->log, true) && i < (1u << a->log); i++)
 		at(ring)[i * (64u << a->cqe_sz) + (64u << a->cqe_sz) - 1] =
 			0xf0;
-	if (cmd(cx, in, 0x110 + n * 8, out, sizeof(out)))
-		return -1;
-	if (cx_get(out, F_OUT_STATUS))
-		return -(int)cx_get(out, F_OUT_STATUS);
-	return cx_get(out, F_CQN);
+	return cmd_made(cx, in, 0x110 + n * 8, out, sizeof(out), F_CQN);
 }

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "check.h"
 #include "cx_int.h"
 
 enum {
@@ -31,6 +32,13 @@ uint32_t r32(struct cx *cx, uint32_t off);
 /* Run one command through entry 0; the delivery status, OUTLEN bytes to OUT. */
 int cmd(struct cx *cx, const uint8_t *in, uint32_t inlen, uint8_t *out,
 	uint32_t outlen);
+/*
+ * A create command through cmd(): the new object's number, the output's
+ * field at OFF of WIDTH bits (an F_* pair), or minus the status; -1 if the
+ * command was not delivered.
+ */
+int cmd_made(struct cx *cx, const uint8_t *in, uint32_t inlen, uint8_t *out,
+	     uint32_t outlen, unsigned int off, unsigned int width);
 /* A command with no parameters but OP and OP_MOD; returns its status. */
 int simple(struct cx *cx, uint16_t op, uint16_t op_mod, uint8_t *out,
 	   uint32_t outlen);
@@ -58,5 +66,12 @@ struct cq_args {
 /* CREATE_CQ of A (its ring initialised as mlx5_ib does): the cqn or
  * minus the status. */
 int make_cq(struct cx *cx, const struct cq_args *a);
+
+/* check_main() over TESTS, then the guest memory dev_new() made freed. */
+int cx_test_main(int argc, char **argv, const char *prefix,
+		 const struct check_test *tests, int n);
+#define CX_TEST_MAIN(argc, argv, prefix, tests)                                \
+	cx_test_main(argc, argv, prefix, tests,                                \
+		     sizeof(tests) / sizeof(tests[0]))
 
 #endif

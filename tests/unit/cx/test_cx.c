@@ -524,8 +524,5 @@ static const struct check_test tests[] = {
 
 int main(int argc, char **argv)
 {
-	int rc = CHECK_MAIN(argc, argv, "cx_", tests);
-
-	free(mem);
-	return rc;
+	return CX_TEST_MAIN(argc, argv, "cx_", tests);
 }

@@ -389,6 +389,29 @@ static void t_ring(struct t_rig *r, unsigned int i, unsigned int nbb)
 		 0);
 }
 
+/* A SEND from QP 0 of one data segment (len bytes at addr under key), rung. */
+static void t_send(struct t_rig *r, uint32_t len, uint32_t key, uint64_t addr)
+{
+	uint8_t *w = t_wqe(r, 0, M5_OPCODE_SEND, 2);
+
+	t_data(w, len, key, addr);
+	t_ring(r, 0, 1);
+}
+
+/*
+ * An RDMA WRITE from QP 0 to raddr under rkey, of one data segment (len
+ * bytes at addr under key), rung.
+ */
+static void t_write(struct t_rig *r, uint32_t rkey, uint64_t raddr,
+		    uint32_t len, uint32_t key, uint64_t addr)
+{
+	uint8_t *w = t_wqe(r, 0, M5_OPCODE_RDMA_WRITE, 3);
+
+	t_raddr(w, rkey, raddr);
+	t_data(w + 16, len, key, addr);
+	t_ring(r, 0, 1);
+}
+
 /* One receive WQE: a data segment and the terminator, then the dbrec. */
 static void t_recv(struct t_rig *r, unsigned int i, uint32_t len, uint64_t addr)
 {
@@ -426,13 +449,10 @@ static void rc_send_across_pages_lands_and_completes_both_sides(void)
 	struct t_rig *r = t_rig(CX_ST_RC);
 	uint64_t src = t_iova[0] + 0x100, dst = t_iova[1] + 0x40;
 	const struct m5_cqe64 *c;
-	uint8_t *w;
 
 	t_fill(r, 0, src, 6000, 3);
 	t_recv(r, 1, 8000, dst);
-	w = t_wqe(r, 0, M5_OPCODE_SEND, 2);
-	t_data(w, 6000, r->key[0], src);
-	t_ring(r, 0, 1);
+	t_send(r, 6000, r->key[0], src);
 	CHECK(t_same(r, 0, src, 1, dst, 6000));
 	t_check_req(r, 0, M5_OPCODE_SEND, 6000);
 	c = t_cqe(1, 0);
@@ -516,23 +536,17 @@ static void uc_send_and_rdma_write_land(void)
 {
 	struct t_rig *r = t_rig(CX_ST_UC);
 	uint64_t src = t_iova[0] + 0x100, dst = t_iova[1] + 0x80;
-	uint8_t *w;
 
 	t_fill(r, 0, src, 3000, 1);
 	t_recv(r, 1, 4096, dst);
-	w = t_wqe(r, 0, M5_OPCODE_SEND, 2);
-	t_data(w, 3000, r->key[0], src);
-	t_ring(r, 0, 1);
+	t_send(r, 3000, r->key[0], src);
 	CHECK(t_same(r, 0, src, 1, dst, 3000));
 	t_check_req(r, 0, M5_OPCODE_SEND, 3000);
 	CHECK_EQ(t_cqe(1, 0)->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_RESP_SEND);
 	CHECK_EQ(be32toh(t_cqe(1, 0)->byte_cnt), 3000);
 
 	t_fill(r, 0, src, 5000, 2);
-	w = t_wqe(r, 0, M5_OPCODE_RDMA_WRITE, 3);
-	t_raddr(w, r->key[1], dst + 16);
-	t_data(w + 16, 5000, r->key[0], src);
-	t_ring(r, 0, 1);
+	t_write(r, r->key[1], dst + 16, 5000, r->key[0], src);
 	CHECK(t_same(r, 0, src, 1, dst + 16, 5000));
 	CHECK_EQ(t_cqe(0, 1)->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_REQ);
 	CHECK_EQ(t_cqe(1, 1)->op_own >> 4, CQE_INVALID);
@@ -550,27 +564,19 @@ static void uc_messages_the_responder_cannot_take_are_dropped(void)
 {
 	struct t_rig *r = t_rig(CX_ST_UC);
 	uint64_t src = t_iova[0] + 0x100, dst = t_iova[1];
-	uint8_t *w;
 
 	t_fill(r, 0, src, 64, 4);
 	t_fill(r, 1, dst, 256, 8);
-	w = t_wqe(r, 0, M5_OPCODE_SEND, 2);
-	t_data(w, 64, r->key[0], src);
-	t_ring(r, 0, 1);
+	t_send(r, 64, r->key[0], src);
 	CHECK_EQ(t_cqe(0, 0)->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_REQ);
-	w = t_wqe(r, 0, M5_OPCODE_RDMA_WRITE, 3);
-	t_raddr(w, r->key[1] ^ 0x100, dst);
-	t_data(w + 16, 64, r->key[0], src);
-	t_ring(r, 0, 1);
+	t_write(r, r->key[1] ^ 0x100, dst, 64, r->key[0], src);
 	CHECK_EQ(t_cqe(0, 1)->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_REQ);
 	CHECK_EQ(t_cqe(1, 0)->op_own >> 4, CQE_INVALID);
 	CHECK_EQ(*t_va(r, 1, dst), (uint8_t)8);
 	CHECK_EQ(t_qp_state(r, 1), CX_QP_RTS);
 
 	t_recv(r, 1, 256, dst + 128);
-	w = t_wqe(r, 0, M5_OPCODE_SEND, 2);
-	t_data(w, 64, r->key[0], src);
-	t_ring(r, 0, 1);
+	t_send(r, 64, r->key[0], src);
 	CHECK(t_same(r, 0, src, 1, dst + 128, 64));
 	CHECK_EQ(t_cqe(1, 0)->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_RESP_SEND);
 	CHECK_EQ(cx_eng_stats(r->cx)->violations, 0);
@@ -595,13 +601,10 @@ static void queues_on_large_pages_start_at_their_page_offset(void)
 {
 	struct t_rig *r = t_rig_on(CX_ST_RC, 1, false, false);
 	uint64_t src = t_iova[0], dst = t_iova[1];
-	uint8_t *w;
 
 	t_fill(r, 0, src, 300, 4);
 	t_recv(r, 1, 300, dst);
-	w = t_wqe(r, 0, M5_OPCODE_SEND, 2);
-	t_data(w, 300, r->key[0], src);
-	t_ring(r, 0, 1);
+	t_send(r, 300, r->key[0], src);
 	CHECK(t_same(r, 0, src, 1, dst, 300));
 	t_check_req(r, 0, M5_OPCODE_SEND, 300);
 	CHECK_EQ(t_cqe(1, 0)->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_RESP_SEND);
@@ -624,9 +627,7 @@ static void send_to_a_qp_on_an_rmp_takes_the_srqs_head_wqe(void)
 	t_data(w + 32, 0, M5_INVALID_LKEY, 0);
 	*(__be32 *)at(PG(P_DBR) + 0x100) = htobe32(1);
 	t_fill(r, 0, src, 400, 8);
-	w = t_wqe(r, 0, M5_OPCODE_SEND, 2);
-	t_data(w, 400, r->key[0], src);
-	t_ring(r, 0, 1);
+	t_send(r, 400, r->key[0], src);
 	CHECK(t_same(r, 0, src, 1, dst, 400));
 	t_check_req(r, 0, M5_OPCODE_SEND, 400);
 	c = t_cqe(1, 0);
@@ -636,9 +637,7 @@ static void send_to_a_qp_on_an_rmp_takes_the_srqs_head_wqe(void)
 	/* cqe_version 1: the QP's user index names the receiver */
 	CHECK_EQ(be32toh(c->srqn_uidx) & 0xffffff, 0x101);
 	/* A second send finds no posted SRQ WQE: RNR, nothing lands. */
-	w = t_wqe(r, 0, M5_OPCODE_SEND, 2);
-	t_data(w, 10, r->key[0], src);
-	t_ring(r, 0, 1);
+	t_send(r, 10, r->key[0], src);
 	CHECK_EQ(t_cqe(1, 1)->op_own >> 4, CQE_INVALID);
 	t_rig_free(r);
 }
@@ -647,13 +646,9 @@ static void rdma_write_lands_with_one_requester_cqe(void)
 {
 	struct t_rig *r = t_rig(CX_ST_RC);
 	uint64_t src = t_iova[0] + 0xf00, dst = t_iova[1] + 0x123;
-	uint8_t *w;
 
 	t_fill(r, 0, src, 5000, 9);
-	w = t_wqe(r, 0, M5_OPCODE_RDMA_WRITE, 3);
-	t_raddr(w, r->key[1], dst);
-	t_data(w + 16, 5000, r->key[0], src);
-	t_ring(r, 0, 1);
+	t_write(r, r->key[1], dst, 5000, r->key[0], src);
 	CHECK(t_same(r, 0, src, 1, dst, 5000));
 	t_check_req(r, 0, M5_OPCODE_RDMA_WRITE, 5000);
 	/* No receive consumed, no responder CQE. */
@@ -903,12 +898,9 @@ static void xrc_tgt_in_an_unallocated_xrcd_is_refused(void)
 static void unknown_lkey_is_a_local_protection_error_cqe(void)
 {
 	struct t_rig *r = t_rig(CX_ST_RC);
-	uint8_t *w;
 
 	t_recv(r, 1, 64, t_iova[1]);
-	w = t_wqe(r, 0, M5_OPCODE_SEND, 2);
-	t_data(w, 64, 0xdead00, t_iova[0]);
-	t_ring(r, 0, 1);
+	t_send(r, 64, 0xdead00, t_iova[0]);
 	t_check_req_err(r, M5_OPCODE_SEND, M5_SYND_LOCAL_PROT_ERR);
 	/* Nothing reached the responder. */
 	CHECK_EQ(t_cqe(1, 0)->op_own >> 4, CQE_INVALID);
@@ -920,13 +912,10 @@ static void mtt_page_outside_guest_memory_is_a_protection_error(void)
 	struct t_rig *r = t_rig(CX_ST_RC);
 	uint64_t mtt[4] = { PG(0x60), PG(0x61), PG(0x62), PG(MEM_SIZE / 4096) };
 	uint32_t key = t_mkey(r->cx, r->pd, 0x10000, 4 * CX_PAGE, mtt, ACC_ALL);
-	uint8_t *w;
 
 	/* The MKEY's last page lies past guest memory. */
-	w = t_wqe(r, 0, M5_OPCODE_RDMA_WRITE, 3);
-	t_raddr(w, r->key[1], t_iova[1]);
-	t_data(w + 16, 0x200, key, 0x10000 + 3 * CX_PAGE - 0x100);
-	t_ring(r, 0, 1);
+	t_write(r, r->key[1], t_iova[1], 0x200, key,
+		0x10000 + 3 * CX_PAGE - 0x100);
 	t_check_req_err(r, M5_OPCODE_RDMA_WRITE, M5_SYND_LOCAL_PROT_ERR);
 	t_rig_free(r);
 }
@@ -936,14 +925,10 @@ static void rdma_write_to_a_key_without_remote_write_is_refused(void)
 	struct t_rig *r = t_rig(CX_ST_RC);
 	uint32_t ro = t_mkey(r->cx, r->pd, t_iova[1], 3 * CX_PAGE, r->mtt[1],
 			     IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ);
-	uint8_t *w;
 
 	t_fill(r, 1, t_iova[1], 64, 1);
 	t_fill(r, 0, t_iova[0], 64, 2);
-	w = t_wqe(r, 0, M5_OPCODE_RDMA_WRITE, 3);
-	t_raddr(w, ro, t_iova[1]);
-	t_data(w + 16, 64, r->key[0], t_iova[0]);
-	t_ring(r, 0, 1);
+	t_write(r, ro, t_iova[1], 64, r->key[0], t_iova[0]);
 	t_check_req_err(r, M5_OPCODE_RDMA_WRITE, M5_SYND_REMOTE_ACCESS_ERR);
 	CHECK(!t_same(r, 0, t_iova[0], 1, t_iova[1], 64));
 	t_rig_free(r);
@@ -1061,7 +1046,6 @@ static void umr_wqe_gives_a_key_remote_write_and_completes(void)
 	uint32_t cqn, umr = t_umr_qp(r, &cqn);
 	const struct m5_cqe64 *c = (const void *)at(PG(0x32));
 	const struct m5_err_cqe *e = (const void *)at(PG(0x32) + 64);
-	uint8_t *w;
 
 	t_umr(r, umr, 0, ro, UMR_ACCESS_PD_MASK, ACC_ALL);
 	CHECK_EQ(c->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_REQ);
@@ -1069,10 +1053,7 @@ static void umr_wqe_gives_a_key_remote_write_and_completes(void)
 	CHECK_EQ(be16toh(c->wqe_counter), 0);
 	t_fill(r, 1, t_iova[1], 64, 1);
 	t_fill(r, 0, t_iova[0], 64, 2);
-	w = t_wqe(r, 0, M5_OPCODE_RDMA_WRITE, 3);
-	t_raddr(w, ro, t_iova[1]);
-	t_data(w + 16, 64, r->key[0], t_iova[0]);
-	t_ring(r, 0, 1);
+	t_write(r, ro, t_iova[1], 64, r->key[0], t_iova[0]);
 	t_check_req(r, 0, M5_OPCODE_RDMA_WRITE, 64);
 	CHECK(t_same(r, 0, t_iova[0], 1, t_iova[1], 64));
 
@@ -1158,17 +1139,13 @@ static void umr_wqe_loads_mtt_into_a_free_key_and_rdma_write_lands(void)
 	uint32_t cqn, umr = t_umr_qp(r, &cqn);
 	uint32_t key = t_free_mkey(r, 2), dma = t_dma_mkey(r);
 	const struct m5_cqe64 *c = (const void *)at(PG(0x32));
-	uint8_t *w;
 
 	t_umr_load(r, umr, 0, key, dma, PG(0x70), 0);
 	CHECK_EQ(c->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_REQ);
 	CHECK_EQ(be16toh(c->wqe_counter), 0);
 	t_fill(r, 1, t_iova[1], 3 * CX_PAGE, 1);
 	t_fill(r, 0, t_iova[0], 3 * CX_PAGE, 2);
-	w = t_wqe(r, 0, M5_OPCODE_RDMA_WRITE, 3);
-	t_raddr(w, key, t_iova[1] + 0x100);
-	t_data(w + 16, 2 * CX_PAGE, r->key[0], t_iova[0]);
-	t_ring(r, 0, 1);
+	t_write(r, key, t_iova[1] + 0x100, 2 * CX_PAGE, r->key[0], t_iova[0]);
 	t_check_req(r, 0, M5_OPCODE_RDMA_WRITE, 2 * CX_PAGE);
 	CHECK(t_same(r, 0, t_iova[0], 1, t_iova[1] + 0x100, 2 * CX_PAGE));
 	t_rig_free(r);
@@ -1186,16 +1163,12 @@ static void umr_wqe_with_a_bad_translation_completes_in_error(void)
 	uint32_t cqn, umr = t_umr_qp(r, &cqn);
 	uint32_t key = t_free_mkey(r, 2), dma = t_dma_mkey(r), second;
 	const struct m5_err_cqe *e = (const void *)at(PG(0x32));
-	uint8_t *w;
 
 	t_umr_load(r, umr, 0, key, dma, MEM_BASE + MEM_SIZE - 16, 0);
 	CHECK_EQ(e->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_REQ_ERR);
 	CHECK_EQ(e->syndrome, M5_SYND_LOCAL_PROT_ERR);
 	CHECK_EQ(be16toh(e->wqe_counter), 0);
-	w = t_wqe(r, 0, M5_OPCODE_RDMA_WRITE, 3);
-	t_raddr(w, key, t_iova[1]);
-	t_data(w + 16, 64, r->key[0], t_iova[0]);
-	t_ring(r, 0, 1);
+	t_write(r, key, t_iova[1], 64, r->key[0], t_iova[0]);
 	t_check_req_err(r, M5_OPCODE_RDMA_WRITE, M5_SYND_REMOTE_ACCESS_ERR);
 	t_rig_free(r);
 
@@ -1215,7 +1188,6 @@ static void completion_on_an_armed_cq_raises_one_eqe_and_interrupt(void)
 	struct t_rig *r = t_rig(CX_ST_RC);
 	uint8_t db[8];
 	const uint8_t *eqe = at(PG(P_EQ));
-	uint8_t *w;
 
 	/* mlx5_cq_arm(): sn 0, ci 0, cqn; then arm the EQ (ci 0). */
 	cx_set(db, 0, 32, 0);
@@ -1223,9 +1195,7 @@ static void completion_on_an_armed_cq_raises_one_eqe_and_interrupt(void)
 	cx_bar_write(r->cx, (uint64_t)r->uar * CX_PAGE + 0x20, db, 8);
 	w32(r->cx, r->uar * CX_PAGE + 0x40, r->eqn << 24);
 	t_recv(r, 1, 64, t_iova[1]);
-	w = t_wqe(r, 0, M5_OPCODE_SEND, 2);
-	t_data(w, 64, r->key[0], t_iova[0]);
-	t_ring(r, 0, 1);
+	t_send(r, 64, r->key[0], t_iova[0]);
 	CHECK_EQ(irqs[VEC], 1);
 	CHECK_EQ(eqe[1], CX_EVENT_COMP);
 	CHECK_EQ(cx_get(eqe, (0x20 + 24) * 8, 32), r->cqn[1]);
@@ -1239,14 +1209,11 @@ static void first_message_on_an_rtr_qp_raises_comm_est_on_the_async_eq(void)
 	struct t_rig *r = t_rig_on(CX_ST_RC, 0, true, false);
 	const uint8_t *eqe = at(PG(P_AEQ));
 	uint32_t uar;
-	uint8_t *w;
 
 	/* mlx5_core's async EQ takes MLX5_EVENT_TYPE_COMM_EST (0x02). */
 	CHECK(make_eq_for(r->cx, 2, 2, &uar, PG(P_AEQ), 0x02) >= 0);
 	t_recv(r, 1, 64, t_iova[1]);
-	w = t_wqe(r, 0, M5_OPCODE_SEND, 2);
-	t_data(w, 64, r->key[0], t_iova[0]);
-	t_ring(r, 0, 1);
+	t_send(r, 64, r->key[0], t_iova[0]);
 	CHECK_EQ(t_cqe(1, 0)->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_RESP_SEND);
 	/* mlx5_eqe_qp_srq: type 0 (a QP) at 20, the QPN at 24 */
 	CHECK_EQ(eqe[1], 0x02);
@@ -1269,13 +1236,10 @@ static void rnr_retry_falls_due_in_cx_timers_once_a_recv_is_posted(void)
 	bool pending = false;
 	struct timespec ts;
 	int64_t ns;
-	uint8_t *w;
 	int i;
 
 	t_fill(r, 0, t_iova[0], 64, 5);
-	w = t_wqe(r, 0, M5_OPCODE_SEND, 2);
-	t_data(w, 64, r->key[0], t_iova[0]);
-	t_ring(r, 0, 1);
+	t_send(r, 64, r->key[0], t_iova[0]);
 	CHECK_EQ(t_cqe(0, 0)->op_own >> 4, CQE_INVALID);
 	t_recv(r, 1, 64, t_iova[1]);
 	/* min_rnr_timer 0: 655.36 ms (IBTA's encoding); give it 3 s. */
@@ -1343,14 +1307,11 @@ static void rq_over_posting_is_a_recv_violation(void)
 {
 	struct t_rig *r = t_rig(CX_ST_RC);
 	unsigned int i;
-	uint8_t *w;
 
 	for (i = 0; i <= 1u << RQ_LOG; i++)
 		t_recv(r, 0, 64, t_iova[0] + 0x1000);
 	t_recv(r, 1, 64, t_iova[1]);
-	w = t_wqe(r, 0, M5_OPCODE_SEND, 2);
-	t_data(w, 64, r->key[0], t_iova[0]);
-	t_ring(r, 0, 1);
+	t_send(r, 64, r->key[0], t_iova[0]);
 	CHECK_EQ(cx_eng_stats(r->cx)->recv_violations, 1);
 	CHECK_EQ(cx_eng_stats(r->cx)->send_violations, 0);
 	CHECK_EQ(cx_eng_stats(r->cx)->violations, 1);
@@ -1361,14 +1322,11 @@ static void rq_over_posting_is_a_recv_violation(void)
 static void recv_wqe_written_after_its_dbrec_is_a_recv_violation(void)
 {
 	struct t_rig *r = t_rig(CX_ST_RC);
-	uint8_t *w;
 
 	t_recv(r, 0, 64, t_iova[0] + 0x1000);
 	memset(at(r->rq_at[0]), 0, 64); /* the WQE is not there yet */
 	t_recv(r, 1, 64, t_iova[1]);
-	w = t_wqe(r, 0, M5_OPCODE_SEND, 2);
-	t_data(w, 64, r->key[0], t_iova[0]);
-	t_ring(r, 0, 1);
+	t_send(r, 64, r->key[0], t_iova[0]);
 	CHECK(cx_eng_stats(r->cx)->recv_violations >= 1);
 	t_rig_free(r);
 }

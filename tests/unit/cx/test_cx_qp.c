@@ -70,11 +70,7 @@ static int make_qp(struct cx *cx, const struct qp_args *q)
 	/* 8 x 64 B of RQ and 8 x 64 B of SQ: one page */
 	for (i = 0; i < 4; i++)
 		cx_set64(in, B_CREATE_QP_IN_PAS + i * 8, q->pages + i * 4096);
-	if (cmd(cx, in, sizeof(in), out, sizeof(out)))
-		return -1;
-	if (cx_get(out, F_OUT_STATUS))
-		return -(int)cx_get(out, F_OUT_STATUS);
-	return cx_get(out, F_QPN);
+	return cmd_made(cx, in, sizeof(in), out, sizeof(out), F_QPN);
 }
 
 /* A state command on QPN with the context CTX (NULL: none) and OPT. */
@@ -262,8 +258,5 @@ static const struct check_test tests[] = {
 
 int main(int argc, char **argv)
 {
-	int rc = CHECK_MAIN(argc, argv, "cx_qp_", tests);
-
-	free(mem);
-	return rc;
+	return CX_TEST_MAIN(argc, argv, "cx_qp_", tests);
 }

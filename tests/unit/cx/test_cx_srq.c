@@ -76,11 +76,7 @@ static int make_xrc_srq(struct cx *cx, const struct srq_args *s)
 	cx_set64(sc, B_SRQC_DBR_ADDR, s->dbr);
 	for (i = 0; i < npas(s); i++)
 		cx_set64(in, B_SRQ_PAS + i * 8, s->pages + i * 4096);
-	if (cmd(cx, in, 0x110 + npas(s) * 8, out, sizeof(out)))
-		return -1;
-	if (cx_get(out, F_OUT_STATUS))
-		return -(int)cx_get(out, F_OUT_STATUS);
-	return cx_get(out, F_SRQN);
+	return cmd_made(cx, in, 0x110 + npas(s) * 8, out, sizeof(out), F_SRQN);
 }
 
 /* create_rmp_cmd(): the rmpn or minus the status. */
@@ -98,11 +94,7 @@ static int make_rmp(struct cx *cx, const struct srq_args *s)
 	cx_set64(wq, B_WQ_DBR_ADDR, s->dbr);
 	for (i = 0; i < npas(s); i++)
 		cx_set64(in, B_SRQ_PAS + i * 8, s->pages + i * 4096);
-	if (cmd(cx, in, 0x110 + npas(s) * 8, out, sizeof(out)))
-		return -1;
-	if (cx_get(out, F_OUT_STATUS))
-		return -(int)cx_get(out, F_OUT_STATUS);
-	return cx_get(out, F_SRQN);
+	return cmd_made(cx, in, 0x110 + npas(s) * 8, out, sizeof(out), F_SRQN);
 }
 
 /* OP on number N with at most 0x110 bytes of output into OUT. */
@@ -225,8 +217,5 @@ static const struct check_test tests[] = {
 
 int main(int argc, char **argv)
 {
-	int rc = CHECK_MAIN(argc, argv, "cx_srq_", tests);
-
-	free(mem);
-	return rc;
+	return CX_TEST_MAIN(argc, argv, "cx_srq_", tests);
 }
