@@ -74,6 +74,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "test_ibdev.h"
 #include "xfer.h"
 
 struct xfer_opt opt = {
@@ -105,7 +106,7 @@ static void parse_opts(int argc, char **argv)
 	const char *e;
 	int c;
 
-	opt.dev = (e = getenv("DOORBELL_VM_IBDEV")) && *e ? e : "rxe0";
+	opt.dev = test_ibdev();
 	if ((e = getenv("DOORBELL_VM_GID_INDEX")) && *e)
 		opt.gidx = atoi(e);
 	while ((c = getopt(argc, argv, "sc:p:d:g:q:n:m:r:u:S:l:T:t:w:DM:v")) !=
