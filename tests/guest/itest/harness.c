@@ -956,13 +956,9 @@ int it_post_inline(struct it_test *t, struct it_ep *a, struct it_ep *b,
 		.opcode = IBV_WR_SEND,
 		.send_flags = IBV_SEND_INLINE | IBV_SEND_SIGNALED,
 	};
-	struct ibv_send_wr *bad;
-	int ret;
 
 	it_wr_dest(&wr, a, b);
-	ret = ibv_post_send(a->qp, &wr, &bad);
-	IT_EXPECT(t, !ret, "ibv_post_send returned %d", ret);
-	return 0;
+	return it_post_send(t, a->qp, &wr);
 }
 
 int it_send_check(struct it_test *t, struct it_ep *a, struct it_ep *b,
