@@ -322,7 +322,11 @@ void cx_eng_reset(struct cx *cx)
 	memset(g->cq, 0, sizeof(g->cq));
 	memset(g->srq, 0, sizeof(g->srq));
 	memset(g->pd, 0, sizeof(g->pd));
-	memset(&g->st, 0, sizeof(g->st));
+	/*
+	 * g->st is kept: the counts are the referee's verdict on the whole
+	 * boot, not the function's state, and a guest resets the function
+	 * (mlx5_core's teardown, a reboot) before the server reports them.
+	 */
 }
 
 void cx_eng_fini(struct cx *cx)
