@@ -7,7 +7,10 @@
 # their cx_ names, doorbell's are cx_doorbell_; after each, with-provider.sh's
 # cx_[doorbell_]served_* line proves the provider in every process):
 #   devinfo; the referee of who served failing as it must
-#   (check-served-witness.sh); the pingpongs (data checked) and perftest's RC pairs, each
+#   (check-served-witness.sh); the device's verdict failing as it must on
+#   a writer that breaks a rule (check-violations-referee.sh; after
+#   that, every with-provider.sh process is judged by the device's rules
+#   too); the pingpongs (data checked) and perftest's RC pairs, each
 #   through libmlx5 then doorbell; UCX's rc_mlx5 and ud_mlx5, a third
 #   writer of WQEs (check-ucx.sh); the pingpongs through doorbell again on
 #   static UARs (check-static-uars.sh); doorbell-itest's data-path tests,
@@ -47,6 +50,7 @@ stamp() { echo "    ($1: $((SECONDS - t0)) s)"; t0=$SECONDS; }
 
 "$here/check-devinfo.sh" || rc=1
 "$here/check-served-witness.sh" || rc=1
+"$here/check-violations-referee.sh" || rc=1
 both "$here/check-pingpong.sh" 200
 stamp pingpongs
 both "$here/check-itest-data.sh"
