@@ -75,7 +75,10 @@ enum cx_arm_rule {
 	CX_ARM_SN_AHEAD,
 };
 void cx_eng_arm_violation(struct cx *cx, enum cx_arm_rule rule);
-/* Prints "violations: N" and one line per rule that counted; the total. */
+/*
+ * Prints "violations: N" and one line per rule that counted; the total
+ * (with f NULL, prints nothing).
+ */
 uint64_t cx_eng_report(const struct cx *cx, FILE *f);
 /*
  * The engine's clock follows the host's: moved to now (running the RNR

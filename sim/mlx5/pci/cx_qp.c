@@ -302,9 +302,9 @@ int cx_qp_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c)
 		return CX_BAD_RES;
 	q = &cx->qp[qpn];
 	if (opcode == CX_OP_DESTROY_QP) {
+		cx_eng_qp_gone(cx, qpn); /* reads the QPC's dbrec */
 		free(q->pas);
 		memset(q, 0, sizeof(*q));
-		cx_eng_qp_gone(cx, qpn);
 		return CX_OK;
 	}
 	if (opcode == CX_OP_QUERY_QP)

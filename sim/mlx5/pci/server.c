@@ -3,12 +3,16 @@
  * cx-server: the software ConnectX on a vfio-user socket, for QEMU's
  * vfio-user-pci device.
  *
- *	cx-server [--trace] [--vectors N] SOCKET
+ *	cx-server [--trace] [--vectors N] [--stats FILE] SOCKET
  *
  * Serves one client (one guest boot) and exits when it disconnects.  With
  * --trace, one line per command (opcode, op_mod, status) on stderr; with
  * --vectors, a function of N MSI-X vectors (1 up to CX_MSIX_VECTORS)
- * instead of CX_MSIX_VECTORS, so that the driver's EQs share them.
+ * instead of CX_MSIX_VECTORS, so that the driver's EQs share them; with
+ * --stats, FILE holds the engine's violation lines (cx_eng_report) from
+ * the start and is replaced whenever their total changes, so that a guest
+ * sharing its folder can tell which of its processes broke a rule
+ * (tests/guest/mlx5/with-provider.sh).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +23,28 @@
 #include "vfu.h"
 
 static struct vfu *server;
+static const char *stats_path;
+static uint64_t stats_total = UINT64_MAX;
+
+/* Replaced whole (rename), so that a reader never sees half a report. */
+static void stats_write(struct cx *cx)
+{
+	char tmp[4096];
+	FILE *f;
+
+	if (!stats_path || cx_eng_report(cx, NULL) == stats_total)
+		return;
+	stats_total = cx_eng_report(cx, NULL);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", stats_path);
+	f = fopen(tmp, "w");
+	if (!f) {
+		perror("cx-server: --stats");
+		return;
+	}
+	cx_eng_report(cx, f);
+	if (fclose(f) || rename(tmp, stats_path))
+		perror("cx-server: --stats");
+}
 
 static void *host_dma(void *ctx, uint64_t addr, uint64_t len, bool write)
 {
@@ -54,9 +80,13 @@ static int dev_read(void *dev, int region, uint64_t off, void *buf,
 static int dev_write(void *dev, int region, uint64_t off, const void *buf,
 		     uint32_t len)
 {
+	int ret;
+
 	if (region == VFU_REGION_CONFIG)
 		return cx_config_write(dev, off, buf, len);
-	return cx_bar_write(dev, off, buf, len);
+	ret = cx_bar_write(dev, off, buf, len);
+	stats_write(dev);
+	return ret;
 }
 
 static void dev_reset(void *dev)
@@ -88,13 +118,15 @@ int main(int argc, char **argv)
 			if (host.vectors < 1 || host.vectors > CX_MSIX_VECTORS)
 				break;
 			ops.msix_count = host.vectors;
+		} else if (!strcmp(argv[a], "--stats") && a + 2 < argc) {
+			stats_path = argv[++a];
 		} else {
 			break;
 		}
 	}
 	if (a + 1 != argc) {
 		fprintf(stderr,
-			"usage: cx-server [--trace] [--vectors N] SOCKET\n");
+			"usage: cx-server [--trace] [--vectors N] [--stats FILE] SOCKET\n");
 		return 2;
 	}
 	cx = cx_create(&host);
@@ -103,6 +135,7 @@ int main(int argc, char **argv)
 		perror("cx-server");
 		return 1;
 	}
+	stats_write(cx);
 	err = vfu_serve(server);
 	if (err)
 		fprintf(stderr, "cx-server: %s\n", strerror(err));

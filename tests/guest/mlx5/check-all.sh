@@ -7,7 +7,10 @@
 # their cx_ names, doorbell's are cx_doorbell_; after each, with-provider.sh's
 # cx_[doorbell_]served_* line proves the provider in every process):
 #   devinfo; the referee of who served failing as it must
-#   (check-served-witness.sh); the pingpongs (data checked) and perftest's RC pairs, each
+#   (check-served-witness.sh); the device's verdict failing as it must on
+#   a writer that breaks a rule (check-violations-referee.sh; after
+#   that, every with-provider.sh process is judged by the device's rules
+#   too); the pingpongs (data checked) and perftest's RC pairs, each
 #   through libmlx5 then doorbell; UCX's rc_mlx5 and ud_mlx5, a third
 #   writer of WQEs (check-ucx.sh); the pingpongs through doorbell again on
 #   static UARs (check-static-uars.sh); doorbell-itest's data-path tests,
@@ -47,6 +50,7 @@ stamp() { echo "    ($1: $((SECONDS - t0)) s)"; t0=$SECONDS; }
 
 "$here/check-devinfo.sh" || rc=1
 "$here/check-served-witness.sh" || rc=1
+"$here/check-violations-referee.sh" || rc=1
 both "$here/check-pingpong.sh" 200
 stamp pingpongs
 both "$here/check-itest-data.sh"
@@ -74,8 +78,18 @@ echo "    (rdma-core suite: DOORBELL_SUITE_SEED=$DOORBELL_SUITE_SEED)"
 stamp suites
 "$here/with-provider.sh" doorbell "$build/tests/guest/itest/doorbell-itest" -d mlx5_0 -g 0 -k matrix_ || rc=1
 stamp matrix
+# Its violations of the device's rules are measured too, not judged: each
+# rule's count is printed and named in the expected file that scripts/cx.sh
+# subtracts from the server's verdict.
+rules() { grep -s '^violations: [a-z]' "${DOORBELL_CX_STATS:-/nonexistent}/violations" | grep -v engine_other; }
+before=$(rules)
 "$here/with-provider.sh" libmlx5 "$build/tests/guest/itest/doorbell-itest" -d mlx5_0 -g 0 -k matrix_ 2>&1 |
-	sed -E "s/^(PASS|FAIL|SKIP) cx_matrix_/  libmlx5 (Linux $(uname -r)): \\1 matrix_/"
+	sed -E -e "s/^(PASS|FAIL|SKIP) cx_matrix_/  libmlx5 (Linux $(uname -r)): \\1 matrix_/" \
+		-e "s/^(PASS|FAIL) cx_no_violations_/  libmlx5 (Linux $(uname -r)), measured: \\1 no_violations_/"
+awk -v who=libmlx5-matrix-measurement '{ n[$2] += (FILENAME == "-" ? -$3 : $3) }
+	END { for (r in n) if (n[r] > 0) print r, n[r], who }' \
+	<(rules) - <<<"$before" | tee -a "${DOORBELL_CX_STATS:+$DOORBELL_CX_STATS/expected}${DOORBELL_CX_STATS:-/dev/null}" |
+	sed 's/^/  libmlx5 (Linux '"$(uname -r)"'), measured: violations /'
 stamp "matrix through libmlx5"
 if [[ ${1:-} == --validate ]]; then
 	"$here/check-mlx5-validate.sh" || rc=1

@@ -25,6 +25,12 @@
 # when it is there: Debian's perftest links libmlx5, which then serves
 # mlx5_0 first, so through doorbell the witness would fail it; libmlx5's
 # runs use the same binaries.
+# And the device's own verdict on those processes: with DOORBELL_CX_STATS
+# (scripts/cx.sh: the folder where cx-server keeps its violation lines
+# live), one line after COMMAND (before the served line, which proves its
+# provider too), PASS|FAIL cx_[doorbell_]no_violations_CMD,
+# fails if the total of the device's rules broken grew while COMMAND ran
+# (docs/connectx-device.md, "The engine's checks"), with the rules that did.
 # Before COMMAND one line, "    (witness: each process below, checked
 # by the next served line)", marks where the rows that line covers begin
 # (scripts/side-by-side-table.sh).
@@ -57,6 +63,26 @@ done
 what=${what//[^A-Za-z0-9_]/_}
 what=${what%_}
 mark="    (witness: each process below, checked by the next served line)"
+stats=${DOORBELL_CX_STATS:+$DOORBELL_CX_STATS/violations}
+
+# The device's total of rules broken so far ("violations: N", cx-server
+# --stats); empty without the file.
+violations() {
+	[[ -n $stats && -r $stats ]] && awk 'NR == 1 { print $2 }' "$stats"
+}
+
+# NAME BEFORE: PASS or FAIL NAME by the total since BEFORE.
+violations_check() {
+	local now
+	[[ -n $2 ]] || return 0
+	now=$(violations)
+	if [[ $now == "$2" ]]; then
+		pass "$1" "the device counted no violation"
+		return 0
+	fi
+	fail "$1" "the device counted $((now - $2)) violations: $(grep -v '^violations: [0-9]' "$stats" | paste -sd';' -)"
+	return 1
+}
 
 case $prov in
 libmlx5)
@@ -66,9 +92,11 @@ libmlx5)
 		{ fail "cx_served_$what" "no witness in $build (tests/lib/served-witness.c)"; exit 1; }
 	trap 'rm -f "$DOORBELL_WITNESS_LOG"' EXIT
 	echo "$mark"
+	before=$(violations)
 	"$@" | sed -u -E 's/^(PASS|FAIL|SKIP) (cx_)?/\1 cx_/'
 	rc=${PIPESTATUS[0]}
 	unset LD_PRELOAD
+	violations_check "cx_no_violations_$what" "$before" || rc=1
 	served_check "cx_served_$what" mlx5_0 libmlx5 || rc=1
 	exit "$rc"
 	;;
@@ -91,8 +119,10 @@ if [[ -e $driver ]]; then
 	mv "$driver" "$hidden"
 fi
 echo "$mark"
+before=$(violations)
 "$@" | sed -u -E 's/^(PASS|FAIL|SKIP) (cx_)?/\1 cx_doorbell_/'
 rc=${PIPESTATUS[0]}
 unset LD_PRELOAD
+violations_check "cx_doorbell_no_violations_$what" "$before" || rc=1
 served_check "cx_doorbell_served_$what" mlx5_0 libdoorbell || rc=1
 exit "$rc"

@@ -1363,6 +1363,7 @@ static void srq_over_posting_is_a_recv_violation(void)
  */
 static void doorbell_naming_an_earlier_wqe_runs_only_up_to_it(void)
 {
+	uint8_t qpc[CX_QPC_BYTES] = { 0 };
 	struct t_rig *r = t_rig(CX_ST_RC);
 	const uint8_t *first;
 	uint8_t *w;
@@ -1382,14 +1383,57 @@ static void doorbell_naming_an_earlier_wqe_runs_only_up_to_it(void)
 		 0);
 	CHECK_EQ(t_cqe(0, 0)->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_REQ);
 	CHECK_EQ(t_cqe(0, 1)->op_own >> 4, CQE_INVALID);
-	CHECK_EQ(cx_eng_stats(r->cx)->db_not_last, 1);
+	/* Posted MMIO: the second WQE's doorbell may still be on its way. */
+	CHECK_EQ(cx_eng_stats(r->cx)->db_not_last, 0);
 	CHECK_EQ(cx_eng_stats(r->cx)->db_not_wqe, 0);
 	CHECK_EQ(cx_bar_write(r->cx, (uint64_t)r->uar * CX_PAGE + 0x800,
 			      first + 64, 8),
 		 0);
 	CHECK_EQ(t_cqe(0, 1)->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_REQ);
-	CHECK_EQ(cx_eng_stats(r->cx)->db_not_last, 1);
+	t_move(r->cx, CX_OP_2ERR_QP, r->qpn[0], qpc);
+	CHECK_EQ(cx_eng_stats(r->cx)->db_not_last, 0);
 	t_rig_free(r);
+}
+
+/*
+ * A WQE posted (the SND dbrec) that no doorbell named: counted when the QP
+ * stops sending, by 2ERR or DESTROY_QP.
+ */
+static void wqe_no_doorbell_named_is_counted_when_the_qp_stops(void)
+{
+	uint8_t qpc[CX_QPC_BYTES] = { 0 }, in[0x10] = { 0 }, out[16];
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		struct t_rig *r = t_rig(CX_ST_RC);
+		const uint8_t *first;
+		uint8_t *w;
+
+		t_recv(r, 1, 64, t_iova[1]);
+		t_recv(r, 1, 64, t_iova[1] + 0x100);
+		w = t_wqe(r, 0, M5_OPCODE_SEND, 2);
+		t_data(w, 64, r->key[0], t_iova[0]);
+		first = w - sizeof(struct m5_ctrl_seg);
+		r->sq_pi[0]++;
+		w = t_wqe(r, 0, M5_OPCODE_SEND, 2);
+		t_data(w, 64, r->key[0], t_iova[0]);
+		r->sq_pi[0]++;
+		t_dbr(0)[M5_SND_DBR] = htobe32(r->sq_pi[0]);
+		CHECK_EQ(cx_bar_write(r->cx, (uint64_t)r->uar * CX_PAGE + 0x800,
+				      first, 8),
+			 0);
+		CHECK_EQ(cx_eng_stats(r->cx)->db_not_last, 0);
+		if (i == 0) {
+			t_move(r->cx, CX_OP_2ERR_QP, r->qpn[0], qpc);
+		} else {
+			cx_set(in, F_IN_OPCODE, CX_OP_DESTROY_QP);
+			cx_set(in, F_QPN, r->qpn[0]);
+			CHECK_EQ(cmd(r->cx, in, sizeof(in), out, sizeof(out)),
+				 0);
+		}
+		CHECK_EQ(cx_eng_stats(r->cx)->db_not_last, 1);
+		t_rig_free(r);
+	}
 }
 
 /* A doorbell whose bytes are not the WQE it names (here: its ds). */
@@ -1472,6 +1516,7 @@ static const struct check_test tests[] = {
 	CHECK_TEST(doorbell_for_no_qp_is_ignored_and_counted),
 	CHECK_TEST(rq_over_posting_is_a_recv_violation),
 	CHECK_TEST(doorbell_naming_an_earlier_wqe_runs_only_up_to_it),
+	CHECK_TEST(wqe_no_doorbell_named_is_counted_when_the_qp_stops),
 	CHECK_TEST(doorbell_differing_from_its_wqe_is_counted),
 	CHECK_TEST(doorbell_on_another_uar_is_dropped_and_counted),
 	CHECK_TEST(recv_wqe_written_after_its_dbrec_is_a_recv_violation),
