@@ -141,6 +141,7 @@ static void m5m_cq_put(struct m5m_cq *cq, const struct m5_cqe64 *cqe, bool sol)
 	struct m5m_dev *dev = cq->dev;
 	uint32_t ci, slot;
 	uint8_t *dst, op_own;
+	__be64 ts;
 
 	if (cq->split_pending)
 		m5m_cq_split_finish(cq);
@@ -161,6 +162,12 @@ static void m5m_cq_put(struct m5m_cq *cq, const struct m5_cqe64 *cqe, bool sol)
 	slot = cq->arm.pi & (cq->ncqe - 1);
 	dst = cq->buf + (size_t)slot * M5_CQE_SIZE;
 	memcpy(dst, cqe, M5_CQE_SIZE - 1);
+	/* A ConnectX stamps each completion with its internal timer. */
+	if (M5_CQE_STAMPED(cqe->op_own)) {
+		ts = htobe64(m5m_timer(dev));
+		memcpy(dst + offsetof(struct m5_cqe64, timestamp), &ts,
+		       sizeof(ts));
+	}
 	op_own = (cqe->op_own & ~M5_CQE_OWNER_MASK) | !!(cq->arm.pi & cq->ncqe);
 	/*
 	 * op_own goes last, by a release store: whoever sees it sees the

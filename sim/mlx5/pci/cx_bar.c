@@ -41,7 +41,7 @@ enum {
 
 static uint32_t iseg_read(struct cx *cx, uint32_t off)
 {
-	uint64_t ns = cx_now_ns() - cx->t0_ns;
+	uint64_t ns = cx_timer(cx);
 
 	switch (off) {
 	case ISEG_FW_REV:
