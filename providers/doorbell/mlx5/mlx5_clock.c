@@ -14,8 +14,8 @@
 void m5_clock_map(struct m5_context *ctx)
 {
 	size_t psize = (size_t)sysconf(_SC_PAGESIZE);
-	off_t off = (off_t)(M5_MMAP_CMD_CLOCK << M5_MMAP_CMD_SHIFT) *
-		    (off_t)psize;
+	off_t off =
+		(off_t)(M5_MMAP_CMD_CLOCK << M5_MMAP_CMD_SHIFT) * (off_t)psize;
 	void *p;
 
 	if (!ctx->has_clock_offset ||

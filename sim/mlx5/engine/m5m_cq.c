@@ -13,6 +13,7 @@
 #include <sys/ioctl.h>
 
 #include "m5m_int.h"
+#include "m5m_stamp.h"
 
 struct m5m_cq *m5m_cq_find(struct m5m_dev *dev, uint32_t cqn)
 {
@@ -141,7 +142,6 @@ static void m5m_cq_put(struct m5m_cq *cq, const struct m5_cqe64 *cqe, bool sol)
 	struct m5m_dev *dev = cq->dev;
 	uint32_t ci, slot;
 	uint8_t *dst, op_own;
-	__be64 ts;
 
 	if (cq->split_pending)
 		m5m_cq_split_finish(cq);
@@ -162,12 +162,7 @@ static void m5m_cq_put(struct m5m_cq *cq, const struct m5_cqe64 *cqe, bool sol)
 	slot = cq->arm.pi & (cq->ncqe - 1);
 	dst = cq->buf + (size_t)slot * M5_CQE_SIZE;
 	memcpy(dst, cqe, M5_CQE_SIZE - 1);
-	/* A ConnectX stamps each completion with its internal timer. */
-	if (M5_CQE_STAMPED(cqe->op_own)) {
-		ts = htobe64(m5m_timer(dev));
-		memcpy(dst + offsetof(struct m5_cqe64, timestamp), &ts,
-		       sizeof(ts));
-	}
+	m5m_cqe_stamp(dst, cqe->op_own, m5m_timer(dev));
 	op_own = (cqe->op_own & ~M5_CQE_OWNER_MASK) | !!(cq->arm.pi & cq->ncqe);
 	/*
 	 * op_own goes last, by a release store: whoever sees it sees the

@@ -18,14 +18,13 @@
  * (pc >> log_cq_size) & 1: the driver's initial owner bits are 0 with an
  * invalid opcode, so the first pass writes 0.
  */
-#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cx_engine.h"
 #include "cx_ifc.h"
 #include "cx_int.h"
-#include "mlx5/mlx5_hw.h"
+#include "m5m_stamp.h"
 
 enum {
 	CQE_SIZE = 64,
@@ -141,7 +140,6 @@ int cx_cq_push(struct cx *cx, uint32_t cqn, const uint8_t *cqe, bool solicited)
 	struct cx_cq *cq = cx_cq_get(cx, cqn);
 	uint8_t *slot, data[28] = { 0 };
 	uint32_t ci;
-	__be64 ts;
 
 	if (!cq)
 		return CX_BAD_RES;
@@ -159,12 +157,8 @@ int cx_cq_push(struct cx *cx, uint32_t cqn, const uint8_t *cqe, bool solicited)
 	if (!slot)
 		return CX_LIM;
 	memcpy(slot, cqe, CQE_OWNER);
-	/* Each completion carries the internal timer, as ISEG shows it. */
-	if (M5_CQE_STAMPED(cqe[CQE_OWNER])) {
-		ts = htobe64(cx_timer(cx));
-		memcpy(slot + offsetof(struct m5_cqe64, timestamp), &ts,
-		       sizeof(ts));
-	}
+	/* The internal timer, as the init segment shows it. */
+	m5m_cqe_stamp(slot, cqe[CQE_OWNER], cx_timer(cx));
 	/* Release: the CQE body is visible before its owner bit flips. */
 	__atomic_store_n(&slot[CQE_OWNER],
 			 (uint8_t)((cqe[CQE_OWNER] & ~1u) |

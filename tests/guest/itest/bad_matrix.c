@@ -434,7 +434,8 @@ static int bm_create_cq_ex(struct it_test *t, const struct bm_case *c)
 		clock = ex.completion_timestamp_mask != 0;
 		if (clock != (c->arg == CQX_WC_TIMESTAMP_CLOCK))
 			return it_skip(t, "the device %s completion timestamps",
-				       clock ? "advertises" : "does not advertise");
+				       clock ? "advertises"
+					     : "does not advertise");
 		a.wc_flags |= IBV_WC_EX_WITH_COMPLETION_TIMESTAMP;
 		break;
 	}
