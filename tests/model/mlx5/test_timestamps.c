@@ -46,12 +46,15 @@ static uint64_t send_and_stamp(struct m5t_rig *r, struct ibv_cq_ex *cqx,
 {
 	struct ibv_poll_cq_attr pa = {};
 	uint64_t ts = 0;
+	int ret;
 
 	CHECK_EQ(m5t_rig_recv(r, r->b, id, 0), 0);
 	CHECK_EQ(m5t_rig_send(r, r->a, id, 0, IBV_SEND_SIGNALED), 0);
 	m5t_expect_wc(r->acq, id, IBV_WC_SUCCESS);
-	CHECK_EQ(ibv_start_poll(cqx, &pa), 0);
-	if (check_failed)
+	/* A started poll holds the CQ until end_poll, failed check or not. */
+	ret = ibv_start_poll(cqx, &pa);
+	CHECK_EQ(ret, 0);
+	if (ret)
 		return 0;
 	CHECK_EQ(cqx->wr_id, id);
 	CHECK_EQ(cqx->status, IBV_WC_SUCCESS);
