@@ -20,8 +20,11 @@ struct m5m_ibdev {
 	struct m5m_ibdev *next;
 };
 
-/* Where the internal timer's high word is in its page (mlx5_ib's 0x1008). */
-#define M5M_CLOCK_OFFSET 8u
+/*
+ * Where the internal timer's high word is in its page: mlx5_ib's
+ * internal_timer_h is at 0x1000 of the init segment, 0 in its page.
+ */
+#define M5M_CLOCK_OFFSET 0u
 
 /* The model device and context behind a libibverbs context. */
 struct m5m_dev *m5m_dev_of(struct ibv_context *ibctx);

@@ -129,7 +129,7 @@ static void m5m_ctx_resp(struct m5m_dev *dev, const struct m5m_ctx *c,
 	resp->log_uar_size =
 		req->lib_caps & MLX5_LIB_CAP_4K_UAR ? 12 : m5m_log2(m5m_psz());
 	resp->num_uars_per_page = c->uars_per_page;
-	/* mlx5_ib's: where internal_timer_h falls in its page (0x1008). */
+	/* mlx5_ib's: where internal_timer_h falls in its page (0x1000). */
 	resp->comp_mask |= MLX5_IB_ALLOC_UCONTEXT_RESP_MASK_CORE_CLOCK_OFFSET;
 	resp->hca_core_clock_offset = M5M_CLOCK_OFFSET;
 }
