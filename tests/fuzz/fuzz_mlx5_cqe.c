@@ -1369,7 +1369,7 @@ static void setup(struct st *s, struct fz *in)
 	s->cq = zalloc(sizeof(*s->cq));
 	s->cq_db = zalloc(2 * sizeof(__be32));
 	m5_fake_cq_init(s->cq, &g.ctx, buf, s->ncqe, s->cq_db, ci, mode & 2);
-	m5_cq_set_ex_ops(s->cq);
+	m5_cq_set_ex_ops(s->cq, IBV_WC_EX_WITH_COMPLETION_TIMESTAMP);
 	s->snap = zalloc((size_t)s->ncqe * M5_CQE_SIZE);
 	s->dprod = ci;
 	buf = zalloc(2 * M5_CQE_SIZE);

@@ -16,6 +16,7 @@
  *   mmio_flush_writes()        write-combining stores out of the CPU before
  *                              anything after (another WC burst, an unlock)
  *   mmio_write32_be(), mmio_write64_be()   one store the device sees whole
+ *   mmio_read32_be()           one load of a device register, whole
  *   mmio_memcpy_x64()          64-byte blocks in ascending address order
  *
  * DB_HAVE_MMIO is 1 where every one of these is right for a PCI device:
@@ -57,6 +58,7 @@ void db_mmio_model_barrier(enum db_mmio_barrier b);
 void db_mmio_model_write32(void *reg, __be32 val);
 void db_mmio_model_write64(void *reg, __be64 val);
 void db_mmio_model_memcpy_x64(void *reg, const void *src, size_t len);
+__be32 db_mmio_model_read32(const void *reg);
 
 static inline void udma_to_device_barrier(void)
 {
@@ -86,6 +88,10 @@ static inline void mmio_write32_be(void *reg, __be32 val)
 static inline void mmio_write64_be(void *reg, __be64 val)
 {
 	db_mmio_model_write64(reg, val);
+}
+static inline __be32 mmio_read32_be(const void *reg)
+{
+	return db_mmio_model_read32(reg);
 }
 
 static inline void mmio_memcpy_x64(void *reg, const void *src, size_t len)
@@ -192,6 +198,15 @@ static inline void mmio_memcpy_x64(void *reg, const void *src, size_t len)
 	db_s390_mmio_write(reg, src, len);
 }
 
+/* The kernel's PCI load. */
+static inline __be32 mmio_read32_be(const void *reg)
+{
+	__be32 val = 0;
+
+	syscall(__NR_s390_pci_mmio_read, (unsigned long)reg, &val, sizeof(val));
+	return val;
+}
+
 #else /* a 64-bit architecture with plain stores to device memory */
 
 /* One aligned 4-byte store, never torn or merged by the compiler. */
@@ -204,6 +219,12 @@ static inline void mmio_write32_be(void *reg, __be32 val)
 static inline void mmio_write64_be(void *reg, __be64 val)
 {
 	*(volatile uint64_t *)reg = (uint64_t)val;
+}
+
+/* One aligned 4-byte load, never torn, merged or cached by the compiler. */
+static inline __be32 mmio_read32_be(const void *reg)
+{
+	return (__be32) * (const volatile uint32_t *)reg;
 }
 
 #if defined(__aarch64__)

@@ -111,6 +111,11 @@ struct m5_context {
 	uint8_t cmds_supp_uhw;
 	uint8_t eth_min_inline;
 	bool atomic_cap; /* the device does host-endian atomics */
+	/* the internal timer's page (mlx5_clock.c), NULL if none */
+	bool has_clock_offset;
+	uint64_t clock_offset; /* in the page, from GET_CONTEXT */
+	void *clock_page;
+	size_t clock_page_len;
 	/* UARs: the mapped system pages and the bfregs in them */
 	void *uar[M5_MAX_UAR_PAGES];
 	unsigned int num_uar_pages;
@@ -177,6 +182,7 @@ struct m5_cq {
 	struct m5_rsc *last_rsc; /* cache for the uidx lookup */
 	bool single_threaded;
 	struct ibv_wc ex_wc; /* ibv_cq_ex: the CQE shown */
+	uint64_t ex_ts;	     /* ... and its timestamp */
 	struct m5_qbuf qbuf; /* where buf came from */
 };
 
@@ -336,6 +342,12 @@ static inline bool m5_sq_full(struct m5_wq *sq, uint32_t *tail,
 extern const struct db_backend db_mlx5_backend;
 
 /* mlx5_context.c: open and close, ops table */
+/* mlx5_clock.c: the device's internal timer */
+/* Map the timer's page if GET_CONTEXT named one; no page is no error. */
+void m5_clock_map(struct m5_context *ctx);
+void m5_clock_unmap(struct m5_context *ctx);
+int m5_query_rt_values(struct ibv_context *ibctx, struct ibv_values_ex *v);
+
 /* mlx5_uar.c: UAR mapping and bfregs */
 int m5_map_uars(struct m5_context *ctx);
 void m5_unmap_uars(struct m5_context *ctx);
@@ -403,8 +415,11 @@ int m5_resize_cq(struct ibv_cq *ibcq, int cqe);
 
 /* mlx5_poll.c */
 int m5_poll_cq(struct ibv_cq *ibcq, int nwc, struct ibv_wc *wc);
-/* Install the ibv_cq_ex polling functions (start/next/end_poll, read_*). */
-void m5_cq_set_ex_ops(struct m5_cq *cq);
+/*
+ * Install the ibv_cq_ex polling functions (start/next/end_poll, read_*),
+ * and the timestamp reader if wc_flags asks for it.
+ */
+void m5_cq_set_ex_ops(struct m5_cq *cq, uint64_t wc_flags);
 
 /* mlx5_qp.c */
 struct ibv_qp *m5_create_qp_ex(struct ibv_context *ctx,

@@ -25,6 +25,10 @@ static void m5_store_limits(struct m5_context *ctx,
 	ctx->cmds_supp_uhw = resp->cmds_supp_uhw;
 	ctx->eth_min_inline = resp->eth_min_inline;
 	ctx->num_ports = resp->num_ports > 255 ? 255 : resp->num_ports;
+	ctx->has_clock_offset =
+		resp->comp_mask &
+		MLX5_IB_ALLOC_UCONTEXT_RESP_MASK_CORE_CLOCK_OFFSET;
+	ctx->clock_offset = resp->hca_core_clock_offset;
 }
 
 /*
@@ -105,6 +109,7 @@ static int m5_init_context(struct db_context *core)
 		return ret;
 	}
 	m5_cache_caps(ctx);
+	m5_clock_map(ctx);
 	db_debug("%s: %s UARs (%u static bfregs), bf_reg_size %u, atomics %s",
 		 name, ctx->dyn_uar ? "dynamic" : "static", ctx->tot_bfregs,
 		 ctx->bf_reg_size, ctx->atomic_cap ? "on" : "off");
@@ -115,6 +120,7 @@ static void m5_uninit_context(struct db_context *core)
 {
 	struct m5_context *ctx = container_of(core, struct m5_context, core);
 
+	m5_clock_unmap(ctx);
 	if (ctx->dyn_uar)
 		m5_dyn_uar_fini(ctx);
 	else
@@ -162,6 +168,7 @@ static const struct verbs_context_ops m5_ops = {
 	.post_send = m5_post_send,
 	.post_srq_recv = m5_post_srq_recv,
 	.query_qp = m5_query_qp,
+	.query_rt_values = m5_query_rt_values,
 	.query_srq = m5_query_srq,
 	.reg_dmabuf_mr = db_reg_dmabuf_mr,
 	.req_notify_cq = m5_req_notify_cq,
@@ -188,13 +195,15 @@ const struct db_backend db_mlx5_backend = {
 	 * QP ones only the kernel's
 	 * own, multicast loopback blocking (mlx5_ib answers EOPNOTSUPP
 	 * without block_lb_mc; rdma-core's suite asks for it on UD QPs of a
-	 * Mellanox device); RC, UC and UD QPs; no completion timestamps,
-	 * no XRC, TSO or RSS, basic SRQs.
+	 * Mellanox device); RC, UC and UD QPs; completion timestamps (the
+	 * device's internal timer, not wall-clock time); no XRC, TSO or RSS,
+	 * basic SRQs.
 	 */
 	.cq_comp_mask = IBV_CQ_INIT_ATTR_MASK_FLAGS | IBV_CQ_INIT_ATTR_MASK_PD,
 	.cq_create_flags = IBV_CREATE_CQ_ATTR_SINGLE_THREADED |
 			   IBV_CREATE_CQ_ATTR_IGNORE_OVERRUN,
-	.cq_wc_flags = IBV_WC_STANDARD_FLAGS,
+	.cq_wc_flags =
+		IBV_WC_STANDARD_FLAGS | IBV_WC_EX_WITH_COMPLETION_TIMESTAMP,
 	.qp_comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_CREATE_FLAGS |
 			IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
 	.qp_create_flags = IBV_QP_CREATE_BLOCK_SELF_MCAST_LB,
@@ -205,11 +214,11 @@ const struct db_backend db_mlx5_backend = {
 	/* libmlx5 takes max_wr 0 (rdma-core's suite's SrqInitAttr()). */
 	.srq_takes_0_wr = true,
 	/*
-	 * None of the features core/caps.c masks: no windows, LOCAL_INV,
-	 * SEND_WITH_INV, XRC, raw QPs, RSS, tag matching, device memory,
-	 * timestamps or pacing (ODP and atomics are served and kept).
+	 * Of the features core/caps.c masks, completion timestamps only: no
+	 * windows, LOCAL_INV, SEND_WITH_INV, XRC, raw QPs, RSS, tag matching,
+	 * device memory or pacing (ODP and atomics are served and kept).
 	 */
-	.serves = 0,
+	.serves = DB_SERVES_TIMESTAMP,
 	.get_context = m5_get_context,
 	.init_context = m5_init_context,
 	.uninit_context = m5_uninit_context,

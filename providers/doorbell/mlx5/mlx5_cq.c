@@ -165,7 +165,7 @@ struct ibv_cq_ex *m5_create_cq_ex(struct ibv_context *ctx,
 	cq = m5_cq_new(ctx, attr, single);
 	if (!cq)
 		return NULL;
-	m5_cq_set_ex_ops(cq);
+	m5_cq_set_ex_ops(cq, attr->wc_flags);
 	return &cq->vcq.cq_ex;
 }
 

@@ -176,6 +176,12 @@ enum m5_cqe_syndrome {
 #define M5_CQE_OPCODE_SHIFT 4
 /* What every CQE holds before the device first writes it. */
 #define M5_CQE_OP_OWN_INIT (M5_CQE_INVALID << M5_CQE_OPCODE_SHIFT)
+/*
+ * A completion (opcodes 0 to 4) carries the internal timer in timestamp;
+ * an error CQE holds its syndromes in those bytes.
+ */
+#define M5_CQE_STAMPED(op_own)                                                 \
+	(((op_own) >> M5_CQE_OPCODE_SHIFT) <= M5_CQE_RESP_SEND_INV)
 
 /* flags_rqpn: GRH present (bits 29:28). */
 #define M5_CQE_GRH_SHIFT 28
@@ -246,6 +252,16 @@ enum {
 #define M5_MMAP_CMD_SHIFT   8
 #define M5_MMAP_CMD_REGULAR MLX5_IB_MMAP_REGULAR_PAGE
 #define M5_MMAP_CMD_NC	    MLX5_IB_MMAP_NC_PAGE
+#define M5_MMAP_CMD_CLOCK   MLX5_IB_MMAP_CORE_CLOCK
+
+/*
+ * The device's free-running internal timer, read through the page the
+ * kernel maps read-only (MLX5_IB_MMAP_CORE_CLOCK) at the offset GET_CONTEXT
+ * names: the high word, then the low word, big-endian.  CQEs carry the same
+ * timer at completion (struct m5_cqe64's timestamp).
+ */
+#define M5_CLOCK_HI 0
+#define M5_CLOCK_LO 4
 
 /* --- EQ (written by the device, read by the kernel driver) --------------- */
 /* The backend never touches EQs; the software ConnectX and its shim do. */

@@ -116,6 +116,18 @@ void m5k_munmap_uar(struct m5_context *ctx, void *addr, size_t len)
 	munmap(addr, len);
 }
 
+/* Read-only: mlx5_ib refuses a writable map of the timer's page. */
+void *m5k_mmap_clock(struct m5_context *ctx, off_t offset, size_t len)
+{
+	return mmap(NULL, len, PROT_READ, MAP_SHARED,
+		    ctx->core.vctx.context.cmd_fd, offset);
+}
+
+void m5k_munmap_clock(struct m5_context *ctx, void *addr, size_t len)
+{
+	munmap(addr, len);
+}
+
 int m5k_query_gid_type(struct ibv_context *ctx, uint8_t port,
 		       unsigned int index, enum ibv_gid_type *type)
 {

@@ -430,8 +430,11 @@ static inline bool m5_poll_one(struct m5_cq *cq, struct ibv_wc *wc)
 			return false;
 		/* Orders: the owner byte read before the CQE body reads. */
 		udma_from_device_barrier();
-		if (__builtin_expect(m5_parse_cqe(cq, cqe, op_own, wc), 1))
+		if (__builtin_expect(m5_parse_cqe(cq, cqe, op_own, wc), 1)) {
+			/* Still the device's CQE: ci is told at end_poll. */
+			cq->ex_ts = be64toh(cqe->timestamp);
 			break;
+		}
 		/* No completion: the call may return none, so tell now. */
 		m5_set_ci(cq, cq->cons_index + 1);
 		m5_update_ci(cq);
@@ -577,8 +580,14 @@ static uint8_t m5_read_dlid_path_bits(struct ibv_cq_ex *cqx)
 	return cqx_to_m5_cq(cqx)->ex_wc.dlid_path_bits;
 }
 
+/* The device's internal timer when it wrote the CQE (mlx5_clock.c). */
+static uint64_t m5_read_completion_ts(struct ibv_cq_ex *cqx)
+{
+	return cqx_to_m5_cq(cqx)->ex_ts;
+}
+
 /* Every standard reader is installed, asked for or not: all are cheap. */
-void m5_cq_set_ex_ops(struct m5_cq *cq)
+void m5_cq_set_ex_ops(struct m5_cq *cq, uint64_t wc_flags)
 {
 	struct ibv_cq_ex *cqx = &cq->vcq.cq_ex;
 
@@ -595,4 +604,6 @@ void m5_cq_set_ex_ops(struct m5_cq *cq)
 	cqx->read_slid = m5_read_slid;
 	cqx->read_sl = m5_read_sl;
 	cqx->read_dlid_path_bits = m5_read_dlid_path_bits;
+	if (wc_flags & IBV_WC_EX_WITH_COMPLETION_TIMESTAMP)
+		cqx->read_completion_ts = m5_read_completion_ts;
 }

@@ -43,6 +43,9 @@ int m5k_get_context(struct m5_context *ctx,
 /* Map one UAR page; MAP_FAILED (errno set) on failure. */
 void *m5k_mmap_uar(struct m5_context *ctx, off_t offset, size_t len);
 void m5k_munmap_uar(struct m5_context *ctx, void *addr, size_t len);
+/* Map the internal timer's page, read-only; MAP_FAILED (errno set). */
+void *m5k_mmap_clock(struct m5_context *ctx, off_t offset, size_t len);
+void m5k_munmap_clock(struct m5_context *ctx, void *addr, size_t len);
 /* The type of GID index of a port (IB, RoCE v1, RoCE v2). */
 int m5k_query_gid_type(struct ibv_context *ctx, uint8_t port,
 		       unsigned int index, enum ibv_gid_type *type);

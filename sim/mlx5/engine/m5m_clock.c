@@ -96,6 +96,12 @@ static void m5m_run_due(struct m5m_dev *dev)
 			m5m_vec_timer(dev, &dev->vecs[i]);
 }
 
+uint64_t m5m_timer(const struct m5m_dev *dev)
+{
+	return dev->now * (M5M_CORE_CLOCK_KHZ / 1000) +
+	       dev->now * (M5M_CORE_CLOCK_KHZ % 1000) / 1000;
+}
+
 void m5m_clock_advance(struct m5m_dev *dev, uint64_t us)
 {
 	uint64_t target, d;

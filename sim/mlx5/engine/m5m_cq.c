@@ -13,6 +13,7 @@
 #include <sys/ioctl.h>
 
 #include "m5m_int.h"
+#include "m5m_stamp.h"
 
 struct m5m_cq *m5m_cq_find(struct m5m_dev *dev, uint32_t cqn)
 {
@@ -161,6 +162,7 @@ static void m5m_cq_put(struct m5m_cq *cq, const struct m5_cqe64 *cqe, bool sol)
 	slot = cq->arm.pi & (cq->ncqe - 1);
 	dst = cq->buf + (size_t)slot * M5_CQE_SIZE;
 	memcpy(dst, cqe, M5_CQE_SIZE - 1);
+	m5m_cqe_stamp(dst, cqe->op_own, m5m_timer(dev));
 	op_own = (cqe->op_own & ~M5_CQE_OWNER_MASK) | !!(cq->arm.pi & cq->ncqe);
 	/*
 	 * op_own goes last, by a release store: whoever sees it sees the

@@ -85,6 +85,7 @@ struct m5m_ctx {
 	bool dyn_uar;	       /* granted MLX5_LIB_CAP_DYN_UAR */
 	struct m5m_uobj *uobjs;
 	uint32_t next_uar_handle;
+	void *clock_page; /* the internal timer's page, if mapped */
 	bool closed;
 };
 
@@ -358,6 +359,8 @@ struct m5m_dev {
 };
 
 /* m5m_dev.c: the lock, the device list, handle tables */
+/* The internal timer now (M5M_CORE_CLOCK_KHZ, m5model.h). */
+uint64_t m5m_timer(const struct m5m_dev *dev);
 void m5m_lock(void);
 void m5m_unlock(void);
 struct m5m_dev *m5m_devices(void);

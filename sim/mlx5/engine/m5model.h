@@ -167,6 +167,13 @@ int m5m_destroy_comp_channel(struct m5m_dev *dev,
 uint64_t m5m_now(struct m5m_dev *dev);
 /* Run every timer due up to now + us, in deadline order. */
 void m5m_clock_advance(struct m5m_dev *dev, uint64_t us);
+/*
+ * The device's internal timer runs at M5M_CORE_CLOCK_KHZ ticks a
+ * millisecond of the virtual clock (the hca_core_clock the fake kernel
+ * reports): each completion CQE carries it, and the timer page the fake
+ * kernel maps shows it.
+ */
+#define M5M_CORE_CLOCK_KHZ 156250u
 /* The earliest pending timer deadline, or UINT64_MAX if none. */
 uint64_t m5m_next_deadline(struct m5m_dev *dev);
 /* Finish deferred device writes (a split CQE's op_own). */

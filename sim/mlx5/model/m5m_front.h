@@ -20,6 +20,12 @@ struct m5m_ibdev {
 	struct m5m_ibdev *next;
 };
 
+/*
+ * Where the internal timer's high word is in its page: mlx5_ib's
+ * internal_timer_h is at 0x1000 of the init segment, 0 in its page.
+ */
+#define M5M_CLOCK_OFFSET 0u
+
 /* The model device and context behind a libibverbs context. */
 struct m5m_dev *m5m_dev_of(struct ibv_context *ibctx);
 struct m5m_ctx *m5m_ctx_of(struct ibv_context *ibctx);
@@ -27,6 +33,8 @@ struct m5m_ctx *m5m_ctx_of(struct ibv_context *ibctx);
 /* m5m_kctx.c: the live UAR object of c with page id pg, or NULL. */
 struct m5m_uobj *m5m_uobj_by_page(struct m5m_ctx *c, uint32_t pg);
 void m5m_uobjs_free(struct m5m_ctx *c);
+/* m5m_kctx.c: the timer word at reg (true) if reg is in a timer page. */
+bool m5m_clock_word(const void *reg, __be32 *val);
 /* The device goes: its contexts, dbrecs and doorbell devices go too. */
 void m5m_kernel_fini(struct m5m_dev *dev);
 

@@ -90,9 +90,8 @@ static int m5m_cq_req_check(const struct ibv_cq_init_attr_ex *attr,
 
 	if (attr->comp_mask & ~known)
 		return EOPNOTSUPP;
-	if (attr->wc_flags & (IBV_WC_EX_WITH_COMPLETION_TIMESTAMP |
-			      IBV_WC_EX_WITH_COMPLETION_TIMESTAMP_WALLCLOCK))
-		return EOPNOTSUPP; /* the model has no device clock */
+	if (attr->wc_flags & IBV_WC_EX_WITH_COMPLETION_TIMESTAMP_WALLCLOCK)
+		return EOPNOTSUPP; /* a free-running timer, not the time */
 	if (attr->cqe < 1 || attr->cqe > M5M_MAX_CQE ||
 	    attr->comp_vector >= nvec)
 		return EINVAL;

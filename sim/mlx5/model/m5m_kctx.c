@@ -129,6 +129,9 @@ static void m5m_ctx_resp(struct m5m_dev *dev, const struct m5m_ctx *c,
 	resp->log_uar_size =
 		req->lib_caps & MLX5_LIB_CAP_4K_UAR ? 12 : m5m_log2(m5m_psz());
 	resp->num_uars_per_page = c->uars_per_page;
+	/* mlx5_ib's: where internal_timer_h falls in its page (0x1000). */
+	resp->comp_mask |= MLX5_IB_ALLOC_UCONTEXT_RESP_MASK_CORE_CLOCK_OFFSET;
+	resp->hca_core_clock_offset = M5M_CLOCK_OFFSET;
 }
 
 static int m5m_async_pipe(struct m5m_ctx *c, struct ibv_context *ib)
@@ -432,6 +435,74 @@ out:
 	return ret;
 }
 
+/*
+ * The internal timer's page, as mlx5_ib maps it: one system page at the
+ * CORE_CLOCK command's offset, read-only, once per context.  Its bytes are
+ * never read: the model's db_mmio_model_read32 (m5m_uar.c) answers each
+ * load of the timer's words from the virtual clock.
+ */
+void *m5k_mmap_clock(struct m5_context *ctx, off_t offset, size_t len)
+{
+	off_t want = (off_t)(M5_MMAP_CMD_CLOCK << M5_MMAP_CMD_SHIFT) *
+		     (off_t)m5m_psz();
+	struct m5m_ctx *c;
+	void *ret = MAP_FAILED;
+	int err = EINVAL;
+
+	m5m_lock();
+	c = m5m_ctx_of(&ctx->core.vctx.context);
+	if (c && offset == want && len == m5m_psz() && !c->clock_page) {
+		c->clock_page = aligned_alloc(m5m_psz(), m5m_psz());
+		err = c->clock_page ? 0 : ENOMEM;
+		ret = c->clock_page ? c->clock_page : MAP_FAILED;
+	}
+	m5m_unlock();
+	if (err)
+		errno = err;
+	return ret;
+}
+
+void m5k_munmap_clock(struct m5_context *ctx, void *addr, size_t len)
+{
+	struct m5m_ctx *c;
+
+	m5m_lock();
+	c = m5m_ctx_of(&ctx->core.vctx.context);
+	if (c && addr && addr == c->clock_page && len == m5m_psz()) {
+		free(c->clock_page);
+		c->clock_page = NULL;
+	} else if (c) {
+		m5m_violation(c->dev, NULL, "munmap of %p, no timer mapping",
+			      addr);
+	}
+	m5m_unlock();
+}
+
+/* The timer word at reg, if reg is in a context's timer page. */
+bool m5m_clock_word(const void *reg, __be32 *val)
+{
+	const uint8_t *r = reg, *page;
+	struct m5m_dev *dev;
+	struct m5m_ctx *c;
+	uint64_t t;
+
+	for (dev = m5m_devices(); dev; dev = dev->next)
+		for (c = dev->ctxs; c; c = c->next) {
+			page = c->clock_page;
+			if (!page || r < page || r >= page + m5m_psz())
+				continue;
+			t = m5m_timer(dev);
+			if (r == page + M5M_CLOCK_OFFSET)
+				*val = htobe32((uint32_t)(t >> 32));
+			else if (r == page + M5M_CLOCK_OFFSET + 4)
+				*val = htobe32((uint32_t)t);
+			else
+				*val = 0; /* the rest of the init segment */
+			return true;
+		}
+	return false;
+}
+
 void m5k_munmap_uar(struct m5_context *ctx, void *addr, size_t len)
 {
 	struct m5m_ctx *c;
@@ -501,7 +572,7 @@ int db_k_query_device_ex(struct ibv_context *ctx,
 				IBV_DEVICE_RAW_SCATTER_FCS |
 				IBV_DEVICE_PCI_WRITE_END_PADDING;
 	a.completion_timestamp_mask = (1ull << 63) - 1;
-	a.hca_core_clock = 156250;
+	a.hca_core_clock = M5M_CORE_CLOCK_KHZ;
 	a.tso_caps.max_tso = 1 << 18;
 	a.tso_caps.supported_qpts = 1 << IBV_QPT_RAW_PACKET;
 	a.rss_caps.max_rwq_indirection_tables = 1 << 16;
@@ -633,6 +704,7 @@ static void m5m_free_ctxs(struct m5m_dev *dev)
 		if (c->async_wfd >= 0)
 			close(c->async_wfd);
 		m5m_uobjs_free(c);
+		free(c->clock_page);
 		free(c->bfreg_users);
 		free(c->bf_half);
 		free(c);

@@ -500,6 +500,20 @@ void db_mmio_model_write32(void *reg, __be32 val)
 	m5m_unlock();
 }
 
+/* The backend reads only the internal timer (mlx5_clock.c). */
+__be32 db_mmio_model_read32(const void *reg)
+{
+	__be32 val = 0;
+
+	m5m_lock();
+	if (!m5m_clock_word(reg, &val) && m5m_some_dev())
+		m5m_violation(m5m_some_dev(), NULL,
+			      "32-bit register read at %p outside the timer",
+			      reg);
+	m5m_unlock();
+	return val;
+}
+
 void db_mmio_model_memcpy_x64(void *reg, const void *src, size_t len)
 {
 	(void)src;

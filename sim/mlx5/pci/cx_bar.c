@@ -18,8 +18,8 @@ enum {
 	ISEG_CMDQ_ADDR_L_SZ = 0x14,
 	ISEG_CMD_DBELL = 0x18,
 	ISEG_INITIALIZING = 0x1fc,
-	ISEG_INTERNAL_TIMER_H = 0x1008,
-	ISEG_INTERNAL_TIMER_L = 0x100c,
+	ISEG_INTERNAL_TIMER_H = 0x1000, /* after cmd_exec_to, cmd_q_init_to */
+	ISEG_INTERNAL_TIMER_L = 0x1004,
 	ISEG_HEALTH_COUNTER = 0x1010,
 	ISEG_END = 0x2000,
 };
@@ -41,7 +41,7 @@ enum {
 
 static uint32_t iseg_read(struct cx *cx, uint32_t off)
 {
-	uint64_t ns = cx_now_ns() - cx->t0_ns;
+	uint64_t ns = cx_timer(cx);
 
 	switch (off) {
 	case ISEG_FW_REV:

@@ -24,6 +24,7 @@
 #include "cx_engine.h"
 #include "cx_ifc.h"
 #include "cx_int.h"
+#include "m5m_stamp.h"
 
 enum {
 	CQE_SIZE = 64,
@@ -156,6 +157,8 @@ int cx_cq_push(struct cx *cx, uint32_t cqn, const uint8_t *cqe, bool solicited)
 	if (!slot)
 		return CX_LIM;
 	memcpy(slot, cqe, CQE_OWNER);
+	/* The internal timer, as the init segment shows it. */
+	m5m_cqe_stamp(slot, cqe[CQE_OWNER], cx_timer(cx));
 	/* Release: the CQE body is visible before its owner bit flips. */
 	__atomic_store_n(&slot[CQE_OWNER],
 			 (uint8_t)((cqe[CQE_OWNER] & ~1u) |

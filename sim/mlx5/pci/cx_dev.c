@@ -17,6 +17,11 @@ uint64_t cx_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
 }
 
+uint64_t cx_timer(const struct cx *cx)
+{
+	return cx_now_ns() - cx->t0_ns;
+}
+
 void cx_trace(struct cx *cx, const char *fmt, ...)
 {
 	char line[256];

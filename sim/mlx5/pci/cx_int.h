@@ -283,6 +283,12 @@ struct cx_cmd {
 };
 
 uint64_t cx_now_ns(void);
+/*
+ * The internal timer: nanoseconds since the device started (its
+ * device_frequency_khz is 1 GHz).  The init segment shows it, and each
+ * completion CQE carries it.
+ */
+uint64_t cx_timer(const struct cx *cx);
 void cx_trace(struct cx *cx, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void *cx_dma(struct cx *cx, uint64_t addr, uint64_t len, bool write);

@@ -398,6 +398,7 @@ enum {
 	CQX_COMP_MASK,
 	CQX_WC_FLAGS,
 	CQX_WC_TIMESTAMP,
+	CQX_WC_TIMESTAMP_CLOCK,
 	CQX_FLAGS,
 	CQX_PD_NOT_PARENT,
 	CQX_PARENT_CTX2,
@@ -423,8 +424,21 @@ static int bm_create_cq_ex(struct it_test *t, const struct bm_case *c)
 		a.wc_flags |= 1ull << 40;
 		break;
 	case CQX_WC_TIMESTAMP:
+	case CQX_WC_TIMESTAMP_CLOCK: {
+		/* Taken exactly when query_device_ex advertises a clock. */
+		struct ibv_device_attr_ex ex = {};
+		bool clock;
+
+		IT_EXPECT(t, !ibv_query_device_ex(env->ctx, NULL, &ex),
+			  "ibv_query_device_ex: %s", strerror(errno));
+		clock = ex.completion_timestamp_mask != 0;
+		if (clock != (c->arg == CQX_WC_TIMESTAMP_CLOCK))
+			return it_skip(t, "the device %s completion timestamps",
+				       clock ? "advertises"
+					     : "does not advertise");
 		a.wc_flags |= IBV_WC_EX_WITH_COMPLETION_TIMESTAMP;
 		break;
+	}
 	case CQX_FLAGS:
 		a.comp_mask = IBV_CQ_INIT_ATTR_MASK_FLAGS;
 		a.flags = 1u << 5;
@@ -1895,6 +1909,8 @@ static int bm_domains(struct it_test *t, const struct bm_case *c)
 	  EOPNOTSUPP, -1)                                                      \
 	X(create_cq_ex_completion_timestamp, bm_create_cq_ex,                  \
 	  CQX_WC_TIMESTAMP, EOPNOTSUPP, -1)                                    \
+	X(create_cq_ex_completion_timestamp_of_a_device_with_a_clock,          \
+	  bm_create_cq_ex, CQX_WC_TIMESTAMP_CLOCK, 0, -1)                      \
 	X(create_cq_ex_unknown_create_flags, bm_create_cq_ex, CQX_FLAGS,       \
 	  EOPNOTSUPP, -1)                                                      \
 	X(create_cq_ex_parent_domain_is_plain_pd, bm_create_cq_ex,             \

@@ -73,6 +73,7 @@ extern const struct it_case it_cases_bad_matrix[];
 extern const struct it_case it_cases_features[];
 extern const struct it_case it_cases_odp[];
 extern const struct it_case it_cases_dmabuf[];
+extern const struct it_case it_cases_clock[];
 
 /* The device */
 

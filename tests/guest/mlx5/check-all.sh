@@ -18,7 +18,9 @@
 #   comp_channel_ and destroy_cq_ tests: arm, solicited-only, several CQs
 #   on one channel, a CQ destroyed with events unacked) through both;
 #   doorbell-itest's CQ resize tests (pending completions kept in order, a
-#   refused shrink that loses nothing) through both; the
+#   refused shrink that loses nothing) through both; the device's raw
+#   clock (doorbell-itest's clock_ tests, ibv_query_rt_values_ex) through
+#   both; the
 #   interrupt counts through libmlx5, then libmlx5's and doorbell's equal
 #   run for run (check-irq-equal.sh); rdma-core's suite through libmlx5
 #   (saved), then through doorbell held to it (0 failures, 0 errors, at
@@ -66,6 +68,8 @@ both "$build/tests/guest/itest/doorbell-itest" -d mlx5_0 -g 0 -k destroy_cq_
 stamp "completion channel"
 both "$build/tests/guest/itest/doorbell-itest" -d mlx5_0 -g 0 -k resize_cq_ -x matrix_
 stamp "CQ resize"
+both "$build/tests/guest/itest/doorbell-itest" -d mlx5_0 -g 0 -k clock_
+stamp "raw clock"
 "$here/check-interrupts.sh" || rc=1
 "$here/check-irq-equal.sh" || rc=1
 stamp interrupts
