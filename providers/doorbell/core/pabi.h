@@ -38,6 +38,8 @@
 	X(ibv_cmd_advise_mr)                                                   \
 	X(ibv_cmd_alloc_mw)                                                    \
 	X(ibv_cmd_dealloc_mw)                                                  \
+	X(ibv_cmd_open_xrcd)                                                   \
+	X(ibv_cmd_close_xrcd)                                                  \
 	X(ibv_cmd_req_notify_cq)                                               \
 	X(ibv_cmd_resize_cq)                                                   \
 	X(ibv_cmd_modify_cq)                                                   \

@@ -144,6 +144,8 @@ static struct ibv_mw *m5_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type)
 static const struct verbs_context_ops m5_ops = {
 	.alloc_mw = m5_alloc_mw,
 	.alloc_td = m5_alloc_td,
+	/* XRC domains, once .serves says XRC (core/xrcd.c). */
+	.close_xrcd = db_close_xrcd,
 	.cq_event = m5_cq_event,
 	.create_ah = m5_create_ah,
 	.create_cq_ex = m5_create_cq_ex,
@@ -157,6 +159,7 @@ static const struct verbs_context_ops m5_ops = {
 	.modify_cq = m5_modify_cq,
 	.modify_qp = m5_modify_qp,
 	.modify_srq = m5_modify_srq,
+	.open_xrcd = db_open_xrcd,
 	.poll_cq = m5_poll_cq,
 	.post_recv = m5_post_recv,
 	.post_send = m5_post_send,

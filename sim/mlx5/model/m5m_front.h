@@ -27,6 +27,8 @@ struct m5m_ctx *m5m_ctx_of(struct ibv_context *ibctx);
 /* m5m_kctx.c: the live UAR object of c with page id pg, or NULL. */
 struct m5m_uobj *m5m_uobj_by_page(struct m5m_ctx *c, uint32_t pg);
 void m5m_uobjs_free(struct m5m_ctx *c);
+/* m5m_kxrcd.c: the domain of an xrcd of this device, or NULL (locked). */
+struct m5m_xrcd *m5m_xrcd_of(struct ibv_xrcd *xrcd);
 /* The device goes: its contexts, dbrecs and doorbell devices go too. */
 void m5m_kernel_fini(struct m5m_dev *dev);
 
