@@ -4,18 +4,23 @@
  * seam, which core/xrcd.c calls once the backend serves XRC): opened
  * anew or through a file's inode, one domain per inode, with the errors
  * uverbs gives (EINVAL for O_EXCL on an existing domain or a missing
- * attribute, ENOENT without O_CREAT).
+ * attribute, ENOENT without O_CREAT); XRC SRQs of the fake kernel
+ * (mlx5/mlx5_seam.h's m5k_create_srq), in a domain and on a CQ of their
+ * own, which they keep from going (EBUSY), numbered as ibv_get_srq_num
+ * reports.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "m5model.h"
 #include "check.h"
 #include "core/kcmd.h"
 #include "m5t_verbs.h"
+#include "mlx5/mlx5.h"
 
 struct xr_rig {
 	struct m5m_dev *dev;
@@ -91,8 +96,82 @@ out:
 		close(other);
 }
 
+/* An XRC SRQ of 8 WQEs of one SGE through the fake kernel's command. */
+static int xr_ksrq(struct ibv_context *ctx, struct verbs_srq *srq,
+		   struct ibv_pd *pd, struct ibv_xrcd *xrcd, struct ibv_cq *cq,
+		   void *buf, __be32 *dbrec)
+{
+	struct ibv_srq_init_attr_ex a = {
+		.attr = { .max_wr = 7, .max_sge = 1 },
+		.comp_mask = IBV_SRQ_INIT_ATTR_TYPE | IBV_SRQ_INIT_ATTR_PD |
+			     IBV_SRQ_INIT_ATTR_XRCD | IBV_SRQ_INIT_ATTR_CQ,
+		.srq_type = IBV_SRQT_XRC,
+		.pd = pd,
+		.xrcd = xrcd,
+		.cq = cq,
+	};
+	struct mlx5_ib_create_srq req = {
+		.buf_addr = (uintptr_t)buf,
+		.db_addr = (uintptr_t)dbrec,
+		.uidx = 5,
+	};
+	struct mlx5_ib_create_srq_resp resp = {};
+	int ret;
+
+	if (!cq)
+		a.comp_mask &= ~IBV_SRQ_INIT_ATTR_CQ;
+	ret = m5k_create_srq(ctx, srq, &a, &req, &resp);
+	if (!ret)
+		CHECK_EQ(srq->srq_num, resp.srqn);
+	return ret;
+}
+
+static void xrc_srq_lives_in_its_domain_on_its_cq(void)
+{
+	struct verbs_srq srq = {}, none = {};
+	struct verbs_xrcd x = {};
+	struct ibv_cq *cq = NULL;
+	struct ibv_pd *pd = NULL;
+	struct xr_rig r = {};
+	__be32 *dbrec = NULL;
+	void *buf = NULL;
+
+	if (xr_open(&r) || posix_memalign(&buf, 4096, 8 * 32) ||
+	    posix_memalign((void **)&dbrec, 64, 64))
+		goto out;
+	memset(dbrec, 0, 64);
+	pd = ibv_alloc_pd(r.ctx);
+	cq = ibv_create_cq(r.ctx, 8, NULL, NULL, 0);
+	CHECK(pd && cq);
+	CHECK_EQ(xr_xrcd(r.ctx, &x, -1, 0), 0);
+	if (!pd || !cq)
+		goto out;
+	CHECK_EQ(xr_ksrq(r.ctx, &none, pd, &x.xrcd, NULL, buf, dbrec),
+		 EINVAL);
+	CHECK_EQ(xr_ksrq(r.ctx, &srq, pd, &x.xrcd, cq, buf, dbrec), 0);
+	CHECK_EQ(srq.srq_type, IBV_SRQT_XRC);
+	CHECK_EQ(srq.xrcd, &x);
+	CHECK(srq.srq_num != 0);
+	/* The SRQ keeps its domain and its CQ. */
+	CHECK_EQ(db_k_close_xrcd(&x), EBUSY);
+	CHECK_EQ(ibv_destroy_cq(cq), EBUSY);
+	CHECK_EQ(m5k_destroy_srq(&srq.srq), 0);
+	CHECK_EQ(db_k_close_xrcd(&x), 0);
+	CHECK_EQ(ibv_destroy_cq(cq), 0);
+	cq = NULL;
+out:
+	if (cq)
+		ibv_destroy_cq(cq);
+	if (pd)
+		ibv_dealloc_pd(pd);
+	m5t_dev_close(r.dev, r.ctx);
+	free(buf);
+	free(dbrec);
+}
+
 static const struct check_test tests[] = {
 	CHECK_TEST(xrcd_opens_anew_or_by_inode),
+	CHECK_TEST(xrc_srq_lives_in_its_domain_on_its_cq),
 };
 
 int main(int argc, char **argv)
