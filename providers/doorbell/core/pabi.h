@@ -113,6 +113,12 @@ static inline uint32_t *db_vqp_comp_mask(struct verbs_qp *vqp)
 	return (uint32_t *)((char *)vqp + db_lib.epoch->vqp_comp_mask_off);
 }
 
+/* verbs_qp.xrcd (an XRC target's domain) where the running one has it. */
+static inline struct verbs_xrcd **db_vqp_xrcd(struct verbs_qp *vqp)
+{
+	return (struct verbs_xrcd **)((char *)vqp + db_lib.epoch->vqp_xrcd_off);
+}
+
 /* After ibv_cmd_create_qp_ex2: ibv_qp_to_qp_ex() now returns the QP. */
 static inline void db_vqp_set_ex(struct verbs_qp *vqp)
 {

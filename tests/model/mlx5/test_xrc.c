@@ -7,7 +7,9 @@
  * attribute, ENOENT without O_CREAT); XRC SRQs of the fake kernel
  * (mlx5/mlx5_seam.h's m5k_create_srq), in a domain and on a CQ of their
  * own, which they keep from going (EBUSY), numbered as ibv_get_srq_num
- * reports.
+ * reports; XRC target QPs (m5k_create_qp): a kernel object of a domain,
+ * no PD, CQ or buffer, that keeps its domain; an XRC initiator has no
+ * receive queue.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -146,8 +148,7 @@ static void xrc_srq_lives_in_its_domain_on_its_cq(void)
 	CHECK_EQ(xr_xrcd(r.ctx, &x, -1, 0), 0);
 	if (!pd || !cq)
 		goto out;
-	CHECK_EQ(xr_ksrq(r.ctx, &none, pd, &x.xrcd, NULL, buf, dbrec),
-		 EINVAL);
+	CHECK_EQ(xr_ksrq(r.ctx, &none, pd, &x.xrcd, NULL, buf, dbrec), EINVAL);
 	CHECK_EQ(xr_ksrq(r.ctx, &srq, pd, &x.xrcd, cq, buf, dbrec), 0);
 	CHECK_EQ(srq.srq_type, IBV_SRQT_XRC);
 	CHECK_EQ(srq.xrcd, &x);
@@ -169,9 +170,70 @@ out:
 	free(dbrec);
 }
 
+static void xrc_target_is_a_kernel_object_of_its_domain(void)
+{
+	struct mlx5_ib_create_qp req = { .uidx = 9 }, rq = { .uidx = 10 };
+	struct mlx5_ib_create_qp_resp resp = {};
+	struct verbs_qp *tgt = calloc(1, 1024), *ini = calloc(1, 1024);
+	struct verbs_xrcd x = {};
+	struct xr_rig r = {};
+	struct ibv_qp_init_attr_ex a = {
+		.qp_type = IBV_QPT_XRC_RECV,
+		.comp_mask = IBV_QP_INIT_ATTR_XRCD,
+		.xrcd = &x.xrcd,
+	};
+	struct ibv_qp_init_attr_ex ia = {
+		.qp_type = IBV_QPT_XRC_SEND,
+		.comp_mask = IBV_QP_INIT_ATTR_PD,
+		.cap = { .max_send_wr = 1, .max_send_sge = 1 },
+	};
+	struct ibv_qp_attr qa = {
+		.qp_state = IBV_QPS_INIT,
+		.port_num = 1,
+	};
+
+	CHECK(tgt && ini);
+	if (!tgt || !ini || xr_open(&r))
+		goto out;
+	CHECK_EQ(xr_xrcd(r.ctx, &x, -1, 0), 0);
+	/* No domain, or a queue asked for: refused. */
+	a.comp_mask = 0;
+	CHECK_EQ(m5k_create_qp(r.ctx, tgt, &a, &req, &resp), EINVAL);
+	a.comp_mask = IBV_QP_INIT_ATTR_XRCD;
+	rq.rq_wqe_count = 8;
+	rq.rq_wqe_shift = 4;
+	CHECK_EQ(m5k_create_qp(r.ctx, tgt, &a, &rq, &resp), EINVAL);
+	CHECK_EQ(m5k_create_qp(r.ctx, tgt, &a, &req, &resp), 0);
+	CHECK(tgt->qp.qp_num != 0);
+	CHECK_EQ(tgt->qp.qp_type, IBV_QPT_XRC_RECV);
+	CHECK(!tgt->qp.pd && !tgt->qp.send_cq && !tgt->qp.recv_cq);
+	CHECK_EQ(m5k_modify_qp(&tgt->qp, &qa,
+			       IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
+				       IBV_QP_ACCESS_FLAGS),
+		 0);
+	CHECK_EQ(db_k_close_xrcd(&x), EBUSY);
+	/* An initiator with a receive queue: refused. */
+	ia.pd = ibv_alloc_pd(r.ctx);
+	ia.send_cq = ibv_create_cq(r.ctx, 8, NULL, NULL, 0);
+	CHECK(ia.pd && ia.send_cq);
+	if (ia.pd && ia.send_cq)
+		CHECK_EQ(m5k_create_qp(r.ctx, ini, &ia, &rq, &resp), EINVAL);
+	if (ia.send_cq)
+		ibv_destroy_cq(ia.send_cq);
+	if (ia.pd)
+		ibv_dealloc_pd(ia.pd);
+	CHECK_EQ(m5k_destroy_qp(&tgt->qp), 0);
+	CHECK_EQ(db_k_close_xrcd(&x), 0);
+out:
+	m5t_dev_close(r.dev, r.ctx);
+	free(tgt);
+	free(ini);
+}
+
 static const struct check_test tests[] = {
 	CHECK_TEST(xrcd_opens_anew_or_by_inode),
 	CHECK_TEST(xrc_srq_lives_in_its_domain_on_its_cq),
+	CHECK_TEST(xrc_target_is_a_kernel_object_of_its_domain),
 };
 
 int main(int argc, char **argv)
