@@ -158,6 +158,7 @@ static const struct verbs_context_ops m5_ops = {
 	.destroy_srq = m5_destroy_srq,
 	.modify_cq = m5_modify_cq,
 	.modify_qp = m5_modify_qp,
+	.get_srq_num = m5_get_srq_num,
 	.modify_srq = m5_modify_srq,
 	.open_xrcd = db_open_xrcd,
 	.poll_cq = m5_poll_cq,
@@ -191,28 +192,33 @@ const struct db_backend db_mlx5_backend = {
 	 * QP ones only the kernel's
 	 * own, multicast loopback blocking (mlx5_ib answers EOPNOTSUPP
 	 * without block_lb_mc; rdma-core's suite asks for it on UD QPs of a
-	 * Mellanox device); RC, UC and UD QPs; no completion timestamps,
-	 * no XRC, TSO or RSS, basic SRQs.
+	 * Mellanox device); RC, UC, UD and XRC QPs; no completion
+	 * timestamps, TSO or RSS; basic and XRC SRQs.
 	 */
 	.cq_comp_mask = IBV_CQ_INIT_ATTR_MASK_FLAGS | IBV_CQ_INIT_ATTR_MASK_PD,
 	.cq_create_flags = IBV_CREATE_CQ_ATTR_SINGLE_THREADED |
 			   IBV_CREATE_CQ_ATTR_IGNORE_OVERRUN,
 	.cq_wc_flags = IBV_WC_STANDARD_FLAGS,
-	.qp_comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_CREATE_FLAGS |
+	.qp_comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_XRCD |
+			IBV_QP_INIT_ATTR_CREATE_FLAGS |
 			IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
 	.qp_create_flags = IBV_QP_CREATE_BLOCK_SELF_MCAST_LB,
-	.qp_types =
-		DB_QPT(IBV_QPT_RC) | DB_QPT(IBV_QPT_UC) | DB_QPT(IBV_QPT_UD),
-	.srq_comp_mask = IBV_SRQ_INIT_ATTR_TYPE | IBV_SRQ_INIT_ATTR_PD,
-	.srq_types = DB_SRQT(IBV_SRQT_BASIC),
+	.qp_types = DB_QPT(IBV_QPT_RC) | DB_QPT(IBV_QPT_UC) |
+		    DB_QPT(IBV_QPT_UD) | DB_QPT(IBV_QPT_XRC_SEND) |
+		    DB_QPT(IBV_QPT_XRC_RECV),
+	.srq_comp_mask = IBV_SRQ_INIT_ATTR_TYPE | IBV_SRQ_INIT_ATTR_PD |
+			 IBV_SRQ_INIT_ATTR_XRCD | IBV_SRQ_INIT_ATTR_CQ,
+	.srq_types = DB_SRQT(IBV_SRQT_BASIC) | DB_SRQT(IBV_SRQT_XRC),
 	/* libmlx5 takes max_wr 0 (rdma-core's suite's SrqInitAttr()). */
 	.srq_takes_0_wr = true,
 	/*
-	 * None of the features core/caps.c masks: no windows, LOCAL_INV,
-	 * SEND_WITH_INV, XRC, raw QPs, RSS, tag matching, device memory,
-	 * timestamps or pacing (ODP and atomics are served and kept).
+	 * Of the features core/caps.c masks only XRC (domains, XRC SRQs,
+	 * initiators and targets, the XRC segment in both send APIs): no
+	 * windows, LOCAL_INV, SEND_WITH_INV, raw QPs, RSS, tag matching,
+	 * device memory, timestamps or pacing (ODP and atomics are served
+	 * and kept).
 	 */
-	.serves = 0,
+	.serves = DB_SERVES_XRC,
 	.get_context = m5_get_context,
 	.init_context = m5_init_context,
 	.uninit_context = m5_uninit_context,

@@ -410,7 +410,9 @@ static void m5m_qp_sanity(struct m5m_dev *dev, const struct m5m_qp *qp,
 		  "QP with an SRQ asks for an RQ of %u WQEs (the kernel "
 		  "ignores it and puts the SQ at offset 0)",
 		  req->rq_wqe_count);
-	m5m_check(dev, attr->srq || req->rq_wqe_count >= attr->cap.max_recv_wr,
+	m5m_check(dev,
+		  attr->srq || attr->qp_type == IBV_QPT_XRC_SEND ||
+			  req->rq_wqe_count >= attr->cap.max_recv_wr,
 		  "RQ of %u WQEs for max_recv_wr %u", req->rq_wqe_count,
 		  attr->cap.max_recv_wr);
 	m5m_check(dev, req->sq_wqe_count >= attr->cap.max_send_wr,

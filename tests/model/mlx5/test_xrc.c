@@ -9,7 +9,10 @@
  * own, which they keep from going (EBUSY), numbered as ibv_get_srq_num
  * reports; XRC target QPs (m5k_create_qp): a kernel object of a domain,
  * no PD, CQ or buffer, that keeps its domain; an XRC initiator has no
- * receive queue.
+ * receive queue.  Then the mlx5 backend's XRC end to end: an initiator's
+ * SENDs, through ibv_post_send and through ibv_wr_set_xrc_srqn, land in
+ * the XRC SRQ they name, byte for byte, and complete on that SRQ's CQ,
+ * found through the CQE's user index (the SRQ's; the QP is the target).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -230,10 +233,178 @@ out:
 	free(ini);
 }
 
+/* The XRC objects of one context: INI -> TGT -> the SRQ on srq_cq. */
+struct xr_e2e {
+	struct xr_rig r;
+	struct ibv_pd *pd;
+	struct ibv_cq *send_cq, *srq_cq;
+	struct ibv_xrcd *xrcd;
+	struct ibv_srq *srq;
+	struct ibv_qp *ini, *tgt;
+	struct ibv_mr *mr;
+	char buf[2][64]; /* [0] sent from, [1] received into */
+	uint32_t srqn;
+};
+
+static int xr_e2e_open(struct xr_e2e *e)
+{
+	struct ibv_xrcd_init_attr xa = {
+		.comp_mask = IBV_XRCD_INIT_ATTR_FD | IBV_XRCD_INIT_ATTR_OFLAGS,
+		.fd = -1,
+		.oflags = O_CREAT,
+	};
+	struct ibv_srq_init_attr_ex sa = {
+		.attr = { .max_wr = 8, .max_sge = 1 },
+		.comp_mask = IBV_SRQ_INIT_ATTR_TYPE | IBV_SRQ_INIT_ATTR_PD |
+			     IBV_SRQ_INIT_ATTR_XRCD | IBV_SRQ_INIT_ATTR_CQ,
+		.srq_type = IBV_SRQT_XRC,
+	};
+	struct ibv_qp_init_attr_ex ia = {
+		.qp_type = IBV_QPT_XRC_SEND,
+		.comp_mask =
+			IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
+		.send_ops_flags = IBV_QP_EX_WITH_SEND,
+		.cap = { .max_send_wr = 8, .max_send_sge = 1 },
+		.sq_sig_all = 1,
+	};
+	struct ibv_qp_init_attr_ex ta = {
+		.qp_type = IBV_QPT_XRC_RECV,
+		.comp_mask = IBV_QP_INIT_ATTR_XRCD,
+	};
+
+	if (xr_open(&e->r))
+		return -1;
+	e->pd = ibv_alloc_pd(e->r.ctx);
+	e->send_cq = ibv_create_cq(e->r.ctx, 16, NULL, NULL, 0);
+	e->srq_cq = ibv_create_cq(e->r.ctx, 16, NULL, NULL, 0);
+	e->xrcd = ibv_open_xrcd(e->r.ctx, &xa);
+	e->mr = e->pd ? ibv_reg_mr(e->pd, e->buf, sizeof(e->buf),
+				   IBV_ACCESS_LOCAL_WRITE)
+		      : NULL;
+	if (!e->pd || !e->send_cq || !e->srq_cq || !e->xrcd || !e->mr)
+		return -1;
+	sa.pd = e->pd;
+	sa.xrcd = e->xrcd;
+	sa.cq = e->srq_cq;
+	e->srq = ibv_create_srq_ex(e->r.ctx, &sa);
+	if (!e->srq || ibv_get_srq_num(e->srq, &e->srqn))
+		return -1;
+	ia.pd = e->pd;
+	ia.send_cq = e->send_cq;
+	e->ini = ibv_create_qp_ex(e->r.ctx, &ia);
+	ta.xrcd = e->xrcd;
+	e->tgt = ibv_create_qp_ex(e->r.ctx, &ta);
+	if (!e->ini || !e->tgt)
+		return -1;
+	return m5t_rc_connect(e->r.dev, e->ini, e->tgt->qp_num, 7) ||
+			       m5t_rc_connect(e->r.dev, e->tgt, e->ini->qp_num,
+					      7)
+		       ? -1
+		       : 0;
+}
+
+static void xr_e2e_close(struct xr_e2e *e)
+{
+	if (e->tgt)
+		CHECK_EQ(ibv_destroy_qp(e->tgt), 0);
+	if (e->ini)
+		CHECK_EQ(ibv_destroy_qp(e->ini), 0);
+	if (e->srq)
+		CHECK_EQ(ibv_destroy_srq(e->srq), 0);
+	if (e->xrcd)
+		CHECK_EQ(ibv_close_xrcd(e->xrcd), 0);
+	if (e->mr)
+		ibv_dereg_mr(e->mr);
+	if (e->srq_cq)
+		ibv_destroy_cq(e->srq_cq);
+	if (e->send_cq)
+		ibv_destroy_cq(e->send_cq);
+	if (e->pd)
+		ibv_dealloc_pd(e->pd);
+	m5t_dev_close(e->r.dev, e->r.ctx);
+}
+
+static void xr_post_srq_recv(struct xr_e2e *e, uint64_t wr_id)
+{
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)e->buf[1],
+		.length = sizeof(e->buf[1]),
+		.lkey = e->mr->lkey,
+	};
+	struct ibv_recv_wr wr = { .wr_id = wr_id,
+				  .sg_list = &sge,
+				  .num_sge = 1 };
+	struct ibv_recv_wr *bad = NULL;
+
+	memset(e->buf[1], 0, sizeof(e->buf[1]));
+	CHECK_EQ(ibv_post_srq_recv(e->srq, &wr, &bad), 0);
+}
+
+/* The send completed, and the receive on the SRQ's CQ holds msg. */
+static void xr_check_arrived(struct xr_e2e *e, uint64_t send_id,
+			     uint64_t recv_id, const char *msg)
+{
+	struct ibv_wc wc;
+
+	CHECK_EQ(m5t_poll_one(e->send_cq, &wc), 1);
+	CHECK_EQ(wc.status, IBV_WC_SUCCESS);
+	CHECK_EQ(wc.wr_id, send_id);
+	CHECK_EQ(m5t_poll_one(e->srq_cq, &wc), 1);
+	CHECK_EQ(wc.status, IBV_WC_SUCCESS);
+	CHECK_EQ(wc.wr_id, recv_id);
+	CHECK_EQ(wc.opcode, IBV_WC_RECV);
+	CHECK_EQ(wc.qp_num, e->tgt->qp_num);
+	CHECK_EQ(wc.byte_len, strlen(msg) + 1);
+	CHECK(!memcmp(e->buf[1], msg, strlen(msg) + 1));
+}
+
+static void xrc_sends_land_in_the_named_srq_in_both_apis(void)
+{
+	const char *m1 = "through ibv_post_send", *m2 = "through ibv_wr_*";
+	struct xr_e2e e = {};
+	struct ibv_send_wr wr = {}, *bad = NULL;
+	struct ibv_sge sge = {};
+	struct ibv_qp_ex *qpx;
+
+	CHECK_EQ(xr_e2e_open(&e), 0);
+	if (check_failed)
+		goto out;
+	CHECK(e.srqn != 0);
+	xr_post_srq_recv(&e, 0x51);
+	strcpy(e.buf[0], m1);
+	sge = (struct ibv_sge){ .addr = (uintptr_t)e.buf[0],
+				.length = strlen(m1) + 1,
+				.lkey = e.mr->lkey };
+	wr.wr_id = 0x11;
+	wr.opcode = IBV_WR_SEND;
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	wr.qp_type.xrc.remote_srqn = e.srqn;
+	CHECK_EQ(ibv_post_send(e.ini, &wr, &bad), 0);
+	xr_check_arrived(&e, 0x11, 0x51, m1);
+
+	xr_post_srq_recv(&e, 0x52);
+	strcpy(e.buf[0], m2);
+	qpx = ibv_qp_to_qp_ex(e.ini);
+	CHECK(qpx && qpx->wr_set_xrc_srqn);
+	if (!qpx || !qpx->wr_set_xrc_srqn)
+		goto out;
+	ibv_wr_start(qpx);
+	qpx->wr_id = 0x12;
+	ibv_wr_send(qpx);
+	ibv_wr_set_xrc_srqn(qpx, e.srqn);
+	ibv_wr_set_sge(qpx, e.mr->lkey, (uintptr_t)e.buf[0], strlen(m2) + 1);
+	CHECK_EQ(ibv_wr_complete(qpx), 0);
+	xr_check_arrived(&e, 0x12, 0x52, m2);
+out:
+	xr_e2e_close(&e);
+}
+
 static const struct check_test tests[] = {
 	CHECK_TEST(xrcd_opens_anew_or_by_inode),
 	CHECK_TEST(xrc_srq_lives_in_its_domain_on_its_cq),
 	CHECK_TEST(xrc_target_is_a_kernel_object_of_its_domain),
+	CHECK_TEST(xrc_sends_land_in_the_named_srq_in_both_apis),
 };
 
 int main(int argc, char **argv)
