@@ -22,7 +22,8 @@ static const struct db_backend wide = {
 	.qp_comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_CREATE_FLAGS,
 	.qp_create_flags = IBV_QP_CREATE_SCATTER_FCS,
 	.qp_types = DB_QPT(IBV_QPT_RC) | DB_QPT(IBV_QPT_RAW_PACKET),
-	.srq_comp_mask = IBV_SRQ_INIT_ATTR_TYPE | IBV_SRQ_INIT_ATTR_PD,
+	.srq_comp_mask = IBV_SRQ_INIT_ATTR_TYPE | IBV_SRQ_INIT_ATTR_PD |
+			 IBV_SRQ_INIT_ATTR_XRCD | IBV_SRQ_INIT_ATTR_CQ,
 	.srq_types = DB_SRQT(IBV_SRQT_BASIC) | DB_SRQT(IBV_SRQT_XRC),
 };
 
@@ -38,6 +39,7 @@ static const struct db_backend narrow = {
 static struct db_context dbctx;
 static struct ibv_pd pd;
 static struct ibv_cq cq;
+static struct ibv_xrcd xrcd;
 
 static struct ibv_context *ctx_of(const struct db_backend *be)
 {
@@ -47,6 +49,7 @@ static struct ibv_context *ctx_of(const struct db_backend *be)
 	ctx->num_comp_vectors = 1;
 	pd.context = ctx;
 	cq.context = ctx;
+	xrcd.context = ctx;
 	return ctx;
 }
 
@@ -83,7 +86,9 @@ static int qp_check(const struct db_backend *be, enum ibv_qp_type type,
 	return db_qp_attr_check(ctx, &a);
 }
 
-static int srq_check(const struct db_backend *be, enum ibv_srq_type type)
+/* An XRC SRQ with its domain and CQ unless bare. */
+static int srq_check_xrc(const struct db_backend *be, enum ibv_srq_type type,
+			 bool bare)
 {
 	struct ibv_srq_init_attr_ex a = {
 		.comp_mask = IBV_SRQ_INIT_ATTR_TYPE | IBV_SRQ_INIT_ATTR_PD,
@@ -93,7 +98,17 @@ static int srq_check(const struct db_backend *be, enum ibv_srq_type type)
 	};
 	struct ibv_context *ctx = ctx_of(be);
 
+	if (type == IBV_SRQT_XRC && !bare) {
+		a.comp_mask |= IBV_SRQ_INIT_ATTR_XRCD | IBV_SRQ_INIT_ATTR_CQ;
+		a.xrcd = &xrcd;
+		a.cq = &cq;
+	}
 	return db_srq_attr_check(ctx, &a);
+}
+
+static int srq_check(const struct db_backend *be, enum ibv_srq_type type)
+{
+	return srq_check_xrc(be, type, false);
 }
 
 static void a_backend_that_names_a_feature_gets_it_past_the_core(void)
@@ -105,6 +120,8 @@ static void a_backend_that_names_a_feature_gets_it_past_the_core(void)
 	CHECK_EQ(qp_check(&wide, IBV_QPT_RAW_PACKET, IBV_QP_CREATE_SCATTER_FCS),
 		 0);
 	CHECK_EQ(srq_check(&wide, IBV_SRQT_XRC), 0);
+	/* An XRC SRQ names its domain and CQ (libibverbs reads both). */
+	CHECK_EQ(srq_check_xrc(&wide, IBV_SRQT_XRC, true), EINVAL);
 }
 
 static void a_backend_that_names_nothing_is_refused_with_EOPNOTSUPP(void)

@@ -65,17 +65,18 @@ static void rxe_keeps_windows_and_mem_mgt_and_cuts_the_rest(void)
 	CHECK_EQ(a.xrc_odp_caps, 0);
 }
 
-static void mlx5_cuts_windows_and_mem_mgt_too(void)
+static void mlx5_cuts_windows_and_mem_mgt_and_keeps_xrc(void)
 {
+	const unsigned int kept = IBV_DEVICE_RC_RNR_NAK_GEN | IBV_DEVICE_XRC;
 	struct ibv_device_attr_ex a;
 
 	all_caps(&a);
 	db_mask_device_attr(&db_mlx5_backend, &a, sizeof(a));
-	CHECK_EQ((unsigned int)a.orig_attr.device_cap_flags,
-		 IBV_DEVICE_RC_RNR_NAK_GEN);
-	CHECK_EQ(a.device_cap_flags_ex, IBV_DEVICE_RC_RNR_NAK_GEN);
+	CHECK_EQ((unsigned int)a.orig_attr.device_cap_flags, kept);
+	CHECK_EQ(a.device_cap_flags_ex, kept);
 	CHECK_EQ(a.orig_attr.max_mw, 0);
 	CHECK_EQ(a.max_dm_size, 0);
+	CHECK_EQ(a.xrc_odp_caps, 1);
 }
 
 /* A caller's short struct (the legacy query): nothing past it written. */
@@ -93,7 +94,7 @@ static void a_short_attr_is_masked_within_its_size(void)
 
 static const struct check_test tests[] = {
 	CHECK_TEST(rxe_keeps_windows_and_mem_mgt_and_cuts_the_rest),
-	CHECK_TEST(mlx5_cuts_windows_and_mem_mgt_too),
+	CHECK_TEST(mlx5_cuts_windows_and_mem_mgt_and_keeps_xrc),
 	CHECK_TEST(a_short_attr_is_masked_within_its_size),
 };
 

@@ -88,6 +88,12 @@ static int db_qp_caps_check(struct ibv_context *ctx,
 
 	if (!c->dev_known || attr->qp_type == IBV_QPT_XRC_RECV)
 		return 0;
+	if (attr->qp_type == IBV_QPT_XRC_SEND)
+		return cap->max_send_wr > (uint32_t)dev->max_qp_wr ||
+				       cap->max_send_sge >
+					       (uint32_t)dev->max_sge
+			       ? EINVAL
+			       : 0;
 	if (cap->max_send_wr > (uint32_t)dev->max_qp_wr ||
 	    cap->max_send_sge > (uint32_t)dev->max_sge)
 		return EINVAL;
@@ -97,21 +103,55 @@ static int db_qp_caps_check(struct ibv_context *ctx,
 	return 0;
 }
 
+/*
+ * The objects an XRC QP of a backend serving its type needs: a target
+ * its domain only (the kernel's object), an initiator a PD and a send CQ.
+ * -1 for any other QP.
+ */
+static int db_xrc_objs_check(struct ibv_context *ctx,
+			     const struct db_backend *be,
+			     const struct ibv_qp_init_attr_ex *attr)
+{
+	if (!(be->qp_types & DB_QPT(attr->qp_type)))
+		return -1;
+	if (attr->qp_type == IBV_QPT_XRC_RECV)
+		return (attr->comp_mask & IBV_QP_INIT_ATTR_XRCD) &&
+				       attr->xrcd &&
+				       db_same_context(ctx, attr->xrcd->context)
+			       ? 0
+			       : EINVAL;
+	if (attr->qp_type == IBV_QPT_XRC_SEND)
+		return (attr->comp_mask & IBV_QP_INIT_ATTR_PD) && attr->pd &&
+				       db_same_context(ctx,
+						       attr->pd->context) &&
+				       attr->send_cq &&
+				       db_same_context(
+					       ctx, attr->send_cq->context) &&
+				       !attr->srq
+			       ? 0
+			       : EINVAL;
+	return -1;
+}
+
 int db_qp_attr_check(struct ibv_context *ctx,
 		     const struct ibv_qp_init_attr_ex *attr)
 {
 	const struct db_backend *be = db_backend_of_ctx(ctx);
+	int ret = db_xrc_objs_check(ctx, be, attr);
 
 	/*
 	 * A QP needs a PD and CQs, whatever the device: EINVAL before any
 	 * EOPNOTSUPP.  Handles are numbered per context: an object of
 	 * another one would name one of ours to the kernel.
 	 */
-	if (!(attr->comp_mask & IBV_QP_INIT_ATTR_PD) || !attr->pd ||
-	    !db_same_context(ctx, attr->pd->context) || !attr->send_cq ||
-	    !db_same_context(ctx, attr->send_cq->context) || !attr->recv_cq ||
-	    !db_same_context(ctx, attr->recv_cq->context) ||
-	    (attr->srq && !db_same_context(ctx, attr->srq->context)))
+	if (ret > 0)
+		return ret;
+	if (ret < 0 &&
+	    (!(attr->comp_mask & IBV_QP_INIT_ATTR_PD) || !attr->pd ||
+	     !db_same_context(ctx, attr->pd->context) || !attr->send_cq ||
+	     !db_same_context(ctx, attr->send_cq->context) || !attr->recv_cq ||
+	     !db_same_context(ctx, attr->recv_cq->context) ||
+	     (attr->srq && !db_same_context(ctx, attr->srq->context))))
 		return EINVAL;
 	if (attr->comp_mask & ~be->qp_comp_mask)
 		return EOPNOTSUPP;
@@ -160,6 +200,13 @@ int db_srq_attr_check(struct ibv_context *ctx,
 		return EOPNOTSUPP;
 	if (!(attr->comp_mask & IBV_SRQ_INIT_ATTR_PD) || !attr->pd ||
 	    !db_same_context(ctx, attr->pd->context))
+		return EINVAL;
+	/* An XRC SRQ: its domain and the CQ its receives complete on. */
+	if (type == IBV_SRQT_XRC &&
+	    (!(attr->comp_mask & IBV_SRQ_INIT_ATTR_XRCD) || !attr->xrcd ||
+	     !db_same_context(ctx, attr->xrcd->context) ||
+	     !(attr->comp_mask & IBV_SRQ_INIT_ATTR_CQ) || !attr->cq ||
+	     !db_same_context(ctx, attr->cq->context)))
 		return EINVAL;
 	/*
 	 * An SRQ holds at least one WR, unless the backend's native provider

@@ -186,6 +186,13 @@ struct ibv_td *db_alloc_td(struct ibv_context *ctx,
 int db_dealloc_td(struct ibv_td *td);
 struct ibv_pd *db_alloc_parent_domain(struct ibv_context *ctx,
 				      struct ibv_parent_domain_init_attr *attr);
+/*
+ * xrcd.c: XRC domains, the kernel's objects.  Core verbs that a backend
+ * serving XRC lists in its ops (no backend gets them by default).
+ */
+struct ibv_xrcd *db_open_xrcd(struct ibv_context *ctx,
+			      struct ibv_xrcd_init_attr *attr);
+int db_close_xrcd(struct ibv_xrcd *xrcd);
 /* Objects created in this PD are used by one thread at a time. */
 bool db_pd_single_threaded(struct ibv_pd *pd);
 bool db_pd_is_parent(struct ibv_pd *pd);

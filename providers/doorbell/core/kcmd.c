@@ -110,6 +110,21 @@ int db_k_dealloc_mw(struct ibv_mw *mw)
 	return db_lib.ibv_cmd_dealloc_mw(mw);
 }
 
+int db_k_open_xrcd(struct ibv_context *ctx, struct verbs_xrcd *xrcd,
+		   struct ibv_xrcd_init_attr *attr)
+{
+	struct ibv_open_xrcd cmd = {};
+	struct ib_uverbs_open_xrcd_resp resp = {};
+
+	return db_lib.ibv_cmd_open_xrcd(ctx, xrcd, sizeof(*xrcd), attr, &cmd,
+					sizeof(cmd), &resp, sizeof(resp));
+}
+
+int db_k_close_xrcd(struct verbs_xrcd *xrcd)
+{
+	return db_lib.ibv_cmd_close_xrcd(xrcd);
+}
+
 int db_k_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)
 {
 	return db_lib.ibv_cmd_attach_mcast(qp, gid, lid);

@@ -41,6 +41,10 @@ int db_k_advise_mr(struct ibv_pd *pd, enum ibv_advise_mr_advice advice,
 		   uint32_t flags, struct ibv_sge *sg_list, uint32_t num_sge);
 int db_k_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type, struct ibv_mw *mw);
 int db_k_dealloc_mw(struct ibv_mw *mw);
+/* attr as ibv_open_xrcd(3) takes it: the file whose inode names the domain. */
+int db_k_open_xrcd(struct ibv_context *ctx, struct verbs_xrcd *xrcd,
+		   struct ibv_xrcd_init_attr *attr);
+int db_k_close_xrcd(struct verbs_xrcd *xrcd);
 int db_k_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid,
 		      uint16_t lid);
 int db_k_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid,

@@ -38,6 +38,8 @@
 	X(ibv_cmd_advise_mr)                                                   \
 	X(ibv_cmd_alloc_mw)                                                    \
 	X(ibv_cmd_dealloc_mw)                                                  \
+	X(ibv_cmd_open_xrcd)                                                   \
+	X(ibv_cmd_close_xrcd)                                                  \
 	X(ibv_cmd_req_notify_cq)                                               \
 	X(ibv_cmd_resize_cq)                                                   \
 	X(ibv_cmd_modify_cq)                                                   \
@@ -109,6 +111,12 @@ static inline struct verbs_context *db_lib_vctx(struct verbs_context *vctx)
 static inline uint32_t *db_vqp_comp_mask(struct verbs_qp *vqp)
 {
 	return (uint32_t *)((char *)vqp + db_lib.epoch->vqp_comp_mask_off);
+}
+
+/* verbs_qp.xrcd (an XRC target's domain) where the running one has it. */
+static inline struct verbs_xrcd **db_vqp_xrcd(struct verbs_qp *vqp)
+{
+	return (struct verbs_xrcd **)((char *)vqp + db_lib.epoch->vqp_xrcd_off);
 }
 
 /* After ibv_cmd_create_qp_ex2: ibv_qp_to_qp_ex() now returns the QP. */

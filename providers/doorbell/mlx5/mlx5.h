@@ -468,6 +468,7 @@ struct ibv_srq *m5_create_srq_ex(struct ibv_context *ctx,
 int m5_modify_srq(struct ibv_srq *ibsrq, struct ibv_srq_attr *attr, int mask);
 int m5_query_srq(struct ibv_srq *ibsrq, struct ibv_srq_attr *attr);
 int m5_destroy_srq(struct ibv_srq *ibsrq);
+int m5_get_srq_num(struct ibv_srq *ibsrq, uint32_t *srq_num);
 /*
  * Give SRQ WQE ctr back to the free list if it is outstanding (its wr_id
  * to *wr_id unless NULL); false if it is not: a device's lie.

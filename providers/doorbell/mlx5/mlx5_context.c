@@ -150,6 +150,8 @@ static struct ibv_mw *m5_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type)
 static const struct verbs_context_ops m5_ops = {
 	.alloc_mw = m5_alloc_mw,
 	.alloc_td = m5_alloc_td,
+	/* XRC domains, once .serves says XRC (core/xrcd.c). */
+	.close_xrcd = db_close_xrcd,
 	.cq_event = m5_cq_event,
 	.create_ah = m5_create_ah,
 	.create_cq_ex = m5_create_cq_ex,
@@ -162,7 +164,9 @@ static const struct verbs_context_ops m5_ops = {
 	.destroy_srq = m5_destroy_srq,
 	.modify_cq = m5_modify_cq,
 	.modify_qp = m5_modify_qp,
+	.get_srq_num = m5_get_srq_num,
 	.modify_srq = m5_modify_srq,
+	.open_xrcd = db_open_xrcd,
 	.poll_cq = m5_poll_cq,
 	.post_recv = m5_post_recv,
 	.post_send = m5_post_send,
@@ -195,30 +199,35 @@ const struct db_backend db_mlx5_backend = {
 	 * QP ones only the kernel's
 	 * own, multicast loopback blocking (mlx5_ib answers EOPNOTSUPP
 	 * without block_lb_mc; rdma-core's suite asks for it on UD QPs of a
-	 * Mellanox device); RC, UC and UD QPs; completion timestamps (the
-	 * device's internal timer, not wall-clock time); no XRC, TSO or RSS,
-	 * basic SRQs.
+	 * Mellanox device); RC, UC, UD and XRC QPs; completion timestamps
+	 * (the device's internal timer, not wall-clock time); no TSO or RSS;
+	 * basic and XRC SRQs.
 	 */
 	.cq_comp_mask = IBV_CQ_INIT_ATTR_MASK_FLAGS | IBV_CQ_INIT_ATTR_MASK_PD,
 	.cq_create_flags = IBV_CREATE_CQ_ATTR_SINGLE_THREADED |
 			   IBV_CREATE_CQ_ATTR_IGNORE_OVERRUN,
 	.cq_wc_flags =
 		IBV_WC_STANDARD_FLAGS | IBV_WC_EX_WITH_COMPLETION_TIMESTAMP,
-	.qp_comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_CREATE_FLAGS |
+	.qp_comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_XRCD |
+			IBV_QP_INIT_ATTR_CREATE_FLAGS |
 			IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
 	.qp_create_flags = IBV_QP_CREATE_BLOCK_SELF_MCAST_LB,
-	.qp_types =
-		DB_QPT(IBV_QPT_RC) | DB_QPT(IBV_QPT_UC) | DB_QPT(IBV_QPT_UD),
-	.srq_comp_mask = IBV_SRQ_INIT_ATTR_TYPE | IBV_SRQ_INIT_ATTR_PD,
-	.srq_types = DB_SRQT(IBV_SRQT_BASIC),
+	.qp_types = DB_QPT(IBV_QPT_RC) | DB_QPT(IBV_QPT_UC) |
+		    DB_QPT(IBV_QPT_UD) | DB_QPT(IBV_QPT_XRC_SEND) |
+		    DB_QPT(IBV_QPT_XRC_RECV),
+	.srq_comp_mask = IBV_SRQ_INIT_ATTR_TYPE | IBV_SRQ_INIT_ATTR_PD |
+			 IBV_SRQ_INIT_ATTR_XRCD | IBV_SRQ_INIT_ATTR_CQ,
+	.srq_types = DB_SRQT(IBV_SRQT_BASIC) | DB_SRQT(IBV_SRQT_XRC),
 	/* libmlx5 takes max_wr 0 (rdma-core's suite's SrqInitAttr()). */
 	.srq_takes_0_wr = true,
 	/*
-	 * Of the features core/caps.c masks, completion timestamps only: no
-	 * windows, LOCAL_INV, SEND_WITH_INV, XRC, raw QPs, RSS, tag matching,
-	 * device memory or pacing (ODP and atomics are served and kept).
+	 * Of the features core/caps.c masks, completion timestamps and XRC
+	 * (domains, XRC SRQs, initiators and targets, the XRC segment in
+	 * both send APIs): no windows, LOCAL_INV, SEND_WITH_INV, raw QPs,
+	 * RSS, tag matching, device memory or pacing (ODP and atomics are
+	 * served and kept).
 	 */
-	.serves = DB_SERVES_TIMESTAMP,
+	.serves = DB_SERVES_TIMESTAMP | DB_SERVES_XRC,
 	.get_context = m5_get_context,
 	.init_context = m5_init_context,
 	.uninit_context = m5_uninit_context,

@@ -163,6 +163,27 @@ static inline bool m5_recv_retire(struct m5_qp *qp, const struct m5_cqe64 *cqe,
 	return m5_rq_retire(qp, wr_id);
 }
 
+/*
+ * A receive of an XRC SRQ: the CQE's user index is the SRQ's, its QP the
+ * XRC target (libmlx5 finds the SRQ the same way).  Consume the SRQ WQE
+ * it names, if it names an XRC SRQ whose CQ this is.  Out of line: only
+ * a CQE that names no QP of this CQ comes here.
+ */
+static __attribute__((noinline)) bool
+m5_xrc_retire(struct m5_cq *cq, const struct m5_cqe64 *cqe, uint64_t *wr_id)
+{
+	uint32_t uidx = be32toh(cqe->srqn_uidx) & 0xffffff;
+	struct m5_rsc *rsc = m5_uidx_find(to_m5_ctx(cq->vcq.cq.context), uidx);
+	struct m5_srq *srq;
+
+	if (!rsc || rsc->type != M5_RSC_SRQ)
+		return false;
+	srq = m5_rsc_srq(rsc);
+	if (srq->vsrq.srq_type != IBV_SRQT_XRC || srq->vsrq.cq != &cq->vcq.cq)
+		return false;
+	return m5_srq_take_back(srq, be16toh(cqe->wqe_counter), wr_id);
+}
+
 /* The work completion of a send WQE, from its mlx5 opcode. */
 static inline enum ibv_wc_status m5_req_opcode(const struct m5_cqe64 *cqe,
 					       struct ibv_wc *wc)
@@ -260,7 +281,8 @@ static inline void m5_cqe_resp(struct m5_cq *cq, const struct m5_cqe64 *cqe,
 {
 	struct m5_qp *qp = m5_resp_qp(cq, cqe);
 
-	if (__builtin_expect(!qp || !m5_recv_retire(qp, cqe, &wc->wr_id), 0)) {
+	if (__builtin_expect(!qp || !m5_recv_retire(qp, cqe, &wc->wr_id), 0) &&
+	    (qp || !m5_xrc_retire(cq, cqe, &wc->wr_id))) {
 		wc->status = IBV_WC_GENERAL_ERR;
 		return;
 	}
@@ -343,7 +365,8 @@ static __attribute__((noinline)) bool m5_cqe_err(struct m5_cq *cq,
 		qp = m5_resp_qp(cq, cqe);
 		if (qp && m5_odp_srq_fault(qp, ecqe))
 			return false;
-		ok = qp && m5_recv_retire(qp, cqe, &wc->wr_id);
+		ok = qp ? m5_recv_retire(qp, cqe, &wc->wr_id)
+			: m5_xrc_retire(cq, cqe, &wc->wr_id);
 		wc->opcode = IBV_WC_RECV;
 	}
 	wc->wc_flags = 0;

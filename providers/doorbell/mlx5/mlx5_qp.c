@@ -23,7 +23,8 @@ static uint32_t m5_qp_opcode_mask(const struct m5_context *ctx,
 	/* UC: no READ and no atomics (they need a response). */
 	if (type == IBV_QPT_UC)
 		m |= M5_OP(RDMA_WRITE) | M5_OP(RDMA_WRITE_WITH_IMM);
-	if (type == IBV_QPT_RC) {
+	/* An XRC initiator is an RC requester. */
+	if (type == IBV_QPT_RC || type == IBV_QPT_XRC_SEND) {
 		m |= M5_OPS_RDMA;
 		if (ctx->atomic_cap)
 			m |= M5_OPS_ATOMIC;
@@ -43,10 +44,12 @@ static uint32_t m5_sq_overhead(enum ibv_qp_type type, uint32_t ops)
 		size += sizeof(struct m5_raddr_seg);
 	if (type == IBV_QPT_UD)
 		size += sizeof(struct m5_av);
+	if (type == IBV_QPT_XRC_SEND)
+		size += sizeof(struct m5_xrc_seg);
 	return size;
 }
 
-/* No XRC, TSO or RSS; send_ops_flags only for the opcodes it posts. */
+/* No TSO or RSS; send_ops_flags only for the opcodes it posts. */
 static int m5_check_qp_attr(struct ibv_context *ctx,
 			    const struct ibv_qp_init_attr_ex *attr)
 {
@@ -129,7 +132,8 @@ static int m5_size_rq(const struct m5_context *ctx, struct m5_qp *qp,
 	uint32_t nsge, stride;
 	uint64_t wq_size;
 
-	if (attr->srq || !cap->max_recv_wr)
+	/* An XRC initiator receives nothing. */
+	if (attr->srq || !cap->max_recv_wr || attr->qp_type == IBV_QPT_XRC_SEND)
 		return 0;
 	if (cap->max_recv_wr > ctx->max_recv_wr || cap->max_recv_wr > 1u << 31)
 		return EINVAL;
@@ -254,6 +258,27 @@ static int m5_qp_kernel_create(struct m5_context *ctx, struct m5_qp *qp,
 	return 0;
 }
 
+/*
+ * An XRC target: the kernel's object in a domain, no queue, buffer,
+ * doorbell or bfreg of ours; only the user index mlx5_ib asks of every QP
+ * (its receives complete with their XRC SRQ's).
+ */
+static int m5_create_xrc_tgt(struct m5_context *ctx, struct m5_qp *qp,
+			     struct ibv_qp_init_attr_ex *attr)
+{
+	struct mlx5_ib_create_qp req = {};
+	struct mlx5_ib_create_qp_resp resp = {};
+	int ret;
+
+	ret = m5_uidx_alloc(ctx, &qp->rsc);
+	if (ret)
+		return ret;
+	req.uidx = qp->rsc.uidx;
+	memset(&attr->cap, 0, sizeof(attr->cap));
+	return m5k_create_qp(&ctx->core.vctx.context, &qp->vqp, attr, &req,
+			     &resp);
+}
+
 struct ibv_qp *m5_create_qp_ex(struct ibv_context *ibctx,
 			       struct ibv_qp_init_attr_ex *attr)
 {
@@ -272,6 +297,12 @@ struct ibv_qp *m5_create_qp_ex(struct ibv_context *ibctx,
 	}
 	qp->rsc.type = M5_RSC_QP;
 	qp->rsc.uidx = M5_UIDX_NONE;
+	if (attr->qp_type == IBV_QPT_XRC_RECV) {
+		ret = m5_create_xrc_tgt(ctx, qp, attr);
+		if (ret)
+			goto err_free;
+		return &qp->vqp.qp;
+	}
 	qp->has_srq = attr->srq != NULL;
 	qp->opcode_mask = m5_qp_opcode_mask(ctx, attr->qp_type);
 	ret = m5_size_sq(ctx, qp, attr);
@@ -332,8 +363,11 @@ static void m5_qp_reset(struct m5_qp *qp)
 	qp->sq.open_gs = 0;
 	qp->rq.head = 0;
 	atomic_store_explicit(&qp->rq.tail, 0, memory_order_relaxed);
-	m5_dbrec_store(&qp->dbrec[M5_RCV_DBR], 0);
-	m5_dbrec_store(&qp->dbrec[M5_SND_DBR], 0);
+	/* An XRC target has no doorbell record. */
+	if (qp->dbrec) {
+		m5_dbrec_store(&qp->dbrec[M5_RCV_DBR], 0);
+		m5_dbrec_store(&qp->dbrec[M5_SND_DBR], 0);
+	}
 	db_unlock(&qp->rq.lock);
 	db_unlock(&qp->sq.lock);
 }
@@ -394,7 +428,7 @@ int m5_destroy_qp(struct ibv_qp *ibqp)
 	if (ret)
 		return ret;
 	m5_qp_clean_cqs(qp);
-	if (ctx->dyn_uar)
+	if (ctx->dyn_uar && qp->bf)
 		m5_dyn_bf_put(ctx, qp->bf);
 	m5_qp_free_bufs(ctx, qp);
 	free(qp);

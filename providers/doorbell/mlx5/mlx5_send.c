@@ -109,7 +109,8 @@ static __attribute__((noinline)) int m5_op_unknown(uint32_t op)
 static __attribute__((noinline)) int m5_op_refused(const struct m5_qp *qp,
 						   uint32_t bit)
 {
-	return (bit & M5_OPS_ATOMIC) && qp->vqp.qp.qp_type == IBV_QPT_RC
+	return (bit & M5_OPS_ATOMIC) && (qp->vqp.qp.qp_type == IBV_QPT_RC ||
+					 qp->vqp.qp.qp_type == IBV_QPT_XRC_SEND)
 		       ? EOPNOTSUPP
 		       : EINVAL;
 }
@@ -328,7 +329,17 @@ static inline unsigned int m5_set_segs(const struct m5_qp *qp,
 		m5_set_dgram_seg((struct m5_av *)seg, wr);
 		seg += sizeof(struct m5_av);
 		ds += sizeof(struct m5_av) / M5_DS_UNIT;
-	} else if (bit & (M5_OPS_RDMA | M5_OPS_ATOMIC)) {
+	} else if (qp->vqp.qp.qp_type == IBV_QPT_XRC_SEND) {
+		/* The XRC SRQ the message is for, before any other segment. */
+		struct m5_xrc_seg *x = (struct m5_xrc_seg *)seg;
+
+		x->xrc_srqn = htobe32(wr->qp_type.xrc.remote_srqn);
+		memset(x->rsvd, 0, sizeof(x->rsvd));
+		seg += sizeof(*x);
+		ds++;
+	}
+	if (qp->vqp.qp.qp_type != IBV_QPT_UD &&
+	    (bit & (M5_OPS_RDMA | M5_OPS_ATOMIC))) {
 		unsigned int n = m5_set_remote_segs(seg, wr, bit);
 
 		seg += n * M5_DS_UNIT;

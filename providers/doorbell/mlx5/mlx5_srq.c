@@ -113,7 +113,7 @@ static void m5_srq_free_ring(struct m5_context *ctx, struct m5_srq *srq)
 static int m5_srq_kernel_create(struct m5_context *ctx, struct m5_srq *srq,
 				const struct ibv_srq_init_attr_ex *attr)
 {
-	/* Only what a basic SRQ needs goes to the kernel. */
+	/* Only what a basic or XRC SRQ needs goes to the kernel. */
 	struct ibv_srq_init_attr_ex kattr = {
 		.srq_context = attr->srq_context,
 		.attr = {
@@ -139,6 +139,15 @@ static int m5_srq_kernel_create(struct m5_context *ctx, struct m5_srq *srq,
 	struct mlx5_ib_create_srq_resp resp = {};
 	int ret;
 
+	/* An XRC SRQ: its domain, and the CQ its receives complete on. */
+	if ((attr->comp_mask & IBV_SRQ_INIT_ATTR_TYPE) &&
+	    attr->srq_type == IBV_SRQT_XRC) {
+		kattr.comp_mask |=
+			IBV_SRQ_INIT_ATTR_XRCD | IBV_SRQ_INIT_ATTR_CQ;
+		kattr.srq_type = IBV_SRQT_XRC;
+		kattr.xrcd = attr->xrcd;
+		kattr.cq = attr->cq;
+	}
 	ret = m5k_create_srq(&ctx->core.vctx.context, &srq->vsrq, &kattr, &req,
 			     &resp);
 	if (!ret)
@@ -191,6 +200,13 @@ int m5_modify_srq(struct ibv_srq *ibsrq, struct ibv_srq_attr *attr, int mask)
 	return m5k_modify_srq(ibsrq, attr, mask);
 }
 
+/* The SRQ number an XRC initiator's WQEs name (ibv_get_srq_num). */
+int m5_get_srq_num(struct ibv_srq *ibsrq, uint32_t *srq_num)
+{
+	*srq_num = to_m5_srq(ibsrq)->srqn;
+	return 0;
+}
+
 int m5_query_srq(struct ibv_srq *ibsrq, struct ibv_srq_attr *attr)
 {
 	return m5k_query_srq(ibsrq, attr);
@@ -204,6 +220,9 @@ int m5_destroy_srq(struct ibv_srq *ibsrq)
 	ret = m5k_destroy_srq(ibsrq);
 	if (ret)
 		return ret;
+	/* An XRC SRQ's CQEs name it: none may outlive its user index. */
+	if (srq->vsrq.srq_type == IBV_SRQT_XRC)
+		m5_cq_clean(to_m5_cq(srq->vsrq.cq), srq->rsc.uidx, srq);
 	m5_srq_free_ring(to_m5_ctx(ibsrq->context), srq);
 	free(srq);
 	return 0;

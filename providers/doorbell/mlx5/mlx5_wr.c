@@ -294,6 +294,15 @@ static void m5_wr_set_ud_addr(struct ibv_qp_ex *qpx, struct ibv_ah *ah,
 	w->wr.wr.ud.remote_qkey = remote_qkey;
 }
 
+/* The XRC SRQ the WR's message is for (an XRC initiator's). */
+static void m5_wr_set_xrc_srqn(struct ibv_qp_ex *qpx, uint32_t remote_srqn)
+{
+	struct m5_wr *w = qpx_to_m5_qp(qpx)->wr;
+
+	if (w->pending)
+		w->wr.qp_type.xrc.remote_srqn = remote_srqn;
+}
+
 /* The SGEs are checked with the WR (m5_sq_check); sge[] has room for 1. */
 static void m5_wr_set_sge(struct ibv_qp_ex *qpx, uint32_t lkey, uint64_t addr,
 			  uint32_t length)
@@ -396,7 +405,8 @@ void m5_qp_fini_wr(struct m5_qp *qp)
 /*
  * Every builder we have, whatever send_ops_flags named (the others are
  * refused at wr_complete), and the six it lacks, so that no call
- * through the table is a NULL one; wr_set_ud_addr on UD QPs only, as
+ * through the table is a NULL one; wr_set_ud_addr on UD QPs only and
+ * wr_set_xrc_srqn on XRC initiators only, as
  * libmlx5 does.
  */
 void m5_qp_set_wr_ops(struct m5_qp *qp)
@@ -424,4 +434,6 @@ void m5_qp_set_wr_ops(struct m5_qp *qp)
 	qpx->wr_set_inline_data_list = m5_wr_set_inline_data_list;
 	if (qp->vqp.qp.qp_type == IBV_QPT_UD)
 		qpx->wr_set_ud_addr = m5_wr_set_ud_addr;
+	if (qp->vqp.qp.qp_type == IBV_QPT_XRC_SEND)
+		qpx->wr_set_xrc_srqn = m5_wr_set_xrc_srqn;
 }

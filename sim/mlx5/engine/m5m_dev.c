@@ -252,6 +252,7 @@ void m5m_dev_destroy(struct m5m_dev *dev)
 	m5m_tab_free_all(&dev->qps);
 	m5m_tab_free_all(&dev->srqs);
 	m5m_tab_free_all(&dev->ahs);
+	m5m_tab_free_all(&dev->xrcds);
 	m5m_eq_fini(dev);
 	m5m_unlock();
 	free(dev);

@@ -10,6 +10,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "mlx5/mlx5_hw.h"
 #include "m5model.h"
@@ -93,6 +94,20 @@ struct m5m_pd {
 	uint32_t pdn;
 	struct m5m_dev *dev; /* the engine's device */
 	struct m5m_ctx *ctx;
+	unsigned int users;
+};
+
+/*
+ * An XRC domain (the fake kernel's; the PCI function keeps its own):
+ * opened anew, or shared by every opener of one inode.  opens counts the
+ * handles, users the XRC SRQs and target QPs in it.
+ */
+struct m5m_xrcd {
+	uint32_t xrcdn;
+	dev_t st_dev; /* the inode that names it, if any (shared) */
+	ino_t st_ino;
+	bool shared;
+	unsigned int opens;
 	unsigned int users;
 };
 
@@ -330,7 +345,7 @@ struct m5m_dev {
 	 */
 	void (*kernel_fini)(struct m5m_dev *dev);
 	struct m5m_ctx *ctxs;
-	struct m5m_tab pds, mrs, cqs, qps, srqs, ahs;
+	struct m5m_tab pds, mrs, cqs, qps, srqs, ahs, xrcds;
 	uint8_t mr_tag;
 	struct m5m_chan *chans;
 	struct m5m_eq *eqs; /* [0] async, [1 + i] comp vector i */

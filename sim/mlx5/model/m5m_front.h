@@ -35,6 +35,8 @@ struct m5m_uobj *m5m_uobj_by_page(struct m5m_ctx *c, uint32_t pg);
 void m5m_uobjs_free(struct m5m_ctx *c);
 /* m5m_kctx.c: the timer word at reg (true) if reg is in a timer page. */
 bool m5m_clock_word(const void *reg, __be32 *val);
+/* m5m_kxrcd.c: the domain of an xrcd of this device, or NULL (locked). */
+struct m5m_xrcd *m5m_xrcd_of(struct ibv_xrcd *xrcd);
 /* The device goes: its contexts, dbrecs and doorbell devices go too. */
 void m5m_kernel_fini(struct m5m_dev *dev);
 

@@ -316,6 +316,12 @@ int m5m_uidx_check(const struct m5m_ctx *c, uint32_t uidx)
 	return uidx >= 0xffffff ? EINVAL : 0;
 }
 
+static bool m5m_srq_is_xrc(const struct ibv_srq_init_attr_ex *attr)
+{
+	return (attr->comp_mask & IBV_SRQ_INIT_ATTR_TYPE) &&
+	       attr->srq_type == IBV_SRQT_XRC;
+}
+
 static int m5m_srq_req_check(const struct m5m_ctx *c,
 			     const struct ibv_srq_init_attr_ex *attr,
 			     const struct mlx5_ib_create_srq *req)
@@ -329,8 +335,13 @@ static int m5m_srq_req_check(const struct m5m_ctx *c,
 	if (!(attr->comp_mask & IBV_SRQ_INIT_ATTR_PD) || !attr->pd)
 		return EINVAL;
 	if ((attr->comp_mask & IBV_SRQ_INIT_ATTR_TYPE) &&
-	    attr->srq_type != IBV_SRQT_BASIC)
+	    attr->srq_type != IBV_SRQT_BASIC && attr->srq_type != IBV_SRQT_XRC)
 		return EOPNOTSUPP;
+	/* An XRC SRQ completes on a CQ of its own, in a domain (uverbs). */
+	if (m5m_srq_is_xrc(attr) &&
+	    (!(attr->comp_mask & IBV_SRQ_INIT_ATTR_XRCD) || !attr->xrcd ||
+	     !(attr->comp_mask & IBV_SRQ_INIT_ATTR_CQ) || !attr->cq))
+		return EINVAL;
 	/* mlx5_ib takes max_wr 0 and sizes the SRQ to one WQE. */
 	if (attr->attr.max_wr >= (1u << 15) || attr->attr.max_sge > 31)
 		return EINVAL;
@@ -349,6 +360,8 @@ int m5k_create_srq(struct ibv_context *ctx, struct verbs_srq *srq,
 		   struct mlx5_ib_create_srq_resp *resp)
 {
 	struct m5m_srq *m = NULL;
+	struct m5m_xrcd *x = NULL;
+	struct m5m_cq *xcq = NULL;
 	struct m5m_pd *p = NULL;
 	struct m5m_ctx *c;
 	uint32_t desc;
@@ -360,6 +373,12 @@ int m5k_create_srq(struct ibv_context *ctx, struct verbs_srq *srq,
 	if (!ret) {
 		p = m5m_tab_get(&c->dev->pds, attr->pd->handle);
 		if (!p || p->ctx != c)
+			ret = EINVAL;
+	}
+	if (!ret && m5m_srq_is_xrc(attr)) {
+		x = m5m_xrcd_of(attr->xrcd);
+		xcq = m5m_cq_of(attr->cq);
+		if (!x || !xcq)
 			ret = EINVAL;
 	}
 	if (!ret && !(m = calloc(1, sizeof(*m))))
@@ -397,6 +416,16 @@ int m5k_create_srq(struct ibv_context *ctx, struct verbs_srq *srq,
 	srq->srq_type = IBV_SRQT_BASIC;
 	if (attr->comp_mask & IBV_SRQ_INIT_ATTR_CQ)
 		srq->cq = attr->cq;
+	if (x) {
+		/* What ibv_cmd_create_srq_ex fills for an XRC SRQ. */
+		m->xrcd = x->xrcdn;
+		m->cq = xcq;
+		x->users++;
+		xcq->users++;
+		srq->srq_type = IBV_SRQT_XRC;
+		srq->xrcd = container_of(attr->xrcd, struct verbs_xrcd, xrcd);
+		srq->srq_num = m->srqn;
+	}
 	attr->attr.max_wr = m->nwqe - 1;
 	memset(resp, 0, sizeof(*resp));
 	resp->srqn = m->srqn;
@@ -468,6 +497,12 @@ int m5k_destroy_srq(struct ibv_srq *srq)
 		       "SRQ", m->srqn);
 	m5m_dbrec_unregister(m->dbrec);
 	m->pd->users--;
+	if (m->cq) {
+		struct m5m_xrcd *x = m5m_tab_get(&m->dev->xrcds, m->xrcd);
+
+		m->cq->users--;
+		x->users--;
+	}
 	m5m_tab_del(&m->ctx->dev->srqs, m->srqn);
 	free(m);
 out:

@@ -337,9 +337,11 @@ static int m5m_qp_req_check(struct m5m_ctx *c,
 		IBV_QP_INIT_ATTR_MAX_TSO_HEADER | IBV_QP_INIT_ATTR_IND_TABLE |
 		IBV_QP_INIT_ATTR_RX_HASH | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
 
+	/* An XRC initiator has no receive side (uverbs takes no CQ for it). */
 	if ((attr->comp_mask & ~known) ||
 	    !(attr->comp_mask & IBV_QP_INIT_ATTR_PD) || !attr->pd ||
-	    !attr->send_cq || !attr->recv_cq)
+	    !attr->send_cq ||
+	    (!attr->recv_cq && attr->qp_type != IBV_QPT_XRC_SEND))
 		return EINVAL;
 	if ((attr->comp_mask &
 	     (IBV_QP_INIT_ATTR_XRCD | IBV_QP_INIT_ATTR_MAX_TSO_HEADER |
@@ -348,8 +350,11 @@ static int m5m_qp_req_check(struct m5m_ctx *c,
 	     attr->create_flags))
 		return EOPNOTSUPP;
 	if (attr->qp_type != IBV_QPT_RC && attr->qp_type != IBV_QPT_UC &&
-	    attr->qp_type != IBV_QPT_UD)
+	    attr->qp_type != IBV_QPT_UD && attr->qp_type != IBV_QPT_XRC_SEND)
 		return EOPNOTSUPP;
+	if (attr->qp_type == IBV_QPT_XRC_SEND &&
+	    (attr->srq || req->rq_wqe_count))
+		return EINVAL;
 	/*
 	 * mlx5_ib's set_rq_size() holds max_recv_wr to the WQE limit, and
 	 * nothing holds max_send_wr or the SGE counts of a user QP: the
@@ -405,7 +410,9 @@ static void m5m_qp_sanity(struct m5m_dev *dev, const struct m5m_qp *qp,
 		  "QP with an SRQ asks for an RQ of %u WQEs (the kernel "
 		  "ignores it and puts the SQ at offset 0)",
 		  req->rq_wqe_count);
-	m5m_check(dev, attr->srq || req->rq_wqe_count >= attr->cap.max_recv_wr,
+	m5m_check(dev,
+		  attr->srq || attr->qp_type == IBV_QPT_XRC_SEND ||
+			  req->rq_wqe_count >= attr->cap.max_recv_wr,
 		  "RQ of %u WQEs for max_recv_wr %u", req->rq_wqe_count,
 		  attr->cap.max_recv_wr);
 	m5m_check(dev, req->sq_wqe_count >= attr->cap.max_send_wr,
@@ -450,6 +457,79 @@ static void m5m_qp_fill(struct verbs_qp *vqp, struct ibv_context *ctx,
 	*db_vqp_comp_mask(vqp) = 0;
 }
 
+/*
+ * An XRC target: a kernel object only, no PD, CQ, buffer or doorbell of
+ * the process (uverbs takes its domain instead).  It delivers to the XRC
+ * SRQs of its domain (the engine's m5m_exec_xrc), and posts nothing.
+ */
+static __be32 m5m_tgt_dbrec[2]; /* read as zero: nothing is ever posted */
+
+static int m5m_xrc_tgt_check(struct m5m_ctx *c,
+			     const struct ibv_qp_init_attr_ex *attr,
+			     const struct mlx5_ib_create_qp *req)
+{
+	const uint32_t known = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_XRCD;
+
+	if ((attr->comp_mask & ~known) ||
+	    !(attr->comp_mask & IBV_QP_INIT_ATTR_XRCD) || !attr->xrcd)
+		return EINVAL;
+	if (req->sq_wqe_count || req->rq_wqe_count || req->buf_addr ||
+	    req->flags || req->ece_options || req->reserved)
+		return EINVAL;
+	return m5m_uidx_check(c, req->uidx);
+}
+
+static int m5m_create_xrc_tgt(struct ibv_context *ctx, struct verbs_qp *qp,
+			      struct ibv_qp_init_attr_ex *attr,
+			      const struct mlx5_ib_create_qp *req,
+			      struct mlx5_ib_create_qp_resp *resp)
+{
+	struct m5m_xrcd *x = NULL;
+	struct m5m_qp *m = NULL;
+	struct m5m_ctx *c;
+	int ret;
+
+	m5m_lock();
+	c = m5m_ctx_of(ctx);
+	ret = c ? m5m_xrc_tgt_check(c, attr, req) : ENODEV;
+	if (!ret && !(x = m5m_xrcd_of(attr->xrcd)))
+		ret = EINVAL;
+	if (!ret && !(m = calloc(1, sizeof(*m))))
+		ret = ENOMEM;
+	if (ret)
+		goto out;
+	m->ctx = c;
+	m->dev = c->dev;
+	m->type = IBV_QPT_XRC_RECV;
+	m->state = IBV_QPS_RESET;
+	m->ibqp = &qp->qp;
+	m->dbrec = m5m_tgt_dbrec;
+	m->uidx = c->cqe_version ? req->uidx : 0xffffff;
+	m->xrcd = x->xrcdn;
+	m->port = 1;
+	m->mtu = IBV_MTU_1024;
+	m->qpn = m5m_tab_add(&c->dev->qps, m);
+	if (!m->qpn) {
+		ret = ENOMEM;
+		goto out;
+	}
+	x->users++;
+	m5m_qp_fill(qp, ctx, attr, m->qpn);
+	qp->qp.pd = NULL;
+	qp->qp.send_cq = NULL;
+	qp->qp.recv_cq = NULL;
+	qp->qp.srq = NULL;
+	/* What ibv_cmd_create_qp_ex2 fills for a target (set_qp). */
+	*db_vqp_comp_mask(qp) = VERBS_QP_XRCD;
+	*db_vqp_xrcd(qp) = container_of(attr->xrcd, struct verbs_xrcd, xrcd);
+	memset(resp, 0, sizeof(*resp));
+	m = NULL;
+out:
+	free(m);
+	m5m_unlock();
+	return ret;
+}
+
 int m5k_create_qp(struct ibv_context *ctx, struct verbs_qp *qp,
 		  struct ibv_qp_init_attr_ex *attr,
 		  const struct mlx5_ib_create_qp *req,
@@ -459,6 +539,8 @@ int m5k_create_qp(struct ibv_context *ctx, struct verbs_qp *qp,
 	struct m5m_ctx *c;
 	int ret;
 
+	if (attr->qp_type == IBV_QPT_XRC_RECV)
+		return m5m_create_xrc_tgt(ctx, qp, attr, req, resp);
 	m5m_lock();
 	c = m5m_ctx_of(ctx);
 	ret = c ? m5m_qp_req_check(c, attr, req) : ENODEV;
@@ -470,7 +552,13 @@ int m5k_create_qp(struct ibv_context *ctx, struct verbs_qp *qp,
 	m->dev = c->dev;
 	m->pd = m5m_tab_get(&c->dev->pds, attr->pd->handle);
 	m->scq = m5m_ctx_cq(c, attr->send_cq);
-	m->rcq = m5m_ctx_cq(c, attr->recv_cq);
+	/*
+	 * An XRC initiator receives nothing: mlx5_ib names a CQ of its own
+	 * there, the model the send CQ (never written through: no RQ).
+	 */
+	m->rcq = attr->qp_type == IBV_QPT_XRC_SEND
+			 ? m->scq
+			 : m5m_ctx_cq(c, attr->recv_cq);
 	m->srq = attr->srq ? m5m_tab_get(&c->dev->srqs, attr->srq->handle)
 			   : NULL;
 	if (!m->pd || m->pd->ctx != c || !m->scq || !m->rcq ||
@@ -543,6 +631,12 @@ int m5k_destroy_qp(struct ibv_qp *qp)
 	c = m->ctx;
 	m5m_wait_acked(c->dev, &qp->mutex, &qp->cond, &qp->events_completed,
 		       m->async_reported, NULL, 0, "QP", m->qpn);
+	if (m->type == IBV_QPT_XRC_RECV) {
+		struct m5m_xrcd *x = m5m_tab_get(&c->dev->xrcds, m->xrcd);
+
+		x->users--;
+		goto gone;
+	}
 	if (m->uobj)
 		m->uobj->users--;
 	else
@@ -553,6 +647,7 @@ int m5k_destroy_qp(struct ibv_qp *qp)
 	m->rcq->users--;
 	if (m->srq)
 		m->srq->users--;
+gone:
 	m5m_tab_del(&c->dev->qps, m->qpn);
 	free(m);
 	m5m_unlock();

@@ -2137,6 +2137,12 @@ static const struct bm_other {
 	  "it" },
 	{ "create_srq_max_wr_0", 0, -1,
 	  "libmlx5 and mlx5_ib take max_wr 0: one WQE that holds no WR" },
+	{ "create_qp_ex_xrc_send", 0, -1,
+	  "the mlx5 backend serves XRC: an XRC initiator takes a PD and a "
+	  "send CQ (libmlx5 creates it too)" },
+	{ "create_srq_ex_type_xrc", EINVAL, -1,
+	  "the mlx5 backend serves XRC SRQs; this one names no XRC domain "
+	  "and no CQ" },
 	{ "create_qp_ex_every_rc_send_op", EOPNOTSUPP, -1,
 	  "LOCAL_INV, BIND_MW and SEND_WITH_INV are not served on mlx5" },
 	{ "wr_send_sges_above_max", ENOMEM, -1,
