@@ -189,7 +189,8 @@ static void stranded(struct cx *cx, struct cx_eng_qp *e)
 	refresh_dbrec(cx, e);
 	if (m5m_snd_dbrec(&e->m) != e->db_end) {
 		cx_trace(cx,
-			 "violation: qp 0x%x: SND dbrec %u, last doorbell ends at %u",
+			 "violation: qp 0x%x: SND dbrec %u, last doorbell ends "
+			 "at %u",
 			 e->n, m5m_snd_dbrec(&e->m), e->db_end);
 		cx->eng->st.db_not_last++;
 	}

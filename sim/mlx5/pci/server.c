@@ -125,8 +125,8 @@ int main(int argc, char **argv)
 		}
 	}
 	if (a + 1 != argc) {
-		fprintf(stderr,
-			"usage: cx-server [--trace] [--vectors N] [--stats FILE] SOCKET\n");
+		fprintf(stderr, "usage: cx-server [--trace] [--vectors N] "
+				"[--stats FILE] SOCKET\n");
 		return 2;
 	}
 	cx = cx_create(&host);
