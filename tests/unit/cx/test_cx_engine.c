@@ -1356,15 +1356,11 @@ static void srq_over_posting_is_a_recv_violation(void)
 }
 
 /*
- * Two WQEs posted, the doorbell rung with the first one's ctrl segment:
- * only the first runs (a ConnectX takes the producer index from the
- * doorbell), and the doorbell is counted for naming an earlier WQE than
- * the last one posted.  The second runs at its own doorbell.
+ * Two SENDs posted on A (the SND dbrec past both), the doorbell rung with
+ * the first one's ctrl segment; the first WQE's ctrl segment.
  */
-static void doorbell_naming_an_earlier_wqe_runs_only_up_to_it(void)
+static const uint8_t *t_two_sends_first_rung(struct t_rig *r)
 {
-	uint8_t qpc[CX_QPC_BYTES] = { 0 };
-	struct t_rig *r = t_rig(CX_ST_RC);
 	const uint8_t *first;
 	uint8_t *w;
 
@@ -1381,9 +1377,23 @@ static void doorbell_naming_an_earlier_wqe_runs_only_up_to_it(void)
 	CHECK_EQ(cx_bar_write(r->cx, (uint64_t)r->uar * CX_PAGE + 0x800, first,
 			      8),
 		 0);
+	return first;
+}
+
+/*
+ * Only the first runs (a ConnectX takes the producer index from the
+ * doorbell); a dbrec ahead of the doorbell is not counted (MMIO writes are
+ * posted: the second WQE's doorbell may still be on its way), and once
+ * the second WQE's doorbell ran it, stopping the QP counts nothing.
+ */
+static void doorbell_naming_an_earlier_wqe_runs_only_up_to_it(void)
+{
+	uint8_t qpc[CX_QPC_BYTES] = { 0 };
+	struct t_rig *r = t_rig(CX_ST_RC);
+	const uint8_t *first = t_two_sends_first_rung(r);
+
 	CHECK_EQ(t_cqe(0, 0)->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_REQ);
 	CHECK_EQ(t_cqe(0, 1)->op_own >> 4, CQE_INVALID);
-	/* Posted MMIO: the second WQE's doorbell may still be on its way. */
 	CHECK_EQ(cx_eng_stats(r->cx)->db_not_last, 0);
 	CHECK_EQ(cx_eng_stats(r->cx)->db_not_wqe, 0);
 	CHECK_EQ(cx_bar_write(r->cx, (uint64_t)r->uar * CX_PAGE + 0x800,
@@ -1406,22 +1416,8 @@ static void wqe_no_doorbell_named_is_counted_when_the_qp_stops(void)
 
 	for (i = 0; i < 2; i++) {
 		struct t_rig *r = t_rig(CX_ST_RC);
-		const uint8_t *first;
-		uint8_t *w;
 
-		t_recv(r, 1, 64, t_iova[1]);
-		t_recv(r, 1, 64, t_iova[1] + 0x100);
-		w = t_wqe(r, 0, M5_OPCODE_SEND, 2);
-		t_data(w, 64, r->key[0], t_iova[0]);
-		first = w - sizeof(struct m5_ctrl_seg);
-		r->sq_pi[0]++;
-		w = t_wqe(r, 0, M5_OPCODE_SEND, 2);
-		t_data(w, 64, r->key[0], t_iova[0]);
-		r->sq_pi[0]++;
-		t_dbr(0)[M5_SND_DBR] = htobe32(r->sq_pi[0]);
-		CHECK_EQ(cx_bar_write(r->cx, (uint64_t)r->uar * CX_PAGE + 0x800,
-				      first, 8),
-			 0);
+		t_two_sends_first_rung(r);
 		CHECK_EQ(cx_eng_stats(r->cx)->db_not_last, 0);
 		if (i == 0) {
 			t_move(r->cx, CX_OP_2ERR_QP, r->qpn[0], qpc);
