@@ -685,7 +685,7 @@ void cx_eng_qp_moved(struct cx *cx, uint32_t qpn)
 	e->m.sq_psn = cx_get(c, F_QPC_NEXT_SEND_PSN);
 	e->m.rq_psn = cx_get(c, F_QPC_NEXT_RCV_PSN);
 	e->m.pkey_index = cx_get(c, F_QPC_PKEY_INDEX);
-	if (to == IBV_QPS_ERR || to == IBV_QPS_RESET)
+	if (to == IBV_QPS_ERR) /* 2RST is cx_eng_qp_made's */
 		stranded(cx, e);
 	refresh_dbrec(cx, e);
 	if (to == IBV_QPS_ERR && e->m.state != IBV_QPS_ERR) {

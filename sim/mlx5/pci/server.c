@@ -29,12 +29,16 @@ static uint64_t stats_total = UINT64_MAX;
 /* Replaced whole (rename), so that a reader never sees half a report. */
 static void stats_write(struct cx *cx)
 {
+	uint64_t total;
 	char tmp[4096];
 	FILE *f;
 
-	if (!stats_path || cx_eng_report(cx, NULL) == stats_total)
+	if (!stats_path)
 		return;
-	stats_total = cx_eng_report(cx, NULL);
+	total = cx_eng_report(cx, NULL);
+	if (total == stats_total)
+		return;
+	stats_total = total;
 	snprintf(tmp, sizeof(tmp), "%s.tmp", stats_path);
 	f = fopen(tmp, "w");
 	if (!f) {
