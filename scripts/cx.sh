@@ -124,10 +124,8 @@ fi
 # $stats/expected ("RULE N CHECK" lines: check-violations-referee.sh), and
 # no other: the run is clean.
 if ((src == 3)) && [[ -s $stats/expected ]]; then
-	left=$(awk '$1 == "violations:" && NF == 3 { n[$2] += $3 }
-		FILENAME ~ /expected$/ { n[$1] -= $2 }
-		END { for (r in n) if (n[r]) print r " " n[r] }' \
-		"$work/server.log" "$stats/expected")
+	left=$({ db_violation_rules "$work/server.log"; awk 'NF { print $1, -$2 }' "$stats/expected"; } |
+		awk '{ n[$1] += $2 } END { for (r in n) if (n[r]) print r, n[r] }')
 	if [[ -z $left ]]; then
 		echo "--- device server: every violation was caused on purpose:$(awk '{printf " %s %s (%s)", $1, $2, $3}' "$stats/expected")"
 		src=0

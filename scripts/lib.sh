@@ -95,3 +95,11 @@ db_link_type() {
 db_ibdev() {
 	echo "${DOORBELL_VM_IBDEV:-rxe0}"
 }
+
+# db_violation_rules FILE: cx-server's violation lines in FILE (its log,
+# or the file of its --stats) as "RULE N", one per rule that counted: not
+# the total ("violations: N"), nor engine_other, which fails no run
+# (docs/connectx-device.md, "The engine's checks").
+db_violation_rules() {
+	awk '$1 == "violations:" && NF == 3 { print $2, $3 }' "$1" 2>/dev/null
+}

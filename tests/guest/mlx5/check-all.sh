@@ -39,6 +39,8 @@
 # (default: the checkout's build/; with-provider.sh).
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=scripts/lib.sh
+. "$here/../../../scripts/lib.sh"	# db_violation_rules
 build=${DOORBELL_PROVIDER_BUILD:-$(cd "$here/../../.." && pwd)/build}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -85,16 +87,17 @@ stamp matrix
 # Its violations of the device's rules are measured too, not judged: each
 # rule's count is printed and named in the expected file that scripts/cx.sh
 # subtracts from the server's verdict.
-rules() { grep -s '^violations: [a-z]' "${DOORBELL_CX_STATS:-/nonexistent}/violations" | grep -v engine_other; }
-expected=/dev/null
-[[ -z ${DOORBELL_CX_STATS:-} ]] || expected=$DOORBELL_CX_STATS/expected
-before=$(rules)
+stats=/nonexistent expected=/dev/null
+if [[ -n ${DOORBELL_CX_STATS:-} ]]; then
+	stats=$DOORBELL_CX_STATS/violations expected=$DOORBELL_CX_STATS/expected
+fi
+before=$(db_violation_rules "$stats")
 "$here/with-provider.sh" libmlx5 "$build/tests/guest/itest/doorbell-itest" -d mlx5_0 -g 0 -k matrix_ 2>&1 |
 	sed -E -e "s/^(PASS|FAIL|SKIP) cx_matrix_/  libmlx5 (Linux $(uname -r)): \\1 matrix_/" \
 		-e "s/^(PASS|FAIL) cx_no_violations_/  libmlx5 (Linux $(uname -r)), measured: \\1 no_violations_/"
-awk -v who=libmlx5-matrix-measurement '{ n[$2] += (FILENAME == "-" ? -$3 : $3) }
-	END { for (r in n) if (n[r] > 0) print r, n[r], who }' \
-	<(rules) - <<<"$before" | tee -a "$expected" |
+{ db_violation_rules "$stats"; awk 'NF { print $1, -$2 }' <<<"$before"; } |
+	awk -v who=libmlx5-matrix-measurement '{ n[$1] += $2 }
+		END { for (r in n) if (n[r] > 0) print r, n[r], who }' | tee -a "$expected" |
 	sed 's/^/  libmlx5 (Linux '"$(uname -r)"'), measured: violations /'
 stamp "matrix through libmlx5"
 if [[ ${1:-} == --validate ]]; then
