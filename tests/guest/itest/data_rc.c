@@ -402,19 +402,25 @@ static int expect_inv_req_err(struct it_test *t, struct ibv_cq *cq,
  * user MRs without en_rinval (only type-2 memory windows get it), so the
  * responder will not invalidate the key: the receive and the send both
  * complete with REM_INV_REQ_ERR, through libmlx5 and through doorbell.
+ * arg 0: ibv_post_send; 1: ibv_wr_send_inv.
  */
 static int rc_send_with_inv_of_an_mr_rkey_is_refused(struct it_test *t,
 						     long arg)
 {
+	struct it_qp_attr attr = it_qp_defaults(IBV_QPT_RC);
 	struct ibv_send_wr wr;
+	struct ibv_qp_ex *qpx;
 	struct ibv_sge sge;
 	struct it_buf *sb, *rb;
 	struct it_ep a, b;
+	int ret;
 
 	if (it_backend(t->env) != IT_MLX5)
 		return it_skip(t, "the rule checked is the ConnectX's "
 				  "(mkc en_rinval); rdma_rxe has its own");
-	if (rc_pair(t, &a, &b))
+	if (arg)
+		attr.send_ops_flags = IBV_QP_EX_WITH_SEND_WITH_INV;
+	if (it_pair(t, &a, &b, &attr))
 		return IT_FAIL;
 	sb = it_buf_new(t, 4096, IBV_ACCESS_LOCAL_WRITE, it_seed(t, 2));
 	rb = it_buf_new(t, 4096, IT_ACCESS_ALL, it_seed(t, 1));
@@ -424,8 +430,21 @@ static int rc_send_with_inv_of_an_mr_rkey_is_refused(struct it_test *t,
 		return IT_FAIL;
 	it_wr(&wr, &sge, 1, IBV_WR_SEND_WITH_INV, sb, 0, 512);
 	wr.invalidate_rkey = rb->mr->rkey;
-	if (it_post_send(t, a.qp, &wr) ||
-	    expect_inv_req_err(t, b.rcq, 100, "the receive") ||
+	if (!arg) {
+		if (it_post_send(t, a.qp, &wr))
+			return IT_FAIL;
+	} else {
+		qpx = ibv_qp_to_qp_ex(a.qp);
+		IT_EXPECT(t, qpx, "ibv_qp_to_qp_ex: NULL");
+		ibv_wr_start(qpx);
+		qpx->wr_id = wr.wr_id;
+		qpx->wr_flags = IBV_SEND_SIGNALED;
+		ibv_wr_send_inv(qpx, wr.invalidate_rkey);
+		ibv_wr_set_sge(qpx, sge.lkey, sge.addr, sge.length);
+		ret = ibv_wr_complete(qpx);
+		IT_EXPECT(t, !ret, "ibv_wr_complete: %s", strerror(ret));
+	}
+	if (expect_inv_req_err(t, b.rcq, 100, "the receive") ||
 	    expect_inv_req_err(t, a.scq, 1, "the send"))
 		return IT_FAIL;
 	return 0;
@@ -1064,6 +1083,8 @@ const struct it_case it_cases_data_rc[] = {
 	{ "rc_send_inline_gathers_3_sges", rc_send_inline_gathers_3_sges, 0 },
 	{ "rc_send_with_inv_of_an_mr_rkey_is_refused",
 	  rc_send_with_inv_of_an_mr_rkey_is_refused, 0 },
+	{ "rc_send_with_inv_wr_api_of_an_mr_rkey_is_refused",
+	  rc_send_with_inv_of_an_mr_rkey_is_refused, 1 },
 	{ "rc_send_with_imm_delivers_imm_and_flag",
 	  rc_send_with_imm_delivers_imm, 0 },
 	{ "rc_send_before_recv_arrives_after_rnr_retry",
