@@ -230,7 +230,7 @@ struct m5_wq {
 /* Opcodes whose payload may be inline: the ones that carry data out. */
 #define M5_OPS_INLINE                                                          \
 	(M5_OP(RDMA_WRITE) | M5_OP(RDMA_WRITE_WITH_IMM) | M5_OP(SEND) |        \
-	 M5_OP(SEND_WITH_IMM))
+	 M5_OP(SEND_WITH_IMM) | M5_OP(SEND_WITH_INV))
 
 /*
  * The send flags libibverbs v44 defines.  IBV_SEND_IP_CSUM means nothing

@@ -223,9 +223,9 @@ const struct db_backend db_mlx5_backend = {
 	/*
 	 * Of the features core/caps.c masks, completion timestamps and XRC
 	 * (domains, XRC SRQs, initiators and targets, the XRC segment in
-	 * both send APIs): no windows, LOCAL_INV, SEND_WITH_INV, raw QPs,
-	 * RSS, tag matching, device memory or pacing (ODP and atomics are
-	 * served and kept).
+	 * both send APIs): no windows, LOCAL_INV (so not MEM_MGT, though
+	 * SEND_WITH_INV is posted), raw QPs, RSS, tag matching, device
+	 * memory or pacing (ODP and atomics are served and kept).
 	 */
 	.serves = DB_SERVES_TIMESTAMP | DB_SERVES_XRC,
 	.get_context = m5_get_context,

@@ -22,10 +22,11 @@ static uint32_t m5_qp_opcode_mask(const struct m5_context *ctx,
 
 	/* UC: no READ and no atomics (they need a response). */
 	if (type == IBV_QPT_UC)
-		m |= M5_OP(RDMA_WRITE) | M5_OP(RDMA_WRITE_WITH_IMM);
+		m |= M5_OP(RDMA_WRITE) | M5_OP(RDMA_WRITE_WITH_IMM) |
+		     M5_OP(SEND_WITH_INV);
 	/* An XRC initiator is an RC requester. */
 	if (type == IBV_QPT_RC || type == IBV_QPT_XRC_SEND) {
-		m |= M5_OPS_RDMA;
+		m |= M5_OPS_RDMA | M5_OP(SEND_WITH_INV);
 		if (ctx->atomic_cap)
 			m |= M5_OPS_ATOMIC;
 	}

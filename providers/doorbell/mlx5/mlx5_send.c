@@ -34,6 +34,7 @@ static const uint8_t m5_wr_opcode[] = {
 	[IBV_WR_RDMA_READ] = M5_OPCODE_RDMA_READ,
 	[IBV_WR_ATOMIC_CMP_AND_SWP] = M5_OPCODE_ATOMIC_CS,
 	[IBV_WR_ATOMIC_FETCH_AND_ADD] = M5_OPCODE_ATOMIC_FA,
+	[IBV_WR_SEND_WITH_INV] = M5_OPCODE_SEND_INVAL,
 };
 #define M5_NUM_WR_OPCODES (sizeof(m5_wr_opcode) / sizeof(m5_wr_opcode[0]))
 
@@ -88,29 +89,32 @@ m5_sge_refused(const struct ibv_send_wr *wr)
 }
 
 /*
- * An opcode past the table: EOPNOTSUPP for the verbs opcodes this backend
- * lacks, LOCAL_INV, BIND_MW, SEND_WITH_INV and TSO (ConnectX opcodes that
- * libmlx5 builds), FLUSH and ATOMIC_WRITE (which libmlx5 v44 calls
- * unknown: EINVAL), as core/attr.h's policy says; else EINVAL: no opcode
- * at all.
+ * An opcode past the table or without a WQE opcode: EOPNOTSUPP for the
+ * verbs opcodes this backend lacks, LOCAL_INV, BIND_MW and TSO (ConnectX
+ * opcodes that libmlx5 builds), FLUSH and ATOMIC_WRITE (which libmlx5 v44
+ * calls unknown: EINVAL), as core/attr.h's policy says; else EINVAL: no
+ * opcode at all.
  */
 #define M5_OPS_LACKED                                                          \
-	(M5_OP(LOCAL_INV) | M5_OP(BIND_MW) | M5_OP(SEND_WITH_INV) |            \
-	 M5_OP(TSO) | 1u << 14 /* FLUSH */ | 1u << 15 /* ATOMIC_WRITE */)
+	(M5_OP(LOCAL_INV) | M5_OP(BIND_MW) | M5_OP(TSO) |                      \
+	 1u << 14 /* FLUSH */ | 1u << 15 /* ATOMIC_WRITE */)
 static __attribute__((noinline)) int m5_op_unknown(uint32_t op)
 {
 	return op < 32 && (M5_OPS_LACKED & (1u << op)) ? EOPNOTSUPP : EINVAL;
 }
 
 /*
- * An opcode the QP does not take: EOPNOTSUPP for an atomic on an RC QP of
- * a device without host-endian atomics (libmlx5's answer), else EINVAL.
+ * An opcode the QP does not take: EOPNOTSUPP for one the backend lacks
+ * (inside the table: LOCAL_INV, BIND_MW) or an atomic on an RC QP of a
+ * device without host-endian atomics (libmlx5's answer), else EINVAL.
  */
 static __attribute__((noinline)) int m5_op_refused(const struct m5_qp *qp,
 						   uint32_t bit)
 {
-	return (bit & M5_OPS_ATOMIC) && (qp->vqp.qp.qp_type == IBV_QPT_RC ||
-					 qp->vqp.qp.qp_type == IBV_QPT_XRC_SEND)
+	return (bit & M5_OPS_LACKED) ||
+			       ((bit & M5_OPS_ATOMIC) &&
+				(qp->vqp.qp.qp_type == IBV_QPT_RC ||
+				 qp->vqp.qp.qp_type == IBV_QPT_XRC_SEND))
 		       ? EOPNOTSUPP
 		       : EINVAL;
 }
@@ -378,6 +382,21 @@ static inline void m5_mark_tail_bbs(struct m5_wq *sq, unsigned int bbs,
  * control segment is written last; the device reads none of it before the
  * doorbell.  Returns the WQE's ds.
  */
+/*
+ * The ctrl segment's imm: the immediate data (big-endian already) or the
+ * rkey a SEND with Invalidate names (host order: imm_data's union twin).
+ */
+static inline __be32 m5_ctrl_imm(const struct ibv_send_wr *wr)
+{
+	uint32_t bit = 1u << wr->opcode;
+
+	if (bit & M5_OPS_IMM)
+		return wr->imm_data;
+	if (__builtin_expect(bit & M5_OP(SEND_WITH_INV), 0))
+		return htobe32(wr->invalidate_rkey);
+	return 0;
+}
+
 static inline unsigned int m5_build_wqe(struct m5_qp *qp,
 					const struct ibv_send_wr *wr,
 					uint32_t inl, unsigned int nreq,
@@ -397,8 +416,7 @@ static inline unsigned int m5_build_wqe(struct m5_qp *qp,
 			    m5_fm_ce_se[flags &
 					(IBV_SEND_FENCE | IBV_SEND_SIGNALED |
 					 IBV_SEND_SOLICITED)],
-		/* imm_data is big-endian already. */
-		.imm = ((1u << wr->opcode) & M5_OPS_IMM) ? wr->imm_data : 0,
+		.imm = m5_ctrl_imm(wr),
 	};
 	sq->wrid[idx] = wr->wr_id;
 	sq->wqe_head[idx] = sq->head + nreq;

@@ -34,6 +34,7 @@ M5_WITH_IS_OP(SEND_WITH_IMM);
 M5_WITH_IS_OP(RDMA_READ);
 M5_WITH_IS_OP(ATOMIC_CMP_AND_SWP);
 M5_WITH_IS_OP(ATOMIC_FETCH_AND_ADD);
+M5_WITH_IS_OP(SEND_WITH_INV);
 
 /* The batch between wr_start and wr_complete/wr_abort (under sq.lock). */
 struct m5_wr {
@@ -231,9 +232,18 @@ static void m5_wr_send_imm(struct ibv_qp_ex *qpx, __be32 imm)
 		wr->imm_data = imm;
 }
 
+/* The rkey travels in the ctrl segment's imm (m5_ctrl_imm). */
+static void m5_wr_send_inv(struct ibv_qp_ex *qpx, uint32_t invalidate_rkey)
+{
+	struct ibv_send_wr *wr = m5_wr_new(qpx, IBV_WR_SEND_WITH_INV);
+
+	if (wr)
+		wr->invalidate_rkey = invalidate_rkey;
+}
+
 /*
- * ATOMIC WRITE and FLUSH (the ConnectX has neither), LOCAL_INV, BIND_MW,
- * SEND_WITH_INV and TSO (this backend lacks them): create_qp_ex refuses
+ * ATOMIC WRITE and FLUSH (the ConnectX has neither), LOCAL_INV, BIND_MW
+ * and TSO (this backend lacks them): create_qp_ex refuses
  * their send_ops_flags, so calling one fails the batch with EOPNOTSUPP,
  * as post_send answers their opcodes; the builders are there so that no
  * call through the table is a NULL one.
@@ -259,11 +269,6 @@ static void m5_wr_flush(struct ibv_qp_ex *qpx, uint32_t rkey, uint64_t addr,
 }
 
 static void m5_wr_local_inv(struct ibv_qp_ex *qpx, uint32_t invalidate_rkey)
-{
-	m5_wr_lacked(qpx);
-}
-
-static void m5_wr_send_inv(struct ibv_qp_ex *qpx, uint32_t invalidate_rkey)
 {
 	m5_wr_lacked(qpx);
 }

@@ -100,9 +100,10 @@ void m5m_cqe_resp(struct m5m_qp *qp, uint16_t counter, const struct m5m_resp *r)
 	struct m5_cqe64 c = { 0 };
 
 	c.byte_cnt = htobe32(r->byte_cnt);
-	/* imm as the sender wrote it; pkey_index 0 otherwise */
+	/* imm (or the invalidated rkey) as the sender wrote it; else 0 */
 	if (r->opcode == M5_CQE_RESP_SEND_IMM ||
-	    r->opcode == M5_CQE_RESP_WR_IMM)
+	    r->opcode == M5_CQE_RESP_WR_IMM ||
+	    r->opcode == M5_CQE_RESP_SEND_INV)
 		c.imm_inval_pkey = r->imm;
 	c.flags_rqpn = htobe32((uint32_t)r->grh << M5_CQE_GRH_SHIFT |
 			       (uint32_t)(r->sl & 0xf) << 24 |

@@ -64,8 +64,22 @@ static struct m5m_srq *m5m_model_srq_find(void *arg, uint32_t srqn)
 	return m5m_tab_get(&dev->srqs, srqn);
 }
 
+/*
+ * The model's keys are ibv_reg_mr MRs, which mlx5_ib creates without
+ * en_rinval (only type-2 memory windows get it, and the model has none):
+ * no key of the model may be invalidated remotely.
+ */
+static int m5m_model_rinval(void *arg, const struct m5m_pd *pd, uint32_t key)
+{
+	(void)arg;
+	(void)pd;
+	(void)key;
+	return -1;
+}
+
 static const struct m5m_eng_ops m5m_model_ops = {
 	.xlate = m5m_model_xlate,
+	.rinval = m5m_model_rinval,
 	.qp_buf = m5m_model_qp_buf,
 	.srq_buf = m5m_model_srq_buf,
 	.cqe = m5m_model_cqe,
@@ -90,6 +104,13 @@ int m5m_xlate(const struct m5m_pd *pd, uint32_t key, uint64_t addr,
 
 	return dev->ops->xlate(dev->ops_arg, pd, key, addr, len, access, host,
 			       run);
+}
+
+int m5m_rinval(const struct m5m_pd *pd, uint32_t key)
+{
+	struct m5m_dev *dev = pd->dev;
+
+	return dev->ops->rinval(dev->ops_arg, pd, key);
 }
 
 void *m5m_sq_slot(const struct m5m_qp *qp, uint16_t idx)

@@ -38,6 +38,13 @@ struct m5m_eng_ops {
 		     uint64_t addr, uint64_t len, int access, uint8_t **host,
 		     uint64_t *run);
 	/*
+	 * SEND with Invalidate: 0 if key exists in pd, is in use and was
+	 * created with remote invalidation enabled (mkc en_rinval); the key
+	 * is then free (invalid until a UMR or BIND makes it valid again).
+	 * -1 otherwise, and nothing changes.
+	 */
+	int (*rinval)(void *arg, const struct m5m_pd *pd, uint32_t key);
+	/*
 	 * Host address of byte off of a QP's buffer (RQ first, then SQ) or
 	 * an SRQ's.  The engine asks for the start of one WQE or WQEBB and
 	 * reads no further than its end.

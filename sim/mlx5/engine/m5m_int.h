@@ -426,6 +426,7 @@ bool m5m_pd_in_use(struct m5m_dev *dev, struct m5m_pd *pd);
 /* m5m_eng.c: the engine's calls through the seam (m5m_eng.h) */
 int m5m_xlate(const struct m5m_pd *pd, uint32_t key, uint64_t addr,
 	      uint64_t len, int access, uint8_t **host, uint64_t *run);
+int m5m_rinval(const struct m5m_pd *pd, uint32_t key);
 void *m5m_sq_slot(const struct m5m_qp *qp, uint16_t idx);
 void *m5m_rq_slot(const struct m5m_qp *qp, uint16_t idx);
 void *m5m_srq_slot(const struct m5m_srq *srq, uint16_t idx);

@@ -203,6 +203,8 @@ static uint8_t m5m_resp_opcode(uint8_t wqe_opcode)
 		return M5_CQE_RESP_SEND_IMM;
 	case M5_OPCODE_RDMA_WRITE_IMM:
 		return M5_CQE_RESP_WR_IMM;
+	case M5_OPCODE_SEND_INVAL:
+		return M5_CQE_RESP_SEND_INV;
 	default:
 		return M5_CQE_RESP_SEND;
 	}
@@ -216,7 +218,8 @@ static enum m5m_rx m5m_rx_fail(struct m5m_qp *dst, uint16_t counter, int synd,
 	m5m_cqe_resp_err(dst, counter, (uint8_t)synd);
 	if (dst->type == IBV_QPT_RC || dst->type == IBV_QPT_XRC_RECV) {
 		m5m_qp_to_err(dst);
-		*req_synd = synd == M5_SYND_LOCAL_LENGTH_ERR
+		*req_synd = synd == M5_SYND_LOCAL_LENGTH_ERR ||
+					    synd == M5_SYND_REMOTE_INVAL_REQ_ERR
 				    ? M5_SYND_REMOTE_INVAL_REQ_ERR
 				    : M5_SYND_REMOTE_OP_ERR;
 	}
@@ -293,6 +296,16 @@ enum m5m_rx m5m_deliver(struct m5m_qp *src, const struct m5m_wqe *w,
 		if (err)
 			return m5m_rx_fail(dst, rw.counter, err, synd);
 	}
+	/*
+	 * SEND with Invalidate: the named key of the responder's PD must
+	 * allow remote invalidation (mkc en_rinval), else the receive
+	 * completes in error and an RC requester is told invalid request
+	 * (rxe's answer too, IBA class J).
+	 */
+	if (w->opcode == M5_OPCODE_SEND_INVAL &&
+	    m5m_rinval(dst->pd, be32toh(w->imm)))
+		return m5m_rx_fail(dst, rw.counter,
+				   M5_SYND_REMOTE_INVAL_REQ_ERR, synd);
 	m5m_rwqe_take(dst);
 	m5m_cqe_resp(dst, rw.counter, &r);
 	return M5M_RX_OK;

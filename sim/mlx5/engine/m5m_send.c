@@ -288,6 +288,7 @@ static int m5m_exec_op(struct m5m_qp *qp, const struct m5m_wqe *w,
 		return 0;
 	case M5_OPCODE_SEND:
 	case M5_OPCODE_SEND_IMM:
+	case M5_OPCODE_SEND_INVAL:
 		return m5m_exec_send(qp, w, byte_cnt);
 	case M5_OPCODE_RDMA_WRITE:
 	case M5_OPCODE_RDMA_WRITE_IMM:

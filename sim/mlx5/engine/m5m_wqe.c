@@ -43,6 +43,7 @@ static unsigned int m5m_min_ds(const struct m5m_qp *qp, uint8_t opcode)
 	switch (opcode) {
 	case M5_OPCODE_SEND:
 	case M5_OPCODE_SEND_IMM:
+	case M5_OPCODE_SEND_INVAL:
 		return qp->type == IBV_QPT_UD ? 4 : 1 + xrc;
 	case M5_OPCODE_RDMA_WRITE:
 	case M5_OPCODE_RDMA_WRITE_IMM:
@@ -63,6 +64,7 @@ static bool m5m_opcode_ok(const struct m5m_qp *qp, uint8_t opcode)
 	case M5_OPCODE_SEND:
 	case M5_OPCODE_SEND_IMM:
 		return true;
+	case M5_OPCODE_SEND_INVAL:
 	case M5_OPCODE_RDMA_WRITE:
 	case M5_OPCODE_RDMA_WRITE_IMM:
 		return qp->type == IBV_QPT_RC || qp->type == IBV_QPT_UC ||
@@ -72,7 +74,6 @@ static bool m5m_opcode_ok(const struct m5m_qp *qp, uint8_t opcode)
 	case M5_OPCODE_ATOMIC_FA:
 		return qp->type == IBV_QPT_RC || qp->type == IBV_QPT_XRC_SEND;
 	default:
-		/* SEND_INVAL needs memory windows: not in the model. */
 		return false;
 	}
 }
@@ -253,8 +254,10 @@ bool m5m_wqe_decode(struct m5m_qp *qp, uint16_t idx, struct m5m_wqe *w)
 		  m5m_min_ds(qp, w->opcode));
 	WQE_CHECK(w->ds * M5_DS_UNIT <= (size_t)qp->sq_bbs * M5_SEND_WQE_BB,
 		  "ds %u is larger than the SQ", w->ds);
+	/* SEND_INVAL carries the rkey to invalidate in the imm field. */
 	WQE_CHECK(w->opcode == M5_OPCODE_SEND_IMM ||
-			  w->opcode == M5_OPCODE_RDMA_WRITE_IMM || !w->imm,
+			  w->opcode == M5_OPCODE_RDMA_WRITE_IMM ||
+			  w->opcode == M5_OPCODE_SEND_INVAL || !w->imm,
 		  "ctrl imm set on an opcode without immediate data");
 	if (!ok || w->ds < m5m_min_ds(qp, w->opcode))
 		return false;

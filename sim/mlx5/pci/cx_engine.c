@@ -118,6 +118,17 @@ static int eng_xlate(void *arg, const struct m5m_pd *pd, uint32_t key,
 	return r;
 }
 
+static int eng_rinval(void *arg, const struct m5m_pd *pd, uint32_t key)
+{
+	struct cx *cx = arg;
+	int r = cx_mkey_rinval(cx, pd->pdn, key);
+
+	if (r)
+		cx_trace(cx, "send-with-invalidate refused: key 0x%x pd %u",
+			 key, pd->pdn);
+	return r;
+}
+
 static uint8_t *eng_qp_buf(void *arg, const struct m5m_qp *m, size_t off)
 {
 	struct cx *cx = arg;
@@ -243,6 +254,7 @@ static struct m5m_srq *eng_srq_find(void *arg, uint32_t srqn)
 
 static const struct m5m_eng_ops eng_ops = {
 	.xlate = eng_xlate,
+	.rinval = eng_rinval,
 	.qp_buf = eng_qp_buf,
 	.srq_buf = eng_srq_buf,
 	.cqe = eng_cqe,

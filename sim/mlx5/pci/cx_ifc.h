@@ -210,6 +210,7 @@
 #define F_MKC_QPN			0x20, 0x18
 #define F_MKC_MKEY_7_0			0x38, 0x8
 #define F_MKC_LENGTH64			0x60, 0x1
+#define F_MKC_EN_RINVAL			0x67, 0x1
 #define F_MKC_PD			0x68, 0x18
 #define B_MKC_START_ADDR		0x10
 #define B_MKC_LEN			0x18

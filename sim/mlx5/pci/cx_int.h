@@ -243,6 +243,7 @@ struct cx_qp {
 
 struct cx_mkey {
 	bool valid, free, umr_en, length64;
+	bool en_rinval; /* a SEND with Invalidate may free it */
 	uint8_t mode, access, variant,
 		log_page_size; /* access: a rw rr lw lr */
 	uint32_t pd, qpn;
@@ -358,6 +359,7 @@ int cx_mkey_xlate(struct cx *cx, uint32_t pdn, uint32_t key, uint64_t addr,
 		  uint64_t *run);
 /* The valid MKEY KEY (index << 8 | variant), or NULL. */
 struct cx_mkey *cx_mkey_get(struct cx *cx, uint32_t key);
+int cx_mkey_rinval(struct cx *cx, uint32_t pdn, uint32_t key);
 /* Whether entries [AT, AT + N) are within MTT key K's room. */
 bool cx_mkey_fits(const struct cx_mkey *k, uint64_t at, uint32_t n);
 /*

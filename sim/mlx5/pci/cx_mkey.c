@@ -84,6 +84,7 @@ static int create_mkey(struct cx *cx, struct cx_cmd *c)
 	k->mode = mode;
 	k->free = cx_get(mkc, F_MKC_FREE);
 	k->umr_en = cx_get(mkc, F_MKC_UMR_EN);
+	k->en_rinval = cx_get(mkc, F_MKC_EN_RINVAL);
 	k->access = cx_get(mkc, F_MKC_A) << 4 | cx_get(mkc, F_MKC_RW) << 3 |
 		    cx_get(mkc, F_MKC_RR) << 2 | cx_get(mkc, F_MKC_LW) << 1 |
 		    cx_get(mkc, F_MKC_LR);
@@ -107,6 +108,21 @@ struct cx_mkey *cx_mkey_get(struct cx *cx, uint32_t key)
 	    cx->mkey[i].variant != (key & 0xff))
 		return NULL;
 	return &cx->mkey[i];
+}
+
+/*
+ * SEND with Invalidate at the responder: a key in use, of pdn, created
+ * with en_rinval (mlx5_ib sets it on type-2 memory windows only) becomes
+ * free.  -1 for any other key, which stays as it is.
+ */
+int cx_mkey_rinval(struct cx *cx, uint32_t pdn, uint32_t key)
+{
+	struct cx_mkey *k = cx_mkey_get(cx, key);
+
+	if (!k || k->free || !k->en_rinval || k->pd != pdn)
+		return -1;
+	k->free = true;
+	return 0;
 }
 
 bool cx_mkey_fits(const struct cx_mkey *k, uint64_t at, uint32_t n)

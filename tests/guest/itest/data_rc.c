@@ -381,6 +381,75 @@ static int rc_send_with_imm_delivers_imm(struct it_test *t, long arg)
 	return quiet_all(t, &a, &b);
 }
 
+/* One completion of @cq: @wr_id with status IBV_WC_REM_INV_REQ_ERR. */
+static int expect_inv_req_err(struct it_test *t, struct ibv_cq *cq,
+			      uint64_t wr_id, const char *what)
+{
+	struct ibv_wc wc;
+
+	if (it_poll(t, cq, &wc, 1, what))
+		return IT_FAIL;
+	IT_EXPECT(t, wc.wr_id == wr_id && wc.status == IBV_WC_REM_INV_REQ_ERR,
+		  "%s: wr_id %llu status %s, expected %llu %s", what,
+		  (unsigned long long)wc.wr_id, ibv_wc_status_str(wc.status),
+		  (unsigned long long)wr_id,
+		  ibv_wc_status_str(IBV_WC_REM_INV_REQ_ERR));
+	return 0;
+}
+
+/*
+ * SEND_WITH_INV naming an ibv_reg_mr rkey, on a ConnectX: mlx5_ib creates
+ * user MRs without en_rinval (only type-2 memory windows get it), so the
+ * responder will not invalidate the key: the receive and the send both
+ * complete with REM_INV_REQ_ERR, through libmlx5 and through doorbell.
+ * arg 0: ibv_post_send; 1: ibv_wr_send_inv.
+ */
+static int rc_send_with_inv_of_an_mr_rkey_is_refused(struct it_test *t,
+						     long arg)
+{
+	struct it_qp_attr attr = it_qp_defaults(IBV_QPT_RC);
+	struct ibv_send_wr wr;
+	struct ibv_qp_ex *qpx;
+	struct ibv_sge sge;
+	struct it_buf *sb, *rb;
+	struct it_ep a, b;
+	int ret;
+
+	if (it_backend(t->env) != IT_MLX5)
+		return it_skip(t, "the rule checked is the ConnectX's "
+				  "(mkc en_rinval); rdma_rxe has its own");
+	if (arg)
+		attr.send_ops_flags = IBV_QP_EX_WITH_SEND_WITH_INV;
+	if (it_pair(t, &a, &b, &attr))
+		return IT_FAIL;
+	sb = it_buf_new(t, 4096, IBV_ACCESS_LOCAL_WRITE, it_seed(t, 2));
+	rb = it_buf_new(t, 4096, IT_ACCESS_ALL, it_seed(t, 1));
+	if (!sb || !rb)
+		return IT_FAIL;
+	if (it_post_recv(t, b.qp, 100, rb, 0, rb->len))
+		return IT_FAIL;
+	it_wr(&wr, &sge, 1, IBV_WR_SEND_WITH_INV, sb, 0, 512);
+	wr.invalidate_rkey = rb->mr->rkey;
+	if (!arg) {
+		if (it_post_send(t, a.qp, &wr))
+			return IT_FAIL;
+	} else {
+		qpx = ibv_qp_to_qp_ex(a.qp);
+		IT_EXPECT(t, qpx, "ibv_qp_to_qp_ex: NULL");
+		ibv_wr_start(qpx);
+		qpx->wr_id = wr.wr_id;
+		qpx->wr_flags = IBV_SEND_SIGNALED;
+		ibv_wr_send_inv(qpx, wr.invalidate_rkey);
+		ibv_wr_set_sge(qpx, sge.lkey, sge.addr, sge.length);
+		ret = ibv_wr_complete(qpx);
+		IT_EXPECT(t, !ret, "ibv_wr_complete: %s", strerror(ret));
+	}
+	if (expect_inv_req_err(t, b.rcq, 100, "the receive") ||
+	    expect_inv_req_err(t, a.scq, 1, "the send"))
+		return IT_FAIL;
+	return 0;
+}
+
 /* A send posted before its receive is delivered once the receive exists. */
 static int rc_send_before_recv_arrives_after_rnr_retry(struct it_test *t,
 						       long arg)
@@ -1012,6 +1081,10 @@ const struct it_case it_cases_data_rc[] = {
 	{ "rc_send_inline_copies_data_at_post_up_to_max_inline",
 	  rc_send_inline_copies_at_post, 0 },
 	{ "rc_send_inline_gathers_3_sges", rc_send_inline_gathers_3_sges, 0 },
+	{ "rc_send_with_inv_of_an_mr_rkey_is_refused",
+	  rc_send_with_inv_of_an_mr_rkey_is_refused, 0 },
+	{ "rc_send_with_inv_wr_api_of_an_mr_rkey_is_refused",
+	  rc_send_with_inv_of_an_mr_rkey_is_refused, 1 },
 	{ "rc_send_with_imm_delivers_imm_and_flag",
 	  rc_send_with_imm_delivers_imm, 0 },
 	{ "rc_send_before_recv_arrives_after_rnr_retry",

@@ -88,6 +88,8 @@ static int m5t_ref_opcode(enum ibv_wr_opcode op)
 		return MLX5_OPCODE_SEND;
 	case IBV_WR_SEND_WITH_IMM:
 		return MLX5_OPCODE_SEND_IMM;
+	case IBV_WR_SEND_WITH_INV:
+		return MLX5_OPCODE_SEND_INVAL;
 	case IBV_WR_RDMA_READ:
 		return MLX5_OPCODE_RDMA_READ;
 	case IBV_WR_ATOMIC_CMP_AND_SWP:
@@ -216,7 +218,8 @@ unsigned int m5t_ref_send(uint8_t *out, const struct m5t_sq_info *q,
 				     (uint8_t *)av->rgid);
 		p += sizeof(struct mlx5_wqe_datagram_seg);
 	} else if (opcode != MLX5_OPCODE_SEND &&
-		   opcode != MLX5_OPCODE_SEND_IMM) {
+		   opcode != MLX5_OPCODE_SEND_IMM &&
+		   opcode != MLX5_OPCODE_SEND_INVAL) {
 		p = m5t_remote(p, wr);
 	}
 	if (wr->send_flags & IBV_SEND_INLINE) {
@@ -251,6 +254,9 @@ unsigned int m5t_ref_send(uint8_t *out, const struct m5t_sq_info *q,
 	if (opcode == MLX5_OPCODE_SEND_IMM ||
 	    opcode == MLX5_OPCODE_RDMA_WRITE_IMM)
 		imm = wr->imm_data;
+	/* libmlx5: the rkey to invalidate, big-endian, in the same field */
+	if (opcode == MLX5_OPCODE_SEND_INVAL)
+		imm = htobe32(wr->invalidate_rkey);
 	m5t_ctrl_seg(out, pi, (uint8_t)opcode, q->qpn, fm_ce_se,
 		     (uint8_t)((p - out) / 16), imm, x86);
 	return (unsigned int)(p - out);

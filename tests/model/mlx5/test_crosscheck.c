@@ -1593,13 +1593,11 @@ static void xc_bad_wr_list(xc_spoil_fn spoil, int err)
  * name, the errno in lower and upper case, what makes the WR bad (w: the
  * WR, spare: a free SGE, x: the pair).  Too many SGEs is ENOMEM, libmlx5's
  * answer; IBV_SEND_IP_CSUM is ignored on RC, as libmlx5 ignores it; FLUSH
- * and ATOMIC WRITE, which the ConnectX lacks, and LOCAL_INV, SEND_WITH_INV
- * and BIND_MW, which the backend lacks, are EOPNOTSUPP.
+ * and ATOMIC WRITE, which the ConnectX lacks, and LOCAL_INV and BIND_MW,
+ * which the backend lacks, are EOPNOTSUPP.
  */
 #define XC_BAD_WRS(X)                                                          \
 	X(local_inv, eopnotsupp, EOPNOTSUPP, w->opcode = IBV_WR_LOCAL_INV)     \
-	X(send_with_inv, eopnotsupp, EOPNOTSUPP,                               \
-	  w->opcode = IBV_WR_SEND_WITH_INV)                                    \
 	X(tso, eopnotsupp, EOPNOTSUPP, w->opcode = IBV_WR_TSO)                 \
 	X(unknown_opcode, einval, EINVAL, w->opcode = (enum ibv_wr_opcode)99)  \
 	X(flush_opcode, eopnotsupp, EOPNOTSUPP,                                \
@@ -1634,6 +1632,57 @@ static void xc_bad_wr_list(xc_spoil_fn spoil, int err)
 	}
 XC_BAD_WRS(X)
 #undef X
+
+/*
+ * SEND with Invalidate: the WQE is libmlx5's (opcode SEND_INVAL, the rkey
+ * in imm), the payload lands, and the responder refuses to invalidate an
+ * ibv_reg_mr key (mlx5_ib creates it without en_rinval): the receive
+ * completes with REM_INV_REQ_ERR, and so does an RC requester.  UC (no
+ * answer: the requester completes, the responder stays RTS and the next
+ * receive lands in the key) is kept for when the rig connects UC QPs.
+ */
+static void xc_send_inv_refused(enum ibv_qp_type type)
+{
+	static const uint32_t lens[] = { 24 };
+	struct xc_opts o = rc_default;
+	struct ibv_send_wr wr;
+	struct ibv_sge sg;
+	struct ibv_wc wc;
+	struct xc x;
+
+	o.type = type;
+	CHECK_EQ(xc_open(&x, &o), 0);
+	if (check_failed)
+		goto out;
+	xc_sges(&x, &sg, lens, 1, 0);
+	wr = xc_wr(&x, IBV_WR_SEND_WITH_INV, 1, &sg, 1, IBV_SEND_SIGNALED);
+	wr.invalidate_rkey = x.bmr->rkey;
+	memset(x.bbuf + B_RECV, 0xee, 64);
+	xc_recv(&x, RECV_TAG | 1, B_RECV, 64);
+	xc_post(&x, &wr, 0, 1);
+	CHECK_EQ(m5t_cqe_poll(x.bcq, &wc, NULL), 1);
+	CHECK_EQ(wc.wr_id, RECV_TAG | 1);
+	CHECK_EQ(wc.status, IBV_WC_REM_INV_REQ_ERR);
+	CHECK(!memcmp(x.bbuf + B_RECV, (void *)(uintptr_t)sg.addr, 24));
+	if (type == IBV_QPT_RC) {
+		CHECK_EQ(m5t_cqe_poll(x.acq, &wc, NULL), 1);
+		CHECK_EQ(wc.wr_id, 1);
+		CHECK_EQ(wc.status, IBV_WC_REM_INV_REQ_ERR);
+	} else {
+		xc_wc(&x, x.acq, 1, IBV_WC_SEND, &wc, NULL);
+		wr = xc_wr(&x, IBV_WR_SEND, 2, &sg, 1, IBV_SEND_SIGNALED);
+		xc_send_msg(&x, &wr);
+	}
+	xc_empty(x.acq);
+	xc_empty(x.bcq);
+out:
+	xc_close(&x);
+}
+
+static void rc_send_with_inv_of_an_mr_key_fails_at_the_responder(void)
+{
+	xc_send_inv_refused(IBV_QPT_RC);
+}
 
 /* max_send_wr outstanding: the next is refused with ENOMEM, then taken. */
 static void a_full_sq_refuses_the_next_wr_with_enomem(void)
@@ -2111,6 +2160,7 @@ static const struct check_test tests[] = {
 	CHECK_TEST(ud_receives_over_ib_scatter_the_grh_then_the_payload),
 	CHECK_TEST(ud_wqes_over_roce_v2_match_mlx5dv),
 	CHECK_TEST(ud_wqes_over_roce_v1_match_mlx5dv),
+	CHECK_TEST(rc_send_with_inv_of_an_mr_key_fails_at_the_responder),
 #define X(name, err, ERR, spoil)                                               \
 	CHECK_TEST(rc_list_stops_with_##err##_at_##name),
 	XC_BAD_WRS(X)

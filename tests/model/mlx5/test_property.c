@@ -413,13 +413,14 @@ static int pt_check(const struct pt *p, const struct ibv_send_wr *wr)
 	case IBV_WR_RDMA_READ:
 	case IBV_WR_ATOMIC_CMP_AND_SWP:
 	case IBV_WR_ATOMIC_FETCH_AND_ADD:
+	case IBV_WR_SEND_WITH_INV:
 		if (ud)
 			return EINVAL;
 		break;
 	case IBV_WR_LOCAL_INV:
 	case IBV_WR_BIND_MW:
-	case IBV_WR_SEND_WITH_INV:
 	case IBV_WR_TSO:
+	case IBV_WR_ATOMIC_WRITE:
 		return EOPNOTSUPP; /* opcodes the backend lacks */
 	default:
 		return EINVAL;
@@ -648,6 +649,10 @@ static void pt_spoil(struct pt *p, struct ibv_send_wr *wr, struct ibv_sge *sg)
 		break;
 	case 1:
 		wr->opcode = bad_ops[below(6)];
+		/* SEND_WITH_INV is bad on UD only (on RC and UC it is taken,
+		 * and fails at the responder: no key allows invalidation). */
+		if (wr->opcode == IBV_WR_SEND_WITH_INV && !p->cfg.ud)
+			wr->opcode = IBV_WR_ATOMIC_WRITE;
 		break;
 	case 2: /* unknown flag */
 		wr->send_flags |= chance(50) ? IBV_SEND_IP_CSUM : 1u << 12;
@@ -694,7 +699,7 @@ static void pt_spoil(struct pt *p, struct ibv_send_wr *wr, struct ibv_sge *sg)
 		if (p->cfg.ud)
 			wr->wr.ud.ah = NULL;
 		else
-			wr->opcode = IBV_WR_SEND_WITH_INV;
+			wr->opcode = IBV_WR_LOCAL_INV;
 		break;
 	}
 }

@@ -311,7 +311,6 @@ static void create_refuses_what_the_backend_lacks(void)
 	static const uint64_t lacks[] = {
 		IBV_QP_EX_WITH_LOCAL_INV,
 		IBV_QP_EX_WITH_BIND_MW,
-		IBV_QP_EX_WITH_SEND_WITH_INV,
 		IBV_QP_EX_WITH_TSO,
 		1ull << 11, /* IBV_QP_EX_WITH_FLUSH */
 		IBV_QP_EX_WITH_ATOMIC_WRITE,
@@ -339,6 +338,11 @@ static void create_refuses_what_the_backend_lacks(void)
 		 EOPNOTSUPP);
 	/* An XRC initiator takes an RC requester's opcodes. */
 	CHECK_EQ(wt_create_errno(&t, IBV_QPT_XRC_SEND, IBV_QP_EX_WITH_SEND), 0);
+	CHECK_EQ(wt_create_errno(&t, IBV_QPT_UD, IBV_QP_EX_WITH_SEND_WITH_INV),
+		 EOPNOTSUPP);
+	CHECK_EQ(wt_create_errno(&t, IBV_QPT_RC,
+				 ALL_OPS | IBV_QP_EX_WITH_SEND_WITH_INV),
+		 0);
 	CHECK_EQ(wt_create_errno(&t, IBV_QPT_UD, UD_OPS), 0);
 	CHECK_EQ(wt_create_errno(&t, IBV_QPT_RC, ALL_OPS), 0);
 	CHECK_EQ(wt_create_errno(&t, IBV_QPT_RC, 0), 0);
@@ -771,8 +775,8 @@ static void wt_tso_op(struct wt *t, struct ibv_send_wr *wr, struct ibv_sge *sg)
 }
 
 /*
- * LOCAL_INV, SEND_WITH_INV, BIND_MW and TSO: ConnectX opcodes this backend
- * lacks (query_device does not advertise them): their builders fail the
+ * LOCAL_INV, BIND_MW and TSO: ConnectX opcodes this backend lacks
+ * (query_device does not advertise them): their builders fail the
  * batch with EOPNOTSUPP, as post_send answers (core/attr.h's policy).
  */
 static void local_inv_discards_batch_eopnotsupp(void)
@@ -780,9 +784,35 @@ static void local_inv_discards_batch_eopnotsupp(void)
 	wt_bad_batch(&rc_opts, wt_local_inv_op, EOPNOTSUPP);
 }
 
-static void send_inv_discards_batch_eopnotsupp(void)
+/*
+ * wr_send_inv: libmlx5's WQE (SEND_INVAL, the rkey in imm; checked against
+ * the mlx5dv reference).  The responder will not invalidate an ibv_reg_mr
+ * key (mlx5_ib creates those without en_rinval): the receive and the
+ * requester both complete with REM_INV_REQ_ERR.
+ */
+static void send_inv_posts_libmlx5s_wqe_and_an_mr_key_is_refused(void)
 {
-	wt_bad_batch(&rc_opts, wt_send_inv_op, EOPNOTSUPP);
+	struct wt_opts o = rc_opts;
+	struct ibv_send_wr wr;
+	struct ibv_sge sg[8];
+	struct ibv_wc wc;
+	struct wt t;
+
+	o.ops |= IBV_QP_EX_WITH_SEND_WITH_INV;
+	CHECK_EQ(wt_open(&t, &o, 1), 0);
+	if (check_failed)
+		goto out;
+	wt_recvs(&t, 0, 1);
+	wt_wr(&t, &wr, sg, IBV_WR_SEND, 1, 7);
+	wt_send_inv_op(&t, &wr, sg);
+	CHECK(m5t_sq_post_with(&t.sq[0], m5t_wr_post, &wr, 0, 1, &t.bytes));
+	CHECK_EQ(m5t_cqe_poll(t.bcq, &wc, NULL), 1);
+	CHECK_EQ(wc.status, IBV_WC_REM_INV_REQ_ERR);
+	CHECK_EQ(m5t_cqe_poll(t.acq, &wc, NULL), 1);
+	CHECK_EQ(wc.wr_id, 7);
+	CHECK_EQ(wc.status, IBV_WC_REM_INV_REQ_ERR);
+out:
+	wt_close(&t);
 }
 
 static void bind_mw_discards_batch_eopnotsupp(void)
@@ -984,7 +1014,7 @@ static const struct check_test tests[] = {
 	CHECK_TEST(op_not_in_send_ops_discards_batch),
 	CHECK_TEST(atomic_write_discards_batch_eopnotsupp),
 	CHECK_TEST(local_inv_discards_batch_eopnotsupp),
-	CHECK_TEST(send_inv_discards_batch_eopnotsupp),
+	CHECK_TEST(send_inv_posts_libmlx5s_wqe_and_an_mr_key_is_refused),
 	CHECK_TEST(bind_mw_discards_batch_eopnotsupp),
 	CHECK_TEST(tso_discards_batch_eopnotsupp),
 	CHECK_TEST(unknown_wr_flags_discard_batch),
