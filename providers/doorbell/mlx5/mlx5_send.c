@@ -378,25 +378,24 @@ static inline void m5_mark_tail_bbs(struct m5_wq *sq, unsigned int bbs,
 }
 
 /*
- * Build the WQE of a checked WR at cur_post and account for it.  The
- * control segment is written last; the device reads none of it before the
- * doorbell.  Returns the WQE's ds.
- */
-/*
  * The ctrl segment's imm: the immediate data (big-endian already) or the
  * rkey a SEND with Invalidate names (host order: imm_data's union twin).
+ * One test on the common path: an opcode with neither.
  */
 static inline __be32 m5_ctrl_imm(const struct ibv_send_wr *wr)
 {
 	uint32_t bit = 1u << wr->opcode;
 
-	if (bit & M5_OPS_IMM)
-		return wr->imm_data;
-	if (__builtin_expect(bit & M5_OP(SEND_WITH_INV), 0))
-		return htobe32(wr->invalidate_rkey);
-	return 0;
+	if (!(bit & (M5_OPS_IMM | M5_OP(SEND_WITH_INV))))
+		return 0;
+	return bit & M5_OPS_IMM ? wr->imm_data : htobe32(wr->invalidate_rkey);
 }
 
+/*
+ * Build the WQE of a checked WR at cur_post and account for it.  The
+ * control segment is written last; the device reads none of it before the
+ * doorbell.  Returns the WQE's ds.
+ */
 static inline unsigned int m5_build_wqe(struct m5_qp *qp,
 					const struct ibv_send_wr *wr,
 					uint32_t inl, unsigned int nreq,
