@@ -328,6 +328,7 @@ DB_CMD(ibv_reg_mr, ib_uverbs_reg_mr);
 DB_CMD(ibv_rereg_mr, ib_uverbs_rereg_mr);
 DB_CMD(ibv_alloc_mw, ib_uverbs_alloc_mw);
 DB_CMD(ibv_open_xrcd, ib_uverbs_open_xrcd);
+DB_CMD(ibv_open_qp, ib_uverbs_open_qp);
 DB_CMD(ibv_create_cq, ib_uverbs_create_cq);
 DB_CMD(ibv_resize_cq, ib_uverbs_resize_cq);
 DB_CMD(ibv_query_qp, ib_uverbs_query_qp);
@@ -427,6 +428,12 @@ typedef int db_fn_ibv_cmd_open_xrcd(struct ibv_context *context,
 				    struct ib_uverbs_open_xrcd_resp *resp,
 				    size_t resp_size);
 typedef int db_fn_ibv_cmd_close_xrcd(struct verbs_xrcd *xrcd);
+typedef int db_fn_ibv_cmd_open_qp(struct ibv_context *context,
+				  struct verbs_qp *qp, int vqp_sz,
+				  struct ibv_qp_open_attr *attr,
+				  struct ibv_open_qp *cmd, size_t cmd_size,
+				  struct ib_uverbs_create_qp_resp *resp,
+				  size_t resp_size);
 typedef int db_fn_ibv_cmd_create_cq_ex(
 	struct ibv_context *context, const struct ibv_cq_init_attr_ex *cq_attr,
 	struct verbs_cq *cq, struct ibv_create_cq_ex *cmd, size_t cmd_size,
@@ -602,6 +609,7 @@ _Static_assert(sizeof(struct ibv_reg_mr) == 48, "ibv_reg_mr");
 _Static_assert(sizeof(struct ibv_rereg_mr) == 56, "ibv_rereg_mr");
 _Static_assert(sizeof(struct ibv_alloc_mw) == 24, "ibv_alloc_mw");
 _Static_assert(sizeof(struct ibv_open_xrcd) == 24, "ibv_open_xrcd");
+_Static_assert(sizeof(struct ibv_open_qp) == 40, "ibv_open_qp");
 _Static_assert(sizeof(struct ibv_create_cq) == 40, "ibv_create_cq");
 _Static_assert(sizeof(struct ibv_resize_cq) == 24, "ibv_resize_cq");
 _Static_assert(sizeof(struct ibv_create_cq_ex) == 56, "ibv_create_cq_ex");

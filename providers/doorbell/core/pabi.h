@@ -40,6 +40,7 @@
 	X(ibv_cmd_dealloc_mw)                                                  \
 	X(ibv_cmd_open_xrcd)                                                   \
 	X(ibv_cmd_close_xrcd)                                                  \
+	X(ibv_cmd_open_qp)                                                     \
 	X(ibv_cmd_req_notify_cq)                                               \
 	X(ibv_cmd_resize_cq)                                                   \
 	X(ibv_cmd_modify_cq)                                                   \

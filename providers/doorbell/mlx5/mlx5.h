@@ -428,6 +428,8 @@ int m5_modify_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr, int mask);
 int m5_query_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr, int mask,
 		struct ibv_qp_init_attr *init_attr);
 int m5_destroy_qp(struct ibv_qp *ibqp);
+struct ibv_qp *m5_open_qp(struct ibv_context *ctx,
+			  struct ibv_qp_open_attr *attr);
 
 /* mlx5_send.c */
 int m5_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,

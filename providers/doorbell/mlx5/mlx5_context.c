@@ -166,6 +166,7 @@ static const struct verbs_context_ops m5_ops = {
 	.modify_qp = m5_modify_qp,
 	.get_srq_num = m5_get_srq_num,
 	.modify_srq = m5_modify_srq,
+	.open_qp = m5_open_qp,
 	.open_xrcd = db_open_xrcd,
 	.poll_cq = m5_poll_cq,
 	.post_recv = m5_post_recv,

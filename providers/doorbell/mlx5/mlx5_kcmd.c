@@ -215,6 +215,17 @@ int m5k_destroy_qp(struct ibv_qp *qp)
 	return db_lib.ibv_cmd_destroy_qp(qp);
 }
 
+int m5k_open_qp(struct ibv_context *ctx, struct verbs_qp *qp,
+		struct ibv_qp_open_attr *attr)
+{
+	struct ibv_open_qp cmd = {};
+	struct ib_uverbs_create_qp_resp resp = {};
+
+	/* The running release's verbs_qp: it fills comp_mask and xrcd. */
+	return db_lib.ibv_cmd_open_qp(ctx, qp, db_lib.epoch->vqp_size, attr,
+				      &cmd, sizeof(cmd), &resp, sizeof(resp));
+}
+
 int m5k_create_srq(struct ibv_context *ctx, struct verbs_srq *srq,
 		   struct ibv_srq_init_attr_ex *attr,
 		   const struct mlx5_ib_create_srq *req,

@@ -337,6 +337,38 @@ err:
 	return NULL;
 }
 
+/*
+ * A handle of this context on an XRC target of the domain @attr names,
+ * as ibv_open_qp(3) says: no queue, buffer or user index of ours (the
+ * target's CQEs are its creator's SRQs'), modified, queried and destroyed
+ * through the kernel like the target's creator's handle, which it
+ * outlives.  A domain of another context is EINVAL: its handle number
+ * would name one of ours to the kernel.
+ */
+struct ibv_qp *m5_open_qp(struct ibv_context *ibctx,
+			  struct ibv_qp_open_attr *attr)
+{
+	struct m5_qp *qp;
+	int ret = 0;
+
+	if ((attr->comp_mask & IBV_QP_OPEN_ATTR_XRCD) && attr->xrcd &&
+	    !db_same_context(ibctx, attr->xrcd->context))
+		ret = EINVAL;
+	qp = ret ? NULL : calloc(1, sizeof(*qp));
+	if (!ret && !qp)
+		ret = ENOMEM;
+	if (!ret) {
+		qp->rsc.type = M5_RSC_QP;
+		qp->rsc.uidx = M5_UIDX_NONE;
+		ret = m5k_open_qp(ibctx, &qp->vqp, attr);
+	}
+	if (!ret)
+		return &qp->vqp.qp;
+	free(qp);
+	errno = ret;
+	return NULL;
+}
+
 /* Remove the QP's CQEs from its CQs (the SRQ takes back its WQEs). */
 static void m5_qp_clean_cqs(struct m5_qp *qp)
 {

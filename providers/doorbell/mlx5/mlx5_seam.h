@@ -66,6 +66,9 @@ int m5k_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask);
 int m5k_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask,
 		 struct ibv_qp_init_attr *init);
 int m5k_destroy_qp(struct ibv_qp *qp);
+/* Another handle on an XRC target QP, found by number in its domain. */
+int m5k_open_qp(struct ibv_context *ctx, struct verbs_qp *qp,
+		struct ibv_qp_open_attr *attr);
 int m5k_create_srq(struct ibv_context *ctx, struct verbs_srq *srq,
 		   struct ibv_srq_init_attr_ex *attr,
 		   const struct mlx5_ib_create_srq *req,

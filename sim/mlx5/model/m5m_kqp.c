@@ -654,6 +654,20 @@ gone:
 	return 0;
 }
 
+/*
+ * The model's targets have one handle, their creator's (m5m_qp keeps one
+ * context and one ibv_qp for its events): another handle is refused.
+ * ibv_open_qp is checked on the software ConnectX, under the real kernel.
+ */
+int m5k_open_qp(struct ibv_context *ctx, struct verbs_qp *qp,
+		struct ibv_qp_open_attr *attr)
+{
+	(void)ctx;
+	(void)qp;
+	(void)attr;
+	return EOPNOTSUPP;
+}
+
 /* The model delivers no multicast: attaching a QP to a group is refused. */
 int db_k_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)
 {

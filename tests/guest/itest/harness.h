@@ -74,6 +74,7 @@ extern const struct it_case it_cases_features[];
 extern const struct it_case it_cases_odp[];
 extern const struct it_case it_cases_dmabuf[];
 extern const struct it_case it_cases_clock[];
+extern const struct it_case it_cases_xrc[];
 
 /* The device */
 

@@ -27,7 +27,7 @@ static const struct it_case *const it_tables[] = {
 	it_cases_srq,	   it_cases_cq,	     it_cases_bad_input,
 	it_cases_threads,  it_cases_errors,  it_cases_bad_matrix,
 	it_cases_features, it_cases_odp,     it_cases_dmabuf,
-	it_cases_clock,
+	it_cases_clock,	   it_cases_xrc,
 };
 
 #define IT_NTABLES (sizeof(it_tables) / sizeof(it_tables[0]))

@@ -20,8 +20,9 @@
 #   doorbell-itest's CQ resize tests (pending completions kept in order, a
 #   refused shrink that loses nothing) through both; the device's raw
 #   clock (doorbell-itest's clock_ tests, ibv_query_rt_values_ex) through
-#   both; the
-#   interrupt counts through libmlx5, then libmlx5's and doorbell's equal
+#   both; an XRC target opened by a second context (ibv_open_qp) that
+#   outlives its creator's handle (doorbell-itest's xrc_ tests) through
+#   both; the interrupt counts through libmlx5, then libmlx5's and doorbell's equal
 #   run for run (check-irq-equal.sh); rdma-core's suite through libmlx5
 #   (saved), then through doorbell held to it (0 failures, 0 errors, at
 #   least libmlx5's passes); the bad-input matrix (doorbell-itest -k
@@ -72,6 +73,8 @@ both "$build/tests/guest/itest/doorbell-itest" -d mlx5_0 -g 0 -k resize_cq_ -x m
 stamp "CQ resize"
 both "$build/tests/guest/itest/doorbell-itest" -d mlx5_0 -g 0 -k clock_
 stamp "raw clock"
+both "$build/tests/guest/itest/doorbell-itest" -d mlx5_0 -g 0 -k xrc_
+stamp "XRC target shared by two contexts"
 "$here/check-interrupts.sh" || rc=1
 "$here/check-irq-equal.sh" || rc=1
 stamp interrupts

@@ -101,6 +101,55 @@ out:
 		close(other);
 }
 
+/*
+ * ibv_open_qp's domain must be of the context that opens: another
+ * context's domain handle would name one of this context's to the kernel
+ * (EINVAL before any command).  The model's targets take no second handle
+ * (EOPNOTSUPP from its kernel); the guest's doorbell-itest checks the real
+ * kernel's.
+ */
+static void xrc_open_qp_takes_a_domain_of_its_own_context(void)
+{
+	struct ibv_xrcd_init_attr xa = {
+		.comp_mask = IBV_XRCD_INIT_ATTR_FD | IBV_XRCD_INIT_ATTR_OFLAGS,
+		.fd = -1,
+	};
+	struct ibv_qp_open_attr oa = {
+		.comp_mask = IBV_QP_OPEN_ATTR_NUM | IBV_QP_OPEN_ATTR_XRCD |
+			     IBV_QP_OPEN_ATTR_TYPE,
+		.qp_num = 2,
+		.qp_type = IBV_QPT_XRC_RECV,
+	};
+	struct ibv_context *ctx2 = NULL;
+	struct ibv_xrcd *x1 = NULL, *x2 = NULL;
+	struct xr_rig r = {};
+
+	if (xr_open(&r))
+		goto out;
+	ctx2 = m5m_open(r.dev);
+	x1 = ibv_open_xrcd(r.ctx, &xa);
+	x2 = ctx2 ? ibv_open_xrcd(ctx2, &xa) : NULL;
+	CHECK(x1 && x2);
+	if (!x1 || !x2)
+		goto out;
+	oa.xrcd = x1;
+	errno = 0;
+	CHECK(!ibv_open_qp(ctx2, &oa));
+	CHECK_EQ(errno, EINVAL);
+	oa.xrcd = x2;
+	errno = 0;
+	CHECK(!ibv_open_qp(ctx2, &oa));
+	CHECK_EQ(errno, EOPNOTSUPP);
+out:
+	if (x2)
+		CHECK_EQ(ibv_close_xrcd(x2), 0);
+	if (x1)
+		CHECK_EQ(ibv_close_xrcd(x1), 0);
+	if (ctx2)
+		CHECK_EQ(ibv_close_device(ctx2), 0);
+	m5t_dev_close(r.dev, r.ctx);
+}
+
 /* An XRC SRQ of 8 WQEs of one SGE through the fake kernel's command. */
 static int xr_ksrq(struct ibv_context *ctx, struct verbs_srq *srq,
 		   struct ibv_pd *pd, struct ibv_xrcd *xrcd, struct ibv_cq *cq,
@@ -405,6 +454,7 @@ static const struct check_test tests[] = {
 	CHECK_TEST(xrc_srq_lives_in_its_domain_on_its_cq),
 	CHECK_TEST(xrc_target_is_a_kernel_object_of_its_domain),
 	CHECK_TEST(xrc_sends_land_in_the_named_srq_in_both_apis),
+	CHECK_TEST(xrc_open_qp_takes_a_domain_of_its_own_context),
 };
 
 int main(int argc, char **argv)
