@@ -20,7 +20,7 @@
 #   1. ibv_devinfo through doorbell (the DOORBELL_DEBUG line must name mlx5);
 #   2. perftest and pingpong pairs on the device, in loopback
 #      (tests/guest/apps.sh: RC/UD send, write, read, atomics, latency, event
-#      mode, SRQ, several QPs, post lists; UC is left out: not supported),
+#      mode, SRQ, several QPs, post lists, UC send and write),
 #      perftest built without libmlx5 when it can be (scripts/build-perftest.sh);
 #   3. doorbell's integration tests (tests/guest/itest), every byte checked;
 #   4. the drain after ERR (tests/guest/mlx5/hw_drain_after_err.c):
@@ -117,7 +117,7 @@ echo "== applications through doorbell"
 # DOORBELL_APPS_STOCK_FAILED (tests/guest/apps.sh): pairs that failed
 # through libmlx5 on this device; their failure here is a SKIP.
 DOORBELL_VM_IBDEV=$dev DOORBELL_VM_GID_INDEX=$gid DOORBELL_VM_IPV4=$addr \
-	DOORBELL_EXPECT_BACKEND=mlx5 DOORBELL_APPS_SKIP='_uc$' \
+	DOORBELL_EXPECT_BACKEND=mlx5 \
 	"$top/tests/guest/apps.sh" | record
 
 # shellcheck source=tests/guest/served-lib.sh

@@ -13,7 +13,7 @@
 # exit 1 if a pair failed, or if FILTER or DOORBELL_APPS_ONLY matched no pair.
 # DOORBELL_EXPECT_BACKEND (default rxe) names the backend that must serve
 # the device; DOORBELL_APPS_SKIP is an extended regex of pair names to leave
-# out (scripts/mlx5-validate.sh leaves out UC, which the mlx5 backend lacks);
+# out;
 # DOORBELL_APPS_ONLY, one of the pairs to run (the others are left out);
 # DOORBELL_APPS_ITERS the iterations of each (-n, default 200).
 # DOORBELL_EXPECT_BACKEND=stock: the stock provider must serve instead (no

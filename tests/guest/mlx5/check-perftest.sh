@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # In the guest, after tests/guest/mlx5/guest-cx.sh found mlx5_0: step 3 of issue
-# #19.  perftest's RC tests (and send_bw with -e) through the
+# #19.  perftest's RC tests (and send_bw with -e; UC send and write) through the
 # provider tests/guest/mlx5/with-provider.sh chose (stock libmlx5 by default) in
 # loopback on the software ConnectX's port 1: a server and a client in the
 # same guest, the client reaching the server over TCP on localhost for the
@@ -71,6 +71,9 @@ pair ib_atomic_bw ib_atomic_bw
 pair ib_send_lat ib_send_lat
 pair ib_write_lat ib_write_lat
 pair ib_read_lat ib_read_lat
+# UC (issue #31): sends and RDMA writes, which UC has without an ACK.
+pair ib_send_bw_uc ib_send_bw -c UC
+pair ib_write_bw_uc ib_write_bw -c UC
 # Completion events (-e; perftest refuses it for WRITE and READ).  Not
 # ib_send_lat -e: perftest 25.01's fails here through libmlx5 and doorbell
 # alike ("Couldn't post send: scnt=3", docs/mlx5-side-by-side.md).
