@@ -16,6 +16,7 @@
  *	cx_srq.c	SRQs: the XRC_SRQ and RMP command families
  *	cx_qp.c		QPs: CREATE/DESTROY/QUERY_QP and the state machine
  *	cx_engine.c	the data path: the model's WQE/CQE engine on these objects
+ *	cx_eth*.c	the Ethernet port (cx-server --eth): cx_eth.h
  */
 #ifndef DOORBELL_TESTS_CX_INT_H
 #define DOORBELL_TESTS_CX_INT_H
@@ -116,6 +117,14 @@ enum {
 };
 #define CX_NODE_GUID 0x0002c90300006378ull
 #define CX_PORT_GUID (CX_NODE_GUID + 1)
+
+/* A capability field (cx_caps.c, cx_eth_caps.c): mlx5_ifc.h bit offset. */
+struct cx_cap {
+	uint16_t off;
+	uint8_t width;
+	bool settable; /* SET_HCA_CAP may lower it (or turn it off) */
+	uint32_t val;
+};
 
 enum cx_hca_state { CX_HCA_DISABLED, CX_HCA_ENABLED, CX_HCA_INITIALIZED };
 
@@ -272,6 +281,7 @@ struct cx {
 	struct cx_qp qp[CX_MAX_QP];
 	uint32_t cq_db_hi[CX_MAX_UAR]; /* first dword of a split CQ doorbell */
 	struct cx_eng *eng;	       /* the data path (cx_engine.c) */
+	struct cx_eth *eth;	       /* the Ethernet port; NULL: InfiniBand */
 };
 
 /* A command handler: IN/OUT are the whole input and output (headers too). */
@@ -327,6 +337,13 @@ bool cx_eq_post_to(struct cx *cx, uint32_t eqn, uint8_t type, uint8_t sub_type,
 bool cx_eq_takes(struct cx *cx, uint8_t type);
 void cx_eq_reset(struct cx *cx);
 int cx_mad_exec(struct cx *cx, struct cx_cmd *c);
+/* cx_eth.c: whether OP is an Ethernet port's command; run it (BAD_OP on
+ * InfiniBand); the port's state made (false: no memory), emptied, freed. */
+bool cx_eth_op(uint16_t op);
+int cx_eth_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c);
+bool cx_eth_init(struct cx *cx);
+void cx_eth_reset(struct cx *cx);
+void cx_eth_free(struct cx *cx);
 int cx_obj_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c);
 int cx_port_exec(struct cx *cx, struct cx_cmd *c);
 int cx_mkey_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c);
