@@ -30,6 +30,18 @@ static const struct cx_cap general[] = {
 	{ 0x1a6, 0x01, false, 1 },	       /* nic_flow_table */
 	{ 0x1b6, 0x02, false, PORT_TYPE_ETH }, /* port_type */
 	{ 0x21c, 0x01, false, 1 },	       /* eth_net_offloads */
+	/* the objects of cx_eth_tir.c, cx_eth_rq.c */
+	{ 0x363, 0x05, false, CX_ETH_LOG_MAX_RQ },	 /* log_max_rq */
+	{ 0x373, 0x05, false, CX_ETH_LOG_MAX_TIR },	 /* log_max_tir */
+	{ 0x37b, 0x05, false, CX_ETH_LOG_MAX_TIS },	 /* log_max_tis */
+	{ 0x38b, 0x05, false, CX_ETH_LOG_MAX_RQT },	 /* log_max_rqt */
+	{ 0x393, 0x05, false, CX_ETH_LOG_MAX_RQT_SIZE }, /* ..rqt_size */
+	{ 0x3db, 0x05, false, CX_ETH_LOG_MAX_WQ_SZ },	 /* log_max_wq_sz */
+	/* the allowed lists of the NIC vport context (cx_eth_vport.c) */
+	{ 0x3eb, 0x05, false,
+	  CX_ETH_LOG_MAX_VLAN_LIST },			/* log_max_vlan_list */
+	{ 0x3f3, 0x05, false, CX_ETH_LOG_MAX_MC_LIST }, /* ..current_mc_list */
+	{ 0x3fb, 0x05, false, CX_ETH_LOG_MAX_UC_LIST }, /* ..current_uc_list */
 };
 
 /* struct mlx5_ifc_per_protocol_networking_offload_caps_bits */

@@ -8,10 +8,12 @@
  * function's own vport, a level within max_ft_level, a size within
  * log_max_ft_size, a table forwarded to (on a miss or by an entry) of a
  * higher level, groups that do not overlap inside their table, an entry
- * at a free index inside its group.  No flow_modify_en: an entry is never
+ * at a free index inside its group, forwarding to tables or TIRs
+ * (cx_eth_tir.c) that exist.  No flow_modify_en: an entry is never
  * rewritten in place (op_mod 0 only).  No frame is matched yet.
  */
 #include <stddef.h>
+#include <string.h>
 
 #include "cx_eth.h"
 #include "cx_eth_ifc.h"
@@ -30,6 +32,7 @@ enum {
 	ACTION_DROP = 0x2,
 	ACTION_FWD_DEST = 0x4,
 	DEST_FLOW_TABLE = 0x1, /* MLX5_IFC_FLOW_DESTINATION_TYPE_FLOW_TABLE */
+	DEST_TIR = 0x2,	       /* MLX5_IFC_FLOW_DESTINATION_TYPE_TIR */
 };
 
 bool cx_eth_ft_valid(const struct cx_eth *e, uint32_t id)
@@ -226,11 +229,23 @@ static int destroy_fg(struct cx_eth *e, struct cx_eth_ft *t,
 	return CX_OK;
 }
 
-/* The destinations of an entry of table T: tables of a higher level. */
-static int dests(struct cx_eth *e, const struct cx_eth_ft *t,
-		 const struct cx_cmd *c, uint32_t n)
+bool cx_eth_fs_dest_named(const struct cx_eth *e, uint32_t n)
 {
-	uint32_t i, id;
+	unsigned int i, k;
+
+	for (i = 0; i < CX_ETH_MAX_FTE; i++)
+		for (k = 0; e->fte[i].valid && k < e->fte[i].ndest; k++)
+			if (e->fte[i].dest[k].type == DEST_TIR &&
+			    e->fte[i].dest[k].id == n)
+				return true;
+	return false;
+}
+
+/* The destinations of entry F of table T: tables of a higher level, TIRs. */
+static int dests(struct cx_eth *e, const struct cx_eth_ft *t,
+		 const struct cx_cmd *c, struct cx_eth_fte *f, uint32_t n)
+{
+	uint32_t i, id, type;
 	const uint8_t *d;
 
 	if (!n || n > 1u << CX_ETH_LOG_MAX_DEST)
@@ -240,17 +255,23 @@ static int dests(struct cx_eth *e, const struct cx_eth_ft *t,
 	for (i = 0; i < n; i++) {
 		d = c->in + B_SET_FTE_IN_DESTINATION + i * DEST_BYTES;
 		id = cx_get(d, F_DEST_ID);
-		if (cx_get(d, F_DEST_TYPE) != DEST_FLOW_TABLE ||
-		    !cx_eth_ft_valid(e, id) || e->ft[id - 1].level <= t->level)
+		type = cx_get(d, F_DEST_TYPE);
+		if (type == DEST_TIR ? !cx_eth_tir_valid(e, id)
+				     : type != DEST_FLOW_TABLE ||
+					       !cx_eth_ft_valid(e, id) ||
+					       e->ft[id - 1].level <= t->level)
 			return CX_BAD_PARAM;
+		f->dest[i].type = type;
+		f->dest[i].id = id;
 	}
+	f->ndest = n;
 	return CX_OK;
 }
 
 static int set_fte(struct cx_eth *e, struct cx_eth_ft *t,
 		   const struct cx_cmd *c)
 {
-	struct cx_eth_fte f = { .valid = true, .ft = t - e->ft + 1 };
+	static struct cx_eth_fte f; /* large: not on the stack */
 	uint32_t n = cx_get(c->in, F_FTE_DESTINATION_LIST_SIZE);
 	struct cx_eth_fg *g;
 	unsigned int i;
@@ -258,6 +279,9 @@ static int set_fte(struct cx_eth *e, struct cx_eth_ft *t,
 
 	if (c->inlen < B_SET_FTE_IN_DESTINATION)
 		return CX_BAD_INP_LEN;
+	memset(&f, 0, sizeof(f));
+	f.valid = true;
+	f.ft = t - e->ft + 1;
 	f.index = cx_get(c->in, F_FTE_IN_FLOW_INDEX);
 	f.group = cx_get(c->in, F_FTE_GROUP_ID);
 	f.action = cx_get(c->in, F_FTE_ACTION);
@@ -270,7 +294,7 @@ static int set_fte(struct cx_eth *e, struct cx_eth_ft *t,
 	    (f.action & ACTION_DROP && f.action != ACTION_DROP))
 		return CX_BAD_PARAM;
 	if (f.action & ACTION_FWD_DEST) {
-		st = dests(e, t, c, n);
+		st = dests(e, t, c, &f, n);
 		if (st)
 			return st;
 	} else if (n) {

@@ -117,6 +117,8 @@ enum {
 };
 #define CX_NODE_GUID 0x0002c90300006378ull
 #define CX_PORT_GUID (CX_NODE_GUID + 1)
+/* NodeDescription (cx_mad.c), the NODE_DESC register (cx_eth_vport.c) */
+#define CX_NODE_DESC "doorbell software ConnectX (sim/mlx5/pci)"
 
 /* A capability field (cx_caps.c, cx_eth_caps.c): mlx5_ifc.h bit offset. */
 struct cx_cap {
@@ -148,6 +150,7 @@ enum {
 	CX_MAX_QP = 1 << 10, /* cx_caps.c log_max_qp */
 	CX_QPC_BYTES = 0xe8,
 	CX_OBJ_XRCD = 1,
+	CX_OBJ_TD = 2, /* transport domains */
 };
 
 struct cx_eq {
@@ -342,6 +345,9 @@ int cx_mad_exec(struct cx *cx, struct cx_cmd *c);
 bool cx_eth_op(uint16_t op);
 int cx_eth_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c);
 bool cx_eth_init(struct cx *cx);
+/* ACCESS_REG of an Ethernet port's register REG (cx_eth_vport.c): its
+ * status, or -1 when the function has no such register. */
+int cx_eth_reg(struct cx *cx, uint32_t reg, const struct cx_cmd *c);
 void cx_eth_reset(struct cx *cx);
 void cx_eth_free(struct cx *cx);
 int cx_obj_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c);
