@@ -95,7 +95,8 @@
 #define F_OBJ_OUT_NUMBER       0x48, 0x18
 #define F_OBJ_IN_NUMBER	       0x48, 0x18
 #define B_OBJ_IN_CTX	       0x20
-#define OBJ_IN_BYTES	       0x110	  /* create_*_in, no list */
+#define OBJ_IN_BYTES	       0x110 /* create_*_in, no list */
+#define CREATE_TIS_IN_BYTES    0xc0
 #define F_MODIFY_IN_BITMASK_LO 0xa0, 0x20 /* of the 64 */
 
 /* tisc (at B_OBJ_IN_CTX) */

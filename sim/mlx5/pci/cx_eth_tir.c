@@ -174,14 +174,15 @@ static int destroy_rqt(struct cx_eth *e, uint32_t n)
 int cx_eth_tir_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c)
 {
 	struct cx_eth *e = cx->eth;
-	bool create = opcode == CX_OP_CREATE_TIS ||
-		      opcode == CX_OP_CREATE_TIR ||
-		      opcode == CX_OP_CREATE_RQT || opcode == CX_OP_MODIFY_RQT;
-	uint32_t n = cx_get(c->in, F_OBJ_IN_NUMBER);
+	uint32_t n = cx_get(c->in, F_OBJ_IN_NUMBER), in = OBJ_IN_BYTES;
 	int st;
 
-	st = cx_cmd_need(cx, c, create ? OBJ_IN_BYTES : 16, 16,
-			 CX_HCA_INITIALIZED);
+	if (opcode == CX_OP_CREATE_TIS)
+		in = CREATE_TIS_IN_BYTES;
+	else if (opcode == CX_OP_DESTROY_TIS || opcode == CX_OP_DESTROY_TIR ||
+		 opcode == CX_OP_DESTROY_RQT)
+		in = 16;
+	st = cx_cmd_need(cx, c, in, 16, CX_HCA_INITIALIZED);
 	if (st)
 		return st;
 	switch (opcode) {
