@@ -39,7 +39,6 @@ enum {
 	PKEY_BLOCKS = 128 / 32, /* pkey_table_size 0: 128 entries */
 };
 
-
 static void put16(uint8_t *p, uint16_t v)
 {
 	p[0] = v >> 8;
