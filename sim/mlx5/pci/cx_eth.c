@@ -36,6 +36,8 @@ bool cx_eth_op(uint16_t op)
 	case CX_OP_DESTROY_RQ:
 	case CX_OP_ALLOC_Q_COUNTER:
 	case CX_OP_DEALLOC_Q_COUNTER:
+	case CX_OP_QUERY_Q_COUNTER:
+	case CX_OP_QUERY_VPORT_COUNTER:
 		return true;
 	}
 	return false;
@@ -47,6 +49,7 @@ int cx_eth_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c)
 		return CX_BAD_OP;
 	switch (opcode) {
 	case CX_OP_QUERY_VPORT_STATE:
+	case CX_OP_QUERY_VPORT_COUNTER:
 	case CX_OP_QUERY_HCA_VPORT_PKEY:
 	case CX_OP_QUERY_NIC_VPORT_CONTEXT:
 	case CX_OP_MODIFY_NIC_VPORT_CONTEXT:
@@ -64,6 +67,7 @@ int cx_eth_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c)
 	case CX_OP_DESTROY_RQ:
 	case CX_OP_ALLOC_Q_COUNTER:
 	case CX_OP_DEALLOC_Q_COUNTER:
+	case CX_OP_QUERY_Q_COUNTER:
 		return cx_eth_rq_exec(cx, opcode, c);
 	}
 	return cx_eth_fs_exec(cx, opcode, c);

@@ -129,6 +129,13 @@
 #define B_CREATE_RQ_IN_PAS	0x110
 #define F_MODIFY_RQ_IN_RQ_STATE 0x40, 0x4
 
+/* query_q_counter_in/out, query_vport_counter_out, ppcnt_reg */
+#define F_QUERY_Q_COUNTER_IN_SET_ID   0xf8, 0x8
+#define QUERY_Q_COUNTER_OUT_BYTES     0x100
+#define QUERY_VPORT_COUNTER_OUT_BYTES 0x210
+#define F_PPCNT_GRP		      0x1a, 0x6
+#define PPCNT_BYTES		      0x100
+
 /* alloc_q_counter_out, dealloc_q_counter_in */
 #define F_Q_COUNTER_SET_ID 0x58, 0x8
 

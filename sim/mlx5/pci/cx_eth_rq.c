@@ -7,7 +7,8 @@
  * between RST, RDY and ERR, from the state the driver names; DESTROY_RQ
  * of one no TIR or RQT names.  The first RQ mlx5e makes is its drop RQ
  * (one WQE, no PD: it never receives).  And the Q counters the RQs count
- * into (ALLOC/DEALLOC_Q_COUNTER, mlx5e_create_q_counters).  No frame is
+ * into (ALLOC/DEALLOC_Q_COUNTER, mlx5e_create_q_counters; QUERY_Q_COUNTER
+ * for mlx5e's statistics: all zero, as no frame is received yet).  No frame is
  * received yet: the RQs are kept for the data path (issue #32).
  */
 #include <stdlib.h>
@@ -131,8 +132,11 @@ int cx_eth_rq_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c)
 	bool ctx = opcode == CX_OP_CREATE_RQ || opcode == CX_OP_MODIFY_RQ;
 	int st;
 
-	st = cx_cmd_need(cx, c, ctx ? OBJ_IN_BYTES : 16, 16,
-			 CX_HCA_INITIALIZED);
+	st = cx_cmd_need(cx, c,
+			 ctx				   ? OBJ_IN_BYTES
+			 : opcode == CX_OP_QUERY_Q_COUNTER ? 32
+							   : 16,
+			 16, CX_HCA_INITIALIZED);
 	if (st)
 		return st;
 	switch (opcode) {
@@ -154,6 +158,13 @@ int cx_eth_rq_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c)
 	case CX_OP_ALLOC_Q_COUNTER:
 	case CX_OP_DEALLOC_Q_COUNTER:
 		return q_counter(e, opcode, c);
+	case CX_OP_QUERY_Q_COUNTER:
+		n = cx_get(c->in, F_QUERY_Q_COUNTER_IN_SET_ID);
+		if (!n || !counter_valid(e, n))
+			return CX_BAD_PARAM;
+		if (c->outlen < QUERY_Q_COUNTER_OUT_BYTES)
+			return CX_BAD_OUTP_LEN;
+		return CX_OK; /* no frame counted: out_of_buffer 0 ... */
 	}
 	return CX_BAD_OP;
 }

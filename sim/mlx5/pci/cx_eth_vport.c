@@ -9,6 +9,9 @@
  *    (roce is 0), no min_inline (wqe_inline_mode NOT_REQUIRED), no change
  *    events (nic_vport_change_event 0), no local loopback bits;
  *  - QUERY_VPORT_STATE of the NIC vport: up while PAOS says up;
+ *  - QUERY_VPORT_COUNTER and the PPCNT groups mlx5e's statistics read
+ *    (IEEE 802.3, RFC 2863, RFC 2819, per priority, physical layer): all
+ *    zero, as no frame has moved yet (the data path will count);
  *  - QUERY_HCA_VPORT_PKEY: mlx5_ib reads the P_Key table through it on
  *    a port without MADs: pkey_table_size 0 is 128 entries, the default
  *    P_Key 0xffff at index 0 and no other (as MAD_IFC's table, cx_mad.c);
@@ -37,6 +40,7 @@ enum {
 	REG_PMTU = 0x5003,
 	REG_PTYS = 0x5004,
 	REG_PAOS = 0x5006,
+	REG_PPCNT = 0x5008,
 	REG_NODE_DESC = 0x6001,
 	PTYS_EN = 1 << 2,    /* MLX5_PTYS_EN */
 	ETH_40GBASE_CR4 = 6, /* MLX5E_40GBASE_CR4 */
@@ -158,6 +162,10 @@ int cx_eth_vport_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c)
 		return CX_OK;
 	case CX_OP_QUERY_HCA_VPORT_PKEY:
 		return query_pkey(c);
+	case CX_OP_QUERY_VPORT_COUNTER:
+		if (c->outlen < QUERY_VPORT_COUNTER_OUT_BYTES)
+			return CX_BAD_OUTP_LEN;
+		return CX_OK; /* every counter 0: nothing has moved */
 	case CX_OP_QUERY_NIC_VPORT_CONTEXT:
 		return query_context(cx->eth, c);
 	case CX_OP_MODIFY_NIC_VPORT_CONTEXT:
@@ -176,6 +184,8 @@ static uint32_t reg_size(uint32_t reg)
 	case REG_PTYS:
 	case REG_NODE_DESC:
 		return 64;
+	case REG_PPCNT:
+		return PPCNT_BYTES;
 	}
 	return 0;
 }
@@ -224,6 +234,15 @@ int cx_eth_reg(struct cx *cx, uint32_t reg, const struct cx_cmd *c)
 		}
 		cx_set(out, F_PAOS_ADMIN_STATUS, e->admin_status);
 		cx_set(out, F_PAOS_OPER_STATUS, e->admin_status);
+		return CX_OK;
+	case REG_PPCNT:
+		/* MLX5_IEEE_802_3_, RFC_2863_, RFC_2819_, PER_PRIORITY_,
+		 * PHYSICAL_LAYER_COUNTERS_GROUP: their counters, all 0 */
+		v = cx_get(in, F_PPCNT_GRP);
+		if (write || (v > 2 && v != 0x10 && v != 0x12))
+			return CX_BAD_PARAM;
+		memset(out, 0, size);
+		memcpy(out, in, 8); /* the request's port and group */
 		return CX_OK;
 	case REG_NODE_DESC:
 		if (write)
