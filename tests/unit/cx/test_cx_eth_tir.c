@@ -63,6 +63,19 @@ static int run(struct cx *cx, uint16_t op, uint32_t inlen)
 	return cmd_made(cx, in, inlen, out, sizeof(out), F_OBJ_OUT_NUMBER);
 }
 
+/* QUERY_Q_COUNTER of set N: the status. */
+static int query_q_counter(struct cx *cx, uint32_t n)
+{
+	static uint8_t out[QUERY_Q_COUNTER_OUT_BYTES];
+
+	memset(in, 0, sizeof(in));
+	cx_set(in, F_IN_OPCODE, CX_OP_QUERY_Q_COUNTER);
+	cx_set(in, F_QUERY_Q_COUNTER_IN_SET_ID, n);
+	if (cmd(cx, in, 32, out, sizeof(out)))
+		return -1;
+	return cx_get(out, F_OUT_STATUS);
+}
+
 static int on(struct cx *cx, uint16_t op, uint32_t n)
 {
 	memset(in, 0, sizeof(in));
@@ -140,6 +153,8 @@ static void mlx5e_drop_rq_rqt_and_tirs_are_made_and_named_in_order(void)
 	CHECK_EQ(make_tis(cx, td + 1), -CX_BAD_PARAM); /* no such domain */
 	qc = alloc(cx, CX_OP_ALLOC_Q_COUNTER, F_Q_COUNTER_SET_ID);
 	CHECK(qc > 0);
+	CHECK_EQ(query_q_counter(cx, qc), CX_OK);
+	CHECK_EQ(query_q_counter(cx, qc + 1), CX_BAD_PARAM); /* not made */
 	CHECK_EQ(make_rq(cx, cqn + 1, qc, RQ_PAGES), -CX_BAD_PARAM); /* CQ */
 	CHECK_EQ(make_rq(cx, cqn, qc + 1, RQ_PAGES), -CX_BAD_PARAM);
 	CHECK_EQ(make_rq(cx, cqn, qc, 0x7000000), -CX_BAD_PARAM); /* memory */

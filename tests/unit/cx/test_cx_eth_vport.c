@@ -134,6 +134,18 @@ static void port_registers_and_vport_state_follow_the_admin_status(void)
 	memset(in, 0, sizeof(in));
 	CHECK_EQ(run(cx, CX_OP_QUERY_VPORT_STATE, 16, 16), CX_OK);
 	CHECK_EQ(cx_get(out, F_QUERY_VPORT_STATE_OUT_STATE), 1u);
+	/* the counters mlx5e's statistics read: none counted yet */
+	memset(in, 0, sizeof(in));
+	cx_set(in + B_ACCESS_REGISTER_DATA, F_REG_LOCAL_PORT, 1);
+	cx_set(in + B_ACCESS_REGISTER_DATA, F_PPCNT_GRP, 0x12); /* phy */
+	CHECK_EQ(reg(cx, 0x5008, 1, PPCNT_BYTES), CX_OK);
+	CHECK_EQ(got(0x40, 32), 0u);
+	cx_set(in + B_ACCESS_REGISTER_DATA, F_PPCNT_GRP, 0x20); /* IB port */
+	CHECK_EQ(reg(cx, 0x5008, 1, PPCNT_BYTES), CX_BAD_PARAM);
+	memset(in, 0, sizeof(in));
+	CHECK_EQ(run(cx, CX_OP_QUERY_VPORT_COUNTER, 32, 0x210), CX_OK);
+	CHECK_EQ(run(cx, CX_OP_QUERY_VPORT_COUNTER, 32, 0x100),
+		 CX_BAD_OUTP_LEN);
 	/* NODE_DESC, and the P_Key table mlx5_ib reads without MADs */
 	CHECK_EQ(reg(cx, 0x6001, 1, 64), CX_OK);
 	CHECK(!strcmp((char *)out + B_ACCESS_REGISTER_DATA, CX_NODE_DESC));
