@@ -5,7 +5,9 @@
  * and the atomic ones (struct mlx5_ifc_atomic_caps_bits, type 3); every
  * other type answers BAD_PARAM, and the general ones leave at zero every
  * feature bit whose commands the device does not run (no Ethernet, RoCE,
- * flow tables, ODP, DC, XRC, tracer, ...).  The tables say
+ * flow tables, ODP, DC, XRC, tracer, ...).  An Ethernet port (cx-server
+ * --eth) sets more fields and has two more types (cx_eth_caps.c).  The
+ * tables say
  * each value; docs/connectx-device.md says which driver path reads it.
  * umr_modify_entity_size_disabled is set: with it mlx5_ib registers every
  * MR with CREATE_MKEY (umr.h, mlx5r_umr_can_load_pas()).  cx_umr.c runs

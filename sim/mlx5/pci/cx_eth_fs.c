@@ -271,7 +271,7 @@ static int dests(struct cx_eth *e, const struct cx_eth_ft *t,
 static int set_fte(struct cx_eth *e, struct cx_eth_ft *t,
 		   const struct cx_cmd *c)
 {
-	static struct cx_eth_fte f; /* large: not on the stack */
+	struct cx_eth_fte f;
 	uint32_t n = cx_get(c->in, F_FTE_DESTINATION_LIST_SIZE);
 	struct cx_eth_fg *g;
 	unsigned int i;

@@ -84,8 +84,7 @@ static int create_rq(struct cx *cx, struct cx_cmd *c)
 }
 
 /* RST -> RDY, RDY -> ERR, any -> RST: the driver's current state first. */
-static int modify_rq(struct cx_eth *e, struct cx_eth_rq *r,
-		     const struct cx_cmd *c)
+static int modify_rq(struct cx_eth_rq *r, const struct cx_cmd *c)
 {
 	uint32_t cur = cx_get(c->in, F_MODIFY_RQ_IN_RQ_STATE);
 	uint32_t next = cx_get(c->in + B_OBJ_IN_CTX, F_RQC_STATE);
@@ -95,7 +94,6 @@ static int modify_rq(struct cx_eth *e, struct cx_eth_rq *r,
 	if (!(next == RQ_RST || (cur == RQ_RST && next == RQ_RDY) ||
 	      (cur == RQ_RDY && next == RQ_ERR)))
 		return CX_BAD_PARAM;
-	(void)e;
 	r->state = next;
 	return CX_OK;
 }
@@ -145,7 +143,7 @@ int cx_eth_rq_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c)
 	case CX_OP_MODIFY_RQ:
 		if (!cx_eth_rq_valid(e, n))
 			return CX_BAD_PARAM;
-		return modify_rq(e, &e->rq[n - 1], c);
+		return modify_rq(&e->rq[n - 1], c);
 	case CX_OP_DESTROY_RQ:
 		if (!cx_eth_rq_valid(e, n))
 			return CX_BAD_PARAM;
