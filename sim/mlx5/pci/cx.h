@@ -28,6 +28,8 @@ struct cx_host {
 	/* MSI-X vectors the function offers: 1 up to CX_MSIX_VECTORS; 0 means
 	 * CX_MSIX_VECTORS. */
 	unsigned int vectors;
+	/* The port is Ethernet (cx-server --eth), for mlx5e; else InfiniBand. */
+	bool eth;
 };
 
 /* PCI identity and BAR0 layout (a ConnectX-5 physical function). */

@@ -5,7 +5,9 @@
  * and the atomic ones (struct mlx5_ifc_atomic_caps_bits, type 3); every
  * other type answers BAD_PARAM, and the general ones leave at zero every
  * feature bit whose commands the device does not run (no Ethernet, RoCE,
- * flow tables, ODP, DC, XRC, tracer, ...).  The tables say
+ * flow tables, ODP, DC, XRC, tracer, ...).  An Ethernet port (cx-server
+ * --eth) sets more fields and has two more types (cx_eth_caps.c).  The
+ * tables say
  * each value; docs/connectx-device.md says which driver path reads it.
  * umr_modify_entity_size_disabled is set: with it mlx5_ib registers every
  * MR with CREATE_MKEY (umr.h, mlx5r_umr_can_load_pas()).  cx_umr.c runs
@@ -17,6 +19,7 @@
 #include <string.h>
 
 #include "cx_ifc.h"
+#include "cx_eth.h"
 #include "cx_int.h"
 
 enum {
@@ -25,15 +28,8 @@ enum {
 	OP_MOD_CURRENT = 1, /* op_mod bit 0: current (1) or maximum (0) */
 };
 
-struct cap {
-	uint16_t off;
-	uint8_t width;
-	bool settable; /* SET_HCA_CAP may lower it (or turn it off) */
-	uint32_t val;
-};
-
 /* Bit offsets from mlx5_ifc.h struct mlx5_ifc_cmd_hca_cap_bits. */
-static const struct cap general[] = {
+static const struct cx_cap general[] = {
 	{ 0x080, 0x08, false, 14 },	 /* log_max_srq_sz */
 	{ 0x088, 0x08, false, 14 },	 /* log_max_qp_sz: 16K WQEs */
 	{ 0x09b, 0x05, true, 10 },	 /* log_max_qp */
@@ -85,7 +81,7 @@ static const struct cap general[] = {
  * IB_ATOMIC_HCA and gives an RC QP with remote atomic access atomic_mode
  * IB_COMP.  No extended or masked atomics, none on DC.
  */
-static const struct cap atomics[] = {
+static const struct cx_cap atomics[] = {
 	{ 0x040, 0x02, true, 1 },  /* atomic_req_8B_endianness_mode: host */
 	{ 0x046, 0x01, false, 1 }, /* supported_..._endianness_mode_1 */
 	{ 0x090, 0x10, false, 3 }, /* atomic_operations: CMP_SWAP, FETCH_ADD */
@@ -95,22 +91,48 @@ static const struct cap atomics[] = {
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
 static const struct {
-	const struct cap *cap;
+	const struct cx_cap *cap;
 	unsigned int n;
 } types[CX_CAP_TYPES] = {
 	[CAP_GENERAL] = { general, N(general) },
 	[CAP_ATOMIC] = { atomics, N(atomics) },
 };
 
-/* The maximum values of capability type TYPE (one that exists). */
-static void fill(uint8_t *buf, uint32_t type)
+static void put(uint8_t *buf, const struct cx_cap *cap, unsigned int n)
 {
 	unsigned int i;
 
+	for (i = 0; i < n; i++)
+		cx_set(buf, cap[i].off, cap[i].width, cap[i].val);
+}
+
+/* Whether the function has capability type TYPE. */
+static bool has(const struct cx *cx, uint32_t type)
+{
+	unsigned int n = 0;
+
+	if (type >= CX_CAP_TYPES)
+		return false;
+	if (cx->eth)
+		cx_eth_caps(type, &n);
+	return types[type].n || n;
+}
+
+/*
+ * The maximum values of capability type TYPE (one that exists): the
+ * InfiniBand function's, then what an Ethernet port changes or adds.
+ */
+static void fill(const struct cx *cx, uint8_t *buf, uint32_t type)
+{
+	const struct cx_cap *eth;
+	unsigned int n = 0;
+
 	memset(buf, 0, CX_CAP_BYTES);
-	for (i = 0; i < types[type].n; i++)
-		cx_set(buf, types[type].cap[i].off, types[type].cap[i].width,
-		       types[type].cap[i].val);
+	put(buf, types[type].cap, types[type].n);
+	if (cx->eth) {
+		eth = cx_eth_caps(type, &n);
+		put(buf, eth, n);
+	}
 }
 
 void cx_caps_init(struct cx *cx)
@@ -118,8 +140,8 @@ void cx_caps_init(struct cx *cx)
 	uint32_t type;
 
 	for (type = 0; type < CX_CAP_TYPES; type++)
-		if (types[type].n)
-			fill(cx->cap_cur[type], type);
+		if (has(cx, type))
+			fill(cx, cx->cap_cur[type], type);
 }
 
 int cx_caps_query(struct cx *cx, struct cx_cmd *c)
@@ -133,13 +155,13 @@ int cx_caps_query(struct cx *cx, struct cx_cmd *c)
 			 CX_HCA_ENABLED);
 	if (st)
 		return st;
-	if (type >= CX_CAP_TYPES || !types[type].n)
+	if (!has(cx, type))
 		return CX_BAD_PARAM;
 	if (op_mod & OP_MOD_CURRENT)
 		memcpy(c->out + B_QUERY_HCA_CAP_OUT_CAPABILITY,
 		       cx->cap_cur[type], CX_CAP_BYTES);
 	else
-		fill(c->out + B_QUERY_HCA_CAP_OUT_CAPABILITY, type);
+		fill(cx, c->out + B_QUERY_HCA_CAP_OUT_CAPABILITY, type);
 	return CX_OK;
 }
 
@@ -153,7 +175,7 @@ int cx_caps_set(struct cx *cx, struct cx_cmd *c)
 	int st;
 	const uint8_t *in = c->in + B_SET_HCA_CAP_IN_CAPABILITY;
 	uint32_t type = cx_get(c->in, F_IN_OP_MOD) >> 1;
-	const struct cap *cap;
+	const struct cx_cap *cap;
 	unsigned int i;
 
 	st = cx_cmd_need(cx, c, B_SET_HCA_CAP_IN_CAPABILITY + CX_CAP_BYTES, 16,

@@ -174,6 +174,8 @@ int cx_cmd_exec(struct cx *cx, struct cx_cmd *c)
 	case CX_OP_DEALLOC_TRANSPORT_DOMAIN:
 		return cx_obj_exec(cx, op, c);
 	default:
+		if (cx_eth_op(op))
+			return cx_eth_exec(cx, op, c);
 		return cx_hca_exec(cx, op, c);
 	}
 }

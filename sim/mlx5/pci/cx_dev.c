@@ -65,7 +65,12 @@ struct cx *cx_create(const struct cx_host *host)
 	cx->host = *host;
 	if (!cx->host.vectors)
 		cx->host.vectors = CX_MSIX_VECTORS;
+	if (!cx_eth_init(cx)) {
+		free(cx);
+		return NULL;
+	}
 	if (cx_eng_init(cx)) {
+		cx_eth_free(cx);
 		free(cx);
 		return NULL;
 	}
@@ -90,6 +95,7 @@ void cx_destroy(struct cx *cx)
 		cx_srq_reset(cx);
 		cx_qp_reset(cx);
 		cx_eng_fini(cx);
+		cx_eth_free(cx);
 	}
 	free(cx);
 }

@@ -56,6 +56,7 @@ void cx_hca_reset(struct cx *cx)
 	cx_srq_reset(cx);
 	cx_qp_reset(cx);
 	cx_eng_reset(cx);
+	cx_eth_reset(cx);
 	cx_caps_init(cx);
 }
 
@@ -88,13 +89,17 @@ static int dealloc_uar(struct cx *cx, struct cx_cmd *c)
  * accepted, the device's structures are big-endian whatever the host says;
  * the port capability mask (PCAP, mlx5_set_port_caps(), when mlx5_ib's
  * modify_port sets or clears IsSM, IsCM, ...), which PortInfo reports.
+ * An Ethernet port has more (cx_eth_reg()).
  */
 static int access_reg(struct cx *cx, struct cx_cmd *c)
 {
 	uint32_t reg = cx_get(c->in, F_ACCESS_REGISTER_IN_REGISTER_ID);
 	uint32_t size = REG_HOST_ENDIANNESS_SIZE;
 	const uint8_t *data = c->in + B_ACCESS_REGISTER_DATA;
+	int st = cx_eth_reg(cx, reg, c);
 
+	if (st >= 0)
+		return st;
 	if (reg == REG_PCAP) {
 		size = REG_PCAP_SIZE;
 		if (c->inlen < B_ACCESS_REGISTER_DATA + size)
@@ -178,6 +183,7 @@ int cx_hca_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c)
 		cx_srq_reset(cx);
 		cx_qp_reset(cx);
 		cx_eng_reset(cx);
+		cx_eth_reset(cx);
 		cx->state = CX_HCA_ENABLED;
 		return CX_OK;
 	case CX_OP_ACCESS_REG:

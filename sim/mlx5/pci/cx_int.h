@@ -16,6 +16,7 @@
  *	cx_srq.c	SRQs: the XRC_SRQ and RMP command families
  *	cx_qp.c		QPs: CREATE/DESTROY/QUERY_QP and the state machine
  *	cx_engine.c	the data path: the model's WQE/CQE engine on these objects
+ *	cx_eth*.c	the Ethernet port (cx-server --eth): cx_eth.h
  */
 #ifndef DOORBELL_TESTS_CX_INT_H
 #define DOORBELL_TESTS_CX_INT_H
@@ -116,6 +117,16 @@ enum {
 };
 #define CX_NODE_GUID 0x0002c90300006378ull
 #define CX_PORT_GUID (CX_NODE_GUID + 1)
+/* NodeDescription (cx_mad.c), the NODE_DESC register (cx_eth_vport.c) */
+#define CX_NODE_DESC "doorbell software ConnectX (sim/mlx5/pci)"
+
+/* A capability field (cx_caps.c, cx_eth_caps.c): mlx5_ifc.h bit offset. */
+struct cx_cap {
+	uint16_t off;
+	uint8_t width;
+	bool settable; /* SET_HCA_CAP may lower it (or turn it off) */
+	uint32_t val;
+};
 
 enum cx_hca_state { CX_HCA_DISABLED, CX_HCA_ENABLED, CX_HCA_INITIALIZED };
 
@@ -139,6 +150,7 @@ enum {
 	CX_MAX_QP = 1 << 10, /* cx_caps.c log_max_qp */
 	CX_QPC_BYTES = 0xe8,
 	CX_OBJ_XRCD = 1,
+	CX_OBJ_TD = 2, /* transport domains */
 };
 
 struct cx_eq {
@@ -273,6 +285,7 @@ struct cx {
 	struct cx_qp qp[CX_MAX_QP];
 	uint32_t cq_db_hi[CX_MAX_UAR]; /* first dword of a split CQ doorbell */
 	struct cx_eng *eng;	       /* the data path (cx_engine.c) */
+	struct cx_eth *eth;	       /* the Ethernet port; NULL: InfiniBand */
 };
 
 /* A command handler: IN/OUT are the whole input and output (headers too). */
@@ -328,6 +341,16 @@ bool cx_eq_post_to(struct cx *cx, uint32_t eqn, uint8_t type, uint8_t sub_type,
 bool cx_eq_takes(struct cx *cx, uint8_t type);
 void cx_eq_reset(struct cx *cx);
 int cx_mad_exec(struct cx *cx, struct cx_cmd *c);
+/* cx_eth.c: whether OP is an Ethernet port's command; run it (BAD_OP on
+ * InfiniBand); the port's state made (false: no memory), emptied, freed. */
+bool cx_eth_op(uint16_t op);
+int cx_eth_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c);
+bool cx_eth_init(struct cx *cx);
+/* ACCESS_REG of an Ethernet port's register REG (cx_eth_vport.c): its
+ * status, or -1 when the function has no such register. */
+int cx_eth_reg(struct cx *cx, uint32_t reg, const struct cx_cmd *c);
+void cx_eth_reset(struct cx *cx);
+void cx_eth_free(struct cx *cx);
 int cx_obj_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c);
 int cx_port_exec(struct cx *cx, struct cx_cmd *c);
 int cx_mkey_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c);

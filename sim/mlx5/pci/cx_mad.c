@@ -39,8 +39,6 @@ enum {
 	PKEY_BLOCKS = 128 / 32, /* pkey_table_size 0: 128 entries */
 };
 
-#define NODE_DESC "doorbell software ConnectX (sim/mlx5/pci)"
-
 static void put16(uint8_t *p, uint16_t v)
 {
 	p[0] = v >> 8;
@@ -126,7 +124,7 @@ int cx_mad_exec(struct cx *cx, struct cx_cmd *c)
 			node_info(d);
 			break;
 		case ATTR_NODE_DESC:
-			memcpy(d, NODE_DESC, sizeof(NODE_DESC));
+			memcpy(d, CX_NODE_DESC, sizeof(CX_NODE_DESC));
 			break;
 		case ATTR_PORT_INFO:
 			if (mod != 1)

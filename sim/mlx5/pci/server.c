@@ -3,12 +3,13 @@
  * cx-server: the software ConnectX on a vfio-user socket, for QEMU's
  * vfio-user-pci device.
  *
- *	cx-server [--trace] [--vectors N] [--stats FILE] SOCKET
+ *	cx-server [--trace] [--eth] [--vectors N] [--stats FILE] SOCKET
  *
  * Serves one client (one guest boot) and exits when it disconnects.  With
  * --trace, one line per command (opcode, op_mod, status) on stderr; with
  * --vectors, a function of N MSI-X vectors (1 up to CX_MSIX_VECTORS)
  * instead of CX_MSIX_VECTORS, so that the driver's EQs share them; with
+ * --eth, the port is Ethernet (mlx5e binds; cx_eth.h), else InfiniBand; with
  * --stats, FILE holds the engine's violation lines (cx_eng_report) from
  * the start and is replaced whenever their total changes, so that a guest
  * sharing its folder can tell which of its processes broke a rule
@@ -117,6 +118,8 @@ int main(int argc, char **argv)
 	for (; a + 1 < argc && argv[a][0] == '-'; a++) {
 		if (!strcmp(argv[a], "--trace")) {
 			host.trace = host_trace;
+		} else if (!strcmp(argv[a], "--eth")) {
+			host.eth = true;
 		} else if (!strcmp(argv[a], "--vectors") && a + 2 < argc) {
 			host.vectors = strtoul(argv[++a], NULL, 0);
 			if (host.vectors < 1 || host.vectors > CX_MSIX_VECTORS)
@@ -129,8 +132,9 @@ int main(int argc, char **argv)
 		}
 	}
 	if (a + 1 != argc) {
-		fprintf(stderr, "usage: cx-server [--trace] [--vectors N] "
-				"[--stats FILE] SOCKET\n");
+		fprintf(stderr,
+			"usage: cx-server [--trace] [--eth] [--vectors N] "
+			"[--stats FILE] SOCKET\n");
 		return 2;
 	}
 	cx = cx_create(&host);

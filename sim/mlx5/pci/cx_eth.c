@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * The Ethernet port's state and its commands' dispatch (cx_eth.h).  An
+ * InfiniBand function (cx->eth NULL) answers them BAD_OP, as a ConnectX
+ * whose port is InfiniBand refuses what its caps do not offer.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cx_eth.h"
+
+bool cx_eth_op(uint16_t op)
+{
+	switch (op) {
+	case CX_OP_SET_FLOW_TABLE_ROOT:
+	case CX_OP_CREATE_FLOW_TABLE:
+	case CX_OP_DESTROY_FLOW_TABLE:
+	case CX_OP_MODIFY_FLOW_TABLE:
+	case CX_OP_CREATE_FLOW_GROUP:
+	case CX_OP_DESTROY_FLOW_GROUP:
+	case CX_OP_SET_FLOW_TABLE_ENTRY:
+	case CX_OP_DELETE_FLOW_TABLE_ENTRY:
+	case CX_OP_QUERY_VPORT_STATE:
+	case CX_OP_QUERY_HCA_VPORT_PKEY:
+	case CX_OP_QUERY_NIC_VPORT_CONTEXT:
+	case CX_OP_MODIFY_NIC_VPORT_CONTEXT:
+	case CX_OP_CREATE_TIS:
+	case CX_OP_DESTROY_TIS:
+	case CX_OP_CREATE_TIR:
+	case CX_OP_DESTROY_TIR:
+	case CX_OP_CREATE_RQT:
+	case CX_OP_MODIFY_RQT:
+	case CX_OP_DESTROY_RQT:
+	case CX_OP_CREATE_RQ:
+	case CX_OP_MODIFY_RQ:
+	case CX_OP_DESTROY_RQ:
+	case CX_OP_ALLOC_Q_COUNTER:
+	case CX_OP_DEALLOC_Q_COUNTER:
+	case CX_OP_QUERY_Q_COUNTER:
+	case CX_OP_QUERY_VPORT_COUNTER:
+		return true;
+	}
+	return false;
+}
+
+int cx_eth_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c)
+{
+	if (!cx->eth)
+		return CX_BAD_OP;
+	switch (opcode) {
+	case CX_OP_QUERY_VPORT_STATE:
+	case CX_OP_QUERY_VPORT_COUNTER:
+	case CX_OP_QUERY_HCA_VPORT_PKEY:
+	case CX_OP_QUERY_NIC_VPORT_CONTEXT:
+	case CX_OP_MODIFY_NIC_VPORT_CONTEXT:
+		return cx_eth_vport_exec(cx, opcode, c);
+	case CX_OP_CREATE_TIS:
+	case CX_OP_DESTROY_TIS:
+	case CX_OP_CREATE_TIR:
+	case CX_OP_DESTROY_TIR:
+	case CX_OP_CREATE_RQT:
+	case CX_OP_MODIFY_RQT:
+	case CX_OP_DESTROY_RQT:
+		return cx_eth_tir_exec(cx, opcode, c);
+	case CX_OP_CREATE_RQ:
+	case CX_OP_MODIFY_RQ:
+	case CX_OP_DESTROY_RQ:
+	case CX_OP_ALLOC_Q_COUNTER:
+	case CX_OP_DEALLOC_Q_COUNTER:
+	case CX_OP_QUERY_Q_COUNTER:
+		return cx_eth_rq_exec(cx, opcode, c);
+	}
+	return cx_eth_fs_exec(cx, opcode, c);
+}
+
+bool cx_eth_init(struct cx *cx)
+{
+	if (!cx->host.eth)
+		return true;
+	cx->eth = calloc(1, sizeof(*cx->eth));
+	return cx->eth;
+}
+
+void cx_eth_reset(struct cx *cx)
+{
+	if (cx->eth) {
+		cx_eth_rq_reset(cx->eth);
+		memset(cx->eth, 0, sizeof(*cx->eth));
+		cx_eth_vport_reset(cx->eth);
+	}
+}
+
+void cx_eth_free(struct cx *cx)
+{
+	if (cx->eth)
+		cx_eth_rq_reset(cx->eth);
+	free(cx->eth);
+	cx->eth = NULL;
+}

@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * The Ethernet port (cx-server --eth): what the function holds for
+ * Linux's mlx5e on top of the InfiniBand function's objects.  Its files:
+ *	cx_eth_caps.c	the general caps an Ethernet port changes, and the
+ *			ETHERNET_OFFLOADS and FLOW_TABLE capability pages
+ *	cx_eth_fs.c	NIC receive flow tables, groups and entries
+ *	cx_eth_tir.c	TIS, TIR, RQT: what mlx5e's transmit and receive
+ *			sides name
+ *	cx_eth_rq.c	Ethernet RQs (mlx5e's drop RQ) and Q counters
+ *	cx_eth_vport.c	the NIC vport context, the vport state, the port
+ *			registers (PMTU, PTYS, PAOS) and NODE_DESC
+ *	cx_eth.c	command dispatch, state, reset
+ * With the InfiniBand port (the default) cx->eth is NULL and every
+ * command of these files answers BAD_OP, as before they existed.
+ * Bookkeeping only: no frame moves yet (issue #32, step 1).
+ */
+#ifndef DOORBELL_TESTS_CX_ETH_H
+#define DOORBELL_TESTS_CX_ETH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cx_int.h"
+
+/* Opcodes (mlx5_ifc.h MLX5_CMD_OP_*). */
+enum {
+	CX_OP_SET_FLOW_TABLE_ROOT = 0x92f,
+	CX_OP_CREATE_FLOW_TABLE = 0x930,
+	CX_OP_DESTROY_FLOW_TABLE = 0x931,
+	CX_OP_CREATE_FLOW_GROUP = 0x933,
+	CX_OP_DESTROY_FLOW_GROUP = 0x934,
+	CX_OP_SET_FLOW_TABLE_ENTRY = 0x936,
+	CX_OP_DELETE_FLOW_TABLE_ENTRY = 0x938,
+	CX_OP_MODIFY_FLOW_TABLE = 0x93c,
+	CX_OP_CREATE_TIR = 0x900,
+	CX_OP_DESTROY_TIR = 0x902,
+	CX_OP_CREATE_RQ = 0x908,
+	CX_OP_MODIFY_RQ = 0x909,
+	CX_OP_DESTROY_RQ = 0x90a,
+	CX_OP_CREATE_TIS = 0x912,
+	CX_OP_DESTROY_TIS = 0x914,
+	CX_OP_CREATE_RQT = 0x916,
+	CX_OP_MODIFY_RQT = 0x917,
+	CX_OP_DESTROY_RQT = 0x918,
+	CX_OP_ALLOC_Q_COUNTER = 0x771,
+	CX_OP_DEALLOC_Q_COUNTER = 0x772,
+	CX_OP_QUERY_VPORT_STATE = 0x750,
+	CX_OP_QUERY_VPORT_COUNTER = 0x770,
+	CX_OP_QUERY_Q_COUNTER = 0x773,
+	CX_OP_QUERY_HCA_VPORT_PKEY = 0x765,
+	CX_OP_QUERY_NIC_VPORT_CONTEXT = 0x754,
+	CX_OP_MODIFY_NIC_VPORT_CONTEXT = 0x755,
+};
+
+/*
+ * The port: its MAC (Mellanox's OUI, ending in "cx" as the GUIDs do),
+ * the largest frame PMTU offers (the MTU with its Ethernet header, VLAN
+ * tag and FCS: mlx5e's MLX5E_SW2HW_MTU), the allowed lists' room
+ * (log_max_current_uc_list, _mc_list, log_max_vlan_list).
+ */
+#define CX_ETH_MAC                                                             \
+	{                                                                      \
+		0x00, 0x02, 0xc9, 0x00, 0x63, 0x78                             \
+	}
+enum {
+	CX_ETH_MAX_MTU = 9216,
+	CX_ETH_LOG_MAX_UC_LIST = 4,
+	CX_ETH_LOG_MAX_MC_LIST = 6,
+	CX_ETH_LOG_MAX_VLAN_LIST = 6,
+	CX_ETH_LISTS = 3, /* MLX5_NVPRT_LIST_TYPE_UC, _MC, _VLAN */
+	CX_ETH_MAX_LIST = 1 << 6,
+};
+
+/*
+ * The flow-table limits cx_eth_caps.c advertises (flow_table_prop_layout
+ * of flow_table_properties_nic_receive) and cx_eth_fs.c enforces.
+ * max_ft_level must reach fs_core.c's ANCHOR_MIN_LEVEL, or mlx5_core has
+ * no anchor namespace and fails to load.
+ */
+enum {
+	CX_ETH_MAX_FT_LEVEL = 64,
+	CX_ETH_LOG_MAX_FT_SIZE = 16,
+	CX_ETH_LOG_MAX_FT_NUM = 6,
+	CX_ETH_MAX_FT = 1 << CX_ETH_LOG_MAX_FT_NUM,
+	CX_ETH_MAX_FG = 256,
+	CX_ETH_MAX_FTE = 1024,
+	CX_ETH_LOG_MAX_DEST = 4,
+	/* log_max_tis, _tir, _rqt, _rqt_size, _rq, _wq_sz; Q counters */
+	CX_ETH_LOG_MAX_TIS = 8,
+	CX_ETH_LOG_MAX_TIR = 8,
+	CX_ETH_LOG_MAX_RQT = 6,
+	CX_ETH_LOG_MAX_RQT_SIZE = 8,
+	CX_ETH_LOG_MAX_RQ = 8,
+	CX_ETH_LOG_MAX_WQ_SZ = 16,
+	CX_ETH_MAX_Q_COUNTER = 64,
+};
+
+struct cx_eth_tir {
+	bool valid, indirect;
+	uint32_t target; /* the RQ (direct) or the RQT (indirect) */
+};
+
+struct cx_eth_rqt {
+	bool valid;
+	uint32_t max, n;
+	uint32_t rq[1 << CX_ETH_LOG_MAX_RQT_SIZE];
+};
+
+/* An RQ of mlx5e's: its state (MLX5_RQC_STATE_*), CQ and pages. */
+struct cx_eth_rq {
+	bool valid;
+	uint8_t state, log_sz, log_stride, log_pg_sz, page_offset;
+	uint32_t cqn, pd, counter;
+	uint64_t dbr;
+	uint32_t npas;
+	uint64_t *pas;
+};
+
+struct cx_eth_ft {
+	bool valid;
+	uint8_t level, log_size, miss_action;
+	uint32_t miss_id;
+};
+
+struct cx_eth_fg {
+	bool valid;
+	uint8_t criteria_enable;
+	uint32_t ft, start, end; /* table id, first and last index */
+};
+
+struct cx_eth_fte {
+	bool valid;
+	uint16_t action;
+	uint32_t ft, index, group;
+	uint32_t ndest;
+	struct {
+		uint8_t type; /* MLX5_IFC_FLOW_DESTINATION_TYPE_* */
+		uint32_t id;
+	} dest[1 << CX_ETH_LOG_MAX_DEST];
+};
+
+struct cx_eth {
+	struct cx_eth_ft ft[CX_ETH_MAX_FT]; /* table id N at ft[N - 1] */
+	uint32_t root_ft;		    /* SET_FLOW_TABLE_ROOT's; 0: none */
+	struct cx_eth_fg fg[CX_ETH_MAX_FG]; /* group id N at fg[N - 1] */
+	struct cx_eth_fte fte[CX_ETH_MAX_FTE];
+	/* cx_eth_tir.c, cx_eth_rq.c: number N at [N - 1] */
+	bool tis[1 << CX_ETH_LOG_MAX_TIS];
+	struct cx_eth_tir tir[1 << CX_ETH_LOG_MAX_TIR];
+	struct cx_eth_rqt rqt[1 << CX_ETH_LOG_MAX_RQT];
+	struct cx_eth_rq rq[1 << CX_ETH_LOG_MAX_RQ];
+	bool q_counter[CX_ETH_MAX_Q_COUNTER];
+	/* cx_eth_vport.c */
+	uint16_t vport_mtu;   /* 0 until MODIFY_NIC_VPORT_CONTEXT sets it */
+	uint16_t admin_mtu;   /* PMTU */
+	uint8_t admin_status; /* PAOS: MLX5_PORT_UP (1) or _DOWN (2) */
+	bool promisc_uc, promisc_mc, promisc_all;
+	uint32_t list_size[CX_ETH_LISTS];
+	uint8_t list[CX_ETH_LISTS][CX_ETH_MAX_LIST][8];
+};
+
+/* cx_eth_caps.c: the *N fields of capability type TYPE an Ethernet port
+ * sets over the InfiniBand function's (cx_caps.c); *N 0: none. */
+const struct cx_cap *cx_eth_caps(uint32_t type, unsigned int *n);
+
+int cx_eth_vport_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c);
+void cx_eth_vport_reset(struct cx_eth *e);
+int cx_eth_tir_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c);
+int cx_eth_rq_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c);
+/* The RQs' pages freed (before the state is cleared). */
+void cx_eth_rq_reset(struct cx_eth *e);
+/* Whether N is a TIR (a flow entry's destination), an RQ. */
+bool cx_eth_tir_valid(const struct cx_eth *e, uint32_t n);
+bool cx_eth_rq_valid(const struct cx_eth *e, uint32_t n);
+/* Whether RQ N is named by a TIR or an RQT (it stays while it is). */
+bool cx_eth_rq_named(const struct cx_eth *e, uint32_t n);
+int cx_eth_fs_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c);
+/* Whether ID is a NIC receive flow table (for a forward to it). */
+bool cx_eth_ft_valid(const struct cx_eth *e, uint32_t id);
+/* Whether a flow entry forwards to TIR N (it stays while one does). */
+bool cx_eth_fs_dest_named(const struct cx_eth *e, uint32_t n);
+
+#endif

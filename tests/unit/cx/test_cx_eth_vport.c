@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * The Ethernet port as mlx5_core's vport.c and port.c read and set it:
+ * the NIC vport context (MAC, MTU, promiscuous bits, allowed lists), the
+ * vport state, the P_Key table, and the registers PMTU, PAOS, PTYS and
+ * NODE_DESC through ACCESS_REG.
+ */
+#include <string.h>
+
+#include "check.h"
+#include "cx_eth.h"
+#include "cx_eth_ifc.h"
+#include "cx_ifc.h"
+#include "cx_test.h"
+
+static uint8_t in[0x400], out[0x400];
+
+static struct cx *eth_up(void)
+{
+	struct cx *cx;
+
+	dev_eth = true;
+	cx = dev_up();
+	dev_eth = false;
+	return cx;
+}
+
+/* Command OP of INLEN bytes of in[] (opcode added), OUTLEN out: status. */
+static int run(struct cx *cx, uint16_t op, uint32_t inlen, uint32_t outlen)
+{
+	cx_set(in, F_IN_OPCODE, op);
+	if (cmd(cx, in, inlen, out, outlen))
+		return -1;
+	return cx_get(out, F_OUT_STATUS);
+}
+
+/* ACCESS_REG of REG (op_mod 1: read, 0: write) with in's data as set. */
+static int reg(struct cx *cx, uint16_t id, uint16_t op_mod, uint32_t size)
+{
+	cx_set(in, F_IN_OP_MOD, op_mod);
+	cx_set(in, F_ACCESS_REGISTER_IN_REGISTER_ID, id);
+	return run(cx, CX_OP_ACCESS_REG, B_ACCESS_REGISTER_DATA + size,
+		   B_ACCESS_REGISTER_DATA + size);
+}
+
+static uint32_t got(unsigned int off, unsigned int width)
+{
+	return cx_get(out + B_ACCESS_REGISTER_DATA, off, width);
+}
+
+static int modify(struct cx *cx, uint32_t select, uint32_t n)
+{
+	return run(cx, CX_OP_MODIFY_NIC_VPORT_CONTEXT,
+		   B_MODIFY_NIC_VPORT_IN_CONTEXT + NIC_VPORT_CONTEXT_BYTES +
+			   n * LIST_ENTRY_BYTES,
+		   16);
+}
+
+static void nic_vport_context_gives_the_mac_and_keeps_mtu_and_lists(void)
+{
+	static const uint8_t mac[6] = CX_ETH_MAC;
+	struct cx *cx = eth_up();
+	uint8_t *v = in + B_MODIFY_NIC_VPORT_IN_CONTEXT;
+	uint8_t *q = out + B_QUERY_NIC_VPORT_OUT_CONTEXT;
+
+	memset(in, 0, sizeof(in));
+	CHECK_EQ(run(cx, CX_OP_QUERY_NIC_VPORT_CONTEXT, 16, 0x110), CX_OK);
+	CHECK(!memcmp(q + B_NVC_PERMANENT_ADDRESS, mac, 6));
+	CHECK_EQ(cx_get(q, F_NVC_MTU), 0u); /* mlx5e falls back to PMTU */
+	CHECK_EQ(cx_get64(q, B_NVC_NODE_GUID), CX_NODE_GUID);
+	cx_set(in, F_VPORT_IN_OTHER_VPORT, 1); /* no eswitch */
+	CHECK_EQ(run(cx, CX_OP_QUERY_NIC_VPORT_CONTEXT, 16, 0x110),
+		 CX_BAD_PARAM);
+
+	memset(in, 0, sizeof(in));
+	cx_set(in, F_MODIFY_NIC_VPORT_IN_FIELD_SELECT, 1 << 6); /* mtu */
+	cx_set(v, F_NVC_MTU, CX_ETH_MAX_MTU + 1);
+	CHECK_EQ(modify(cx, 1 << 6, 0), CX_BAD_PARAM);
+	cx_set(v, F_NVC_MTU, 1522);
+	CHECK_EQ(modify(cx, 1 << 6, 0), CX_OK);
+	cx_set(in, F_MODIFY_NIC_VPORT_IN_FIELD_SELECT, 1 << 1); /* roce_en */
+	CHECK_EQ(modify(cx, 1 << 1, 0), CX_BAD_PARAM);
+	/* the multicast list of set_rx_mode: two addresses */
+	cx_set(in, F_MODIFY_NIC_VPORT_IN_FIELD_SELECT, 1 << 2);
+	cx_set(v, F_NVC_ALLOWED_LIST_TYPE, 1);
+	cx_set(v, F_NVC_ALLOWED_LIST_SIZE, 2);
+	v[NIC_VPORT_CONTEXT_BYTES + 2] = 0x01;
+	v[NIC_VPORT_CONTEXT_BYTES + LIST_ENTRY_BYTES + 2] = 0x33;
+	CHECK_EQ(modify(cx, 1 << 2, 2), CX_OK);
+	cx_set(v, F_NVC_ALLOWED_LIST_TYPE, 0); /* unicast: room for 16 */
+	cx_set(v, F_NVC_ALLOWED_LIST_SIZE, 17);
+	CHECK_EQ(modify(cx, 1 << 2, 17), CX_BAD_PARAM);
+
+	memset(in, 0, sizeof(in));
+	cx_set(in, F_QUERY_NIC_VPORT_IN_ALLOWED_LIST_TYPE, 1);
+	CHECK_EQ(run(cx, CX_OP_QUERY_NIC_VPORT_CONTEXT, 16, 0x110),
+		 CX_BAD_OUTP_LEN); /* no room for the list */
+	CHECK_EQ(run(cx, CX_OP_QUERY_NIC_VPORT_CONTEXT, 16, 0x120), CX_OK);
+	CHECK_EQ(cx_get(q, F_NVC_MTU), 1522u);
+	CHECK_EQ(cx_get(q, F_NVC_ALLOWED_LIST_SIZE), 2u);
+	CHECK_EQ(q[NIC_VPORT_CONTEXT_BYTES + LIST_ENTRY_BYTES + 2], 0x33);
+	cx_destroy(cx);
+}
+
+static void port_registers_and_vport_state_follow_the_admin_status(void)
+{
+	struct cx *cx = eth_up(), *ib = dev_up();
+
+	memset(in, 0, sizeof(in));
+	cx_set(in + B_ACCESS_REGISTER_DATA, F_REG_LOCAL_PORT, 1);
+	CHECK_EQ(reg(cx, 0x5003, 1, 16), CX_OK); /* PMTU */
+	CHECK_EQ(got(F_PMTU_MAX_MTU), (uint32_t)CX_ETH_MAX_MTU);
+	cx_set(in + B_ACCESS_REGISTER_DATA, F_PMTU_ADMIN_MTU, 1522);
+	CHECK_EQ(reg(cx, 0x5003, 0, 16), CX_OK);
+	CHECK_EQ(got(F_PMTU_OPER_MTU), 1522u);
+	cx_set(in + B_ACCESS_REGISTER_DATA, F_PTYS_PROTO_MASK, 1 << 2);
+	CHECK_EQ(reg(cx, 0x5004, 1, 64), CX_OK); /* PTYS, Ethernet */
+	CHECK(got(F_PTYS_ETH_PROTO_OPER) != 0);
+	CHECK_EQ(reg(ib, 0x5004, 1, 64), CX_BAD_PARAM); /* not on IB */
+	/* PAOS: down, and the vport state follows */
+	memset(in, 0, sizeof(in));
+	cx_set(in + B_ACCESS_REGISTER_DATA, F_REG_LOCAL_PORT, 1);
+	cx_set(in + B_ACCESS_REGISTER_DATA, F_PAOS_ADMIN_STATUS, 2);
+	cx_set(in + B_ACCESS_REGISTER_DATA, F_PAOS_ASE, 1);
+	CHECK_EQ(reg(cx, 0x5006, 0, 16), CX_OK);
+	CHECK_EQ(got(F_PAOS_OPER_STATUS), 2u);
+	memset(in, 0, sizeof(in));
+	CHECK_EQ(run(cx, CX_OP_QUERY_VPORT_STATE, 16, 16), CX_OK);
+	CHECK_EQ(cx_get(out, F_QUERY_VPORT_STATE_OUT_STATE), 0u);
+	cx_set(in + B_ACCESS_REGISTER_DATA, F_REG_LOCAL_PORT, 1);
+	cx_set(in + B_ACCESS_REGISTER_DATA, F_PAOS_ADMIN_STATUS, 1);
+	cx_set(in + B_ACCESS_REGISTER_DATA, F_PAOS_ASE, 1);
+	CHECK_EQ(reg(cx, 0x5006, 0, 16), CX_OK);
+	memset(in, 0, sizeof(in));
+	CHECK_EQ(run(cx, CX_OP_QUERY_VPORT_STATE, 16, 16), CX_OK);
+	CHECK_EQ(cx_get(out, F_QUERY_VPORT_STATE_OUT_STATE), 1u);
+	/* the counters mlx5e's statistics read: none counted yet */
+	memset(in, 0, sizeof(in));
+	cx_set(in + B_ACCESS_REGISTER_DATA, F_REG_LOCAL_PORT, 1);
+	cx_set(in + B_ACCESS_REGISTER_DATA, F_PPCNT_GRP, 0x12); /* phy */
+	CHECK_EQ(reg(cx, 0x5008, 1, PPCNT_BYTES), CX_OK);
+	CHECK_EQ(got(0x40, 32), 0u);
+	cx_set(in + B_ACCESS_REGISTER_DATA, F_PPCNT_GRP, 0x20); /* IB port */
+	CHECK_EQ(reg(cx, 0x5008, 1, PPCNT_BYTES), CX_BAD_PARAM);
+	memset(in, 0, sizeof(in));
+	CHECK_EQ(run(cx, CX_OP_QUERY_VPORT_COUNTER, 32, 0x210), CX_OK);
+	CHECK_EQ(run(cx, CX_OP_QUERY_VPORT_COUNTER, 32, 0x100),
+		 CX_BAD_OUTP_LEN);
+	/* NODE_DESC, and the P_Key table mlx5_ib reads without MADs */
+	CHECK_EQ(reg(cx, 0x6001, 1, 64), CX_OK);
+	CHECK(!strcmp((char *)out + B_ACCESS_REGISTER_DATA, CX_NODE_DESC));
+	memset(in, 0, sizeof(in));
+	CHECK_EQ(run(cx, CX_OP_QUERY_HCA_VPORT_PKEY, 16, 20), CX_OK);
+	CHECK_EQ(cx_get(out + B_QUERY_HCA_VPORT_PKEY_OUT_PKEY, 0x10, 0x10),
+		 0xffffu);
+	cx_set(in, F_QUERY_HCA_VPORT_PKEY_IN_PKEY_INDEX, 128);
+	CHECK_EQ(run(cx, CX_OP_QUERY_HCA_VPORT_PKEY, 16, 20), CX_BAD_PARAM);
+	CHECK_EQ(run(ib, CX_OP_QUERY_HCA_VPORT_PKEY, 16, 20), CX_BAD_OP);
+	cx_destroy(cx);
+	cx_destroy(ib);
+}
+
+static const struct check_test tests[] = {
+	CHECK_TEST(nic_vport_context_gives_the_mac_and_keeps_mtu_and_lists),
+	CHECK_TEST(port_registers_and_vport_state_follow_the_admin_status),
+};
+
+int main(int argc, char **argv)
+{
+	return CX_TEST_MAIN(argc, argv, "cx_eth_vport_", tests);
+}
