@@ -300,5 +300,5 @@ out:
 const struct it_case it_cases_xrc[] = {
 	{ "xrc_target_opened_by_another_context_outlives_its_creator",
 	  xrc_target_opened_by_another_context_outlives_its_creator, 0 },
-	{ NULL },
+	{ NULL, NULL, 0 },
 };
