@@ -22,7 +22,7 @@
 #   clock (doorbell-itest's clock_ tests, ibv_query_rt_values_ex) through
 #   both; an XRC target opened by a second context (ibv_open_qp) that
 #   outlives its creator's handle (doorbell-itest's xrc_ tests) through
-#   both; the interrupt counts through libmlx5, then libmlx5's and doorbell's equal
+#   doorbell, through libmlx5 as a measurement; the interrupt counts through libmlx5, then libmlx5's and doorbell's equal
 #   run for run (check-irq-equal.sh); rdma-core's suite through libmlx5
 #   (saved), then through doorbell held to it (0 failures, 0 errors, at
 #   least libmlx5's passes); the bad-input matrix (doorbell-itest -k
@@ -73,7 +73,13 @@ both "$build/tests/guest/itest/doorbell-itest" -d mlx5_0 -g 0 -k resize_cq_ -x m
 stamp "CQ resize"
 both "$build/tests/guest/itest/doorbell-itest" -d mlx5_0 -g 0 -k clock_
 stamp "raw clock"
-both "$build/tests/guest/itest/doorbell-itest" -d mlx5_0 -g 0 -k xrc_ -x matrix_
+"$here/with-provider.sh" doorbell "$build/tests/guest/itest/doorbell-itest" -d mlx5_0 -g 0 -k xrc_ -x matrix_ || rc=1
+# Through libmlx5 measured, not judged: its ibv_destroy_qp of an
+# ibv_open_qp handle frees a doorbell record that mlx5_open_qp never
+# allocated (mlx5_free_db() of NULL) and the process dies (rdma-core 44
+# and 65; docs/mlx5-side-by-side.md).
+"$here/with-provider.sh" libmlx5 "$build/tests/guest/itest/doorbell-itest" -d mlx5_0 -g 0 -k xrc_ -x matrix_ 2>&1 |
+	sed -E "s/^(PASS|FAIL|SKIP) (cx_)?/  libmlx5 (Linux $(uname -r)), measured: \\1 /"
 stamp "XRC target shared by two contexts"
 "$here/check-interrupts.sh" || rc=1
 "$here/check-irq-equal.sh" || rc=1
