@@ -420,6 +420,9 @@ cx_guests() {
 	# Every EQ on one vector (mlx5_combined0): the counts equal again.
 	scripts/cx.sh --no-build --vectors 1 --timeout 600 -- tests/guest/mlx5/check-irq-equal.sh |
 		sed -E 's/^(PASS|FAIL|SKIP) cx_/\1 cx_vectors1_/' | record || rc=$?
+	# An Ethernet port (#32 step 1): mlx5e's netdev and mlx5_ib's port.
+	scripts/cx.sh --no-build --eth --timeout 600 -- tests/guest/mlx5/check-eth.sh |
+		record || rc=$?
 	wait "$bpid"
 	sed -E 's/^(PASS|FAIL|SKIP) cx_/\1 cx_bookworm_/' "$work/cx-bookworm.out" | record
 	(($(cat "$work/cx-bookworm.rc" 2>/dev/null || echo 1) == 0)) || rc=1

@@ -4,8 +4,8 @@
 # port is Ethernet (scripts/cx.sh --eth; issue #32 step 1): mlx5e
 # registered a netdev on it with the MAC the NIC vport context gives
 # (sim/mlx5/pci/cx_eth.h CX_ETH_MAC), mlx5_ib registered mlx5_0 with link
-# layer Ethernet, and the drivers' load logged no error.  Not in .ci/run
-# yet.  Prints PASS/FAIL per check; exit 1 if any failed.
+# layer Ethernet, and the drivers' load logged no error.  Stage cx runs
+# it in a sid boot of its own.  Prints PASS/FAIL per check; exit 1 if any failed.
 #
 # Usage: check-eth.sh    (scripts/cx.sh --eth -- tests/guest/mlx5/check-eth.sh)
 set -uo pipefail
