@@ -28,6 +28,11 @@ struct cx_host {
 	/* MSI-X vectors the function offers: 1 up to CX_MSIX_VECTORS; 0 means
 	 * CX_MSIX_VECTORS. */
 	unsigned int vectors;
+	/*
+	 * How long a write at a BlueFlame half's start is held for the rest
+	 * of a copy (cx_bf.c); 0: not held, each write is resolved at once.
+	 */
+	uint64_t bf_wait_ns;
 };
 
 /* PCI identity and BAR0 layout (a ConnectX-5 physical function). */

@@ -252,6 +252,28 @@ struct cx_mkey {
 	uint64_t *mtt;
 };
 
+/* The BlueFlame half being assembled (cx_bf.c). */
+enum {
+	CX_BF_HALF = 0x100, /* (1 << log_bf_reg_size) / 2 */
+	CX_BF_REGS = 4,	    /* bfregs in a UAR page's upper half */
+};
+struct cx_bf {
+	bool open;		   /* a write at a half's start is held */
+	uint32_t page, off;	   /* UAR page, offset of the half */
+	uint32_t got, need;	   /* bytes arrived; ds * 16 (capped) */
+	uint64_t since_ns;	   /* when the last of them arrived */
+	uint8_t buf[CX_BF_HALF];   /* the payload */
+	uint8_t last[CX_MAX_UAR][CX_BF_REGS]; /* 1 + half last rung, 0 none */
+};
+
+void cx_bf_write(struct cx *cx, uint32_t page, uint32_t off, const uint8_t *b,
+		 uint32_t len);
+/* Resolve a held write now (a write elsewhere, a command came). */
+void cx_bf_flush(struct cx *cx);
+/* Resolve a held write whose wait ran out; ns to the next, or -1. */
+int64_t cx_bf_timers(struct cx *cx);
+void cx_bf_reset(struct cx *cx);
+
 struct cx {
 	struct cx_host host;
 	uint8_t config[CX_CONFIG_SIZE];
@@ -272,6 +294,7 @@ struct cx {
 	struct cx_qp qp[CX_MAX_QP];
 	uint32_t cq_db_hi[CX_MAX_UAR]; /* first dword of a split CQ doorbell */
 	struct cx_eng *eng;	       /* the data path (cx_engine.c) */
+	struct cx_bf bf;
 };
 
 /* A command handler: IN/OUT are the whole input and output (headers too). */

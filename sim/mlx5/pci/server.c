@@ -100,7 +100,14 @@ static void dev_reset(void *dev)
 
 int main(int argc, char **argv)
 {
-	struct cx_host host = { .dma = host_dma, .irq = host_irq };
+	/*
+	 * A BlueFlame copy's writes come as one message each; the next one
+	 * is waited for this long before a write at a half's start is taken
+	 * for a doorbell (cx_bf.c).
+	 */
+	struct cx_host host = { .dma = host_dma,
+				.irq = host_irq,
+				.bf_wait_ns = 200000 };
 	struct vfu_dev_ops ops = {
 		.bar0_size = CX_BAR0_SIZE,
 		.config_size = CX_CONFIG_SIZE,
