@@ -64,7 +64,7 @@ static const struct cap general[] = {
 	{ 0x23f, 0x01, false, 1 },	 /* rc */
 	{ 0x24a, 0x06, false, 3 },	 /* uar_sz: 8 MiB BAR0 */
 	{ 0x258, 0x08, false, 12 },	 /* log_pg_sz */
-	{ 0x260, 0x01, false, 0 },	 /* bf: no BlueFlame yet */
+	{ 0x260, 0x01, false, 1 },	 /* bf: BlueFlame (cx_bf.c) */
 	{ 0x26b, 0x05, false, 9 },	 /* log_bf_reg_size: 2 x 256 B */
 	{ 0x290, 0x10, false, 1024 },	 /* max_wqe_sz_sq */
 	{ 0x2b0, 0x10, false, 512 },	 /* max_wqe_sz_rq */

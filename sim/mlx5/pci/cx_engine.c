@@ -446,6 +446,9 @@ static uint64_t cx_eng_report_stats(const struct cx_eng_stats *st, FILE *f)
 	if (st->violations > engine)
 		fprintf(f, "violations: engine_other %llu (not failing)\n",
 			(unsigned long long)(st->violations - engine));
+	/* Statistics, not rules: scripts/lib.sh db_stat reads them. */
+	fprintf(f, "stat: bf_doorbells %llu\n",
+		(unsigned long long)st->bf_doorbells);
 	return ruled;
 }
 

@@ -88,7 +88,8 @@ enum cx_bf_rule {
 };
 void cx_eng_bf_note(struct cx *cx, enum cx_bf_rule rule);
 /*
- * Prints "violations: N" and one line per rule that counted; the total
+ * Prints "violations: N", one line per rule that counted and one
+ * "stat: NAME N" per statistic (bf_doorbells); the total of violations
  * (with f NULL, prints nothing).
  */
 uint64_t cx_eng_report(const struct cx *cx, FILE *f);

@@ -9,8 +9,9 @@
  * --trace, one line per command (opcode, op_mod, status) on stderr; with
  * --vectors, a function of N MSI-X vectors (1 up to CX_MSIX_VECTORS)
  * instead of CX_MSIX_VECTORS, so that the driver's EQs share them; with
- * --stats, FILE holds the engine's violation lines (cx_eng_report) from
- * the start and is replaced whenever their total changes, so that a guest
+ * --stats, FILE holds the engine's violation and statistic lines
+ * (cx_eng_report) from the start and is replaced whenever their total or
+ * the BlueFlame doorbells' count changes, so that a guest
  * sharing its folder can tell which of its processes broke a rule
  * (tests/guest/mlx5/with-provider.sh).
  */
@@ -24,7 +25,7 @@
 
 static struct vfu *server;
 static const char *stats_path;
-static uint64_t stats_total = UINT64_MAX;
+static uint64_t stats_total = UINT64_MAX, stats_bf = UINT64_MAX;
 
 /* Replaced whole (rename), so that a reader never sees half a report. */
 static void stats_write(struct cx *cx)
@@ -36,9 +37,10 @@ static void stats_write(struct cx *cx)
 	if (!stats_path)
 		return;
 	total = cx_eng_report(cx, NULL);
-	if (total == stats_total)
+	if (total == stats_total && cx_eng_stats(cx)->bf_doorbells == stats_bf)
 		return;
 	stats_total = total;
+	stats_bf = cx_eng_stats(cx)->bf_doorbells;
 	snprintf(tmp, sizeof(tmp), "%s.tmp", stats_path);
 	f = fopen(tmp, "w");
 	if (!f) {
