@@ -141,6 +141,13 @@ int64_t cx_bf_timers(struct cx *cx)
 	return -1;
 }
 
+void cx_bf_uar_fresh(struct cx *cx, uint32_t page)
+{
+	if (cx->bf.open && cx->bf.page == page)
+		bf_resolve(cx, false);
+	memset(cx->bf.last[page], 0, sizeof(cx->bf.last[page]));
+}
+
 void cx_bf_reset(struct cx *cx)
 {
 	memset(&cx->bf, 0, sizeof(cx->bf));

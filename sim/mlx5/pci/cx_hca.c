@@ -66,6 +66,7 @@ static int alloc_uar(struct cx *cx, struct cx_cmd *c)
 	for (i = CX_FIRST_UAR; i < CX_MAX_UAR; i++) {
 		if (!cx->uar_used[i]) {
 			cx->uar_used[i] = 1;
+			cx_bf_uar_fresh(cx, i);
 			cx_set(c->out, F_ALLOC_UAR_OUT_UAR, i);
 			return CX_OK;
 		}

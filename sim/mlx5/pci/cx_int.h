@@ -273,6 +273,8 @@ void cx_bf_flush(struct cx *cx);
 /* Resolve a held write whose wait ran out; ns to the next, or -1. */
 int64_t cx_bf_timers(struct cx *cx);
 void cx_bf_reset(struct cx *cx);
+/* A UAR page handed out anew: its bfregs start on either half. */
+void cx_bf_uar_fresh(struct cx *cx, uint32_t page);
 
 struct cx {
 	struct cx_host host;
