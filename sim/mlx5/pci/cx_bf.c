@@ -59,7 +59,8 @@ static void bf_resolve(struct cx *cx, bool torn)
 		return;
 	}
 	bf_rung(cx, bf->page, bf->off, false);
-	cx_eng_send_doorbell(cx, bf->page, bf->off, bf->buf, 8);
+	if (!cx_sq_doorbell(cx, bf->page, bf->buf, 8))
+		cx_eng_send_doorbell(cx, bf->page, bf->off, bf->buf, 8);
 }
 
 /* A complete copy: the payload runs. */
@@ -69,7 +70,8 @@ static void bf_run(struct cx *cx)
 
 	bf->open = false;
 	bf_rung(cx, bf->page, bf->off, true);
-	cx_eng_send_doorbell(cx, bf->page, bf->off, bf->buf, bf->need);
+	if (!cx_sq_doorbell(cx, bf->page, bf->buf, bf->need))
+		cx_eng_send_doorbell(cx, bf->page, bf->off, bf->buf, bf->need);
 }
 
 /* ds * 16 bytes, at most the half; 0 while the ctrl segment is short. */

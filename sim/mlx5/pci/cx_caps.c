@@ -71,6 +71,7 @@ static const struct cap general[] = {
 	{ 0x323, 0x05, false, 8 },	 /* log_max_transport_domain */
 	{ 0x32b, 0x05, false, 10 },	 /* log_max_pd */
 	{ 0x33b, 0x05, false, 8 },	 /* log_max_xrcd */
+	{ 0x36b, 0x05, false, 4 },	 /* log_max_sq: CX_MAX_SQ (cx_sq.c) */
 	{ 0x490, 0x10, true, 0 },	 /* log_uar_page_sz: 4 KiB */
 	{ 0x4e0, 0x20, false, 1000000 }, /* device_frequency_khz */
 	{ 0x520, 0x20, false, 1 },	 /* num_of_uars_per_page */

@@ -93,6 +93,7 @@ void cx_destroy(struct cx *cx)
 		cx_cq_reset(cx);
 		cx_srq_reset(cx);
 		cx_qp_reset(cx);
+		cx_sq_reset(cx);
 		cx_eng_fini(cx);
 	}
 	free(cx);

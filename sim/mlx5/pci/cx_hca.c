@@ -55,6 +55,7 @@ void cx_hca_reset(struct cx *cx)
 	cx_cq_reset(cx);
 	cx_srq_reset(cx);
 	cx_qp_reset(cx);
+	cx_sq_reset(cx);
 	cx_eng_reset(cx);
 	cx_caps_init(cx);
 }
@@ -178,6 +179,7 @@ int cx_hca_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c)
 		cx_cq_reset(cx);
 		cx_srq_reset(cx);
 		cx_qp_reset(cx);
+		cx_sq_reset(cx);
 		cx_eng_reset(cx);
 		cx->state = CX_HCA_ENABLED;
 		return CX_OK;
