@@ -257,8 +257,8 @@ struct m5m_qp {
 	 */
 	const uint8_t *bf_wqe;
 	uint16_t bf_idx, bf_nbb;
-	uint16_t db_pi;	       /* SND dbrec at the last doorbell */
-	uint16_t snd_seen;     /* SND dbrec at the last store */
+	uint16_t db_pi;	   /* SND dbrec at the last doorbell */
+	uint16_t snd_seen; /* SND dbrec at the last store */
 	bool in_sq_run;
 	uint16_t rq_hw;	  /* next receive WQE */
 	uint16_t rq_seen; /* RCV dbrec at the last store */

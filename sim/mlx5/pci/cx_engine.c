@@ -19,17 +19,17 @@
 #define of(p, type, member) ((type *)((char *)(p)-offsetof(type, member)))
 
 enum {
-	RQ_SRQ = 0x1,	    /* MLX5_SRQ_RQ */
-	RQ_REGULAR = 0x0,   /* MLX5_NON_ZERO_RQ */
-	BF_OFFSET = 0x800,  /* MLX5_BF_OFFSET: the first bfreg */
+	RQ_SRQ = 0x1,	      /* MLX5_SRQ_RQ */
+	RQ_REGULAR = 0x0,     /* MLX5_NON_ZERO_RQ */
+	BF_OFFSET = 0x800,    /* MLX5_BF_OFFSET: the first bfreg */
 	BF_HALF = CX_BF_HALF, /* a BlueFlame buffer: log_bf_reg_size 9 / 2 */
 	CTRL_FM_CE_SE = 11,   /* mlx5_wqe_ctrl_seg.fm_ce_se */
 	CTRL_CQ_UPDATE = 0x8, /* MLX5_WQE_CTRL_CQ_UPDATE */
 	OPCODE_NOP = 0x00,    /* MLX5_OPCODE_NOP */
-	EQE_RES_TYPE = 20,  /* mlx5_eqe_qp_srq.type */
-	EQE_QP_SRQ_N = 24,  /* mlx5_eqe_qp_srq.qp_srq_n */
-	SCRATCH = 1024,	    /* the largest WQE the engine reads in one go */
-	ERR_POLL_US = 2000, /* receive dbrec of a QP in ERR looked at */
+	EQE_RES_TYPE = 20,    /* mlx5_eqe_qp_srq.type */
+	EQE_QP_SRQ_N = 24,    /* mlx5_eqe_qp_srq.qp_srq_n */
+	SCRATCH = 1024,	      /* the largest WQE the engine reads in one go */
+	ERR_POLL_US = 2000,   /* receive dbrec of a QP in ERR looked at */
 };
 
 struct cx_eng_qp {

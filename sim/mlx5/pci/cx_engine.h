@@ -43,7 +43,7 @@ struct cx_eng_stats {
 	uint64_t bf_half_reused;     /* a copy on the half rung last */
 	uint64_t bf_partial;	     /* a copy torn by the bfreg's next write */
 	uint64_t bf_doorbells; /* BlueFlame copies run (not a violation) */
-	uint64_t violations;	  /* all of the engine's, these included */
+	uint64_t violations;   /* all of the engine's, these included */
 };
 
 int cx_eng_init(struct cx *cx);

@@ -286,11 +286,11 @@ enum {
 	CX_BF_REGS = 4,	    /* bfregs in a UAR page's upper half */
 };
 struct cx_bf {
-	bool open;		   /* a write at a half's start is held */
-	uint32_t page, off;	   /* UAR page, offset of the half */
-	uint32_t got, need;	   /* bytes arrived; ds * 16 (capped) */
-	uint64_t since_ns;	   /* when the last of them arrived */
-	uint8_t buf[CX_BF_HALF];   /* the payload */
+	bool open;		 /* a write at a half's start is held */
+	uint32_t page, off;	 /* UAR page, offset of the half */
+	uint32_t got, need;	 /* bytes arrived; ds * 16 (capped) */
+	uint64_t since_ns;	 /* when the last of them arrived */
+	uint8_t buf[CX_BF_HALF]; /* the payload */
 	uint8_t last[CX_MAX_UAR][CX_BF_REGS]; /* 1 + half last rung, 0 none */
 };
 

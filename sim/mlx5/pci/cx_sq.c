@@ -20,43 +20,42 @@
 
 enum {
 	/* mlx5_ifc.h bit offsets: create_sq_in, modify_sq_in, sqc, wq */
-	SQ_IN_SQN = 0x48,	   /* create_sq_out, modify/destroy_sq_in */
-	SQ_IN_STATE = 0x40,	   /* modify_sq_in.sq_state */
-	SQ_CTX = 0x100,		   /* create/modify_sq_in.ctx */
-	SQC_STATE = 0x8,	   /* sqc.state */
-	SQC_CQN = 0x48,		   /* sqc.cqn */
-	SQC_WQ = 0x180,		   /* sqc.wq */
-	WQ_TYPE = 0x0,		   /* wq.wq_type */
-	WQ_PAGE_OFFSET = 0x2b,	   /* wq.page_offset */
-	WQ_UAR_PAGE = 0x68,	   /* wq.uar_page */
-	WQ_DBR_ADDR = 0x80,	   /* wq.dbr_addr, 64 bits */
-	WQ_LOG_STRIDE = 0x10c,	   /* wq.log_wq_stride */
-	WQ_LOG_PG_SZ = 0x113,	   /* wq.log_wq_pg_sz */
-	WQ_LOG_SZ = 0x11b,	   /* wq.log_wq_sz */
-	WQ_PAS = 0x600,		   /* wq.pas */
-	WQ_CYCLIC = 1,		   /* MLX5_WQ_TYPE_CYCLIC */
-	SQ_RST = 0,		   /* MLX5_SQC_STATE_* */
+	SQ_IN_SQN = 0x48,      /* create_sq_out, modify/destroy_sq_in */
+	SQ_IN_STATE = 0x40,    /* modify_sq_in.sq_state */
+	SQ_CTX = 0x100,	       /* create/modify_sq_in.ctx */
+	SQC_STATE = 0x8,       /* sqc.state */
+	SQC_CQN = 0x48,	       /* sqc.cqn */
+	SQC_WQ = 0x180,	       /* sqc.wq */
+	WQ_TYPE = 0x0,	       /* wq.wq_type */
+	WQ_PAGE_OFFSET = 0x2b, /* wq.page_offset */
+	WQ_UAR_PAGE = 0x68,    /* wq.uar_page */
+	WQ_DBR_ADDR = 0x80,    /* wq.dbr_addr, 64 bits */
+	WQ_LOG_STRIDE = 0x10c, /* wq.log_wq_stride */
+	WQ_LOG_PG_SZ = 0x113,  /* wq.log_wq_pg_sz */
+	WQ_LOG_SZ = 0x11b,     /* wq.log_wq_sz */
+	WQ_PAS = 0x600,	       /* wq.pas */
+	WQ_CYCLIC = 1,	       /* MLX5_WQ_TYPE_CYCLIC */
+	SQ_RST = 0,	       /* MLX5_SQC_STATE_* */
 	SQ_RDY = 1,
 	SQ_ERR = 3,
-	OPCODE_NOP = 0x00,	   /* MLX5_OPCODE_NOP */
-	CTRL_FM_CE_SE = 11,	   /* mlx5_wqe_ctrl_seg.fm_ce_se */
-	CTRL_CQ_UPDATE = 0x8,	   /* MLX5_WQE_CTRL_CQ_UPDATE */
-	CQE_SOP_DROP_QPN = 56,	   /* mlx5_cqe64 */
+	OPCODE_NOP = 0x00,     /* MLX5_OPCODE_NOP */
+	CTRL_FM_CE_SE = 11,    /* mlx5_wqe_ctrl_seg.fm_ce_se */
+	CTRL_CQ_UPDATE = 0x8,  /* MLX5_WQE_CTRL_CQ_UPDATE */
+	CQE_SOP_DROP_QPN = 56, /* mlx5_cqe64 */
 	CQE_WQE_COUNTER = 60,
-	CQE_SYNDROME = 55,	   /* mlx5_err_cqe.syndrome */
+	CQE_SYNDROME = 55, /* mlx5_err_cqe.syndrome */
 	CQE_OP_OWN = 63,
-	CQE_REQ = 0x0,		   /* MLX5_CQE_REQ */
-	CQE_REQ_ERR = 0xd,	   /* MLX5_CQE_REQ_ERR */
-	SYND_LOCAL_QP_OP = 0x2,	   /* MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR */
+	CQE_REQ = 0x0,		/* MLX5_CQE_REQ */
+	CQE_REQ_ERR = 0xd,	/* MLX5_CQE_REQ_ERR */
+	SYND_LOCAL_QP_OP = 0x2, /* MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR */
 };
 
 static struct cx_sq *sq_get(struct cx *cx, uint32_t sqn)
 {
 	uint32_t i = sqn - CX_MAX_QP;
 
-	return sqn >= CX_MAX_QP && i < CX_MAX_SQ && cx->sq[i].valid ?
-		       &cx->sq[i] :
-		       NULL;
+	return sqn >= CX_MAX_QP && i < CX_MAX_SQ && cx->sq[i].valid ? &cx->sq[i]
+								    : NULL;
 }
 
 void cx_sq_reset(struct cx *cx)
@@ -116,7 +115,8 @@ static int modify_sq(struct cx *cx, struct cx_cmd *c, struct cx_sq *sq)
 {
 	uint32_t cur = cx_get(c->in, SQ_IN_STATE, 4);
 	uint32_t next = cx_get(c->in, SQ_CTX + SQC_STATE, 4);
-	int st = cx_cmd_need(cx, c, SQ_CTX / 8 + 0x10, 0x10, CX_HCA_INITIALIZED);
+	int st =
+		cx_cmd_need(cx, c, SQ_CTX / 8 + 0x10, 0x10, CX_HCA_INITIALIZED);
 
 	if (st)
 		return st;
@@ -173,8 +173,7 @@ static void sq_exec(struct cx *cx, struct cx_sq *sq, uint32_t sqn,
 	cx_cq_push(cx, sq->cqn, cqe, false);
 }
 
-bool cx_sq_doorbell(struct cx *cx, uint32_t uar, const uint8_t *b,
-		    uint32_t len)
+bool cx_sq_doorbell(struct cx *cx, uint32_t uar, const uint8_t *b, uint32_t len)
 {
 	uint32_t sqn = cx_get(b, 32, 24);
 	struct cx_sq *sq = sq_get(cx, sqn);
