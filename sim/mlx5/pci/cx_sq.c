@@ -182,7 +182,7 @@ bool cx_sq_doorbell(struct cx *cx, uint32_t uar, const uint8_t *b, uint32_t len)
 
 	if (sqn < CX_MAX_QP)
 		return false; /* a QP's (cx_engine.c) */
-	if (!sq || sq->uar != uar || sq->state != SQ_RDY)
+	if (!sq || sq->uar != uar)
 		return true; /* nothing to run */
 	dbr = cx_dma(cx, sq->dbr, 8, false);
 	if (!dbr)
