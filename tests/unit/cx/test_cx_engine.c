@@ -1604,8 +1604,43 @@ static void bf_copy_torn_by_the_other_half_is_counted_not_run(void)
 	t_rig_free(r);
 }
 
+/*
+ * A copy of a WQE that wraps the SQ's end (its second WQEBB is slot 0):
+ * the payload is compared with the WQE as the ring holds it, wrapped, and
+ * runs; 60 inline bytes land.
+ */
+static void bf_copy_of_a_wqe_wrapping_the_sq_end_runs(void)
+{
+	struct t_rig *r = t_rig(CX_ST_RC);
+	uint8_t copy[128], *w;
+	struct m5_inline_seg *inl;
+	unsigned int n;
+
+	for (n = 0; n < 7; n++) {
+		t_wqe(r, 0, M5_OPCODE_NOP, 1);
+		t_ring(r, 0, 1);
+	}
+	t_recv(r, 1, 256, t_iova[1]);
+	w = t_wqe(r, 0, M5_OPCODE_SEND, 5); /* 80 bytes from slot 7 */
+	memcpy(copy, w - 16, 64);
+	inl = (struct m5_inline_seg *)(copy + 16);
+	inl->byte_count = htobe32(60 | M5_INLINE_SEG);
+	for (n = 0; n < 60; n++)
+		copy[20 + n] = (uint8_t)(n * 3 + 1);
+	memcpy(w, copy + 16, 48);		/* slot 7's rest */
+	memcpy(at(r->sq_at[0]), copy + 64, 64); /* slot 0: the wrap */
+	t_bf(r, 2, 0xa00, copy, 128, 8);
+	CHECK(!memcmp(t_va(r, 1, t_iova[1]), copy + 20, 60));
+	CHECK_EQ(be32toh(t_cqe(1, 0)->byte_cnt), 60);
+	CHECK_EQ(cx_eng_stats(r->cx)->bf_doorbells, 1);
+	CHECK_EQ(cx_eng_stats(r->cx)->bf_payload_not_wqe, 0);
+	CHECK_EQ(cx_eng_stats(r->cx)->violations, 0);
+	t_rig_free(r);
+}
+
 static const struct check_test tests[] = {
 	CHECK_TEST(bf_copy_runs_its_payload_not_the_wqe_in_memory),
+	CHECK_TEST(bf_copy_of_a_wqe_wrapping_the_sq_end_runs),
 	CHECK_TEST(bf_probe_nop_completes_from_its_payload_uncounted),
 	CHECK_TEST(bf_copy_on_the_half_rung_last_is_counted),
 	CHECK_TEST(bf_copy_torn_by_the_other_half_is_counted_not_run),
