@@ -42,7 +42,20 @@ static void bf_rung(struct cx *cx, uint32_t page, uint32_t off, bool copy)
 	bf->last[page][reg] = half;
 }
 
-/* The held half is done with; other is where the next write landed. */
+/* LEN bytes of the held half ring: an Ethernet SQ's, else a QP's. */
+static void bf_ring(struct cx *cx, uint32_t len, bool copy)
+{
+	struct cx_bf *bf = &cx->bf;
+
+	bf_rung(cx, bf->page, bf->off, copy);
+	if (!cx_sq_doorbell(cx, bf->page, bf->buf, len))
+		cx_eng_send_doorbell(cx, bf->page, bf->off, bf->buf, len);
+}
+
+/*
+ * The held half is done with: TORN when a write at a half of its bfreg
+ * came before the copy was whole.
+ */
 static void bf_resolve(struct cx *cx, bool torn)
 {
 	struct cx_bf *bf = &cx->bf;
@@ -58,9 +71,7 @@ static void bf_resolve(struct cx *cx, bool torn)
 		cx_eng_bf_note(cx, CX_BF_PARTIAL);
 		return;
 	}
-	bf_rung(cx, bf->page, bf->off, false);
-	if (!cx_sq_doorbell(cx, bf->page, bf->buf, 8))
-		cx_eng_send_doorbell(cx, bf->page, bf->off, bf->buf, 8);
+	bf_ring(cx, 8, false);
 }
 
 /* A complete copy: the payload runs. */
@@ -69,9 +80,7 @@ static void bf_run(struct cx *cx)
 	struct cx_bf *bf = &cx->bf;
 
 	bf->open = false;
-	bf_rung(cx, bf->page, bf->off, true);
-	if (!cx_sq_doorbell(cx, bf->page, bf->buf, bf->need))
-		cx_eng_send_doorbell(cx, bf->page, bf->off, bf->buf, bf->need);
+	bf_ring(cx, bf->need, true);
 }
 
 /* ds * 16 bytes, at most the half; 0 while the ctrl segment is short. */
