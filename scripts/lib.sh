@@ -103,3 +103,9 @@ db_ibdev() {
 db_violation_rules() {
 	awk '$1 == "violations:" && NF == 3 { print $2, $3 }' "$1" 2>/dev/null
 }
+
+# db_stat FILE NAME: cx-server's statistic NAME in FILE (its log, or the
+# file of its --stats), from its "stat: NAME N" line; nothing without one.
+db_stat() {
+	awk -v n="$2" '$1 == "stat:" && $2 == n { print $3 }' "$1" 2>/dev/null
+}

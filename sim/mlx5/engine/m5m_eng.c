@@ -116,7 +116,10 @@ int m5m_rinval(const struct m5m_pd *pd, uint32_t key)
 void *m5m_sq_slot(const struct m5m_qp *qp, uint16_t idx)
 {
 	size_t sq = (size_t)qp->rq_cnt << qp->rq_shift;
+	uint16_t in_bf = (uint16_t)(idx - qp->bf_idx);
 
+	if (qp->bf_wqe && in_bf < qp->bf_nbb) /* read, never written */
+		return (void *)(qp->bf_wqe + (size_t)in_bf * M5_SEND_WQE_BB);
 	return qp->dev->ops->qp_buf(qp->dev->ops_arg, qp,
 				    sq + (size_t)(idx & (qp->sq_bbs - 1)) *
 						    M5_SEND_WQE_BB);

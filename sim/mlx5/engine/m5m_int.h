@@ -251,8 +251,14 @@ struct m5m_qp {
 	struct m5m_uobj *uobj; /* dynamic UARs: the UAR it was created on */
 	uint32_t uar_page;     /* ... and that UAR's page id */
 	uint16_t sq_hw;	       /* next WQEBB the device reads */
-	uint16_t db_pi;	       /* SND dbrec at the last doorbell */
-	uint16_t snd_seen;     /* SND dbrec at the last store */
+	/*
+	 * A BlueFlame payload the device runs in place of the SQ's WQEBBs
+	 * [bf_idx, bf_idx + bf_nbb) (m5m_sq_slot); NULL when none.
+	 */
+	const uint8_t *bf_wqe;
+	uint16_t bf_idx, bf_nbb;
+	uint16_t db_pi;	   /* SND dbrec at the last doorbell */
+	uint16_t snd_seen; /* SND dbrec at the last store */
 	bool in_sq_run;
 	uint16_t rq_hw;	  /* next receive WQE */
 	uint16_t rq_seen; /* RCV dbrec at the last store */

@@ -30,6 +30,11 @@ struct cx_host {
 	unsigned int vectors;
 	/* The port is Ethernet (cx-server --eth), for mlx5e; else InfiniBand. */
 	bool eth;
+	/*
+	 * How long a write at a BlueFlame half's start is held for the rest
+	 * of a copy (cx_bf.c); 0: not held, each write is resolved at once.
+	 */
+	uint64_t bf_wait_ns;
 };
 
 /* PCI identity and BAR0 layout (a ConnectX-5 physical function). */

@@ -117,9 +117,10 @@ int cx_bar_write(struct cx *cx, uint64_t off, const void *buf, uint32_t len)
 		return EINVAL;
 	if (off >= ISEG_END && in >= UAR_BF && page >= CX_FIRST_UAR &&
 	    page < CX_MAX_UAR && cx->uar_used[page]) {
-		cx_eng_send_doorbell(cx, page, in, b, len);
+		cx_bf_write(cx, page, in, b, len);
 		return 0;
 	}
+	cx_bf_flush(cx); /* a held doorbell comes before what follows it */
 	/* Registers are written as whole aligned dwords (or qwords). */
 	if ((len != 4 && len != 8) || (off & 3))
 		return 0;

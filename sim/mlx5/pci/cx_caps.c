@@ -60,13 +60,14 @@ static const struct cx_cap general[] = {
 	{ 0x23f, 0x01, false, 1 },	 /* rc */
 	{ 0x24a, 0x06, false, 3 },	 /* uar_sz: 8 MiB BAR0 */
 	{ 0x258, 0x08, false, 12 },	 /* log_pg_sz */
-	{ 0x260, 0x01, false, 0 },	 /* bf: no BlueFlame yet */
+	{ 0x260, 0x01, false, 1 },	 /* bf: BlueFlame (cx_bf.c) */
 	{ 0x26b, 0x05, false, 9 },	 /* log_bf_reg_size: 2 x 256 B */
 	{ 0x290, 0x10, false, 1024 },	 /* max_wqe_sz_sq */
 	{ 0x2b0, 0x10, false, 512 },	 /* max_wqe_sz_rq */
 	{ 0x323, 0x05, false, 8 },	 /* log_max_transport_domain */
 	{ 0x32b, 0x05, false, 10 },	 /* log_max_pd */
 	{ 0x33b, 0x05, false, 8 },	 /* log_max_xrcd */
+	{ 0x36b, 0x05, false, 4 },	 /* log_max_sq: CX_MAX_SQ (cx_sq.c) */
 	{ 0x490, 0x10, true, 0 },	 /* log_uar_page_sz: 4 KiB */
 	{ 0x4e0, 0x20, false, 1000000 }, /* device_frequency_khz */
 	{ 0x520, 0x20, false, 1 },	 /* num_of_uars_per_page */

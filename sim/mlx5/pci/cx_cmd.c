@@ -159,6 +159,10 @@ int cx_cmd_exec(struct cx *cx, struct cx_cmd *c)
 	case CX_OP_QUERY_QP:
 	case CX_OP_INIT2INIT_QP:
 		return cx_qp_exec(cx, op, c);
+	case CX_OP_CREATE_SQ:
+	case CX_OP_MODIFY_SQ:
+	case CX_OP_DESTROY_SQ:
+		return cx_sq_exec(cx, op, c);
 	case CX_OP_MAD_IFC:
 		return cx_mad_exec(cx, c);
 	case CX_OP_QUERY_HCA_VPORT_CONTEXT:

@@ -49,6 +49,7 @@ void cx_reset(struct cx *cx)
 	cx_pci_init(cx);
 	cx->cmdq_h = 0;
 	cx->cmdq_l = 0;
+	cx_bf_reset(cx);
 	cx->t0_ns = cx_now_ns();
 }
 
@@ -80,10 +81,13 @@ struct cx *cx_create(const struct cx_host *host)
 
 int64_t cx_timers(struct cx *cx)
 {
+	int64_t bf = cx_bf_timers(cx);
 	int64_t cq = cx_cq_timers(cx), eng = cx_eng_timers(cx);
 
 	if (cq < 0 || (eng >= 0 && eng < cq))
-		return eng;
+		cq = eng;
+	if (cq < 0 || (bf >= 0 && bf < cq))
+		cq = bf;
 	return cq;
 }
 
@@ -94,6 +98,7 @@ void cx_destroy(struct cx *cx)
 		cx_cq_reset(cx);
 		cx_srq_reset(cx);
 		cx_qp_reset(cx);
+		cx_sq_reset(cx);
 		cx_eng_fini(cx);
 		cx_eth_free(cx);
 	}

@@ -19,14 +19,17 @@
 #define of(p, type, member) ((type *)((char *)(p)-offsetof(type, member)))
 
 enum {
-	RQ_SRQ = 0x1,	    /* MLX5_SRQ_RQ */
-	RQ_REGULAR = 0x0,   /* MLX5_NON_ZERO_RQ */
-	BF_OFFSET = 0x800,  /* MLX5_BF_OFFSET: the first bfreg */
-	BF_HALF = 0x100,    /* a BlueFlame buffer: log_bf_reg_size 9 / 2 */
-	EQE_RES_TYPE = 20,  /* mlx5_eqe_qp_srq.type */
-	EQE_QP_SRQ_N = 24,  /* mlx5_eqe_qp_srq.qp_srq_n */
-	SCRATCH = 1024,	    /* the largest WQE the engine reads in one go */
-	ERR_POLL_US = 2000, /* receive dbrec of a QP in ERR looked at */
+	RQ_SRQ = 0x1,	      /* MLX5_SRQ_RQ */
+	RQ_REGULAR = 0x0,     /* MLX5_NON_ZERO_RQ */
+	BF_OFFSET = 0x800,    /* MLX5_BF_OFFSET: the first bfreg */
+	BF_HALF = CX_BF_HALF, /* a BlueFlame buffer: log_bf_reg_size 9 / 2 */
+	CTRL_FM_CE_SE = 11,   /* mlx5_wqe_ctrl_seg.fm_ce_se */
+	CTRL_CQ_UPDATE = 0x8, /* MLX5_WQE_CTRL_CQ_UPDATE */
+	OPCODE_NOP = 0x00,    /* MLX5_OPCODE_NOP */
+	EQE_RES_TYPE = 20,    /* mlx5_eqe_qp_srq.type */
+	EQE_QP_SRQ_N = 24,    /* mlx5_eqe_qp_srq.qp_srq_n */
+	SCRATCH = 1024,	      /* the largest WQE the engine reads in one go */
+	ERR_POLL_US = 2000,   /* receive dbrec of a QP in ERR looked at */
 };
 
 struct cx_eng_qp {
@@ -48,6 +51,7 @@ struct cx_eng {
 	struct m5m_pd *pd[CX_OBJ_MAX];
 	struct cx_eng_stats st;
 	uint8_t scratch[SCRATCH];
+	uint8_t bf[BF_HALF]; /* the WQEBBs a BlueFlame payload runs as */
 };
 
 /* Host address of guest [gpa, gpa + len), or zeros the engine may read. */
@@ -379,6 +383,16 @@ const struct cx_eng_stats *cx_eng_stats(const struct cx *cx)
 	return &cx->eng->st;
 }
 
+void cx_eng_bf_note(struct cx *cx, enum cx_bf_rule rule)
+{
+	struct cx_eng_stats *st = cx->eng ? &cx->eng->st : NULL;
+
+	if (st && rule == CX_BF_HALF_REUSED)
+		st->bf_half_reused++;
+	else if (st && rule == CX_BF_PARTIAL)
+		st->bf_partial++;
+}
+
 void cx_eng_arm_violation(struct cx *cx, enum cx_arm_rule rule)
 {
 	struct cx_eng_stats *st = cx->eng ? &cx->eng->st : NULL;
@@ -425,6 +439,9 @@ static uint64_t cx_eng_report_stats(const struct cx_eng_stats *st, FILE *f)
 		{ "cq_arm_not_dbrec", st->arm_not_dbrec },
 		{ "cq_arm_bad_cmd", st->arm_bad_cmd },
 		{ "cq_arm_sn_ahead", st->arm_sn_ahead },
+		{ "bf_payload_not_wqe", st->bf_payload_not_wqe },
+		{ "bf_half_reused", st->bf_half_reused },
+		{ "bf_partial", st->bf_partial },
 	};
 	uint64_t ruled = 0, engine = st->recv_violations + st->send_violations;
 	size_t i;
@@ -441,6 +458,9 @@ static uint64_t cx_eng_report_stats(const struct cx_eng_stats *st, FILE *f)
 	if (st->violations > engine)
 		fprintf(f, "violations: engine_other %llu (not failing)\n",
 			(unsigned long long)(st->violations - engine));
+	/* Statistics, not rules: scripts/lib.sh db_stat reads them. */
+	fprintf(f, "stat: bf_doorbells %llu\n",
+		(unsigned long long)st->bf_doorbells);
 	return ruled;
 }
 
@@ -473,6 +493,49 @@ static uint16_t send_db_pi(struct cx_eng *g, struct cx_eng_qp *e,
 	e->db_end = pi;
 	e->rung = true;
 	return (uint16_t)(pi - hw) <= (uint16_t)(dbrec - hw) ? pi : dbrec;
+}
+
+/*
+ * Is payload P the WQE W with CQ_UPDATE added to a NOP?  The kernels'
+ * write-combining probes (mlx5_ib's in 6.1, mlx5_core's wc.c after it)
+ * post NOPs without a CQE and copy each with CQ_UPDATE set, so that only
+ * a device that runs the payload completes one before the last: that
+ * difference is their question, not a provider's fault.
+ */
+static bool probe_nop(const uint8_t *w, const uint8_t *p, uint32_t len)
+{
+	uint8_t ctrl[16];
+
+	if (len < sizeof(ctrl) || p[3] != OPCODE_NOP)
+		return false;
+	memcpy(ctrl, w, sizeof(ctrl));
+	ctrl[CTRL_FM_CE_SE] |= CTRL_CQ_UPDATE;
+	return !memcmp(ctrl, p, sizeof(ctrl)) &&
+	       !memcmp(w + sizeof(ctrl), p + sizeof(ctrl), len - sizeof(ctrl));
+}
+
+/*
+ * A BlueFlame copy of LEN bytes (ds * 16, at most a half; cx_bf.c): the
+ * WQE it names runs from the payload, as a ConnectX's does, the rest of its
+ * last WQEBB (and any WQEBB past the half) from memory.  A payload that is
+ * not the WQE in memory is counted.
+ */
+static void bf_payload(struct cx_eng *g, struct cx_eng_qp *e, const uint8_t *b,
+		       uint32_t len)
+{
+	uint16_t idx = (uint16_t)cx_get(b, 8, 16);
+	uint16_t i, nbb = (uint16_t)((len + 63) / 64);
+
+	for (i = 0; i < nbb; i++)
+		memcpy(g->bf + i * 64, m5m_sq_slot(&e->m, (uint16_t)(idx + i)),
+		       64);
+	if (memcmp(g->bf, b, len) && !probe_nop(g->bf, b, len))
+		g->st.bf_payload_not_wqe++;
+	memcpy(g->bf, b, len);
+	g->st.bf_doorbells++;
+	e->m.bf_wqe = g->bf;
+	e->m.bf_idx = idx;
+	e->m.bf_nbb = nbb;
 }
 
 /*
@@ -746,8 +809,8 @@ void cx_eng_send_doorbell(struct cx *cx, uint32_t uar, uint32_t off,
 	uint32_t qpn;
 	uint64_t v;
 
-	if (!g || off < BF_OFFSET || off % BF_HALF || len < 8)
-		return; /* the rest of a BlueFlame copy */
+	if (!g || off < BF_OFFSET || off % BF_HALF || len < 8 || len > BF_HALF)
+		return;
 	/* ctrl segment: opmod_idx_opcode, then qpn_ds */
 	qpn = cx_get(b, 32, 24);
 	/*
@@ -779,7 +842,10 @@ void cx_eng_send_doorbell(struct cx *cx, uint32_t uar, uint32_t off,
 	recv_checks(g, e);
 	v = g->dev->violations;
 	e->m.db_pi = send_db_pi(g, e, b);
+	if (len > 8)
+		bf_payload(g, e, b, len);
 	m5m_sq_run(&e->m);
+	e->m.bf_wqe = NULL;
 	g->st.send_violations += g->dev->violations - v;
 	m5m_unlock();
 	states_back(cx);

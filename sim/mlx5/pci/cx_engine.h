@@ -39,7 +39,11 @@ struct cx_eng_stats {
 	uint64_t arm_not_dbrec;	  /* arm word != the dbrec's at +4 */
 	uint64_t arm_bad_cmd;	  /* arm word with unknown command bits */
 	uint64_t arm_sn_ahead;	  /* arm sn advanced past the events raised */
-	uint64_t violations;	  /* all of the engine's, these included */
+	uint64_t bf_payload_not_wqe; /* BlueFlame copy != the WQE in memory */
+	uint64_t bf_half_reused;     /* a copy on the half rung last */
+	uint64_t bf_partial;	     /* a copy torn by the bfreg's next write */
+	uint64_t bf_doorbells; /* BlueFlame copies run (not a violation) */
+	uint64_t violations;   /* all of the engine's, these included */
 };
 
 int cx_eng_init(struct cx *cx);
@@ -62,7 +66,9 @@ void cx_eng_srq_gone(struct cx *cx, uint32_t srqn);
  * bytes of a send WQE's control segment (the doorbell, or the start of a
  * BlueFlame copy) at the start of a BlueFlame buffer name the QP whose SQ
  * runs up to its doorbell record, if UAR is the page its QPC names (else
- * dropped and counted); other offsets are the rest of a copy.
+ * dropped and counted).  LEN 8 is the doorbell; more (up to a half) is a
+ * whole BlueFlame copy (assembled by cx_bf.c), which runs in place of the
+ * WQE it names.
  */
 void cx_eng_send_doorbell(struct cx *cx, uint32_t uar, uint32_t off,
 			  const uint8_t *b, uint32_t len);
@@ -75,8 +81,15 @@ enum cx_arm_rule {
 	CX_ARM_SN_AHEAD,
 };
 void cx_eng_arm_violation(struct cx *cx, enum cx_arm_rule rule);
+/* BlueFlame's rules (cx_bf.c checks them), counted here. */
+enum cx_bf_rule {
+	CX_BF_HALF_REUSED,
+	CX_BF_PARTIAL,
+};
+void cx_eng_bf_note(struct cx *cx, enum cx_bf_rule rule);
 /*
- * Prints "violations: N" and one line per rule that counted; the total
+ * Prints "violations: N", one line per rule that counted and one
+ * "stat: NAME N" per statistic (bf_doorbells); the total of violations
  * (with f NULL, prints nothing).
  */
 uint64_t cx_eng_report(const struct cx *cx, FILE *f);

@@ -55,6 +55,7 @@ void cx_hca_reset(struct cx *cx)
 	cx_cq_reset(cx);
 	cx_srq_reset(cx);
 	cx_qp_reset(cx);
+	cx_sq_reset(cx);
 	cx_eng_reset(cx);
 	cx_eth_reset(cx);
 	cx_caps_init(cx);
@@ -67,6 +68,7 @@ static int alloc_uar(struct cx *cx, struct cx_cmd *c)
 	for (i = CX_FIRST_UAR; i < CX_MAX_UAR; i++) {
 		if (!cx->uar_used[i]) {
 			cx->uar_used[i] = 1;
+			cx_bf_uar_fresh(cx, i);
 			cx_set(c->out, F_ALLOC_UAR_OUT_UAR, i);
 			return CX_OK;
 		}
@@ -182,6 +184,7 @@ int cx_hca_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c)
 		cx_cq_reset(cx);
 		cx_srq_reset(cx);
 		cx_qp_reset(cx);
+		cx_sq_reset(cx);
 		cx_eng_reset(cx);
 		cx_eth_reset(cx);
 		cx->state = CX_HCA_ENABLED;

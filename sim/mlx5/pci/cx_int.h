@@ -16,6 +16,8 @@
  *	cx_srq.c	SRQs: the XRC_SRQ and RMP command families
  *	cx_qp.c		QPs: CREATE/DESTROY/QUERY_QP and the state machine
  *	cx_engine.c	the data path: the model's WQE/CQE engine on these objects
+ *	cx_bf.c		BlueFlame: a UAR half's writes assembled, doorbell or copy
+ *	cx_sq.c		Ethernet SQs: CREATE/MODIFY/DESTROY_SQ, NOP WQEs
  *	cx_eth*.c	the Ethernet port (cx-server --eth): cx_eth.h
  */
 #ifndef DOORBELL_TESTS_CX_INT_H
@@ -92,6 +94,9 @@ enum {
 	CX_OP_MODIFY_RMP = 0x90d,
 	CX_OP_DESTROY_RMP = 0x90e,
 	CX_OP_QUERY_RMP = 0x90f,
+	CX_OP_CREATE_SQ = 0x904,
+	CX_OP_MODIFY_SQ = 0x905,
+	CX_OP_DESTROY_SQ = 0x906,
 };
 
 /* EQE types (mlx5 device.h MLX5_EVENT_TYPE_*). */
@@ -265,6 +270,53 @@ struct cx_mkey {
 	uint64_t *mtt;
 };
 
+struct cx_cmd;
+
+/* An Ethernet SQ (cx_sq.c); SQN CX_MAX_QP + its index. */
+enum { CX_MAX_SQ = 16 /* cx_caps.c log_max_sq */ };
+struct cx_sq {
+	bool valid;
+	uint8_t state, log_sz, lps; /* MLX5_SQC_STATE_*; WQEBBs; pages */
+	uint32_t cqn, uar, page_offset;
+	uint64_t dbr;
+	uint64_t *pas;
+	uint32_t npas;
+	uint16_t hw; /* the next WQE the device runs */
+};
+
+int cx_sq_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c);
+void cx_sq_reset(struct cx *cx);
+/*
+ * A send doorbell (LEN 8) or BlueFlame copy B rung on UAR: false if it
+ * names no SQ (a QP's, for cx_engine.c), else the SQ ran up to it.
+ */
+bool cx_sq_doorbell(struct cx *cx, uint32_t uar, const uint8_t *b,
+		    uint32_t len);
+
+/* The BlueFlame half being assembled (cx_bf.c). */
+enum {
+	CX_BF_HALF = 0x100, /* (1 << log_bf_reg_size) / 2 */
+	CX_BF_REGS = 4,	    /* bfregs in a UAR page's upper half */
+};
+struct cx_bf {
+	bool open;		 /* a write at a half's start is held */
+	uint32_t page, off;	 /* UAR page, offset of the half */
+	uint32_t got, need;	 /* bytes arrived; ds * 16 (capped) */
+	uint64_t since_ns;	 /* when the last of them arrived */
+	uint8_t buf[CX_BF_HALF]; /* the payload */
+	uint8_t last[CX_MAX_UAR][CX_BF_REGS]; /* 1 + half last rung, 0 none */
+};
+
+void cx_bf_write(struct cx *cx, uint32_t page, uint32_t off, const uint8_t *b,
+		 uint32_t len);
+/* Resolve a held write now (a write elsewhere, a command came). */
+void cx_bf_flush(struct cx *cx);
+/* Resolve a held write whose wait ran out; ns to the next, or -1. */
+int64_t cx_bf_timers(struct cx *cx);
+void cx_bf_reset(struct cx *cx);
+/* A UAR page handed out anew: its bfregs start on either half. */
+void cx_bf_uar_fresh(struct cx *cx, uint32_t page);
+
 struct cx {
 	struct cx_host host;
 	uint8_t config[CX_CONFIG_SIZE];
@@ -286,6 +338,8 @@ struct cx {
 	uint32_t cq_db_hi[CX_MAX_UAR]; /* first dword of a split CQ doorbell */
 	struct cx_eng *eng;	       /* the data path (cx_engine.c) */
 	struct cx_eth *eth;	       /* the Ethernet port; NULL: InfiniBand */
+	struct cx_bf bf;
+	struct cx_sq sq[CX_MAX_SQ];
 };
 
 /* A command handler: IN/OUT are the whole input and output (headers too). */

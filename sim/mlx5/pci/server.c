@@ -10,8 +10,9 @@
  * --vectors, a function of N MSI-X vectors (1 up to CX_MSIX_VECTORS)
  * instead of CX_MSIX_VECTORS, so that the driver's EQs share them; with
  * --eth, the port is Ethernet (mlx5e binds; cx_eth.h), else InfiniBand; with
- * --stats, FILE holds the engine's violation lines (cx_eng_report) from
- * the start and is replaced whenever their total changes, so that a guest
+ * --stats, FILE holds the engine's violation and statistic lines
+ * (cx_eng_report) from the start and is replaced whenever their total or
+ * the BlueFlame doorbells' count changes, so that a guest
  * sharing its folder can tell which of its processes broke a rule
  * (tests/guest/mlx5/with-provider.sh).
  */
@@ -25,7 +26,7 @@
 
 static struct vfu *server;
 static const char *stats_path;
-static uint64_t stats_total = UINT64_MAX;
+static uint64_t stats_total = UINT64_MAX, stats_bf = UINT64_MAX;
 
 /* Replaced whole (rename), so that a reader never sees half a report. */
 static void stats_write(struct cx *cx)
@@ -37,9 +38,10 @@ static void stats_write(struct cx *cx)
 	if (!stats_path)
 		return;
 	total = cx_eng_report(cx, NULL);
-	if (total == stats_total)
+	if (total == stats_total && cx_eng_stats(cx)->bf_doorbells == stats_bf)
 		return;
 	stats_total = total;
+	stats_bf = cx_eng_stats(cx)->bf_doorbells;
 	snprintf(tmp, sizeof(tmp), "%s.tmp", stats_path);
 	f = fopen(tmp, "w");
 	if (!f) {
@@ -101,7 +103,14 @@ static void dev_reset(void *dev)
 
 int main(int argc, char **argv)
 {
-	struct cx_host host = { .dma = host_dma, .irq = host_irq };
+	/*
+	 * A BlueFlame copy's writes come as one message each; the next one
+	 * is waited for this long before a write at a half's start is taken
+	 * for a doorbell (cx_bf.c).
+	 */
+	struct cx_host host = { .dma = host_dma,
+				.irq = host_irq,
+				.bf_wait_ns = 200000 };
 	struct vfu_dev_ops ops = {
 		.bar0_size = CX_BAR0_SIZE,
 		.config_size = CX_CONFIG_SIZE,

@@ -17,6 +17,8 @@
 # pair-lib.sh's one rule (pair_tries: three tries at most, only for that,
 # each try's exit codes printed; under load the guest's clock failed twice
 # in a row, Debian 12 guest, stage cx at db5a74d).
+# After the latency pairs ib_send_lat and ib_write_lat,
+# cx_blueflame_rang_NAME (blueflame-lib.sh): their provider rang BlueFlame.
 # Prints PASS/FAIL per pair; exit 1 if any failed.
 #
 # Usage: check-perftest.sh [ITERS]   (scripts/cx.sh -- tests/guest/mlx5/check-perftest.sh)
@@ -25,6 +27,8 @@ set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../../../scripts/lib.sh"	# pass, fail
 # shellcheck source=tests/guest/lib/pair-lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/pair-lib.sh"
+# shellcheck source=tests/guest/mlx5/blueflame-lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/blueflame-lib.sh"
 iters=${1:-200}
 addr=localhost
 pair_timeout=60
@@ -68,8 +72,12 @@ pair ib_send_bw ib_send_bw
 pair ib_write_bw ib_write_bw
 pair ib_read_bw ib_read_bw
 pair ib_atomic_bw ib_atomic_bw
+bf=$(bf_count)
 pair ib_send_lat ib_send_lat
+bf_rang ib_send_lat "$bf" || failed=1
+bf=$(bf_count)
 pair ib_write_lat ib_write_lat
+bf_rang ib_write_lat "$bf" || failed=1
 pair ib_read_lat ib_read_lat
 # UC (issue #31): sends and RDMA writes, which UC has without an ACK.
 pair ib_send_bw_uc ib_send_bw -c UC

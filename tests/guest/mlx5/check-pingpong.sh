@@ -16,13 +16,16 @@
 # smallest gap, in device clock cycles, between two receive completions: a
 # second line, cx_rc_pingpong_ts_stamped, requires it above 0 on both
 # sides (a device that writes no timestamp into its CQEs gives 0, and the
-# pingpong still exits 0).  Prints PASS/FAIL per pingpong; exit 1 if any
-# failed.
+# pingpong still exits 0).  After each pingpong, cx_blueflame_rang_NAME
+# (blueflame-lib.sh): its provider rang BlueFlame.  Prints PASS/FAIL per
+# pingpong; exit 1 if any failed.
 #
 # Usage: check-pingpong.sh [ITERS]   (scripts/cx.sh -- tests/guest/mlx5/check-pingpong.sh)
 set -uo pipefail
 # shellcheck source=tests/guest/lib/pair-lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/pair-lib.sh"
+# shellcheck source=tests/guest/mlx5/blueflame-lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/blueflame-lib.sh"
 iters=${1:-200}
 addr=localhost
 pair_timeout=30
@@ -32,13 +35,15 @@ dir=$(mktemp -d)
 
 # name, then the program and its options (both sides)
 pair() {
-	local name=$1 prog=$2
+	local name=$1 prog=$2 bf
 	shift 2
 	port=$((port + 1))
+	bf=$(bf_count)
 	run_pair "$dir/$name.srv" "$dir/$name.cli" \
 		"$prog" -d mlx5_0 -i 1 -p "$port" -n "$iters" "$@"
 	pingpong_verdict "cx_$name" "$dir/$name.srv" "$dir/$name.cli" ||
 		failed=1
+	bf_rang "$name" "$bf" || failed=1
 }
 
 # stamped NAME: both sides of pair NAME (-t) saw the device's timer move

@@ -1485,7 +1485,165 @@ static void doorbell_on_another_uar_is_dropped_and_counted(void)
 	t_rig_free(r);
 }
 
+/*
+ * A BlueFlame copy as libmlx5's mlx5_bf_copy writes it: the SND dbrec,
+ * then LEN bytes of P at UAR offset OFF in writes of PIECE bytes.  The
+ * server holds a half's writes for the rest of the copy (bf_wait_ns).
+ */
+static void t_bf(struct t_rig *r, unsigned int nbb, uint32_t off,
+		 const uint8_t *p, uint32_t len, uint32_t piece)
+{
+	uint32_t k;
+
+	r->cx->host.bf_wait_ns = 1000000000;
+	r->sq_pi[0] += nbb;
+	t_dbr(0)[M5_SND_DBR] = htobe32(r->sq_pi[0]);
+	for (k = 0; k < len; k += piece)
+		CHECK_EQ(cx_bar_write(r->cx,
+				      (uint64_t)r->uar * CX_PAGE + off + k,
+				      p + k, piece),
+			 0);
+}
+
+/*
+ * The device runs a complete copy, not the WQE in memory: the SEND the
+ * payload describes (other bytes, other length) is what lands, and the
+ * difference is counted.
+ */
+static void bf_copy_runs_its_payload_not_the_wqe_in_memory(void)
+{
+	struct t_rig *r = t_rig(CX_ST_RC);
+	uint64_t a = t_iova[0] + 0x100, b = t_iova[0] + 0x800;
+	uint64_t dst = t_iova[1] + 0x40;
+	uint8_t *w = t_wqe(r, 0, M5_OPCODE_SEND, 2);
+	uint8_t copy[64];
+
+	t_fill(r, 0, a, 300, 3);
+	t_fill(r, 0, b, 200, 9);
+	t_recv(r, 1, 1000, dst);
+	t_data(w, 300, r->key[0], a);
+	memcpy(copy, w - 16, 64);
+	t_data(copy + 16, 200, r->key[0], b); /* the payload's own segment */
+	t_bf(r, 1, 0xa00, copy, 64, 8);
+	CHECK(t_same(r, 0, b, 1, dst, 200));
+	t_check_req(r, 0, M5_OPCODE_SEND, 200);
+	CHECK_EQ(cx_eng_stats(r->cx)->bf_doorbells, 1);
+	CHECK_EQ(cx_eng_stats(r->cx)->bf_payload_not_wqe, 1);
+	CHECK_EQ(cx_eng_stats(r->cx)->doorbells, 1);
+	t_rig_free(r);
+}
+
+/*
+ * The kernels' write-combining probe: a NOP without CQ_UPDATE in memory,
+ * copied with it.  The payload's CQE comes, and it is not counted.
+ */
+static void bf_probe_nop_completes_from_its_payload_uncounted(void)
+{
+	struct t_rig *r = t_rig(CX_ST_RC);
+	uint8_t *w = t_wqe(r, 0, M5_OPCODE_NOP, 1);
+	uint8_t copy[64];
+
+	((struct m5_ctrl_seg *)(w - 16))->fm_ce_se = 0;
+	memcpy(copy, w - 16, 64);
+	((struct m5_ctrl_seg *)copy)->fm_ce_se = M5_WQE_CTRL_CQ_UPDATE;
+	t_bf(r, 1, 0xa00, copy, 64, 8);
+	t_check_req(r, 0, M5_OPCODE_NOP, 0);
+	CHECK_EQ(cx_eng_stats(r->cx)->bf_doorbells, 1);
+	CHECK_EQ(cx_eng_stats(r->cx)->bf_payload_not_wqe, 0);
+	t_rig_free(r);
+}
+
+/* Halves alternate: a copy on the half its bfreg rang last is counted. */
+static void bf_copy_on_the_half_rung_last_is_counted(void)
+{
+	struct t_rig *r = t_rig(CX_ST_RC);
+	unsigned int n;
+
+	for (n = 0; n < 3; n++) {
+		uint8_t *w = t_wqe(r, 0, M5_OPCODE_NOP, 1);
+
+		/* the second and third on the same half */
+		t_bf(r, 1, n ? 0xb00 : 0xa00, w - 16, 64, 16);
+	}
+	CHECK_EQ(t_cqe(0, 2)->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_REQ);
+	CHECK_EQ(cx_eng_stats(r->cx)->bf_doorbells, 3);
+	CHECK_EQ(cx_eng_stats(r->cx)->bf_half_reused, 1);
+	CHECK_EQ(cx_eng_stats(r->cx)->bf_payload_not_wqe, 0);
+	t_rig_free(r);
+}
+
+/*
+ * A copy torn by a write at its bfreg's other half (16 of the 48 bytes
+ * its ds says) is counted and does not ring; the write that tore it (a
+ * doorbell for no QP here) is held, then taken for a doorbell once its
+ * wait is over.
+ */
+static void bf_copy_torn_by_the_other_half_is_counted_not_run(void)
+{
+	struct t_rig *r = t_rig(CX_ST_RC);
+	uint8_t *w = t_wqe(r, 0, M5_OPCODE_SEND, 3);
+	uint8_t db[8] = { 0 };
+
+	t_fill(r, 0, t_iova[0], 64, 5);
+	t_recv(r, 1, 1000, t_iova[1]);
+	t_data(w, 64, r->key[0], t_iova[0]);
+	t_bf(r, 1, 0xa00, w - 16, 16, 8);
+	cx_set(db, 32, 32, 0x3ff << 8 | 1); /* a QPN never made */
+	CHECK_EQ(cx_bar_write(r->cx, (uint64_t)r->uar * CX_PAGE + 0xb00, db, 8),
+		 0);
+	CHECK_EQ(cx_eng_stats(r->cx)->bf_partial, 1);
+	CHECK(cx_timers(r->cx) > 0); /* the held doorbell's wait */
+	CHECK_EQ(cx_eng_stats(r->cx)->stray_doorbells, 0);
+	r->cx->host.bf_wait_ns = 0;
+	cx_timers(r->cx); /* over: 8 bytes are a doorbell */
+	CHECK_EQ(cx_eng_stats(r->cx)->stray_doorbells, 1);
+	CHECK_EQ(cx_eng_stats(r->cx)->bf_doorbells, 0);
+	CHECK_EQ(cx_eng_stats(r->cx)->doorbells, 0);
+	CHECK_EQ(t_cqe(0, 0)->op_own >> 4, CQE_INVALID);
+	CHECK_EQ(t_cqe(1, 0)->op_own >> 4, CQE_INVALID);
+	t_rig_free(r);
+}
+
+/*
+ * A copy of a WQE that wraps the SQ's end (its second WQEBB is slot 0):
+ * the payload is compared with the WQE as the ring holds it, wrapped, and
+ * runs; 60 inline bytes land.
+ */
+static void bf_copy_of_a_wqe_wrapping_the_sq_end_runs(void)
+{
+	struct t_rig *r = t_rig(CX_ST_RC);
+	uint8_t copy[128], *w;
+	struct m5_inline_seg *inl;
+	unsigned int n;
+
+	for (n = 0; n < 7; n++) {
+		t_wqe(r, 0, M5_OPCODE_NOP, 1);
+		t_ring(r, 0, 1);
+	}
+	t_recv(r, 1, 256, t_iova[1]);
+	w = t_wqe(r, 0, M5_OPCODE_SEND, 5); /* 80 bytes from slot 7 */
+	memcpy(copy, w - 16, 64);
+	inl = (struct m5_inline_seg *)(copy + 16);
+	inl->byte_count = htobe32(60 | M5_INLINE_SEG);
+	for (n = 0; n < 60; n++)
+		copy[20 + n] = (uint8_t)(n * 3 + 1);
+	memcpy(w, copy + 16, 48);		/* slot 7's rest */
+	memcpy(at(r->sq_at[0]), copy + 64, 64); /* slot 0: the wrap */
+	t_bf(r, 2, 0xa00, copy, 128, 8);
+	CHECK(!memcmp(t_va(r, 1, t_iova[1]), copy + 20, 60));
+	CHECK_EQ(be32toh(t_cqe(1, 0)->byte_cnt), 60);
+	CHECK_EQ(cx_eng_stats(r->cx)->bf_doorbells, 1);
+	CHECK_EQ(cx_eng_stats(r->cx)->bf_payload_not_wqe, 0);
+	CHECK_EQ(cx_eng_stats(r->cx)->violations, 0);
+	t_rig_free(r);
+}
+
 static const struct check_test tests[] = {
+	CHECK_TEST(bf_copy_runs_its_payload_not_the_wqe_in_memory),
+	CHECK_TEST(bf_copy_of_a_wqe_wrapping_the_sq_end_runs),
+	CHECK_TEST(bf_probe_nop_completes_from_its_payload_uncounted),
+	CHECK_TEST(bf_copy_on_the_half_rung_last_is_counted),
+	CHECK_TEST(bf_copy_torn_by_the_other_half_is_counted_not_run),
 	CHECK_TEST(rc_send_across_pages_lands_and_completes_both_sides),
 	CHECK_TEST(rnr_retry_falls_due_in_cx_timers_once_a_recv_is_posted),
 	CHECK_TEST(recv_posted_in_err_is_flushed_in_cx_timers),
