@@ -11,7 +11,7 @@
 #
 # Usage: scripts/cx.sh [--distro sid|bookworm] [--timeout SECS] [--wait SECS]
 #                     [--always] [--no-build] [--log FILE] [--vectors N]
-#                     -- COMMAND [ARGS...]
+#                     [--slow[=N]] -- COMMAND [ARGS...]
 #   e.g. scripts/cx.sh -- ibv_devinfo -d mlx5_0
 #   --distro D    the guest (default sid, Linux 7.x; bookworm: Debian 12's 6.1)
 #   --wait SECS   how long to wait for mlx5_0 after loading the drivers (60)
@@ -19,6 +19,9 @@
 #   --log FILE    keep the server's whole log (one line per command) in FILE
 #   --vectors N   the function offers N MSI-X vectors (cx-server --vectors),
 #                 fewer than mlx5_core wants, so that its EQs share them
+#   --slow[=N]    a slow device (cx-server --slow): WQEs run from a timer, N
+#                 (default 2) per QP per tick, READ and atomic responses land
+#                 after later unfenced WQEs, each WQE is compared at its CQE
 # Exit status: COMMAND's; 3 if mlx5_0 never appeared; run.sh's 124/125;
 # 1 if COMMAND passed but cx-server failed (crashed, sanitizer report).
 # DOORBELL_BUILD_DIR with --no-build: the build whose cx-server to use
@@ -34,6 +37,7 @@ always=()
 build=1
 log=
 vectors=()
+slow=()
 while (($#)); do
 	case "$1" in
 	--distro) distro=${2:?}; shift ;;
@@ -43,6 +47,7 @@ while (($#)); do
 	--always) always=(--always) ;;
 	--log) log=${2:?}; shift ;;
 	--vectors) vectors=(--vectors "${2:?}"); shift ;;
+	--slow | --slow=*) slow=("$1") ;;
 	--) shift; break ;;
 	-h | --help) sed -n '3,/^$/s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) die "unknown option '$1' (COMMAND goes after --)" ;;
@@ -77,7 +82,7 @@ trap cleanup EXIT
 # check that breaks a rule on purpose names it in expected (below).
 stats=$work/stats
 mkdir "$stats"
-"$server" --trace "${vectors[@]}" --stats "$stats/violations" "$sock" 2>"$work/server.log" &
+"$server" --trace "${vectors[@]}" "${slow[@]}" --stats "$stats/violations" "$sock" 2>"$work/server.log" &
 spid=$!
 for ((i = 0; i < 50; i++)); do
 	[[ -S $sock ]] && break

@@ -28,6 +28,12 @@ struct cx_host {
 	/* MSI-X vectors the function offers: 1 up to CX_MSIX_VECTORS; 0 means
 	 * CX_MSIX_VECTORS. */
 	unsigned int vectors;
+	/*
+	 * Optional: a slow device (sim/mlx5/engine/m5m_slow.c): a send
+	 * doorbell only records the producer index, a timer runs at most this
+	 * many WQEs of each QP per tick; 0 runs them at the doorbell.
+	 */
+	unsigned int slow;
 };
 
 /* PCI identity and BAR0 layout (a ConnectX-5 physical function). */

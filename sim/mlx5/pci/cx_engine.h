@@ -32,6 +32,7 @@ struct cx_eng_stats {
 	 */
 	uint64_t recv_violations; /* RQ/SRQ dbrec: over-posting, bad WQE */
 	uint64_t send_violations; /* while running an SQ: WQE past dbrec */
+	uint64_t wqe_rewritten;	  /* slow device: WQE changed before its CQE */
 	uint64_t db_not_wqe;	  /* doorbell != first 8 bytes of its WQE */
 	uint64_t db_not_last;	  /* doorbell names no WQE ending at dbrec */
 	uint64_t db_wrong_uar;	  /* on a UAR page not its QPC's: dropped */

@@ -3,7 +3,7 @@
  * cx-server: the software ConnectX on a vfio-user socket, for QEMU's
  * vfio-user-pci device.
  *
- *	cx-server [--trace] [--vectors N] [--stats FILE] SOCKET
+ *	cx-server [--trace] [--vectors N] [--stats FILE] [--slow[=N]] SOCKET
  *
  * Serves one client (one guest boot) and exits when it disconnects.  With
  * --trace, one line per command (opcode, op_mod, status) on stderr; with
@@ -12,7 +12,10 @@
  * --stats, FILE holds the engine's violation lines (cx_eng_report) from
  * the start and is replaced whenever their total changes, so that a guest
  * sharing its folder can tell which of its processes broke a rule
- * (tests/guest/mlx5/with-provider.sh).
+ * (tests/guest/mlx5/with-provider.sh); with --slow, a slow device: a
+ * send doorbell only records its producer index and a timer runs at most N
+ * WQEs (default 2) of each QP per tick, READ and atomic responses landing
+ * after the WQEs behind them (sim/mlx5/engine/m5m_slow.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -124,13 +127,19 @@ int main(int argc, char **argv)
 			ops.msix_count = host.vectors;
 		} else if (!strcmp(argv[a], "--stats") && a + 2 < argc) {
 			stats_path = argv[++a];
+		} else if (!strcmp(argv[a], "--slow")) {
+			host.slow = 2;
+		} else if (!strncmp(argv[a], "--slow=", 7)) {
+			host.slow = strtoul(argv[a] + 7, NULL, 0);
+			if (host.slow < 1 || host.slow > 1024)
+				break;
 		} else {
 			break;
 		}
 	}
 	if (a + 1 != argc) {
 		fprintf(stderr, "usage: cx-server [--trace] [--vectors N] "
-				"[--stats FILE] SOCKET\n");
+				"[--stats FILE] [--slow[=N]] SOCKET\n");
 		return 2;
 	}
 	cx = cx_create(&host);

@@ -22,6 +22,8 @@ extern uint8_t *mem;
 extern unsigned int irqs[CX_MSIX_VECTORS];
 /* The MSI-X vectors of the devices dev_new() makes (0: CX_MSIX_VECTORS). */
 extern unsigned int dev_vectors;
+/* WQEs per QP per tick of the devices dev_new() makes (0: not slow). */
+extern unsigned int dev_slow;
 
 void *t_dma(void *ctx, uint64_t addr, uint64_t len, bool write);
 struct cx *dev_new(void);
