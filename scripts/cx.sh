@@ -138,6 +138,17 @@ if ((src == 3)) && [[ -s $stats/expected ]]; then
 		echo "--- device server: violations beyond the expected ones: $(paste -sd' ' <<<"$left")"
 	fi
 fi
+# --slow: the server's count of WQEs completed a tick after they ran proves
+# the device was slow (0 would mean every check ran at its doorbells).
+if ((${#slow[@]})); then
+	line=$(grep -m1 '^slow: ' "$work/server.log" || true)
+	if [[ $line =~ per\ tick\;\ ([0-9]+)\ WQEs ]] && ((BASH_REMATCH[1] > 0)); then
+		pass cx_slow_device_ran_late "${line#slow: }"
+	else
+		fail cx_slow_device_ran_late "no WQE completed late (${line:-no slow: line})"
+		((rc)) || rc=1
+	fi
+fi
 why=""
 ((src == 0)) || why="cx-server exited with status $src"
 grep -Eq "$san_re" "$work/server.log" && why+="${why:+; }a sanitizer report"

@@ -163,6 +163,9 @@ void m5m_fly_complete(struct m5m_qp *qp)
 
 	while ((f = qp->fly)) {
 		qp->fly = f->next;
+		qp->dev->st.slow_late++;
+		if (f->resp)
+			qp->dev->st.slow_held++;
 		m5m_fly_reread(qp, f);
 		ret = f->resp ? m5m_fly_land(qp, f) : 0;
 		if (ret) {

@@ -409,6 +409,8 @@ void cx_eng_fini(struct cx *cx)
 const struct cx_eng_stats *cx_eng_stats(const struct cx *cx)
 {
 	cx->eng->st.violations = m5m_violations(cx->eng->dev);
+	cx->eng->st.slow_late = cx->eng->dev->st.slow_late;
+	cx->eng->st.slow_held = cx->eng->dev->st.slow_held;
 	return &cx->eng->st;
 }
 

@@ -41,6 +41,8 @@ struct cx_eng_stats {
 	uint64_t arm_bad_cmd;	  /* arm word with unknown command bits */
 	uint64_t arm_sn_ahead;	  /* arm sn advanced past the events raised */
 	uint64_t violations;	  /* all of the engine's, these included */
+	/* slow device (m5model.h's slow_late, slow_held): it was slow */
+	uint64_t slow_late, slow_held;
 };
 
 int cx_eng_init(struct cx *cx);

@@ -155,6 +155,14 @@ int main(int argc, char **argv)
 	vfu_destroy(server);
 	/* The engine's checks: any violation fails the run (scripts/cx.sh). */
 	bad = cx_eng_report(cx, stderr);
+	/* What proves the device was slow (scripts/cx.sh --slow checks it). */
+	if (host.slow)
+		fprintf(stderr,
+			"slow: %u WQEs per tick; %llu WQEs completed a tick "
+			"after they ran, %llu of them READs or atomics\n",
+			host.slow,
+			(unsigned long long)cx_eng_stats(cx)->slow_late,
+			(unsigned long long)cx_eng_stats(cx)->slow_held);
 	cx_destroy(cx);
 	return err ? 1 : bad ? 3 : 0;
 }
