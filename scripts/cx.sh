@@ -143,9 +143,9 @@ fi
 if ((${#slow[@]})); then
 	line=$(grep -m1 '^slow: ' "$work/server.log" || true)
 	if [[ $line =~ per\ tick\;\ ([0-9]+)\ WQEs ]] && ((BASH_REMATCH[1] > 0)); then
-		pass cx_slow_device_ran_late "${line#slow: }"
+		pass cx_ran_wqes_late "${line#slow: }"
 	else
-		fail cx_slow_device_ran_late "no WQE completed late (${line:-no slow: line})"
+		fail cx_ran_wqes_late "no WQE completed late (${line:-no slow: line})"
 		((rc)) || rc=1
 	fi
 fi
