@@ -39,7 +39,7 @@ enum {
 
 #define ACC_ALL                                                                \
 	(IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |                    \
-	 IBV_ACCESS_REMOTE_READ)
+	 IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC)
 
 /* A's MKEY starts 0x800 into a page: four pages for three pages' length. */
 static const uint64_t t_iova[2] = { 0x7f0000001800ull, 0x5500000000ull };
@@ -79,6 +79,7 @@ static uint32_t t_mkey(struct cx *cx, uint32_t pd, uint64_t iova, uint64_t len,
 	cx_set(mkc, F_MKC_LW, !!(access & IBV_ACCESS_LOCAL_WRITE));
 	cx_set(mkc, F_MKC_RW, !!(access & IBV_ACCESS_REMOTE_WRITE));
 	cx_set(mkc, F_MKC_RR, !!(access & IBV_ACCESS_REMOTE_READ));
+	cx_set(mkc, F_MKC_A, !!(access & IBV_ACCESS_REMOTE_ATOMIC));
 	cx_set(mkc, F_MKC_MKEY_7_0, 0x5c);
 	cx_set64(mkc, B_MKC_START_ADDR, iova);
 	cx_set64(mkc, B_MKC_LEN, len);
@@ -170,6 +171,7 @@ static void t_up(struct cx *cx, uint32_t qpn, uint32_t dest, uint32_t qkey,
 	cx_set(ctx, F_QPC_Q_KEY, qkey);
 	cx_set(ctx, F_QPC_RRE, 1);
 	cx_set(ctx, F_QPC_RWE, 1);
+	cx_set(ctx, F_QPC_RAE, 1);
 	cx_set(ctx, F_QPC_MTU, IBV_MTU_4096);
 	cx_set(ctx, F_QPC_LOG_MSG_MAX, 30);
 	cx_set(ctx, F_QPC_REMOTE_QPN, dest);
@@ -1589,6 +1591,54 @@ static void slow_fenced_write_waits_for_the_earlier_read(void)
 	t_read_then_write(true);
 }
 
+/*
+ * A FETCH_ADD into L, then a WRITE of L: the atomic's original value lands
+ * at its completion, after the unfenced WRITE gathered L.
+ */
+static void t_fetch_add_then_write(bool fence)
+{
+	struct t_rig *r = t_slow_rig(2, false);
+	uint64_t l = t_iova[0] + 0x80, ctr = t_iova[1] + 0x1000;
+	uint64_t dst = t_iova[1] + 0x1100, v = 5, got;
+	uint8_t *w;
+
+	t_fill(r, 0, l, 8, 1);
+	memcpy(t_va(r, 1, ctr), &v, 8);
+	w = t_wqe(r, 0, M5_OPCODE_ATOMIC_FA, 4);
+	t_raddr(w, r->key[1], ctr);
+	((struct m5_atomic_seg *)(w + 16))->swap_add = htobe64(3);
+	t_data(w + 32, 8, r->key[0], l);
+	t_ring(r, 0, 1);
+	w = t_wqe(r, 0, M5_OPCODE_RDMA_WRITE, 3);
+	if (fence)
+		w[-16 + 11] |= M5_WQE_CTRL_FENCE; /* fm_ce_se */
+	t_raddr(w, r->key[1], dst);
+	t_data(w + 16, 8, r->key[0], l);
+	t_ring(r, 0, 1);
+	t_tick(r);
+	t_tick(r);
+	t_tick(r);
+	memcpy(&got, t_va(r, 1, ctr), 8);
+	CHECK_EQ(got, 8);
+	memcpy(&got, t_va(r, 0, l), 8);
+	CHECK_EQ(got, 5);
+	memcpy(&got, t_va(r, 1, dst), 8);
+	CHECK_EQ(got == 5, fence);
+	CHECK_EQ(t_cqes(0), 2);
+	CHECK_EQ(cx_eng_report(r->cx, NULL), 0);
+	t_rig_free(r);
+}
+
+static void slow_atomic_result_lands_after_a_later_unfenced_write(void)
+{
+	t_fetch_add_then_write(false);
+}
+
+static void slow_fenced_write_waits_for_the_earlier_atomic(void)
+{
+	t_fetch_add_then_write(true);
+}
+
 static void slow_wqe_rewritten_before_its_completion_is_counted(void)
 {
 	struct t_rig *r = t_slow_rig(2, false);
@@ -1671,6 +1721,8 @@ static const struct check_test tests[] = {
 		slow_device_runs_two_wqes_per_tick_and_completes_at_the_next),
 	CHECK_TEST(slow_read_lands_after_a_later_unfenced_write_gathered),
 	CHECK_TEST(slow_fenced_write_waits_for_the_earlier_read),
+	CHECK_TEST(slow_atomic_result_lands_after_a_later_unfenced_write),
+	CHECK_TEST(slow_fenced_write_waits_for_the_earlier_atomic),
 	CHECK_TEST(slow_wqe_rewritten_before_its_completion_is_counted),
 	CHECK_TEST(slow_receive_posted_after_the_send_doorbell_is_taken),
 };
