@@ -109,10 +109,11 @@ int m5m_fly_read(struct m5m_qp *qp, const struct m5m_qp *dst,
 	buf = malloc(len ? len : 1);
 	if (!buf)
 		return M5_SYND_LOCAL_LENGTH_ERR;
-	ret = m5m_dma_from(dst->pd, w->rkey, w->raddr, buf, len,
-			   IBV_ACCESS_REMOTE_READ);
-	if (!ret)
-		ret = m5m_fly_hold(qp, buf, len);
+	/* m5m_remote() checked the range; a zero-length READ names no key. */
+	ret = len && m5m_dma_from(dst->pd, w->rkey, w->raddr, buf, len,
+				  IBV_ACCESS_REMOTE_READ)
+		      ? M5_SYND_REMOTE_ACCESS_ERR
+		      : m5m_fly_hold(qp, buf, len);
 	free(buf);
 	return ret;
 }

@@ -1639,6 +1639,21 @@ static void slow_fenced_write_waits_for_the_earlier_atomic(void)
 	t_fetch_add_then_write(true);
 }
 
+/* rdma-core's test_qp_ex_rc_rdma_read_zero_size: no data, no R_Key. */
+static void slow_zero_length_read_completes_without_a_key(void)
+{
+	struct t_rig *r = t_slow_rig(2, false);
+	uint8_t *w;
+
+	w = t_wqe(r, 0, M5_OPCODE_RDMA_READ, 2);
+	t_raddr(w, 0, 0);
+	t_ring(r, 0, 1);
+	t_tick(r);
+	t_tick(r);
+	t_check_req(r, 0, M5_OPCODE_RDMA_READ, 0);
+	t_rig_free(r);
+}
+
 static void slow_wqe_rewritten_before_its_completion_is_counted(void)
 {
 	struct t_rig *r = t_slow_rig(2, false);
@@ -1724,6 +1739,7 @@ static const struct check_test tests[] = {
 	CHECK_TEST(slow_atomic_result_lands_after_a_later_unfenced_write),
 	CHECK_TEST(slow_fenced_write_waits_for_the_earlier_atomic),
 	CHECK_TEST(slow_wqe_rewritten_before_its_completion_is_counted),
+	CHECK_TEST(slow_zero_length_read_completes_without_a_key),
 	CHECK_TEST(slow_receive_posted_after_the_send_doorbell_is_taken),
 };
 
