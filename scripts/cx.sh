@@ -11,7 +11,7 @@
 #
 # Usage: scripts/cx.sh [--distro sid|bookworm] [--timeout SECS] [--wait SECS]
 #                     [--always] [--no-build] [--log FILE] [--vectors N]
-#                     [--eth] -- COMMAND [ARGS...]
+#                     [--eth] [--slow[=N]] -- COMMAND [ARGS...]
 #   e.g. scripts/cx.sh -- ibv_devinfo -d mlx5_0
 #   --distro D    the guest (default sid, Linux 7.x; bookworm: Debian 12's 6.1)
 #   --wait SECS   how long to wait for mlx5_0 after loading the drivers (60)
@@ -21,6 +21,9 @@
 #                 fewer than mlx5_core wants, so that its EQs share them
 #   --eth         the port is Ethernet (cx-server --eth): mlx5e binds, and
 #                 mlx5_ib registers the port with link layer Ethernet
+#   --slow[=N]    a slow device (cx-server --slow): WQEs run from a timer, N
+#                 (default 2) per QP per tick, READ and atomic responses land
+#                 after later unfenced WQEs, each WQE is compared at its CQE
 # Exit status: COMMAND's; 3 if mlx5_0 never appeared; run.sh's 124/125;
 # 1 if COMMAND passed but cx-server failed (crashed, sanitizer report).
 # DOORBELL_BUILD_DIR with --no-build: the build whose cx-server to use
@@ -37,6 +40,7 @@ build=1
 log=
 vectors=()
 eth=()
+slow=()
 while (($#)); do
 	case "$1" in
 	--distro) distro=${2:?}; shift ;;
@@ -47,6 +51,7 @@ while (($#)); do
 	--log) log=${2:?}; shift ;;
 	--vectors) vectors=(--vectors "${2:?}"); shift ;;
 	--eth) eth=(--eth) ;;
+	--slow | --slow=*) slow=("$1") ;;
 	--) shift; break ;;
 	-h | --help) sed -n '3,/^$/s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) die "unknown option '$1' (COMMAND goes after --)" ;;
@@ -81,7 +86,7 @@ trap cleanup EXIT
 # check that breaks a rule on purpose names it in expected (below).
 stats=$work/stats
 mkdir "$stats"
-"$server" --trace "${eth[@]}" "${vectors[@]}" --stats "$stats/violations" "$sock" 2>"$work/server.log" &
+"$server" --trace "${eth[@]}" "${vectors[@]}" "${slow[@]}" --stats "$stats/violations" "$sock" 2>"$work/server.log" &
 spid=$!
 for ((i = 0; i < 50; i++)); do
 	[[ -S $sock ]] && break
@@ -135,6 +140,17 @@ if ((src == 3)) && [[ -s $stats/expected ]]; then
 		src=0
 	else
 		echo "--- device server: violations beyond the expected ones: $(paste -sd' ' <<<"$left")"
+	fi
+fi
+# --slow: the server's count of WQEs completed a tick after they ran proves
+# the device was slow (0 would mean every check ran at its doorbells).
+if ((${#slow[@]})); then
+	line=$(grep -m1 '^slow: ' "$work/server.log" || true)
+	if [[ $line =~ per\ tick\;\ ([0-9]+)\ WQEs ]] && ((BASH_REMATCH[1] > 0)); then
+		pass cx_ran_wqes_late "${line#slow: }"
+	else
+		fail cx_ran_wqes_late "no WQE completed late (${line:-no slow: line})"
+		((rc)) || rc=1
 	fi
 fi
 why=""

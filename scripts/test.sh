@@ -423,6 +423,11 @@ cx_guests() {
 	# An Ethernet port (#32 step 1): mlx5e's netdev and mlx5_ib's port.
 	scripts/cx.sh --no-build --eth --timeout 600 -- tests/guest/mlx5/check-eth.sh |
 		record || rc=$?
+	# A slow device (cx.sh --slow, issue #30): WQEs run from its timer, READ
+	# and atomic data land late; the pingpongs, perftest's pairs and
+	# doorbell-itest's data path through both providers.
+	scripts/cx.sh --no-build --slow --timeout 1200 -- tests/guest/mlx5/check-slow.sh |
+		sed -E 's/^(PASS|FAIL|SKIP) cx_/\1 cx_slow_/' | record || rc=$?
 	wait "$bpid"
 	sed -E 's/^(PASS|FAIL|SKIP) cx_/\1 cx_bookworm_/' "$work/cx-bookworm.out" | record
 	(($(cat "$work/cx-bookworm.rc" 2>/dev/null || echo 1) == 0)) || rc=1

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * The seam of the WQE/CQE engine (m5m_send.c, m5m_recv.c, m5m_wqe.c,
+ * The seam of the WQE/CQE engine (m5m_send.c, m5m_slow.c, m5m_recv.c, m5m_wqe.c,
  * m5m_qperr.c, m5m_dma.c and the CQE builders of m5m_cq.c): everything the
  * engine asks of the device around it.  The model's own answers are in
  * m5m_eng.c (MRs are host pointers, CQEs go to its CQ machinery, events to
@@ -10,7 +10,10 @@
  * A user of the engine fills the engine objects (struct m5m_qp, m5m_srq,
  * m5m_cq, m5m_pd of m5m_int.h; docs/mlx5-model.md lists the fields) with
  * their dev pointing at a device whose ops it set, and calls m5m_sq_run()
- * after setting qp->db_pi to the SND dbrec a doorbell announced.
+ * after setting qp->db_pi to the SND dbrec a doorbell announced.  On a
+ * slow device (dev->slow, m5m_slow.c) m5m_sq_run() only flushes; the user's
+ * timer calls m5m_sq_tick() for each QP (m5m_sq_busy(): while it has work),
+ * and frees a QP's WQEs in flight with m5m_fly_drop() before the QP.
  */
 #ifndef DOORBELL_TESTS_M5M_ENG_H
 #define DOORBELL_TESTS_M5M_ENG_H

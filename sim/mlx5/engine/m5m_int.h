@@ -227,6 +227,19 @@ struct m5m_wqe {
 	const struct m5_data_seg *sge;
 };
 
+/*
+ * The slow device (m5m_slow.c): a WQE executed at the responder and not yet
+ * completed, with the response (READ data, atomic original) that lands in
+ * the requester's memory when it does.
+ */
+struct m5m_fly {
+	struct m5m_fly *next;
+	struct m5m_wqe w; /* as the device read it to execute it */
+	uint32_t byte_cnt;
+	uint32_t resp_len;
+	uint8_t *resp; /* NULL: nothing to land */
+};
+
 struct m5m_qp {
 	uint32_t qpn;
 	struct m5m_dev *dev; /* the engine's device */
@@ -260,8 +273,12 @@ struct m5m_qp {
 	uint16_t db_pi;	   /* SND dbrec at the last doorbell */
 	uint16_t snd_seen; /* SND dbrec at the last store */
 	bool in_sq_run;
-	uint16_t rq_hw;	  /* next receive WQE */
-	uint16_t rq_seen; /* RCV dbrec at the last store */
+	/* slow device: the next WQEBB to execute, ahead of sq_hw by fly */
+	uint16_t sq_exec;
+	struct m5m_fly *fly, **fly_tail; /* executed, in SQ order */
+	struct m5m_fly *fly_cur;	 /* the one m5m_exec is running */
+	uint16_t rq_hw;			 /* next receive WQE */
+	uint16_t rq_seen;		 /* RCV dbrec at the last store */
 	bool sq_sig_all;
 	struct ibv_qp_cap cap;
 	/* attributes from modify_qp */
@@ -342,6 +359,8 @@ struct m5m_dev {
 	bool strict;
 	bool quiet;
 	uint64_t violations;
+	/* WQEs of a QP its timer runs per tick (m5m_slow.c); 0: at doorbells */
+	unsigned int slow;
 	unsigned int fault[M5M_FAULT_COUNT];
 	struct m5m_stats st;
 	/*
@@ -466,6 +485,24 @@ uint16_t m5m_rcv_dbrec(const struct m5m_qp *qp);
 
 /* m5m_send.c: the send engine */
 void m5m_sq_run(struct m5m_qp *qp);
+/* Run up to budget WQEs of the SQ (flushing in ERR whatever the budget). */
+void m5m_sq_go(struct m5m_qp *qp, unsigned int budget);
+/*
+ * m5m_slow.c: the slow device's tick for one QP: complete what earlier
+ * ticks executed, then execute up to dev->slow WQEs; busy while work is
+ * left for a tick.  The rest serve m5m_send.c.
+ */
+void m5m_sq_tick(struct m5m_qp *qp);
+bool m5m_sq_busy(const struct m5m_qp *qp);
+void m5m_fly_complete(struct m5m_qp *qp);
+void m5m_fly_drop(struct m5m_qp *qp);
+bool m5m_fly_fenced(const struct m5m_qp *qp, const struct m5m_wqe *w);
+struct m5m_fly *m5m_fly_new(struct m5m_qp *qp);
+void m5m_fly_free(struct m5m_fly *f);
+void m5m_fly_add(struct m5m_qp *qp, struct m5m_fly *f, uint32_t byte_cnt);
+int m5m_fly_read(struct m5m_qp *qp, const struct m5m_qp *dst,
+		 const struct m5m_wqe *w, uint32_t len);
+int m5m_fly_hold(struct m5m_qp *qp, const void *resp, uint32_t len);
 /* A send doorbell as it reached a bfreg: 8 bytes, or a BlueFlame copy. */
 struct m5m_db {
 	struct m5m_ctx *c;

@@ -223,6 +223,9 @@ static int m5m_exec_read(struct m5m_qp *qp, const struct m5m_wqe *w,
 	ret = m5m_remote(dst, w, total, IBV_ACCESS_REMOTE_READ);
 	if (ret)
 		return ret;
+	*byte_cnt = (uint32_t)total;
+	if (qp->fly_cur)
+		return m5m_fly_read(qp, dst, w, (uint32_t)total);
 	/* The response lands in the local SGEs, which must be writable. */
 	for (i = 0; i < w->nsge; i++) {
 		bc = be32toh(w->sge[i].byte_count);
@@ -234,7 +237,6 @@ static int m5m_exec_read(struct m5m_qp *qp, const struct m5m_wqe *w,
 			return ret;
 		done += bc;
 	}
-	*byte_cnt = (uint32_t)total;
 	return 0;
 }
 
@@ -274,9 +276,11 @@ static int m5m_exec_atomic(struct m5m_qp *qp, const struct m5m_wqe *w,
 		orig = __atomic_fetch_add((uint64_t *)target, w->swap_add,
 					  __ATOMIC_SEQ_CST);
 	}
+	*byte_cnt = 8;
+	if (qp->fly_cur)
+		return m5m_fly_hold(qp, &orig, 8);
 	m5m_dma_to(qp->pd, be32toh(w->sge[0].lkey), be64toh(w->sge[0].addr),
 		   &orig, 8, IBV_ACCESS_LOCAL_WRITE);
-	*byte_cnt = 8;
 	return 0;
 }
 
@@ -424,10 +428,48 @@ static void m5m_sq_flush_one(struct m5m_qp *qp)
 	qp->sq_hw += nbb ? nbb : 1;
 }
 
-void m5m_sq_run(struct m5m_qp *qp)
+/*
+ * The WQE at sq_exec has run (0) or failed (a syndrome).  Synchronously
+ * (f NULL) it completes now; on the slow device (m5m_slow.c) a success
+ * waits in the QP's fly list, a failure first completes what flies.
+ * f is taken.
+ */
+static void m5m_sq_done(struct m5m_qp *qp, const struct m5m_wqe *w,
+			struct m5m_fly *f, int ret, uint32_t byte_cnt)
+{
+	if (f && !ret) {
+		m5m_fly_add(qp, f, byte_cnt);
+		qp->sq_exec += w->nbb;
+		return;
+	}
+	if (qp->fly)
+		m5m_fly_complete(qp);
+	if (qp->state == IBV_QPS_ERR) {
+		m5m_fly_free(f); /* an earlier WQE failed: this one flushes */
+		return;
+	}
+	if (ret) {
+		m5m_cqe_req_err(qp, w->idx, w->opcode, (uint8_t)ret);
+		qp->sq_hw = qp->sq_exec + w->nbb;
+		m5m_fly_free(f);
+		/* UD has no responder to fail: only the SQ stops. */
+		if (qp->type == IBV_QPT_UD)
+			m5m_qp_to_sqe(qp);
+		else
+			m5m_qp_to_err(qp);
+		return;
+	}
+	if (w->fm_ce_se & M5_WQE_CTRL_CQ_UPDATE)
+		m5m_cqe_req(qp, w, byte_cnt);
+	qp->sq_hw += w->nbb;
+}
+
+void m5m_sq_go(struct m5m_qp *qp, unsigned int budget)
 {
 	struct m5m_dev *dev = qp->dev;
-	struct m5m_wqe *w;
+	struct m5m_wqe *w, *x;
+	struct m5m_fly *f;
+	unsigned int n = 0;
 	uint32_t byte_cnt;
 	uint16_t limit;
 	int ret;
@@ -441,48 +483,63 @@ void m5m_sq_run(struct m5m_qp *qp)
 	for (;;) {
 		if (qp->state == IBV_QPS_ERR || qp->state == IBV_QPS_SQE) {
 			/* Every WQE posted to a QP in error is flushed. */
+			m5m_fly_drop(qp);
 			if (qp->sq_hw == m5m_snd_dbrec(qp))
 				break;
 			m5m_sq_flush_one(qp);
 			continue;
 		}
+		/* Nothing in flight: execution resumes where completion is. */
+		if (!qp->fly)
+			qp->sq_exec = qp->sq_hw;
 		limit = qp->db_pi;
 		if (qp->state != IBV_QPS_RTS || qp->rnr_active ||
-		    qp->sq_hw == limit)
+		    qp->sq_exec == limit || n == budget)
 			break;
-		if (!m5m_wqe_decode(qp, qp->sq_hw, w)) {
+		/* The slow device keeps the WQE as read until it completes. */
+		f = dev->slow ? m5m_fly_new(qp) : NULL;
+		if (dev->slow && !f)
+			break;
+		x = f ? &f->w : w;
+		if (!m5m_wqe_decode(qp, qp->sq_exec, x)) {
 			/* Lenient mode: the device rejects the WQE. */
-			m5m_cqe_req_err(qp, qp->sq_hw, w->opcode,
-					M5_SYND_LOCAL_QP_OP_ERR);
-			qp->sq_hw += w->nbb;
-			m5m_qp_to_err(qp);
+			m5m_fly_complete(qp);
+			if (qp->state != IBV_QPS_ERR) {
+				m5m_cqe_req_err(qp, qp->sq_exec, x->opcode,
+						M5_SYND_LOCAL_QP_OP_ERR);
+				qp->sq_hw = qp->sq_exec + x->nbb;
+				m5m_qp_to_err(qp);
+			}
+			m5m_fly_free(f);
 			continue;
 		}
-		if (!m5m_check(dev, (uint16_t)(limit - qp->sq_hw) >= w->nbb,
+		if (!m5m_check(dev, (uint16_t)(limit - qp->sq_exec) >= x->nbb,
 			       "QP 0x%x: WQE 0x%04x of %u WQEBBs runs past "
 			       "the SND dbrec 0x%04x",
-			       qp->qpn, qp->sq_hw, w->nbb, limit))
+			       qp->qpn, qp->sq_exec, x->nbb, limit) ||
+		    (qp->fly && m5m_fly_fenced(qp, x))) {
+			free(f);
 			break;
-		ret = m5m_exec(qp, w, &byte_cnt);
-		if (ret == M5M_PARKED)
-			break;
-		dev->st.wqes++;
-		if (ret) {
-			m5m_cqe_req_err(qp, w->idx, w->opcode, (uint8_t)ret);
-			qp->sq_hw += w->nbb;
-			/* UD has no responder to fail: only the SQ stops. */
-			if (qp->type == IBV_QPT_UD)
-				m5m_qp_to_sqe(qp);
-			else
-				m5m_qp_to_err(qp);
-			continue;
 		}
-		if (w->fm_ce_se & M5_WQE_CTRL_CQ_UPDATE)
-			m5m_cqe_req(qp, w, byte_cnt);
-		qp->sq_hw += w->nbb;
+		qp->fly_cur = f;
+		ret = m5m_exec(qp, x, &byte_cnt);
+		qp->fly_cur = NULL;
+		if (ret == M5M_PARKED) {
+			m5m_fly_free(f);
+			break;
+		}
+		dev->st.wqes++;
+		n++;
+		m5m_sq_done(qp, x, f, ret, byte_cnt);
 	}
 	qp->in_sq_run = false;
 	free(w);
+}
+
+/* At the doorbell; the slow device only flushes here (m5m_sq_tick runs). */
+void m5m_sq_run(struct m5m_qp *qp)
+{
+	m5m_sq_go(qp, qp->dev->slow ? 0 : ~0u);
 }
 
 /* --- Doorbells ------------------------------------------------------------ */

@@ -224,7 +224,13 @@ struct m5m_vec_stats {
 };
 
 struct m5m_stats {
-	uint64_t wqes;	    /* send WQEs executed */
+	uint64_t wqes; /* send WQEs executed */
+	/* slow device: WQEs that changed between execution and completion */
+	uint64_t wqe_rewritten;
+	/* slow device: WQEs completed at a tick after the one that ran them,
+	 * and of those the READs and atomics whose response landed then */
+	uint64_t slow_late;
+	uint64_t slow_held;
 	uint64_t doorbells; /* send doorbells (64-bit or BlueFlame) */
 	uint64_t bf_doorbells;
 	uint64_t dropped_doorbells;

@@ -35,6 +35,12 @@ struct cx_host {
 	 * of a copy (cx_bf.c); 0: not held, each write is resolved at once.
 	 */
 	uint64_t bf_wait_ns;
+	/*
+	 * Optional: a slow device (sim/mlx5/engine/m5m_slow.c): a send
+	 * doorbell only records the producer index, a timer runs at most this
+	 * many WQEs of each QP per tick; 0 runs them at the doorbell.
+	 */
+	unsigned int slow;
 };
 
 /* PCI identity and BAR0 layout (a ConnectX-5 physical function). */

@@ -30,6 +30,7 @@ enum {
 	EQE_QP_SRQ_N = 24,    /* mlx5_eqe_qp_srq.qp_srq_n */
 	SCRATCH = 1024,	      /* the largest WQE the engine reads in one go */
 	ERR_POLL_US = 2000,   /* receive dbrec of a QP in ERR looked at */
+	SLOW_TICK_US = 50,    /* the slow device's tick (m5m_slow.c) */
 };
 
 struct cx_eng_qp {
@@ -50,6 +51,7 @@ struct cx_eng {
 	struct cx_eng_srq *srq[CX_MAX_SRQ];
 	struct m5m_pd *pd[CX_OBJ_MAX];
 	struct cx_eng_stats st;
+	uint64_t slow_tick; /* the slow device's next tick, engine µs */
 	uint8_t scratch[SCRATCH];
 	uint8_t bf[BF_HALF]; /* the WQEBBs a BlueFlame payload runs as */
 };
@@ -267,6 +269,43 @@ static const struct m5m_eng_ops eng_ops = {
 	.srq_find = eng_srq_find,
 };
 
+/* The engine's QP, and what it holds, freed. */
+static void qp_free(struct cx_eng_qp *e)
+{
+	if (e)
+		m5m_fly_drop(&e->m);
+	free(e);
+}
+
+static void states_back(struct cx *cx);
+
+/*
+ * The slow device's tick: each QP completes what it executed at the last
+ * one and executes the next few WQEs (m5m_sq_tick).
+ */
+static void cx_slow_tick(struct cx *cx)
+{
+	struct cx_eng *g = cx->eng;
+	struct cx_eng_qp *e;
+	unsigned int i;
+	uint64_t v, rw;
+
+	for (i = 0; i < CX_MAX_QP; i++) {
+		e = g->qp[i];
+		if (!e || !e->m.sq_bbs || e->m.state == IBV_QPS_RESET)
+			continue;
+		refresh_dbrec(cx, e);
+		v = g->dev->violations;
+		rw = g->dev->st.wqe_rewritten;
+		m5m_sq_tick(&e->m);
+		g->st.send_violations += g->dev->violations - v -
+					 (g->dev->st.wqe_rewritten - rw);
+	}
+	g->st.wqe_rewritten = g->dev->st.wqe_rewritten;
+	states_back(cx);
+	g->slow_tick = g->dev->now + SLOW_TICK_US;
+}
+
 /*
  * The engine keeps its QPs here, not in the model's table, so the model's
  * own timer walk (m5m_clock_advance) never sees them: the RNR retries are
@@ -286,6 +325,8 @@ int64_t cx_eng_timers(struct cx *cx)
 	m5m_lock();
 	if (now_us > g->dev->now)
 		g->dev->now = now_us;
+	if (g->dev->slow && now_us >= g->slow_tick)
+		cx_slow_tick(cx);
 	for (i = 0; i < CX_MAX_QP; i++) {
 		e = g->qp[i];
 		/*
@@ -302,6 +343,9 @@ int64_t cx_eng_timers(struct cx *cx)
 			m5m_rnr_expire(&e->m); /* parks again if still RNR */
 		if (e && e->m.rnr_active && e->m.rnr_deadline < due)
 			due = e->m.rnr_deadline;
+		if (e && g->dev->slow && m5m_sq_busy(&e->m) &&
+		    g->slow_tick < due)
+			due = g->slow_tick;
 	}
 	m5m_unlock();
 	/* A QP in ERR: its receive dbrec is looked at every ERR_POLL_US. */
@@ -338,6 +382,7 @@ int cx_eng_init(struct cx *cx)
 	/* The engine names each bad WQE on stderr: the server log. */
 	m5m_set_quiet(cx->eng->dev, !cx->host.trace);
 	m5m_eng_set_ops(cx->eng->dev, &eng_ops, cx);
+	cx->eng->dev->slow = cx->host.slow;
 	return 0;
 }
 
@@ -349,7 +394,7 @@ void cx_eng_reset(struct cx *cx)
 	if (!g)
 		return;
 	for (i = 0; i < CX_MAX_QP; i++)
-		free(g->qp[i]);
+		qp_free(g->qp[i]);
 	for (i = 0; i < CX_MAX_CQ; i++)
 		free(g->cq[i]);
 	for (i = 0; i < CX_MAX_SRQ; i++)
@@ -380,6 +425,8 @@ void cx_eng_fini(struct cx *cx)
 const struct cx_eng_stats *cx_eng_stats(const struct cx *cx)
 {
 	cx->eng->st.violations = m5m_violations(cx->eng->dev);
+	cx->eng->st.slow_late = cx->eng->dev->st.slow_late;
+	cx->eng->st.slow_held = cx->eng->dev->st.slow_held;
 	return &cx->eng->st;
 }
 
@@ -435,6 +482,7 @@ static uint64_t cx_eng_report_stats(const struct cx_eng_stats *st, FILE *f)
 		{ "doorbell_not_last_wqe", st->db_not_last },
 		{ "doorbell_wrong_uar", st->db_wrong_uar },
 		{ "send_wqe", st->send_violations },
+		{ "wqe_rewritten", st->wqe_rewritten },
 		{ "cq_arm_wrong_uar", st->arm_wrong_uar },
 		{ "cq_arm_not_dbrec", st->arm_not_dbrec },
 		{ "cq_arm_bad_cmd", st->arm_bad_cmd },
@@ -443,7 +491,8 @@ static uint64_t cx_eng_report_stats(const struct cx_eng_stats *st, FILE *f)
 		{ "bf_half_reused", st->bf_half_reused },
 		{ "bf_partial", st->bf_partial },
 	};
-	uint64_t ruled = 0, engine = st->recv_violations + st->send_violations;
+	uint64_t ruled = 0, engine = st->recv_violations + st->send_violations +
+				     st->wqe_rewritten;
 	size_t i;
 
 	for (i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
@@ -625,7 +674,7 @@ void cx_eng_srq_gone(struct cx *cx, uint32_t srqn)
 		return;
 	for (i = 0; i < CX_MAX_QP; i++) {
 		if (g->qp[i] && g->qp[i]->m.srq == &g->srq[srqn]->m) {
-			free(g->qp[i]);
+			qp_free(g->qp[i]);
 			g->qp[i] = NULL;
 		}
 	}
@@ -695,7 +744,7 @@ void cx_eng_qp_made(struct cx *cx, uint32_t qpn)
 		return;
 	if (g->qp[qpn])
 		stranded(cx, g->qp[qpn]); /* 2RST */
-	free(g->qp[qpn]);
+	qp_free(g->qp[qpn]);
 	g->qp[qpn] = NULL;
 	/* The UMR QP's WQEs are cx_umr.c's, not the engine's. */
 	if (q->st == CX_ST_REG_UMR) {
@@ -787,7 +836,7 @@ void cx_eng_qp_gone(struct cx *cx, uint32_t qpn)
 		return;
 	if (cx->eng->qp[qpn])
 		stranded(cx, cx->eng->qp[qpn]);
-	free(cx->eng->qp[qpn]);
+	qp_free(cx->eng->qp[qpn]);
 	cx->eng->qp[qpn] = NULL;
 }
 

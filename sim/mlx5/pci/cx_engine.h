@@ -32,6 +32,7 @@ struct cx_eng_stats {
 	 */
 	uint64_t recv_violations; /* RQ/SRQ dbrec: over-posting, bad WQE */
 	uint64_t send_violations; /* while running an SQ: WQE past dbrec */
+	uint64_t wqe_rewritten;	  /* slow device: WQE changed before its CQE */
 	uint64_t db_not_wqe;	  /* doorbell != first 8 bytes of its WQE */
 	uint64_t db_not_last;	  /* doorbell names no WQE ending at dbrec */
 	uint64_t db_wrong_uar;	  /* on a UAR page not its QPC's: dropped */
@@ -44,6 +45,8 @@ struct cx_eng_stats {
 	uint64_t bf_partial;	     /* a copy torn by the bfreg's next write */
 	uint64_t bf_doorbells; /* BlueFlame copies run (not a violation) */
 	uint64_t violations;   /* all of the engine's, these included */
+	/* slow device (m5model.h's slow_late, slow_held): it was slow */
+	uint64_t slow_late, slow_held;
 };
 
 int cx_eng_init(struct cx *cx);

@@ -3,7 +3,7 @@
  * cx-server: the software ConnectX on a vfio-user socket, for QEMU's
  * vfio-user-pci device.
  *
- *	cx-server [--trace] [--eth] [--vectors N] [--stats FILE] SOCKET
+ *	cx-server [--trace] [--eth] [--vectors N] [--stats FILE] [--slow[=N]] SOCKET
  *
  * Serves one client (one guest boot) and exits when it disconnects.  With
  * --trace, one line per command (opcode, op_mod, status) on stderr; with
@@ -14,7 +14,10 @@
  * (cx_eng_report) from the start and is replaced whenever their total or
  * the BlueFlame doorbells' count changes, so that a guest
  * sharing its folder can tell which of its processes broke a rule
- * (tests/guest/mlx5/with-provider.sh).
+ * (tests/guest/mlx5/with-provider.sh); with --slow, a slow device: a
+ * send doorbell only records its producer index and a timer runs at most N
+ * WQEs (default 2) of each QP per tick, READ and atomic responses landing
+ * after the WQEs behind them (sim/mlx5/engine/m5m_slow.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -136,6 +139,12 @@ int main(int argc, char **argv)
 			ops.msix_count = host.vectors;
 		} else if (!strcmp(argv[a], "--stats") && a + 2 < argc) {
 			stats_path = argv[++a];
+		} else if (!strcmp(argv[a], "--slow")) {
+			host.slow = 2;
+		} else if (!strncmp(argv[a], "--slow=", 7)) {
+			host.slow = strtoul(argv[a] + 7, NULL, 0);
+			if (host.slow < 1 || host.slow > 1024)
+				break;
 		} else {
 			break;
 		}
@@ -143,7 +152,8 @@ int main(int argc, char **argv)
 	if (a + 1 != argc) {
 		fprintf(stderr,
 			"usage: cx-server [--trace] [--eth] [--vectors N] "
-			"[--stats FILE] SOCKET\n");
+			"[--stats FILE] [--slow[=N]] SOCKET
+");
 		return 2;
 	}
 	cx = cx_create(&host);
@@ -159,6 +169,14 @@ int main(int argc, char **argv)
 	vfu_destroy(server);
 	/* The engine's checks: any violation fails the run (scripts/cx.sh). */
 	bad = cx_eng_report(cx, stderr);
+	/* What proves the device was slow (scripts/cx.sh --slow checks it). */
+	if (host.slow)
+		fprintf(stderr,
+			"slow: %u WQEs per tick; %llu WQEs completed a tick "
+			"after they ran, %llu of them READs or atomics\n",
+			host.slow,
+			(unsigned long long)cx_eng_stats(cx)->slow_late,
+			(unsigned long long)cx_eng_stats(cx)->slow_held);
 	cx_destroy(cx);
 	return err ? 1 : bad ? 3 : 0;
 }

@@ -15,6 +15,7 @@ uint8_t *mem;
 unsigned int irqs[CX_MSIX_VECTORS];
 unsigned int dev_vectors;
 bool dev_eth;
+unsigned int dev_slow;
 
 void *t_dma(void *ctx, uint64_t addr, uint64_t len, bool write)
 {
@@ -38,7 +39,8 @@ struct cx *dev_new(void)
 	struct cx_host host = { .dma = t_dma,
 				.irq = t_irq,
 				.vectors = dev_vectors,
-				.eth = dev_eth };
+				.eth = dev_eth,
+				.slow = dev_slow };
 
 	free(mem);
 	mem = calloc(1, MEM_SIZE);

@@ -24,6 +24,8 @@ extern unsigned int irqs[CX_MSIX_VECTORS];
 extern unsigned int dev_vectors;
 /* Whether the devices dev_new() makes have an Ethernet port (--eth). */
 extern bool dev_eth;
+/* WQEs per QP per tick of the devices dev_new() makes (0: not slow). */
+extern unsigned int dev_slow;
 
 void *t_dma(void *ctx, uint64_t addr, uint64_t len, bool write);
 struct cx *dev_new(void);
