@@ -152,8 +152,7 @@ int main(int argc, char **argv)
 	if (a + 1 != argc) {
 		fprintf(stderr,
 			"usage: cx-server [--trace] [--eth] [--vectors N] "
-			"[--stats FILE] [--slow[=N]] SOCKET
-");
+			"[--stats FILE] [--slow[=N]] SOCKET\n");
 		return 2;
 	}
 	cx = cx_create(&host);
