@@ -56,8 +56,8 @@ static uint64_t m5m_deadline_locked(struct m5m_dev *dev)
 			d = m5m_min(d, m5m_cq_deadline(dev->cqs.slot[i]));
 	for (i = 0; i < dev->qps.cap; i++) {
 		qp = dev->qps.slot[i];
-		if (qp && qp->rnr_active)
-			d = m5m_min(d, qp->rnr_deadline);
+		if (qp && qp->parked)
+			d = m5m_min(d, qp->park_until);
 	}
 	for (i = 0; i < dev->nvecs; i++)
 		d = m5m_min(d, m5m_vec_deadline(&dev->vecs[i]));
@@ -88,7 +88,7 @@ static void m5m_run_due(struct m5m_dev *dev)
 	}
 	for (i = 0; i < dev->qps.cap; i++) {
 		qp = dev->qps.slot[i];
-		if (qp && qp->rnr_active && qp->rnr_deadline <= dev->now)
+		if (qp && qp->parked && qp->park_until <= dev->now)
 			m5m_rnr_expire(qp);
 	}
 	for (i = 0; i < dev->nvecs; i++)

@@ -297,11 +297,16 @@ struct m5m_qp {
 	enum ibv_mtu mtu;
 	uint16_t pkey_index;
 	struct ibv_ah_attr ah;
-	/* an RNR-parked message: the WQE at sq_hw waits */
-	bool rnr_active;
-	uint32_t rnr_dst; /* the responder's QPN */
+	/*
+	 * A parked message: the WQE at sq_hw waits for an RNR timer, or for
+	 * the local ACK timeout when no responder answered (no_ack).
+	 */
+	bool parked;
+	bool no_ack;
+	uint32_t park_dst; /* the responder's QPN */
 	unsigned int rnr_used;
-	uint64_t rnr_deadline;
+	unsigned int retry_used; /* ACK timeouts of the WQE at sq_hw */
+	uint64_t park_until;
 	bool comm_est_sent;
 	bool last_wqe_sent;
 	uint64_t async_reported;
@@ -536,7 +541,7 @@ void m5m_rq_posted(struct m5m_qp *qp);
 void m5m_srq_posted(struct m5m_srq *srq);
 void m5m_odp_work(struct m5m_dev *dev);
 uint32_t m5m_rnr_timer_us(uint8_t code);
-/* The RNR timer of a parked message ran out: retry or give up. */
+/* The timer of a parked message (RNR or ACK timeout) ran out: retry. */
 void m5m_rnr_expire(struct m5m_qp *qp);
 
 /* m5m_qperr.c: errors, flushes, async events */

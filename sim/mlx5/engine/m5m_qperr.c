@@ -34,7 +34,7 @@ void m5m_qp_to_err(struct m5m_qp *qp)
 	if (qp->state == IBV_QPS_ERR)
 		return;
 	qp->state = IBV_QPS_ERR;
-	qp->rnr_active = false;
+	qp->parked = false;
 	m5m_qp_flush(qp);
 }
 
@@ -43,7 +43,7 @@ void m5m_qp_to_sqe(struct m5m_qp *qp)
 	if (qp->state == IBV_QPS_ERR || qp->state == IBV_QPS_SQE)
 		return;
 	qp->state = IBV_QPS_SQE;
-	qp->rnr_active = false;
+	qp->parked = false;
 	/* Inside the send engine's loop the loop itself flushes the SQ. */
 	m5m_sq_run(qp);
 }

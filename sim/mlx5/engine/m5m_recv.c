@@ -320,22 +320,23 @@ static void m5m_rnr_wake(struct m5m_dev *dev, struct m5m_qp *dst,
 
 	for (i = 0; i < dev->qps.cap; i++) {
 		q = dev->qps.slot[i];
-		if (!q || !q->rnr_active)
+		/* A message no responder took waits for its timer alone. */
+		if (!q || !q->parked || q->no_ack)
 			continue;
-		target = m5m_qp_find(dev, q->rnr_dst);
+		target = m5m_qp_find(dev, q->park_dst);
 		/* An XRC TGT waits on whichever SRQ the WQE names. */
 		if (!target || (dst && target != dst) ||
 		    (srq && target->srq != srq &&
 		     target->type != IBV_QPT_XRC_RECV))
 			continue;
-		q->rnr_active = false;
+		q->parked = false;
 		m5m_sq_run(q);
 	}
 }
 
 void m5m_rnr_expire(struct m5m_qp *qp)
 {
-	qp->rnr_active = false;
+	qp->parked = false;
 	m5m_sq_run(qp);
 }
 

@@ -113,9 +113,36 @@ static int m5m_rnr(struct m5m_qp *qp, struct m5m_qp *dst)
 	}
 	if (qp->rnr_retry != 7)
 		qp->rnr_used++;
-	qp->rnr_active = true;
-	qp->rnr_dst = dst->qpn;
-	qp->rnr_deadline = dev->now + m5m_rnr_timer_us(dst->min_rnr_timer);
+	qp->parked = true;
+	qp->no_ack = false;
+	qp->park_dst = dst->qpn;
+	qp->park_until = dev->now + m5m_rnr_timer_us(dst->min_rnr_timer);
+	return M5M_PARKED;
+}
+
+/*
+ * No responder acknowledged (no QP of that number and type, or one not yet
+ * in RTR: a ConnectX drops such packets): the requester sends again after
+ * its local ACK timeout, 4.096 us << timeout, retry_cnt times, then fails
+ * the WQE.  Timeout 0 waits for ever (IBA: infinite).  The WQE waits
+ * parked, as for an RNR NAK, but only its timer wakes it.
+ */
+static int m5m_no_ack(struct m5m_qp *qp)
+{
+	struct m5m_dev *dev = qp->dev;
+
+	dev->st.ack_timeouts++;
+	if (qp->retry_used >= qp->retry_cnt) {
+		qp->retry_used = 0;
+		return M5_SYND_TRANSPORT_RETRY_EXC_ERR;
+	}
+	qp->retry_used++;
+	qp->parked = true;
+	qp->no_ack = true;
+	qp->park_dst = qp->dest_qpn;
+	qp->park_until = qp->timeout
+				 ? dev->now + (4096ull << qp->timeout) / 1000
+				 : UINT64_MAX;
 	return M5M_PARKED;
 }
 
@@ -394,8 +421,12 @@ static int m5m_exec(struct m5m_qp *qp, const struct m5m_wqe *w,
 	int ret;
 
 	*byte_cnt = 0;
-	if (qp->type != IBV_QPT_UD && w->opcode != M5_OPCODE_NOP)
+	if (qp->type != IBV_QPT_UD && w->opcode != M5_OPCODE_NOP) {
 		dst = m5m_rc_dst(qp);
+		if (!dst && qp->type != IBV_QPT_UC)
+			return m5m_no_ack(qp);
+		qp->retry_used = 0;
+	}
 	if (dst) {
 		ret = m5m_on_the_wire(qp, dst, w, &npsn);
 		if (ret == M5M_UC_DROP)
@@ -493,7 +524,7 @@ void m5m_sq_go(struct m5m_qp *qp, unsigned int budget)
 		if (!qp->fly)
 			qp->sq_exec = qp->sq_hw;
 		limit = qp->db_pi;
-		if (qp->state != IBV_QPS_RTS || qp->rnr_active ||
+		if (qp->state != IBV_QPS_RTS || qp->parked ||
 		    qp->sq_exec == limit || n == budget)
 			break;
 		/* The slow device keeps the WQE as read until it completes. */

@@ -193,6 +193,6 @@ void m5m_sq_tick(struct m5m_qp *qp)
 
 bool m5m_sq_busy(const struct m5m_qp *qp)
 {
-	return qp->fly || (qp->state == IBV_QPS_RTS && !qp->rnr_active &&
+	return qp->fly || (qp->state == IBV_QPS_RTS && !qp->parked &&
 			   (qp->fly ? qp->sq_exec : qp->sq_hw) != qp->db_pi);
 }

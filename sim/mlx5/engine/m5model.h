@@ -241,6 +241,8 @@ struct m5m_stats {
 	uint64_t channel_events; /* comp events written to channels */
 	uint64_t async_events;	 /* async events written to async fds */
 	uint64_t rnr_naks;
+	/* RC and XRC messages no responder acknowledged (m5m_no_ack) */
+	uint64_t ack_timeouts;
 	uint64_t ud_dropped;
 	/* UC messages the responder dropped: no QP, no receive WQE, or a
 	 * bad RDMA WRITE (UC has no NAK; the requester completes) */

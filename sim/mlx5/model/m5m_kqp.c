@@ -197,8 +197,9 @@ static struct m5m_qp *m5m_qp_of(struct ibv_qp *qp)
 static void m5m_qp_reset(struct m5m_qp *qp)
 {
 	qp->sq_hw = qp->rq_hw = qp->db_pi = qp->snd_seen = qp->rq_seen = 0;
-	qp->rnr_active = false;
+	qp->parked = false;
 	qp->rnr_used = 0;
+	qp->retry_used = 0;
 	qp->comm_est_sent = qp->last_wqe_sent = false;
 }
 

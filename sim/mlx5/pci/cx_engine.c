@@ -339,10 +339,10 @@ int64_t cx_eng_timers(struct cx *cx)
 				m5m_rq_posted(&e->m);
 			err_qps = true;
 		}
-		if (e && e->m.rnr_active && e->m.rnr_deadline <= g->dev->now)
+		if (e && e->m.parked && e->m.park_until <= g->dev->now)
 			m5m_rnr_expire(&e->m); /* parks again if still RNR */
-		if (e && e->m.rnr_active && e->m.rnr_deadline < due)
-			due = e->m.rnr_deadline;
+		if (e && e->m.parked && e->m.park_until < due)
+			due = e->m.park_until;
 		if (e && g->dev->slow && m5m_sq_busy(&e->m) &&
 		    g->slow_tick < due)
 			due = g->slow_tick;
@@ -426,6 +426,7 @@ const struct cx_eng_stats *cx_eng_stats(const struct cx *cx)
 {
 	cx->eng->st.violations = m5m_violations(cx->eng->dev);
 	cx->eng->st.slow_late = cx->eng->dev->st.slow_late;
+	cx->eng->st.ack_timeouts = cx->eng->dev->st.ack_timeouts;
 	cx->eng->st.slow_held = cx->eng->dev->st.slow_held;
 	return &cx->eng->st;
 }
@@ -510,6 +511,8 @@ static uint64_t cx_eng_report_stats(const struct cx_eng_stats *st, FILE *f)
 	/* Statistics, not rules: scripts/lib.sh db_stat reads them. */
 	fprintf(f, "stat: bf_doorbells %llu\n",
 		(unsigned long long)st->bf_doorbells);
+	fprintf(f, "stat: ack_timeouts %llu\n",
+		(unsigned long long)st->ack_timeouts);
 	return ruled;
 }
 
@@ -805,6 +808,7 @@ void cx_eng_qp_moved(struct cx *cx, uint32_t qpn)
 	e->m.mtu = cx_get(c, F_QPC_MTU);
 	e->m.rnr_retry = cx_get(c, F_QPC_RNR_RETRY);
 	e->m.retry_cnt = cx_get(c, F_QPC_RETRY_COUNT);
+	e->m.timeout = cx_get(c, F_QPC_ACK_TIMEOUT);
 	e->m.min_rnr_timer = cx_get(c, F_QPC_MIN_RNR_NAK);
 	e->m.sq_psn = cx_get(c, F_QPC_NEXT_SEND_PSN);
 	e->m.rq_psn = cx_get(c, F_QPC_NEXT_RCV_PSN);

@@ -47,6 +47,8 @@ struct cx_eng_stats {
 	uint64_t violations;   /* all of the engine's, these included */
 	/* slow device (m5model.h's slow_late, slow_held): it was slow */
 	uint64_t slow_late, slow_held;
+	/* RC/XRC requests resent after the ACK timeout (m5model.h's) */
+	uint64_t ack_timeouts;
 };
 
 int cx_eng_init(struct cx *cx);

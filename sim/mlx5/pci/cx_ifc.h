@@ -153,6 +153,7 @@
 #define F_QPC_REMOTE_QPN	     0xa8, 0x18
 #define B_QPC_PRIMARY_ADDRESS_PATH   0x18	/* 0x2c bytes */
 #define F_QPC_PKEY_INDEX	     0xd0, 0x10 /* primary_address_path.pkey_index */
+#define F_QPC_ACK_TIMEOUT	     0x100, 0x5 /* primary_address_path.ack_timeout */
 #define F_QPC_VHCA_PORT_NUM	     0x1e8, 0x8 /* primary_address_path.vhca_port_num */
 #define F_QPC_LOG_SRA_MAX	     0x388, 0x3
 #define F_QPC_RETRY_COUNT	     0x38d, 0x3

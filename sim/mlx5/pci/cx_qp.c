@@ -92,8 +92,7 @@ static const struct attr {
 	{ F_QPC_RETRY_COUNT, OPT_RETRY_COUNT, { 0, 0, RC } },
 	{ F_QPC_RNR_RETRY, OPT_RNR_RETRY, { 0, 0, RC } },
 	{ F_QPC_LOG_SRA_MAX, OPT_SRA_MAX, { 0, 0, RC } },
-	/* primary_address_path.ack_timeout */
-	{ 0xc0 + 0x40, 0x5, OPT_ACK_TIMEOUT, { 0, 0, RC } },
+	{ F_QPC_ACK_TIMEOUT, OPT_ACK_TIMEOUT, { 0, 0, RC } },
 };
 
 /* The state commands: the state each leaves (-1: any) and enters. */

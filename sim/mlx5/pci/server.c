@@ -29,11 +29,12 @@
 
 static struct vfu *server;
 static const char *stats_path;
-static uint64_t stats_total = UINT64_MAX, stats_bf = UINT64_MAX;
+static uint64_t stats_total = UINT64_MAX, stats_bf, stats_ack;
 
 /* Replaced whole (rename), so that a reader never sees half a report. */
 static void stats_write(struct cx *cx)
 {
+	const struct cx_eng_stats *st;
 	uint64_t total;
 	char tmp[4096];
 	FILE *f;
@@ -41,10 +42,13 @@ static void stats_write(struct cx *cx)
 	if (!stats_path)
 		return;
 	total = cx_eng_report(cx, NULL);
-	if (total == stats_total && cx_eng_stats(cx)->bf_doorbells == stats_bf)
+	st = cx_eng_stats(cx);
+	if (total == stats_total && st->bf_doorbells == stats_bf &&
+	    st->ack_timeouts == stats_ack)
 		return;
 	stats_total = total;
-	stats_bf = cx_eng_stats(cx)->bf_doorbells;
+	stats_bf = st->bf_doorbells;
+	stats_ack = st->ack_timeouts;
 	snprintf(tmp, sizeof(tmp), "%s.tmp", stats_path);
 	f = fopen(tmp, "w");
 	if (!f) {

@@ -10,10 +10,10 @@
 #   (check-served-witness.sh); the device's verdict failing as it must on
 #   a writer that breaks a rule (check-violations-referee.sh; after
 #   that, every with-provider.sh process is judged by the device's rules
-#   too); the pingpongs (data checked) and perftest's RC pairs, each
-#   through libmlx5 then doorbell; UCX's rc_mlx5 and ud_mlx5, a third
-#   writer of WQEs (check-ucx.sh); the pingpongs through doorbell again on
-#   static UARs (check-static-uars.sh); doorbell-itest's data-path tests,
+#   too); the pingpongs (data checked), ibv_xsrq_pingpong and perftest's
+#   RC pairs, each through libmlx5 then doorbell; UCX's rc_mlx5 and
+#   ud_mlx5, a third writer of WQEs (check-ucx.sh); the pingpongs through
+#   doorbell again on static UARs (check-static-uars.sh); doorbell-itest's data-path tests,
 #   every byte compared (check-itest-data.sh), through both; the completion channel (doorbell-itest's
 #   comp_channel_ and destroy_cq_ tests: arm, solicited-only, several CQs
 #   on one channel, a CQ destroyed with events unacked) through both;
@@ -58,8 +58,8 @@ stamp() { echo "    ($1: $((SECONDS - t0)) s)"; t0=$SECONDS; }
 "$here/check-violations-referee.sh" || rc=1
 both "$here/check-pingpong.sh" 200
 stamp pingpongs
-# ibv_xsrq_pingpong (check-xsrq.sh) is not run here: it hangs in some
-# runs through libmlx5 and through doorbell alike (docs/mlx5-side-by-side.md).
+both "$here/check-xsrq.sh"
+stamp "XRC pingpong"
 both "$here/check-itest-data.sh"
 stamp "data path (itest)"
 "$here/check-static-uars.sh" 100 || rc=1

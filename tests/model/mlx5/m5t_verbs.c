@@ -45,8 +45,8 @@ int m5t_rc_up(struct m5m_dev *dev, struct ibv_qp *qp, uint32_t dest,
 	a = (struct ibv_qp_attr){
 		.qp_state = IBV_QPS_RTS,
 		.sq_psn = c->sq_psn,
-		.timeout = 14,
-		.retry_cnt = 7,
+		.timeout = c->own_retry ? c->timeout : 14,
+		.retry_cnt = c->own_retry ? c->retry_cnt : 7,
 		.rnr_retry = c->rnr_retry,
 		.max_rd_atomic = 1,
 	};

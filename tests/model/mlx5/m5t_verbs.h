@@ -20,6 +20,8 @@ struct m5t_rc_cfg {
 	uint8_t rnr_retry;
 	uint32_t sq_psn, rq_psn; /* the first PSN sent, and expected */
 	bool no_dest_rd_atomic;	 /* max_dest_rd_atomic 0, not 1 */
+	bool own_retry;		 /* timeout and retry_cnt below, not 14 and 7 */
+	uint8_t timeout, retry_cnt;
 };
 
 /*
