@@ -349,24 +349,27 @@ struct ibv_qp *m5_open_qp(struct ibv_context *ibctx,
 			  struct ibv_qp_open_attr *attr)
 {
 	struct m5_qp *qp;
-	int ret = 0;
+	int ret;
 
 	if ((attr->comp_mask & IBV_QP_OPEN_ATTR_XRCD) && attr->xrcd &&
-	    !db_same_context(ibctx, attr->xrcd->context))
-		ret = EINVAL;
-	qp = ret ? NULL : calloc(1, sizeof(*qp));
-	if (!ret && !qp)
-		ret = ENOMEM;
-	if (!ret) {
-		qp->rsc.type = M5_RSC_QP;
-		qp->rsc.uidx = M5_UIDX_NONE;
-		ret = m5k_open_qp(ibctx, &qp->vqp, attr);
+	    !db_same_context(ibctx, attr->xrcd->context)) {
+		errno = EINVAL;
+		return NULL;
 	}
-	if (!ret)
-		return &qp->vqp.qp;
-	free(qp);
-	errno = ret;
-	return NULL;
+	qp = calloc(1, sizeof(*qp));
+	if (!qp) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	qp->rsc.type = M5_RSC_QP;
+	qp->rsc.uidx = M5_UIDX_NONE;
+	ret = m5k_open_qp(ibctx, &qp->vqp, attr);
+	if (ret) {
+		free(qp);
+		errno = ret;
+		return NULL;
+	}
+	return &qp->vqp.qp;
 }
 
 /* Remove the QP's CQEs from its CQs (the SRQ takes back its WQEs). */
