@@ -71,6 +71,8 @@ wait_gone() {
 
 # run_pair SRV_LOG CLI_LOG ARGS...: server, then client; sets rc_s, rc_c.
 # Each side is bounded by $pair_timeout seconds (default 120), scaled.
+# The array pair_client_env, if set, is put before the client's command
+# (e.g. env VAR=VALUE).
 run_pair() {
 	local srv=$1 cli=$2 spid port t
 	shift 2
@@ -85,7 +87,8 @@ run_pair() {
 			rc_c=1
 			break
 		fi
-		timeout "$t" "$@" "$addr" >"$cli" 2>&1
+		# shellcheck disable=SC2154 # the caller's, and optional
+		timeout "$t" "${pair_client_env[@]}" "$@" "$addr" >"$cli" 2>&1
 		rc_c=$?
 		# Listening, yet refused: the server was not accepting yet.
 		grep -q "Couldn't connect\|Connection refused" "$cli" || break

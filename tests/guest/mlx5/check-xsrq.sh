@@ -11,9 +11,11 @@
 # before that reaches RTR; a ConnectX drops it and the server resends it
 # after its ACK timeout (timeout 14: 67 ms), as the software ConnectX does
 # (sim/mlx5/engine/m5m_send.c, m5m_no_ack).  Without that resend the pair
-# hung in about one run in six.  The device's count of such resends
-# (cx-server --stats, stat ack_timeouts) over the run is printed.
-# check-all.sh judges it through both providers.
+# hung in about one run in six.  A second pair makes that race every
+# time: its client is preloaded with late-rtr.c, which makes it 200 ms
+# late to RTR.  The device's count of resends (cx-server --stats, stat
+# ack_timeouts) over each pair is printed; the late pair must have some.
+# check-all.sh judges both pairs through both providers.
 #
 # Usage: check-xsrq.sh [ITERS]   (check-all.sh: with-provider.sh P check-xsrq.sh)
 set -uo pipefail
@@ -25,19 +27,41 @@ pair_timeout=30
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 
+build=${DOORBELL_PROVIDER_BUILD:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)/build}
+late=$build/tests/guest/mlx5/libcx-late-rtr.so
+
 # resends: the device's ACK-timeout resends so far, or nothing.
 resends() {
 	[[ -n ${DOORBELL_CX_STATS:-} ]] && db_stat "$DOORBELL_CX_STATS/violations" ack_timeouts
 }
-before=$(resends)
-run_pair "$dir/srv" "$dir/cli" ibv_xsrq_pingpong -d mlx5_0 -i 1 -p 18600 -n "$iters"
-after=$(resends)
-[[ -n $before && -n $after ]] && echo "  xsrq: $((after - before)) ACK-timeout resends by the device"
-if ((rc_s == 0 && rc_c == 0)) && grep -q success "$dir/srv" && grep -q success "$dir/cli"; then
-	pass cx_xsrq_pingpong "both sides: success ($iters tests per client)"
-	exit 0
+
+# xsrq NAME: one pair, judged; the client as pair_client_env says.
+xsrq() {
+	local before after
+	before=$(resends)
+	run_pair "$dir/srv" "$dir/cli" ibv_xsrq_pingpong -d mlx5_0 -i 1 -p 18600 -n "$iters"
+	after=$(resends)
+	[[ -n $before && -n $after ]] && resent=$((after - before)) &&
+		echo "  $1: $resent ACK-timeout resends by the device"
+	if ((rc_s == 0 && rc_c == 0)) && grep -q success "$dir/srv" && grep -q success "$dir/cli"; then
+		pass "cx_$1" "both sides: success ($iters tests per client)"
+		return 0
+	fi
+	fail "cx_$1" "server exit $rc_s, client exit $rc_c"
+	sed 's/^/  server: /' "$dir/srv"
+	sed 's/^/  client: /' "$dir/cli"
+	return 1
+}
+
+rc=0
+resent=
+xsrq xsrq_pingpong || rc=1
+# The client 200 ms late to RTR (late-rtr.c): the server's first message
+# finds its receive QP in INIT and must be resent.
+[[ -r $late ]] || { fail cx_xsrq_pingpong_late_client "no $late"; exit 1; }
+pair_client_env=(env "LD_PRELOAD=${LD_PRELOAD:+$LD_PRELOAD:}$late" DOORBELL_TEST_LATE_RTR_MS=200)
+xsrq xsrq_pingpong_late_client || rc=1
+if [[ -n $resent ]]; then
+	check cx_xsrq_late_client_was_resent test "$resent" -gt 0 || rc=1
 fi
-fail cx_xsrq_pingpong "server exit $rc_s, client exit $rc_c"
-sed 's/^/  server: /' "$dir/srv"
-sed 's/^/  client: /' "$dir/cli"
-exit 1
+exit "$rc"
