@@ -810,8 +810,15 @@ void cx_eng_qp_moved(struct cx *cx, uint32_t qpn)
 	e->m.retry_cnt = cx_get(c, F_QPC_RETRY_COUNT);
 	e->m.timeout = cx_get(c, F_QPC_ACK_TIMEOUT);
 	e->m.min_rnr_timer = cx_get(c, F_QPC_MIN_RNR_NAK);
-	e->m.sq_psn = cx_get(c, F_QPC_NEXT_SEND_PSN);
-	e->m.rq_psn = cx_get(c, F_QPC_NEXT_RCV_PSN);
+	/*
+	 * The PSNs are the QP's live state: the QPC's are taken only at the
+	 * transition that sets them (INIT2RTR, RTR2RTS).  A message can land
+	 * between RTR and RTS; RTR2RTS must not move the receive PSN back.
+	 */
+	if (e->m.state == IBV_QPS_INIT && to == IBV_QPS_RTR)
+		e->m.rq_psn = cx_get(c, F_QPC_NEXT_RCV_PSN);
+	if (e->m.state == IBV_QPS_RTR && to == IBV_QPS_RTS)
+		e->m.sq_psn = cx_get(c, F_QPC_NEXT_SEND_PSN);
 	e->m.pkey_index = cx_get(c, F_QPC_PKEY_INDEX);
 	if (to == IBV_QPS_ERR) /* 2RST is cx_eng_qp_made's */
 		stranded(cx, e);

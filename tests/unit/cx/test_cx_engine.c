@@ -795,6 +795,33 @@ static void first_message_on_an_rtr_qp_raises_comm_est_on_the_async_eq(void)
 }
 
 /*
+ * The PSNs are the QP's live state: a message that lands while B is in RTR
+ * moves B's receive PSN, and RTR2RTS (whose QPC still holds the PSN
+ * INIT2RTR set) must not move it back, or B's next message is out of
+ * sequence and A's WQE fails.  ibv_xsrq_pingpong's server sends that early.
+ */
+static void rtr2rts_keeps_the_receive_psn_a_message_in_rtr_moved(void)
+{
+	struct t_rig *r = t_rig_on(CX_ST_RC, 0, true, false);
+	uint8_t ctx[CX_QPC_BYTES] = { 0 };
+	const struct m5_cqe64 *c;
+
+	t_recv(r, 1, 64, t_iova[1]);
+	t_recv(r, 1, 64, t_iova[1] + 64);
+	t_send(r, 64, r->key[0], t_iova[0]);
+	t_check_req(r, 0, M5_OPCODE_SEND, 64);
+	cx_set(ctx, F_QPC_RETRY_COUNT, 7);
+	cx_set(ctx, F_QPC_RNR_RETRY, 7);
+	t_move(r->cx, CX_OP_RTR2RTS_QP, r->qpn[1], ctx);
+	t_send(r, 64, r->key[0], t_iova[0]);
+	c = t_cqe(0, 1);
+	CHECK_EQ(c->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_REQ);
+	CHECK_EQ(be16toh(c->wqe_counter), 1);
+	CHECK_EQ(t_cqe(1, 1)->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_RESP_SEND);
+	t_rig_free(r);
+}
+
+/*
  * A send that finds no receive WQE is RNR-NAKed and parked.  The receive
  * posted then is only a doorbell record (no write reaches the device): the
  * retry must fall due on the clock, in cx_timers() as the server runs it
@@ -874,6 +901,7 @@ static const struct check_test tests[] = {
 	CHECK_TEST(umr_wqe_with_a_bad_translation_completes_in_error),
 	CHECK_TEST(completion_on_an_armed_cq_raises_one_eqe_and_interrupt),
 	CHECK_TEST(first_message_on_an_rtr_qp_raises_comm_est_on_the_async_eq),
+	CHECK_TEST(rtr2rts_keeps_the_receive_psn_a_message_in_rtr_moved),
 	CHECK_TEST(xrc_send_lands_in_the_named_srq_and_completes_on_its_cq),
 	CHECK_TEST(
 		xrc_send_for_an_srq_not_of_the_tgts_xrcd_is_an_invalid_request),
