@@ -106,6 +106,15 @@ int m5m_xlate(const struct m5m_pd *pd, uint32_t key, uint64_t addr,
 			       run);
 }
 
+int m5m_umr(const struct m5m_qp *qp, const struct m5m_wqe *w)
+{
+	struct m5m_dev *dev = qp->dev;
+
+	if (!dev->ops->umr)
+		return M5_SYND_LOCAL_QP_OP_ERR;
+	return dev->ops->umr(dev->ops_arg, qp, w);
+}
+
 int m5m_rinval(const struct m5m_pd *pd, uint32_t key)
 {
 	struct m5m_dev *dev = pd->dev;

@@ -28,6 +28,7 @@ struct m5m_qp;
 struct m5m_srq;
 struct m5m_cq;
 struct m5_cqe64;
+struct m5m_wqe;
 
 struct m5m_eng_ops {
 	/*
@@ -47,6 +48,15 @@ struct m5m_eng_ops {
 	 * -1 otherwise, and nothing changes.
 	 */
 	int (*rinval)(void *arg, const struct m5m_pd *pd, uint32_t key);
+	/*
+	 * A UMR WQE posted on qp (a memory window bind, unbind or local
+	 * invalidate, as libmlx5 writes them): 0 once applied, or the
+	 * requester syndrome of its error CQE, and nothing changes.  NULL:
+	 * every such WQE completes with LOCAL_QP_OP_ERR (the model has no
+	 * windows).
+	 */
+	int (*umr)(void *arg, const struct m5m_qp *qp,
+		   const struct m5m_wqe *w);
 	/*
 	 * Host address of byte off of a QP's buffer (RQ first, then SQ) or
 	 * an SRQ's.  The engine asks for the start of one WQE or WQEBB and

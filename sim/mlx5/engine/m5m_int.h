@@ -36,6 +36,11 @@ enum {
 #define M5M_CQN_BASE	     0x20
 #define M5M_SRQN_BASE	     0x30
 #define M5M_MAX_MSG	     (1u << 30)
+/* MLX5_OPCODE_UMR: on a user QP, libmlx5's memory window bind and local
+ * invalidate; the device's umr op (m5m_eng.h) runs it. */
+#define M5M_OPCODE_UMR 0x25
+/* ds of such a WQE at least: ctrl, UMR ctrl (48 bytes), mkey (64 bytes) */
+#define M5M_UMR_MIN_DS 8
 /* WQEs per queue: ALLOC_UCONTEXT's max_send_wqebb and max_recv_wr. */
 #define M5M_MAX_WR	    (1u << 15)
 #define M5M_GRH_BYTES	    40
@@ -457,6 +462,7 @@ bool m5m_pd_in_use(struct m5m_dev *dev, struct m5m_pd *pd);
 int m5m_xlate(const struct m5m_pd *pd, uint32_t key, uint64_t addr,
 	      uint64_t len, int access, uint8_t **host, uint64_t *run);
 int m5m_rinval(const struct m5m_pd *pd, uint32_t key);
+int m5m_umr(const struct m5m_qp *qp, const struct m5m_wqe *w);
 void *m5m_sq_slot(const struct m5m_qp *qp, uint16_t idx);
 void *m5m_rq_slot(const struct m5m_qp *qp, uint16_t idx);
 void *m5m_srq_slot(const struct m5m_srq *srq, uint16_t idx);

@@ -421,6 +421,9 @@ static int m5m_exec(struct m5m_qp *qp, const struct m5m_wqe *w,
 	int ret;
 
 	*byte_cnt = 0;
+	/* NOP and UMR stay on the requester: no wire, no PSN. */
+	if (w->opcode == M5M_OPCODE_UMR)
+		return m5m_umr(qp, w);
 	if (qp->type != IBV_QPT_UD && w->opcode != M5_OPCODE_NOP) {
 		dst = m5m_rc_dst(qp);
 		if (!dst && qp->type != IBV_QPT_UC)

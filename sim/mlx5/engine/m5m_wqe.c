@@ -52,6 +52,8 @@ static unsigned int m5m_min_ds(const struct m5m_qp *qp, uint8_t opcode)
 	case M5_OPCODE_ATOMIC_CS:
 	case M5_OPCODE_ATOMIC_FA:
 		return 4 + xrc;
+	case M5M_OPCODE_UMR:
+		return M5M_UMR_MIN_DS;
 	default:
 		return 1;
 	}
@@ -73,6 +75,9 @@ static bool m5m_opcode_ok(const struct m5m_qp *qp, uint8_t opcode)
 	case M5_OPCODE_ATOMIC_CS:
 	case M5_OPCODE_ATOMIC_FA:
 		return qp->type == IBV_QPT_RC || qp->type == IBV_QPT_XRC_SEND;
+	case M5M_OPCODE_UMR: /* libmlx5 binds windows on these */
+		return qp->type == IBV_QPT_RC || qp->type == IBV_QPT_UC ||
+		       qp->type == IBV_QPT_XRC_SEND;
 	default:
 		return false;
 	}
@@ -254,12 +259,23 @@ bool m5m_wqe_decode(struct m5m_qp *qp, uint16_t idx, struct m5m_wqe *w)
 		  m5m_min_ds(qp, w->opcode));
 	WQE_CHECK(w->ds * M5_DS_UNIT <= (size_t)qp->sq_bbs * M5_SEND_WQE_BB,
 		  "ds %u is larger than the SQ", w->ds);
-	/* SEND_INVAL carries the rkey to invalidate in the imm field. */
+	/* SEND_INVAL carries the rkey to invalidate in the imm field, UMR
+	 * the key it changes. */
 	WQE_CHECK(w->opcode == M5_OPCODE_SEND_IMM ||
 			  w->opcode == M5_OPCODE_RDMA_WRITE_IMM ||
-			  w->opcode == M5_OPCODE_SEND_INVAL || !w->imm,
+			  w->opcode == M5_OPCODE_SEND_INVAL ||
+			  w->opcode == M5M_OPCODE_UMR || !w->imm,
 		  "ctrl imm set on an opcode without immediate data");
 	if (!ok || w->ds < m5m_min_ds(qp, w->opcode))
 		return false;
+	if (w->opcode == M5M_OPCODE_UMR) {
+		/* No XRC segment, no data: the umr op reads w->raw. */
+		w->av = NULL;
+		w->has_raddr = w->has_atomic = w->is_inline = false;
+		w->xrc_srqn = 0;
+		w->nsge = 0;
+		w->inl_len = 0;
+		return true;
+	}
 	return m5m_wqe_segments(qp, w);
 }

@@ -55,6 +55,7 @@ static const struct cx_cap general[] = {
 	{ 0x220, 0x01, false, 1 },	 /* cq_oi: cx_cq.c's overrun ignore */
 	{ 0x221, 0x01, false, 1 },	 /* cq_resize: MODIFY_CQ op_mod 1 */
 	{ 0x222, 0x01, false, 1 },	 /* cq_moderation */
+	{ 0x231, 0x01, false, 1 },	 /* imaicl: memory windows (cx_mw.c) */
 	{ 0x23c, 0x01, false, 1 },	 /* xrc (domains; mlx5_ib needs it) */
 	{ 0x23d, 0x01, false, 1 },	 /* ud */
 	{ 0x23f, 0x01, false, 1 },	 /* rc */

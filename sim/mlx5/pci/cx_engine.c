@@ -135,6 +135,18 @@ static int eng_rinval(void *arg, const struct m5m_pd *pd, uint32_t key)
 	return r;
 }
 
+static int eng_umr(void *arg, const struct m5m_qp *m, const struct m5m_wqe *w)
+{
+	struct cx *cx = arg;
+	const struct cx_eng_qp *e = of(m, struct cx_eng_qp, m);
+	int r = cx_mw_umr(cx, e->n, m->pd->pdn, w->raw, w->ds);
+
+	if (r)
+		cx_trace(cx, "qp 0x%x: UMR WQE %u refused, syndrome 0x%x",
+			 e->n, w->idx, r);
+	return r;
+}
+
 static uint8_t *eng_qp_buf(void *arg, const struct m5m_qp *m, size_t off)
 {
 	struct cx *cx = arg;
@@ -261,6 +273,7 @@ static struct m5m_srq *eng_srq_find(void *arg, uint32_t srqn)
 static const struct m5m_eng_ops eng_ops = {
 	.xlate = eng_xlate,
 	.rinval = eng_rinval,
+	.umr = eng_umr,
 	.qp_buf = eng_qp_buf,
 	.srq_buf = eng_srq_buf,
 	.cqe = eng_cqe,

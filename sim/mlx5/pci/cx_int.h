@@ -10,7 +10,8 @@
  *	cx_mad.c	MAD_IFC: the port's subnet management attributes
  *	cx_obj.c	PD, XRCD, transport domain: numbers handed out
  *	cx_port.c	QUERY_HCA_VPORT_CONTEXT: the port, as the HCA sees it
- *	cx_mkey.c	CREATE_MKEY/DESTROY_MKEY: PA and MTT memory keys
+ *	cx_mkey.c	CREATE_MKEY/DESTROY_MKEY: PA, MTT and KLM memory keys
+ *	cx_mw.c		memory windows: libmlx5's UMR WQEs on a user QP
  *	cx_pas.c	the page list of a queue's create command
  *	cx_cq.c		CQs: CREATE/DESTROY/QUERY/MODIFY_CQ, arm doorbell, CQE writing
  *	cx_srq.c	SRQs: the XRC_SRQ and RMP command families
@@ -268,6 +269,10 @@ struct cx_mkey {
 	uint32_t mtt_cap; /* entries the key was made for (octowords * 2) */
 	uint64_t start, len;
 	uint64_t *mtt;
+	/* KLM mode (a memory window): its one entry, the key and address of
+	 * the window's first byte (cx_mw.c binds it) */
+	uint32_t klm_key;
+	uint64_t klm_addr;
 };
 
 struct cx_cmd;
@@ -421,6 +426,7 @@ enum {
 	CX_MKEY_A = 1 << 4,
 	CX_MKEY_MODE_PA = 0,
 	CX_MKEY_MODE_MTT = 1,
+	CX_MKEY_MODE_KLM = 2,
 };
 /*
  * The data path's one rule for a key: host address *HOST of byte ADDR of
@@ -428,7 +434,9 @@ enum {
  * with access bits WANT (CX_MKEY_*; WRITE for a write); -1 when the key is
  * not valid, free, of another variant, of another PD than PDN (any PD for
  * PDN CX_ANY_PD), lacks an access bit, or any byte of the range is past
- * the key, its translation or the guest's memory.
+ * the key, its translation or the guest's memory.  A KLM key (a bound
+ * window) translates through the key its entry names, which needs local
+ * read, and local write for a write (any other KLM key there: -1).
  */
 #define CX_ANY_PD UINT32_MAX
 int cx_mkey_xlate(struct cx *cx, uint32_t pdn, uint32_t key, uint64_t addr,
@@ -437,6 +445,13 @@ int cx_mkey_xlate(struct cx *cx, uint32_t pdn, uint32_t key, uint64_t addr,
 /* The valid MKEY KEY (index << 8 | variant), or NULL. */
 struct cx_mkey *cx_mkey_get(struct cx *cx, uint32_t key);
 int cx_mkey_rinval(struct cx *cx, uint32_t pdn, uint32_t key);
+/* The MKEY of index KEY >> 8 whatever its variant (a UMR names a window
+ * so: libmlx5 gives its first rkey), or NULL. */
+struct cx_mkey *cx_mkey_at(struct cx *cx, uint32_t key);
+/* A UMR WQE W (DS 16-byte units) on user QP QPN of PD PDN: 0 or the
+ * syndrome of its error CQE (cx_mw.c). */
+int cx_mw_umr(struct cx *cx, uint32_t qpn, uint32_t pdn, const uint8_t *w,
+	      unsigned int ds);
 /* Whether entries [AT, AT + N) are within MTT key K's room. */
 bool cx_mkey_fits(const struct cx_mkey *k, uint64_t at, uint32_t n);
 /*

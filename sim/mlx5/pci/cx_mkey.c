@@ -11,8 +11,10 @@
  * to UMR's 64-byte unit; a UMR WQE loads the others (cx_umr.c through cx_mkey_load(): mlx5_ib's mkey cache
  * makes free keys with no entries and fills them so).  Entries never given
  * are not present.  An mkey created free (mkc.free) waits for a UMR to
- * enable it.  cx_mkey_xlate() is how the data path and the UMR QP use a
- * key.
+ * enable it.  KLM mode is mlx5_ib_alloc_mw()'s memory window: free,
+ * umr_en, local read, qpn 0xffffff, room for 4 KLM entries and none given
+ * (en_rinval for type 2); cx_mw.c binds it.  cx_mkey_xlate() is how the
+ * data path and the UMR QP use a key.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +25,7 @@
 enum {
 	ACCESS_PA = CX_MKEY_MODE_PA,
 	ACCESS_MTT = CX_MKEY_MODE_MTT,
+	ACCESS_KLM = CX_MKEY_MODE_KLM,
 	MAX_MTT = 1 << 16,     /* 256 MiB of 4 KiB pages in one command */
 	MAX_MTT_CAP = 1 << 24, /* entries a key may be made for (64 GiB) */
 };
@@ -51,12 +54,12 @@ static int create_mkey(struct cx *cx, struct cx_cmd *c)
 	st = cx_cmd_need(cx, c, B_CREATE_MKEY_IN_MTT, 16, CX_HCA_INITIALIZED);
 	if (st)
 		return st;
-	if (mode != ACCESS_PA && mode != ACCESS_MTT)
+	if (mode != ACCESS_PA && mode != ACCESS_MTT && mode != ACCESS_KLM)
 		return CX_BAD_PARAM;
 	if (pd >= CX_OBJ_MAX ||
 	    !(cx->obj_used[CX_OBJ_PD][pd / 8] >> (pd % 8) & 1))
 		return CX_BAD_RES;
-	if (octw > MAX_MTT / 2 || (mode == ACCESS_PA && octw) ||
+	if (octw > MAX_MTT / 2 || (mode != ACCESS_MTT && octw) ||
 	    size > MAX_MTT_CAP / 2)
 		return CX_BAD_PARAM;
 	if (c->inlen < B_CREATE_MKEY_IN_MTT + octw * 16)
@@ -98,6 +101,15 @@ static int create_mkey(struct cx *cx, struct cx_cmd *c)
 	k->valid = true;
 	cx_set(c->out, F_MKEY_INDEX, k - cx->mkey);
 	return CX_OK;
+}
+
+struct cx_mkey *cx_mkey_at(struct cx *cx, uint32_t key)
+{
+	uint32_t i = key >> 8;
+
+	if (!i || i >= CX_MAX_MKEY || !cx->mkey[i].valid)
+		return NULL;
+	return &cx->mkey[i];
 }
 
 struct cx_mkey *cx_mkey_get(struct cx *cx, uint32_t key)
@@ -174,9 +186,9 @@ static bool key_gpa(const struct cx_mkey *k, uint64_t addr, uint64_t *gpa,
 	return true;
 }
 
-int cx_mkey_xlate(struct cx *cx, uint32_t pdn, uint32_t key, uint64_t addr,
-		  uint64_t len, int want, bool write, uint8_t **host,
-		  uint64_t *run)
+static int xlate(struct cx *cx, uint32_t pdn, uint32_t key, uint64_t addr,
+		 uint64_t len, int want, bool write, uint8_t **host,
+		 uint64_t *run, bool via_window)
 {
 	const struct cx_mkey *k = cx_mkey_get(cx, key);
 	uint64_t a, gpa, r, first_run = 0;
@@ -185,6 +197,15 @@ int cx_mkey_xlate(struct cx *cx, uint32_t pdn, uint32_t key, uint64_t addr,
 	if (!k || k->free || (pdn != CX_ANY_PD && k->pd != pdn) ||
 	    (k->access & want) != want || !len)
 		return -1;
+	if (k->mode == ACCESS_KLM) {
+		if (via_window || addr < k->start || len > k->len ||
+		    addr - k->start > k->len - len)
+			return -1;
+		return xlate(cx, k->pd, k->klm_key,
+			     k->klm_addr + (addr - k->start), len,
+			     CX_MKEY_LR | (write ? CX_MKEY_LW : 0), write, host,
+			     run, true);
+	}
 	if (k->mode == ACCESS_MTT &&
 	    (k->log_page_size < 12 || k->log_page_size > 30))
 		return -1;
@@ -214,6 +235,13 @@ int cx_mkey_xlate(struct cx *cx, uint32_t pdn, uint32_t key, uint64_t addr,
 	*host = first;
 	*run = first_run;
 	return 0;
+}
+
+int cx_mkey_xlate(struct cx *cx, uint32_t pdn, uint32_t key, uint64_t addr,
+		  uint64_t len, int want, bool write, uint8_t **host,
+		  uint64_t *run)
+{
+	return xlate(cx, pdn, key, addr, len, want, write, host, run, false);
 }
 
 int cx_mkey_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c)

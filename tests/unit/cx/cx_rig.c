@@ -397,3 +397,22 @@ void t_check_req(struct t_rig *r, unsigned int i, uint8_t opcode,
 	/* cqe_version 1: the QP's user index */
 	CHECK_EQ(be32toh(c->srqn_uidx) & 0xffffff, 0x100 + i);
 }
+
+/* The error CQE of WQE 0 of QP 0: REQ_ERR, syndrome, the QP in ERR. */
+void t_check_req_err(struct t_rig *r, uint8_t opcode, uint8_t synd)
+{
+	const struct m5_err_cqe *e = (const void *)t_cqe(0, 0);
+	uint8_t in[16] = { 0 }, out[0x110];
+
+	CHECK_EQ(e->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_REQ_ERR);
+	CHECK_EQ(e->op_own & M5_CQE_OWNER_MASK, 0);
+	CHECK_EQ(e->syndrome, synd);
+	CHECK_EQ(be32toh(e->s_wqe_opcode_qpn),
+		 (uint32_t)opcode << 24 | r->qpn[0]);
+	CHECK_EQ(be16toh(e->wqe_counter), 0);
+	/* QUERY_QP says what the data path did to the QP. */
+	cx_set(in, F_IN_OPCODE, CX_OP_QUERY_QP);
+	cx_set(in, F_QPN, r->qpn[0]);
+	CHECK_EQ(cmd(r->cx, in, sizeof(in), out, sizeof(out)), 0);
+	CHECK_EQ(cx_get(out + B_QPC, F_QPC_STATE), CX_QP_ERR);
+}

@@ -87,4 +87,6 @@ void t_recv(struct t_rig *r, unsigned int i, uint32_t len, uint64_t addr);
 const struct m5_cqe64 *t_cqe(unsigned int i, unsigned int n);
 void t_check_req(struct t_rig *r, unsigned int i, uint8_t opcode,
 		 uint32_t byte_cnt);
+/* The error CQE of WQE 0 of QP 0: REQ_ERR, syndrome, the QP in ERR. */
+void t_check_req_err(struct t_rig *r, uint8_t opcode, uint8_t synd);
 #endif

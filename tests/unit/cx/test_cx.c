@@ -452,8 +452,11 @@ static void mkeys_need_a_pd_and_a_known_access_mode(void)
 	CHECK_EQ(cx->mkey[b].nmtt, 8);
 	CHECK(cx->mkey[b].mtt[7] == MEM_BASE + 7 * 4096);
 	CHECK_EQ(mkey(cx, 0, pd + 1, 0, &a), CX_BAD_RES); /* no such PD */
-	CHECK_EQ(mkey(cx, 2, pd, 0, &a), CX_BAD_PARAM);	  /* KLM: not here */
-	CHECK_EQ(mkey(cx, 0, pd, 2, &a), CX_BAD_PARAM);	  /* PA with pages */
+	CHECK_EQ(mkey(cx, 2, pd, 0, &a), CX_OK); /* KLM: a memory window */
+	CHECK_EQ(cx->mkey[a].mode, CX_MKEY_MODE_KLM);
+	CHECK_EQ(mkey(cx, 2, pd, 2, &a), CX_BAD_PARAM); /* KLM with entries */
+	CHECK_EQ(mkey(cx, 3, pd, 0, &a), CX_BAD_PARAM); /* KSM: not here */
+	CHECK_EQ(mkey(cx, 0, pd, 2, &a), CX_BAD_PARAM); /* PA with pages */
 	cx_set(in, F_IN_OPCODE, CX_OP_DESTROY_MKEY);
 	cx_set(in, F_MKEY_INDEX, b);
 	cmd(cx, in, sizeof(in), out, 16);

@@ -342,25 +342,6 @@ static void ud_send_with_a_wrong_qkey_is_dropped(void)
 	t_rig_free(r);
 }
 
-/* The error CQE of WQE 0 of QP 0: REQ_ERR, syndrome, the QP in ERR. */
-static void t_check_req_err(struct t_rig *r, uint8_t opcode, uint8_t synd)
-{
-	const struct m5_err_cqe *e = (const void *)t_cqe(0, 0);
-	uint8_t in[16] = { 0 }, out[0x110];
-
-	CHECK_EQ(e->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_REQ_ERR);
-	CHECK_EQ(e->op_own & M5_CQE_OWNER_MASK, 0);
-	CHECK_EQ(e->syndrome, synd);
-	CHECK_EQ(be32toh(e->s_wqe_opcode_qpn),
-		 (uint32_t)opcode << 24 | r->qpn[0]);
-	CHECK_EQ(be16toh(e->wqe_counter), 0);
-	/* QUERY_QP says what the data path did to the QP. */
-	cx_set(in, F_IN_OPCODE, CX_OP_QUERY_QP);
-	cx_set(in, F_QPN, r->qpn[0]);
-	CHECK_EQ(cmd(r->cx, in, sizeof(in), out, sizeof(out)), 0);
-	CHECK_EQ(cx_get(out + B_QPC, F_QPC_STATE), CX_QP_ERR);
-}
-
 /* One receive WQE of LEN bytes at ADDR (B's key) at the head of the SRQ
  * at P_SRQ, linked to WQE 1; its doorbell record counts one. */
 static void t_srq_post(struct t_rig *r, uint32_t len, uint64_t addr)
