@@ -142,7 +142,7 @@ static void local_invalidate_on_another_qp_is_a_bind_error(void)
 
 	t_unbind(r, 0, rkey, true);
 	t_check_req_err(r, OP_UMR, M5_SYND_MW_BIND_ERR);
-	CHECK(!cx_mkey_get(r->cx, rkey)->free);
+	CHECK(!cx_mkey_at(r->cx, rkey)->free);
 	t_rig_free(r);
 }
 
@@ -154,7 +154,7 @@ static void type2_bind_of_a_window_in_use_is_a_bind_error(void)
 	t_bind(r, 0, rkey, true, 0x78, r->key[0], t_iova[0], 64, RIGHTS);
 	t_ring(r, 0, 3);
 	t_check_req_err(r, OP_UMR, M5_SYND_MW_BIND_ERR);
-	CHECK_EQ(cx_mkey_get(r->cx, rkey)->klm_key, r->key[1]);
+	CHECK_EQ(cx_mkey_at(r->cx, rkey)->klm_key, r->key[1]);
 	t_rig_free(r);
 }
 
@@ -194,7 +194,7 @@ static void bind_through_a_key_that_is_no_window_is_a_bind_error(void)
 	       RIGHTS);
 	t_ring(r, 0, 3);
 	t_check_req_err(r, OP_UMR, M5_SYND_MW_BIND_ERR);
-	CHECK(!cx_mkey_get(r->cx, r->key[1])->free);
+	CHECK(!cx_mkey_at(r->cx, r->key[1])->free);
 	t_rig_free(r);
 }
 
@@ -231,7 +231,7 @@ static void type1_zero_length_bind_unbinds(void)
 	struct t_rig *r = t_rig(CX_ST_RC);
 	uint32_t rkey = t_bound(r, false, 0x05);
 
-	CHECK_EQ(cx_mkey_get(r->cx, rkey)->qpn, 0xffffff);
+	CHECK_EQ(cx_mkey_at(r->cx, rkey)->qpn, 0xffffff);
 	t_write(r, rkey, t_iova[1] + 0x100, 64, r->key[0], t_iova[0]);
 	t_check_req(r, 0, M5_OPCODE_RDMA_WRITE, 64);
 	t_unbind(r, 1, rkey, false);
