@@ -55,8 +55,7 @@ struct m5m_eng_ops {
 	 * every such WQE completes with LOCAL_QP_OP_ERR (the model has no
 	 * windows).
 	 */
-	int (*umr)(void *arg, const struct m5m_qp *qp,
-		   const struct m5m_wqe *w);
+	int (*umr)(void *arg, const struct m5m_qp *qp, const struct m5m_wqe *w);
 	/*
 	 * Host address of byte off of a QP's buffer (RQ first, then SQ) or
 	 * an SRQ's.  The engine asks for the start of one WQE or WQEBB and

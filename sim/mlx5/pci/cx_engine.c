@@ -142,8 +142,8 @@ static int eng_umr(void *arg, const struct m5m_qp *m, const struct m5m_wqe *w)
 	int r = cx_mw_umr(cx, e->n, m->pd->pdn, w->raw, w->ds);
 
 	if (r)
-		cx_trace(cx, "qp 0x%x: UMR WQE %u refused, syndrome 0x%x",
-			 e->n, w->idx, r);
+		cx_trace(cx, "qp 0x%x: UMR WQE %u refused, syndrome 0x%x", e->n,
+			 w->idx, r);
 	return r;
 }
 

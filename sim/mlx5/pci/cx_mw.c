@@ -35,13 +35,13 @@
 #include "mlx5/mlx5_hw.h"
 
 enum {
-	UCTRL = 16,		 /* the UMR ctrl segment */
-	MKC = 64,		 /* the mkey segment */
-	KLM = 128,		 /* the KLM entry */
+	UCTRL = 16,		  /* the UMR ctrl segment */
+	MKC = 64,		  /* the mkey segment */
+	KLM = 128,		  /* the KLM entry */
 	KLM_DS = (KLM + 64) / 16, /* ds of a bind with its entry */
-	F_CHECK_QPN = 1 << 3,	 /* MLX5_WQE_UMR_CTRL_FLAG_CHECK_QPN */
-	F_CHECK_FREE = 1 << 5,	 /* MLX5_WQE_UMR_CTRL_FLAG_CHECK_FREE */
-	F_INLINE = 1 << 7,	 /* MLX5_WQE_UMR_CTRL_FLAG_INLINE */
+	F_CHECK_QPN = 1 << 3,	  /* MLX5_WQE_UMR_CTRL_FLAG_CHECK_QPN */
+	F_CHECK_FREE = 1 << 5,	  /* MLX5_WQE_UMR_CTRL_FLAG_CHECK_FREE */
+	F_INLINE = 1 << 7,	  /* MLX5_WQE_UMR_CTRL_FLAG_INLINE */
 };
 
 /* mkey_mask bits (MLX5_WQE_UMR_CTRL_MKEY_MASK_*) libmlx5 sets. */
@@ -73,8 +73,8 @@ static int check_mr(struct cx *cx, const struct cx_mkey *w, const uint8_t *m,
 		return M5_SYND_MW_BIND_ERR;
 	if (cx_get(klm, 0, 32) < len || at + len < at)
 		return M5_SYND_MW_BIND_ERR;
-	if (!mr->length64 && (at < mr->start || len > mr->len ||
-			      at - mr->start > mr->len - len))
+	if (!mr->length64 &&
+	    (at < mr->start || len > mr->len || at - mr->start > mr->len - len))
 		return M5_SYND_MW_BIND_ERR;
 	if ((cx_get(m, F_MKC_RW) || cx_get(m, F_MKC_A)) &&
 	    !(mr->access & CX_MKEY_LW))

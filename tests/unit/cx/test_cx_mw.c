@@ -47,8 +47,8 @@ static uint8_t *t_bind(struct t_rig *r, unsigned int i, uint32_t wkey,
 		       uint32_t len, int access)
 {
 	uint8_t *u = t_wqe(r, i, OP_UMR, 12), *m = u + 48, *klm = u + 112;
-	uint64_t mask = 1ull << 29 | 1ull << 13 | 1ull << 0 | 1ull << 6 |
-			0xfull << 18;
+	uint64_t mask =
+		1ull << 29 | 1ull << 13 | 1ull << 0 | 1ull << 6 | 0xfull << 18;
 
 	cx_set(u - 16, 96, 32, wkey);
 	u[0] = 0x80 | 0x10 | (type2 ? 0x20 : 0);
@@ -69,8 +69,7 @@ static uint8_t *t_bind(struct t_rig *r, unsigned int i, uint32_t wkey,
 }
 
 /* Unbind (zero length) or local invalidate of WKEY on QP I, rung. */
-static void t_unbind(struct t_rig *r, unsigned int i, uint32_t wkey,
-		     bool type2)
+static void t_unbind(struct t_rig *r, unsigned int i, uint32_t wkey, bool type2)
 {
 	uint8_t *u = t_wqe(r, i, OP_UMR, 8), *m = u + 48;
 
@@ -190,8 +189,7 @@ static void bind_through_a_key_that_is_no_window_is_a_bind_error(void)
 {
 	struct t_rig *r = t_rig(CX_ST_RC);
 
-	t_bind(r, 0, r->key[1], false, 0x22, r->key[0], t_iova[0], 64,
-	       RIGHTS);
+	t_bind(r, 0, r->key[1], false, 0x22, r->key[0], t_iova[0], 64, RIGHTS);
 	t_ring(r, 0, 3);
 	t_check_req_err(r, OP_UMR, M5_SYND_MW_BIND_ERR);
 	CHECK(!cx_mkey_at(r->cx, r->key[1])->free);
@@ -215,8 +213,8 @@ static void umr_mask_bit_libmlx5_never_sets_is_a_local_qp_error(void)
 {
 	struct t_rig *r = t_rig(CX_ST_RC);
 	uint32_t w = t_window(r, false);
-	uint8_t *u = t_bind(r, 0, w, false, 0x22, r->key[0], t_iova[0], 64,
-			    RIGHTS);
+	uint8_t *u =
+		t_bind(r, 0, w, false, 0x22, r->key[0], t_iova[0], 64, RIGHTS);
 
 	cx_set64(u, 8, cx_get64(u, 8) | 1ull << 7); /* PD */
 	t_ring(r, 0, 3);
