@@ -3,7 +3,7 @@
 # In the guest, after tests/guest/mlx5/guest-cx.sh found mlx5_0: memory
 # windows (issue #31) on the software ConnectX, through the provider
 # serving mlx5_0 (tests/guest/mlx5/with-provider.sh chooses): rdma-core's
-# MWTest (tests/test_mr.py, the distribution's suite, run by
+# MWTest (its module test_mr, the distribution's suite, run by
 # tests/guest/rdma-core-suite.sh like check-rdma-core-suite.sh does).  Its
 # tests bind type-1 windows (ibv_bind_mw) and type-2 ones (IBV_WR_BIND_MW),
 # RDMA WRITE through the windows' rkeys both ways, and expect "Remote
@@ -23,9 +23,10 @@ trap 'rm -f "$events" "$out"' EXIT
 DOORBELL_SUITE_LOG=$events "$here/../rdma-core-suite.sh" \
 	--dev mlx5_0 --gid 0 --test-timeout "${1:-120}" --per-module \
 	--modules test_mr --name cx_mw_module >"$out" 2>&1
-mw=$(grep -E '^[a-z]+ [^ ]*MWTest' "$events")
-n=$(grep -c '^pass ' <<<"$mw")
-others=$(grep -vc '^pass ' <<<"$mw")
+# The runner's lines: "start TEST", then "ok TEST" or skip, fail, error.
+mw=$(grep -E '^[a-z]+ [^ ]*MWTest' "$events" | grep -v '^start ')
+n=$(grep -c '^ok ' <<<"$mw")
+others=$(grep -vc '^ok ' <<<"$mw")
 if ((n > 0 && others == 0)); then
 	echo "PASS cx_mw_suite: $n MWTest tests passed"
 else

@@ -68,6 +68,7 @@ static void query_hca_cap_answers_through_output_mailboxes(void)
 	CHECK_EQ(simple(cx, CX_OP_QUERY_HCA_CAP, 1, out, sizeof(out)), CX_OK);
 	CHECK_EQ(cx_get(cap, 0x1b6, 2), 0);	   /* port_type IB */
 	CHECK_EQ(cx_get(cap, 0x1b8, 8), 1);	   /* num_ports */
+	CHECK_EQ(cx_get(cap, 0x231, 1), 1);	   /* imaicl: memory windows */
 	CHECK_EQ(cx_get(cap, 0x4e0, 32), 1000000); /* last mailbox */
 	/* Another capability type is not there. */
 	CHECK_EQ(simple(cx, CX_OP_QUERY_HCA_CAP, 2 << 1 | 1, out, sizeof(out)),
