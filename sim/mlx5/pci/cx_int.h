@@ -413,6 +413,25 @@ void cx_eth_free(struct cx *cx);
 int cx_obj_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c);
 int cx_port_exec(struct cx *cx, struct cx_cmd *c);
 int cx_mkey_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c);
+/*
+ * A UMR WQE's UMR ctrl segment: its flags and the mkey_mask bits
+ * (MLX5_WQE_UMR_CTRL_FLAG_*, MLX5_MKEY_MASK_*), for cx_umr.c (the UMR QP)
+ * and cx_mw.c (window binds on a user QP).
+ */
+#define CX_UMR_INLINE	      (1 << 7)
+#define CX_UMR_MASK_LEN	      (1ull << 0)
+#define CX_UMR_MASK_PAGE_SIZE (1ull << 1)
+#define CX_UMR_MASK_START     (1ull << 6)
+#define CX_UMR_MASK_PD	      (1ull << 7)
+#define CX_UMR_MASK_KEY	      (1ull << 13)
+#define CX_UMR_MASK_QPN	      (1ull << 14)
+#define CX_UMR_MASK_LR	      (1ull << 17)
+#define CX_UMR_MASK_LW	      (1ull << 18)
+#define CX_UMR_MASK_RR	      (1ull << 19)
+#define CX_UMR_MASK_RW	      (1ull << 20)
+#define CX_UMR_MASK_A	      (1ull << 21)
+#define CX_UMR_MASK_FREE      (1ull << 29)
+
 /* A send doorbell of the UMR QP QPN: run its WQEs up to the doorbell
  * record (cx_umr.c). */
 void cx_umr_doorbell(struct cx *cx, uint32_t qpn);

@@ -41,21 +41,13 @@ enum {
 	KLM_DS = (KLM + 64) / 16, /* ds of a bind with its entry */
 	F_CHECK_QPN = 1 << 3,	  /* MLX5_WQE_UMR_CTRL_FLAG_CHECK_QPN */
 	F_CHECK_FREE = 1 << 5,	  /* MLX5_WQE_UMR_CTRL_FLAG_CHECK_FREE */
-	F_INLINE = 1 << 7,	  /* MLX5_WQE_UMR_CTRL_FLAG_INLINE */
 };
 
-/* mkey_mask bits (MLX5_WQE_UMR_CTRL_MKEY_MASK_*) libmlx5 sets. */
-#define M_LEN	(1ull << 0)
-#define M_START (1ull << 6)
-#define M_KEY	(1ull << 13)
-#define M_QPN	(1ull << 14)
-#define M_LW	(1ull << 18)
-#define M_RR	(1ull << 19)
-#define M_RW	(1ull << 20)
-#define M_A	(1ull << 21)
-#define M_FREE	(1ull << 29)
+/* The mkey_mask bits libmlx5's binds set (cx_int.h). */
 #define M_TAKEN                                                                \
-	(M_LEN | M_START | M_KEY | M_QPN | M_LW | M_RR | M_RW | M_A | M_FREE)
+	(CX_UMR_MASK_LEN | CX_UMR_MASK_START | CX_UMR_MASK_KEY |               \
+	 CX_UMR_MASK_QPN | CX_UMR_MASK_LW | CX_UMR_MASK_RR | CX_UMR_MASK_RW |  \
+	 CX_UMR_MASK_A | CX_UMR_MASK_FREE)
 
 static bool is_window(const struct cx_mkey *w, uint32_t pdn)
 {
@@ -88,10 +80,10 @@ int cx_mw_umr(struct cx *cx, uint32_t qpn, uint32_t pdn, const uint8_t *wqe,
 	const uint8_t *u = wqe + UCTRL, *m = wqe + MKC, *klm = wqe + KLM;
 	struct cx_mkey *w = cx_mkey_at(cx, cx_get(wqe, 96, 32));
 	uint64_t mask = cx_get64(u, 8);
-	bool bind = (mask & M_LEN) && !cx_get(m, F_MKC_FREE);
+	bool bind = (mask & CX_UMR_MASK_LEN) && !cx_get(m, F_MKC_FREE);
 	int synd;
 
-	if ((mask & ~M_TAKEN) || !(u[0] & F_INLINE) ||
+	if ((mask & ~M_TAKEN) || !(u[0] & CX_UMR_INLINE) ||
 	    (bind && (ds < KLM_DS || !cx_get(u, 32, 16))))
 		return M5_SYND_LOCAL_QP_OP_ERR;
 	if (!is_window(w, pdn))
@@ -109,13 +101,13 @@ int cx_mw_umr(struct cx *cx, uint32_t qpn, uint32_t pdn, const uint8_t *wqe,
 		w->len = cx_get64(m, B_MKC_LEN);
 		w->length64 = false;
 	}
-	if (mask & M_START)
+	if (mask & CX_UMR_MASK_START)
 		w->start = cx_get64(m, B_MKC_START_ADDR);
-	if (mask & M_KEY)
+	if (mask & CX_UMR_MASK_KEY)
 		w->variant = cx_get(m, F_MKC_MKEY_7_0);
-	if (mask & M_QPN)
+	if (mask & CX_UMR_MASK_QPN)
 		w->qpn = cx_get(m, F_MKC_QPN);
-	if (mask & M_FREE)
+	if (mask & CX_UMR_MASK_FREE)
 		w->free = cx_get(m, F_MKC_FREE);
 #define TAKE(mb, f, bit)                                                       \
 	do {                                                                   \
@@ -123,10 +115,10 @@ int cx_mw_umr(struct cx *cx, uint32_t qpn, uint32_t pdn, const uint8_t *wqe,
 			w->access = (w->access & ~(bit)) |                     \
 				    (cx_get(m, f) ? (bit) : 0);                \
 	} while (0)
-	TAKE(M_LW, F_MKC_LW, CX_MKEY_LW);
-	TAKE(M_RR, F_MKC_RR, CX_MKEY_RR);
-	TAKE(M_RW, F_MKC_RW, CX_MKEY_RW);
-	TAKE(M_A, F_MKC_A, CX_MKEY_A);
+	TAKE(CX_UMR_MASK_LW, F_MKC_LW, CX_MKEY_LW);
+	TAKE(CX_UMR_MASK_RR, F_MKC_RR, CX_MKEY_RR);
+	TAKE(CX_UMR_MASK_RW, F_MKC_RW, CX_MKEY_RW);
+	TAKE(CX_UMR_MASK_A, F_MKC_A, CX_MKEY_A);
 #undef TAKE
 	cx_trace(cx,
 		 "mw: qp 0x%x key 0x%x mask 0x%llx flags 0x%x: %s, free %u "

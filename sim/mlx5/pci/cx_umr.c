@@ -39,28 +39,16 @@ enum {
 	RQ_REGULAR = 0x0,	/* MLX5_NON_ZERO_RQ */
 	OPCODE_UMR = 0x25,	/* MLX5_OPCODE_UMR */
 	UMR_OFFSET_EN = 1 << 4, /* MLX5_UMR_TRANSLATION_OFFSET_EN */
-	UMR_INLINE = 1 << 7,	/* MLX5_UMR_INLINE */
 	BB = M5_SEND_WQE_BB,
 	XLT_AT = 128, /* the translation: after the mkey segment */
 };
 
-/* mkey_mask bits (MLX5_MKEY_MASK_*) and where the mkc keeps each. */
-#define MASK_LEN       (1ull << 0)
-#define MASK_PAGE_SIZE (1ull << 1)
-#define MASK_START     (1ull << 6)
-#define MASK_PD	       (1ull << 7)
-#define MASK_KEY       (1ull << 13)
-#define MASK_QPN       (1ull << 14)
-#define MASK_LR	       (1ull << 17)
-#define MASK_LW	       (1ull << 18)
-#define MASK_RR	       (1ull << 19)
-#define MASK_RW	       (1ull << 20)
-#define MASK_A	       (1ull << 21)
-#define MASK_FREE      (1ull << 29)
+/* The mkey_mask bits this QP's UMR WQEs may set (cx_int.h). */
 #define MASK_TAKEN                                                             \
-	(MASK_LEN | MASK_PAGE_SIZE | MASK_START | MASK_PD | MASK_KEY |         \
-	 MASK_QPN | MASK_LR | MASK_LW | MASK_RR | MASK_RW | MASK_A |           \
-	 MASK_FREE)
+	(CX_UMR_MASK_LEN | CX_UMR_MASK_PAGE_SIZE | CX_UMR_MASK_START |         \
+	 CX_UMR_MASK_PD | CX_UMR_MASK_KEY | CX_UMR_MASK_QPN | CX_UMR_MASK_LR | \
+	 CX_UMR_MASK_LW | CX_UMR_MASK_RR | CX_UMR_MASK_RW | CX_UMR_MASK_A |    \
+	 CX_UMR_MASK_FREE)
 
 /* Basic block N (modulo the SQ's size) of QP Q's send queue, or NULL. */
 static const uint8_t *sq_bb(struct cx *cx, const struct cx_qp *q, uint32_t n)
@@ -129,12 +117,12 @@ static int apply(struct cx *cx, const struct cx_qp *q, uint16_t wqe,
 		at = ((uint64_t)cx_get(uctrl, 128, 32) << 16 |
 		      cx_get(uctrl, 48, 16)) *
 		     2;
-	if ((!(uctrl[0] & UMR_INLINE) && !n) || (mask & ~MASK_TAKEN))
+	if ((!(uctrl[0] & CX_UMR_INLINE) && !n) || (mask & ~MASK_TAKEN))
 		return M5_SYND_LOCAL_QP_OP_ERR;
 	k = cx_mkey_get(cx, mkey);
 	if (!k)
 		return M5_SYND_LOCAL_PROT_ERR;
-	if ((mask & MASK_PD) && !cx_obj_used(cx, CX_OBJ_PD, pd))
+	if ((mask & CX_UMR_MASK_PD) && !cx_obj_used(cx, CX_OBJ_PD, pd))
 		return M5_SYND_LOCAL_PROT_ERR;
 	if (n) {
 		if (!cx_mkey_fits(k, at, n))
@@ -142,28 +130,28 @@ static int apply(struct cx *cx, const struct cx_qp *q, uint16_t wqe,
 		xlt = malloc((size_t)n * sizeof(*xlt));
 		if (!xlt)
 			return M5_SYND_LOCAL_QP_OP_ERR;
-		synd = read_xlt(cx, q, wqe, uctrl[0] & UMR_INLINE, n, xlt);
+		synd = read_xlt(cx, q, wqe, uctrl[0] & CX_UMR_INLINE, n, xlt);
 		if (!synd && !cx_mkey_load(k, at, n, xlt))
 			synd = M5_SYND_LOCAL_QP_OP_ERR;
 		free(xlt);
 		if (synd)
 			return synd;
 	}
-	if (mask & MASK_LEN) {
+	if (mask & CX_UMR_MASK_LEN) {
 		k->len = cx_get64(mkc, B_MKC_LEN);
 		k->length64 = cx_get(mkc, F_MKC_LENGTH64);
 	}
-	if (mask & MASK_PAGE_SIZE)
+	if (mask & CX_UMR_MASK_PAGE_SIZE)
 		k->log_page_size = cx_get(mkc, F_MKC_LOG_PAGE_SIZE);
-	if (mask & MASK_START)
+	if (mask & CX_UMR_MASK_START)
 		k->start = cx_get64(mkc, B_MKC_START_ADDR);
-	if (mask & MASK_PD)
+	if (mask & CX_UMR_MASK_PD)
 		k->pd = pd;
-	if (mask & MASK_KEY)
+	if (mask & CX_UMR_MASK_KEY)
 		k->variant = cx_get(mkc, F_MKC_MKEY_7_0);
-	if (mask & MASK_QPN)
+	if (mask & CX_UMR_MASK_QPN)
 		k->qpn = cx_get(mkc, F_MKC_QPN);
-	if (mask & MASK_FREE)
+	if (mask & CX_UMR_MASK_FREE)
 		k->free = cx_get(mkc, F_MKC_FREE);
 #define TAKE(m, f, bit)                                                        \
 	do {                                                                   \
@@ -171,11 +159,11 @@ static int apply(struct cx *cx, const struct cx_qp *q, uint16_t wqe,
 			k->access = (k->access & ~(bit)) |                     \
 				    (cx_get(mkc, f) ? (bit) : 0);              \
 	} while (0)
-	TAKE(MASK_LR, F_MKC_LR, CX_MKEY_LR);
-	TAKE(MASK_LW, F_MKC_LW, CX_MKEY_LW);
-	TAKE(MASK_RR, F_MKC_RR, CX_MKEY_RR);
-	TAKE(MASK_RW, F_MKC_RW, CX_MKEY_RW);
-	TAKE(MASK_A, F_MKC_A, CX_MKEY_A);
+	TAKE(CX_UMR_MASK_LR, F_MKC_LR, CX_MKEY_LR);
+	TAKE(CX_UMR_MASK_LW, F_MKC_LW, CX_MKEY_LW);
+	TAKE(CX_UMR_MASK_RR, F_MKC_RR, CX_MKEY_RR);
+	TAKE(CX_UMR_MASK_RW, F_MKC_RW, CX_MKEY_RW);
+	TAKE(CX_UMR_MASK_A, F_MKC_A, CX_MKEY_A);
 #undef TAKE
 	return 0;
 }
