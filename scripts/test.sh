@@ -420,7 +420,7 @@ cx_guests() {
 	# Every EQ on one vector (mlx5_combined0): the counts equal again.
 	scripts/cx.sh --no-build --vectors 1 --timeout 600 -- tests/guest/mlx5/check-irq-equal.sh |
 		sed -E 's/^(PASS|FAIL|SKIP) cx_/\1 cx_vectors1_/' | record || rc=$?
-	# An Ethernet port (#32 step 1): mlx5e's netdev and mlx5_ib's port.
+	# An Ethernet port (#32 step 1): mlx5e's netdev up, mlx5_ib's port ACTIVE.
 	scripts/cx.sh --no-build --eth --timeout 600 -- tests/guest/mlx5/check-eth.sh |
 		record || rc=$?
 	# A slow device (cx.sh --slow, issue #30): WQEs run from its timer, READ

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cx_engine.h"
+#include "cx_eth.h"
 #include "cx_ifc.h"
 #include "cx_int.h"
 #include "m5m_int.h"
@@ -532,7 +533,11 @@ static uint64_t cx_eng_report_stats(const struct cx_eng_stats *st, FILE *f)
 uint64_t cx_eng_report(const struct cx *cx, FILE *f)
 {
 	/* f NULL: the total only, without a line. */
-	return cx->eng ? cx_eng_report_stats(cx_eng_stats(cx), f) : 0;
+	uint64_t n = cx->eng ? cx_eng_report_stats(cx_eng_stats(cx), f) : 0;
+
+	if (f && cx->eth)
+		cx_eth_report(cx, f);
+	return n;
 }
 
 /*

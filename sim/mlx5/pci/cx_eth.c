@@ -4,6 +4,7 @@
  * InfiniBand function (cx->eth NULL) answers them BAD_OP, as a ConnectX
  * whose port is InfiniBand refuses what its caps do not offer.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,6 +28,7 @@ bool cx_eth_op(uint16_t op)
 	case CX_OP_CREATE_TIS:
 	case CX_OP_DESTROY_TIS:
 	case CX_OP_CREATE_TIR:
+	case CX_OP_MODIFY_TIR:
 	case CX_OP_DESTROY_TIR:
 	case CX_OP_CREATE_RQT:
 	case CX_OP_MODIFY_RQT:
@@ -57,6 +59,7 @@ int cx_eth_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c)
 	case CX_OP_CREATE_TIS:
 	case CX_OP_DESTROY_TIS:
 	case CX_OP_CREATE_TIR:
+	case CX_OP_MODIFY_TIR:
 	case CX_OP_DESTROY_TIR:
 	case CX_OP_CREATE_RQT:
 	case CX_OP_MODIFY_RQT:
@@ -84,9 +87,14 @@ bool cx_eth_init(struct cx *cx)
 void cx_eth_reset(struct cx *cx)
 {
 	if (cx->eth) {
+		/* The statistics count for the server's life, as the engine's */
+		uint64_t frames = cx->eth->tx_frames, bytes = cx->eth->tx_bytes;
+
 		cx_eth_rq_reset(cx->eth);
 		memset(cx->eth, 0, sizeof(*cx->eth));
 		cx_eth_vport_reset(cx->eth);
+		cx->eth->tx_frames = frames;
+		cx->eth->tx_bytes = bytes;
 	}
 }
 
@@ -96,4 +104,12 @@ void cx_eth_free(struct cx *cx)
 		cx_eth_rq_reset(cx->eth);
 	free(cx->eth);
 	cx->eth = NULL;
+}
+
+void cx_eth_report(const struct cx *cx, FILE *f)
+{
+	fprintf(f, "stat: eth_tx_frames %llu\n",
+		(unsigned long long)cx->eth->tx_frames);
+	fprintf(f, "stat: eth_tx_bytes %llu\n",
+		(unsigned long long)cx->eth->tx_bytes);
 }

@@ -8,6 +8,8 @@
  *	cx_eth_tir.c	TIS, TIR, RQT: what mlx5e's transmit and receive
  *			sides name
  *	cx_eth_rq.c	Ethernet RQs (mlx5e's drop RQ) and Q counters
+ *	cx_eth_tx.c	the send WQEs of Ethernet SQs (cx_sq.c): parsed,
+ *			counted and dropped (no wire yet)
  *	cx_eth_vport.c	the NIC vport context, the vport state, the port
  *			registers (PMTU, PTYS, PAOS) and NODE_DESC
  *	cx_eth.c	command dispatch, state, reset
@@ -19,6 +21,7 @@
 #define DOORBELL_TESTS_CX_ETH_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "cx_int.h"
@@ -34,6 +37,7 @@ enum {
 	CX_OP_DELETE_FLOW_TABLE_ENTRY = 0x938,
 	CX_OP_MODIFY_FLOW_TABLE = 0x93c,
 	CX_OP_CREATE_TIR = 0x900,
+	CX_OP_MODIFY_TIR = 0x901,
 	CX_OP_DESTROY_TIR = 0x902,
 	CX_OP_CREATE_RQ = 0x908,
 	CX_OP_MODIFY_RQ = 0x909,
@@ -98,6 +102,7 @@ enum {
 
 struct cx_eth_tir {
 	bool valid, indirect;
+	uint8_t self_lb_block; /* MLX5_TIRC_SELF_LB_BLOCK_BLOCK_* */
 	uint32_t target; /* the RQ (direct) or the RQT (indirect) */
 };
 
@@ -158,6 +163,9 @@ struct cx_eth {
 	bool promisc_uc, promisc_mc, promisc_all;
 	uint32_t list_size[CX_ETH_LISTS];
 	uint8_t list[CX_ETH_LISTS][CX_ETH_MAX_LIST][8];
+	/* cx_eth_tx.c: frames the SQs sent (LSO: per segment), and the
+	 * bytes their WQEs gave; all dropped, as there is no wire yet */
+	uint64_t tx_frames, tx_bytes;
 };
 
 /* cx_eth_caps.c: the *N fields of capability type TYPE an Ethernet port
@@ -175,6 +183,21 @@ bool cx_eth_tir_valid(const struct cx_eth *e, uint32_t n);
 bool cx_eth_rq_valid(const struct cx_eth *e, uint32_t n);
 /* Whether RQ N is named by a TIR or an RQT (it stays while it is). */
 bool cx_eth_rq_named(const struct cx_eth *e, uint32_t n);
+/* The statistic lines of the Ethernet port (cx_eng_report's). */
+void cx_eth_report(const struct cx *cx, FILE *f);
+/* Whether N is a TIS (an SQ's tis_num_0). */
+bool cx_eth_tis_valid(const struct cx_eth *e, uint32_t n);
+/*
+ * cx_eth_tx.c: send WQE W (MLX5_OPCODE_SEND or _LSO; LEN bytes of it
+ * read, all its ds) of an SQ in PD, with cx->eth set: 0 once its frame
+ * is counted, else the error CQE's syndrome (MLX5_CQE_SYNDROME_*).
+ */
+enum {
+	CX_ETH_TX_LENGTH = 0x1, /* _LOCAL_LENGTH_ERR */
+	CX_ETH_TX_QP_OP = 0x2,	/* _LOCAL_QP_OP_ERR */
+	CX_ETH_TX_PROT = 0x4,	/* _LOCAL_PROT_ERR */
+};
+int cx_eth_tx(struct cx *cx, uint32_t pd, const uint8_t *w, unsigned int len);
 int cx_eth_fs_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c);
 /* Whether ID is a NIC receive flow table (for a forward to it). */
 bool cx_eth_ft_valid(const struct cx_eth *e, uint32_t id);

@@ -97,7 +97,8 @@
 #define B_OBJ_IN_CTX	       0x20
 #define OBJ_IN_BYTES	       0x110 /* create_*_in, no list */
 #define CREATE_TIS_IN_BYTES    0xc0
-#define F_MODIFY_IN_BITMASK_LO 0xa0, 0x20 /* of the 64 */
+#define F_MODIFY_IN_BITMASK_HI 0x80, 0x20 /* modify_*_in.bitmask */
+#define F_MODIFY_IN_BITMASK_LO 0xa0, 0x20
 
 /* tisc (at B_OBJ_IN_CTX) */
 #define F_TISC_STRICT_LAG_TX_PORT_AFFINITY 0x0, 0x1
@@ -112,6 +113,7 @@
 #define F_TIRC_TUNNELED_OFFLOAD_EN 0x102, 0x1
 #define F_TIRC_INDIRECT_TABLE	   0x108, 0x18
 #define F_TIRC_RX_HASH_FN	   0x120, 0x4
+#define F_TIRC_SELF_LB_BLOCK	   0x126, 0x2
 #define F_TIRC_TRANSPORT_DOMAIN	   0x128, 0x18
 
 /* rqtc: rq_num[] (a dword each, the RQ in its low 24 bits) at 0xf0 */

@@ -9,6 +9,9 @@
  *    (bitmask bit 0, rqn_list) when mlx5e's channels open and close;
  *  - TIR (CREATE/DESTROY_TIR): direct (one RQ) or indirect (an RQT and
  *    a hash function); no LRO (lro_cap 0), no TLS, no tunnel offload.
+ *    MODIFY_TIR changes self_lb_block alone (bitmask self_lb_en), as
+ *    mlx5e_refresh_tirs does each time the netdev opens; the hash, the
+ *    RQT and LRO stay as created.
  * Objects named elsewhere stay: a TIR's RQT, an RQT's or TIR's RQ.
  */
 #include "cx_eth.h"
@@ -20,6 +23,7 @@ enum {
 	DISP_INDIRECT = 0x1,
 	HASH_FN_TOEPLITZ = 0x2, /* MLX5_RX_HASH_FN_INVERTED_XOR8 is 1 */
 	MODIFY_RQT_RQN_LIST = 1 << 0,
+	MODIFY_TIR_SELF_LB_EN = 1 << 4, /* modify_tir_bitmask.self_lb_en */
 	MAX_TIS = 1 << CX_ETH_LOG_MAX_TIS,
 	MAX_TIR = 1 << CX_ETH_LOG_MAX_TIR,
 	MAX_RQT = 1 << CX_ETH_LOG_MAX_RQT,
@@ -28,6 +32,11 @@ enum {
 bool cx_eth_tir_valid(const struct cx_eth *e, uint32_t n)
 {
 	return n && n <= MAX_TIR && e->tir[n - 1].valid;
+}
+
+bool cx_eth_tis_valid(const struct cx_eth *e, uint32_t n)
+{
+	return n && n <= MAX_TIS && e->tis[n - 1];
 }
 
 static bool rqt_valid(const struct cx_eth *e, uint32_t n)
@@ -84,6 +93,7 @@ static int create_tir(struct cx *cx, struct cx_cmd *c)
 	struct cx_eth_tir t = { .valid = true };
 	unsigned int i;
 
+	t.self_lb_block = cx_get(ctx, F_TIRC_SELF_LB_BLOCK);
 	if (!td_valid(cx, ctx, F_TIRC_TRANSPORT_DOMAIN) ||
 	    cx_get(ctx, F_TIRC_TLS_EN) ||
 	    cx_get(ctx, F_TIRC_PACKET_MERGE_MASK) ||
@@ -201,6 +211,15 @@ int cx_eth_tir_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c)
 		if (cx_eth_fs_dest_named(e, n))
 			return CX_BAD_RES;
 		e->tir[n - 1].valid = false;
+		return CX_OK;
+	case CX_OP_MODIFY_TIR:
+		if (!cx_eth_tir_valid(e, n) ||
+		    cx_get(c->in, F_MODIFY_IN_BITMASK_HI) ||
+		    cx_get(c->in, F_MODIFY_IN_BITMASK_LO) !=
+			    MODIFY_TIR_SELF_LB_EN)
+			return CX_BAD_PARAM;
+		e->tir[n - 1].self_lb_block =
+			cx_get(c->in + B_OBJ_IN_CTX, F_TIRC_SELF_LB_BLOCK);
 		return CX_OK;
 	case CX_OP_CREATE_RQT:
 		return create_rqt(e, c);

@@ -19,6 +19,10 @@
  *    set), PTYS (one Ethernet speed, 40GBASE-CR4, read only), PAOS (the
  *    port's admin status; the link follows it: there is no cable to
  *    lose), NODE_DESC (what mlx5_ib reads on a port with no MADs).
+ *    A PAOS write that changes the status raises the port change event
+ *    (PORT_CHANGE, subtype ACTIVE or DOWN) a ConnectX raises when its
+ *    link goes up or down: mlx5e turns the carrier on from it, as
+ *    mlx5e_open sets PAOS up after it has read the vport state.
  */
 #include <string.h>
 
@@ -36,6 +40,10 @@ enum {
 	OP_MOD_VNIC_VPORT = 0x0, /* MLX5_VPORT_STATE_OP_MOD_VNIC_VPORT */
 	PORT_UP = 1,		 /* MLX5_PORT_UP, _DOWN (PAOS status) */
 	PORT_DOWN = 2,
+	EVENT_PORT_CHANGE = 0x09, /* MLX5_EVENT_TYPE_PORT_CHANGE */
+	PORT_CHANGE_DOWN = 1,	  /* MLX5_PORT_CHANGE_SUBTYPE_DOWN, _ACTIVE */
+	PORT_CHANGE_ACTIVE = 4,
+	EQE_PORT = 8, /* mlx5_eqe_port_state.port: the port in bits 7:4 */
 	REG_WRITE = 0, /* ACCESS_REG op_mod */
 	REG_PMTU = 0x5003,
 	REG_PTYS = 0x5004,
@@ -63,17 +71,39 @@ void cx_eth_vport_reset(struct cx_eth *e)
 	e->admin_status = PORT_UP;
 }
 
+/* PAOS admin status V: the link follows, and says so if it changed. */
+static void set_admin_status(struct cx *cx, uint8_t v)
+{
+	uint8_t data[EQE_PORT + 1] = { 0 };
+
+	if (cx->eth->admin_status == v)
+		return;
+	cx->eth->admin_status = v;
+	data[EQE_PORT] = 1 << 4;
+	cx_eq_post(cx, EVENT_PORT_CHANGE,
+		   v == PORT_UP ? PORT_CHANGE_ACTIVE : PORT_CHANGE_DOWN, data,
+		   sizeof(data));
+}
+
 static int query_context(struct cx_eth *e, struct cx_cmd *c)
 {
 	uint8_t *v = c->out + B_QUERY_NIC_VPORT_OUT_CONTEXT;
 	uint32_t t = cx_get(c->in, F_QUERY_NIC_VPORT_IN_ALLOWED_LIST_TYPE);
-	uint32_t need;
+	uint32_t need, fit;
 
 	if (t >= CX_ETH_LISTS)
 		return CX_BAD_PARAM;
 	need = B_QUERY_NIC_VPORT_OUT_CONTEXT + NIC_VPORT_CONTEXT_BYTES;
-	if (c->outlen < need + e->list_size[t] * LIST_ENTRY_BYTES)
+	if (c->outlen < need)
 		return CX_BAD_OUTP_LEN;
+	/*
+	 * The list as far as the output holds it: mlx5_ib and mlx5_core
+	 * read the MAC and GUIDs with an output of the context alone while
+	 * mlx5e's UC list holds the netdev's address.
+	 */
+	fit = (c->outlen - need) / LIST_ENTRY_BYTES;
+	if (fit > e->list_size[t])
+		fit = e->list_size[t];
 	cx_set(v, F_NVC_MTU, e->vport_mtu);
 	cx_set64(v, B_NVC_SYSTEM_IMAGE_GUID, CX_NODE_GUID);
 	cx_set64(v, B_NVC_PORT_GUID, CX_PORT_GUID);
@@ -84,8 +114,7 @@ static int query_context(struct cx_eth *e, struct cx_cmd *c)
 	cx_set(v, F_NVC_ALLOWED_LIST_TYPE, t);
 	cx_set(v, F_NVC_ALLOWED_LIST_SIZE, e->list_size[t]);
 	memcpy(v + B_NVC_PERMANENT_ADDRESS, mac, sizeof(mac));
-	memcpy(v + NIC_VPORT_CONTEXT_BYTES, e->list[t],
-	       e->list_size[t] * LIST_ENTRY_BYTES);
+	memcpy(v + NIC_VPORT_CONTEXT_BYTES, e->list[t], fit * LIST_ENTRY_BYTES);
 	return CX_OK;
 }
 
@@ -230,7 +259,7 @@ int cx_eth_reg(struct cx *cx, uint32_t reg, const struct cx_cmd *c)
 		if (write && cx_get(in, F_PAOS_ASE)) {
 			if (v != PORT_UP && v != PORT_DOWN)
 				return CX_BAD_PARAM;
-			e->admin_status = v;
+			set_admin_status(cx, (uint8_t)v);
 		}
 		cx_set(out, F_PAOS_ADMIN_STATUS, e->admin_status);
 		cx_set(out, F_PAOS_OPER_STATUS, e->admin_status);

@@ -18,7 +18,7 @@
  *	cx_qp.c		QPs: CREATE/DESTROY/QUERY_QP and the state machine
  *	cx_engine.c	the data path: the model's WQE/CQE engine on these objects
  *	cx_bf.c		BlueFlame: a UAR half's writes assembled, doorbell or copy
- *	cx_sq.c		Ethernet SQs: CREATE/MODIFY/DESTROY_SQ, NOP WQEs
+ *	cx_sq.c		Ethernet SQs: CREATE/MODIFY/DESTROY_SQ, their WQEs
  *	cx_eth*.c	the Ethernet port (cx-server --eth): cx_eth.h
  */
 #ifndef DOORBELL_TESTS_CX_INT_H
@@ -283,6 +283,7 @@ struct cx_sq {
 	bool valid;
 	uint8_t state, log_sz, lps; /* MLX5_SQC_STATE_*; WQEBBs; pages */
 	uint32_t cqn, uar, page_offset;
+	uint32_t pd, tisn; /* tisn 0: none (no sends) */
 	uint64_t dbr;
 	uint64_t *pas;
 	uint32_t npas;

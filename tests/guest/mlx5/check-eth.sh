@@ -4,8 +4,11 @@
 # port is Ethernet (scripts/cx.sh --eth; issue #32 step 1): mlx5e
 # registered a netdev on it with the MAC the NIC vport context gives
 # (sim/mlx5/pci/cx_eth.h CX_ETH_MAC), mlx5_ib registered mlx5_0 with link
-# layer Ethernet, and the drivers' load logged no error.  Stage cx runs
-# it in a sid boot of its own.  Prints PASS/FAIL per check; exit 1 if any failed.
+# layer Ethernet; `ip link set up` opens mlx5e's channels (SQs with their
+# TIS, RQs, CQs) and the port change event turns the carrier on; frames
+# sent (ARP for an address nobody has) complete without an error CQE;
+# mlx5_0's port is then ACTIVE; and the drivers logged no error.  Stage
+# cx runs it in a sid boot of its own.  Prints PASS/FAIL per check; exit 1 if any failed.
 #
 # Usage: check-eth.sh    (scripts/cx.sh --eth -- tests/guest/mlx5/check-eth.sh)
 set -uo pipefail
@@ -26,9 +29,31 @@ check cx_eth_netdev_has_the_vport_mac test "$(cat "/sys/class/net/$netdev/addres
 ll=$(cat /sys/class/infiniband/mlx5_0/ports/1/link_layer 2>/dev/null)
 echo "  mlx5_0 port 1 link layer: ${ll:-none}"
 check cx_eth_mlx5_0_link_layer_is_ethernet test "$ll" = Ethernet
-# As check-devinfo.sh: no refused command, failed object or kernel
-# warning; the VSC line is expected (no vendor-specific capability).
+# Up: mlx5e_open's channels, then the carrier from the port event.
+check cx_eth_link_set_up ip link set "$netdev" up
+for _ in $(seq 20); do
+	[[ $(cat "/sys/class/net/$netdev/carrier" 2>/dev/null) == 1 ]] && break
+	sleep 0.5
+done
+op=$(cat "/sys/class/net/$netdev/operstate" 2>/dev/null)
+car=$(cat "/sys/class/net/$netdev/carrier" 2>/dev/null)
+echo "  $netdev operstate ${op:-none}, carrier ${car:-none}"
+check cx_eth_operstate_up test "$op" = up
+check cx_eth_carrier_on test "$car" = 1
+# Frames out: ARP requests for 192.0.2.2 (no wire: no answer).
+ip addr add 192.0.2.1/24 dev "$netdev" 2>/dev/null
+ping -c 3 -i 0.3 -W 1 192.0.2.2 >/dev/null 2>&1
+tx=$(cat "/sys/class/net/$netdev/statistics/tx_packets" 2>/dev/null)
+echo "  $netdev tx_packets ${tx:-none}"
+check cx_eth_frames_sent test "${tx:-0}" -gt 0
+state=$(cat /sys/class/infiniband/mlx5_0/ports/1/state 2>/dev/null)
+echo "  mlx5_0 port 1 state: ${state:-none}"
+ibv_devinfo -d mlx5_0 2>&1 | grep -E 'state|link_layer' | sed 's/^/  /'
+check cx_eth_mlx5_0_port_active grep -q ACTIVE <<<"$state"
+# As check-devinfo.sh: no refused command, failed object, error CQE,
+# transmit timeout or kernel warning; the VSC line is expected (no
+# vendor-specific capability).
 kern=$(dmesg | grep -E 'mlx5|infiniband|WARNING|BUG')
-check cx_eth_driver_load_logs_no_error lacks "mlx5_cmd_out_err|Couldn't|[Ff]ailed|WARNING|BUG" \
+check cx_eth_driver_load_logs_no_error lacks "mlx5_cmd_out_err|Couldn't|[Ff]ailed|[Ee]rror|[Tt]imeout|WARNING|BUG" \
 	"$(grep -v 'valid vendor specific ID' <<<"$kern")"
 exit "$db_failed"

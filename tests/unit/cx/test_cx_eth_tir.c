@@ -215,7 +215,46 @@ static void an_rqt_list_is_replaced_whole_or_not_at_all(void)
 	cx_destroy(cx);
 }
 
+/* MODIFY_TIR of TIR N: bitmask BITS (the low word), self_lb_block LB. */
+static int modify_tir(struct cx *cx, uint32_t n, uint32_t hi, uint32_t bits,
+		      uint32_t lb)
+{
+	memset(in, 0, sizeof(in));
+	cx_set(in, F_OBJ_IN_NUMBER, n);
+	cx_set(in, F_MODIFY_IN_BITMASK_HI, hi);
+	cx_set(in, F_MODIFY_IN_BITMASK_LO, bits);
+	cx_set(in + B_OBJ_IN_CTX, F_TIRC_SELF_LB_BLOCK, lb);
+	return run(cx, CX_OP_MODIFY_TIR, OBJ_IN_BYTES);
+}
+
+/* mlx5e_refresh_tirs at each open: self_lb_en alone, of a TIR made. */
+static void modify_tir_changes_the_loopback_block_only(void)
+{
+	uint32_t pd, td, cqn;
+	struct cx *cx = setup(&pd, &td, &cqn);
+	int rq = make_rq(cx, cqn, 0, RQ_PAGES), tir;
+
+	CHECK(rq > 0);
+	tir = make_tir(cx, td, false, rq);
+	CHECK(tir > 0);
+	CHECK_EQ(modify_tir(cx, tir, 0, 1 << 4, 0), 0);
+	CHECK_EQ(modify_tir(cx, tir, 0, 1 << 4, 3), 0); /* block uc, mc */
+	CHECK_EQ(cx->eth->tir[tir - 1].self_lb_block, 3);
+	CHECK_EQ(modify_tir(cx, tir + 1, 0, 1 << 4, 0), -CX_BAD_PARAM);
+	/* the hash (bit 2), LRO (bit 0), or a bit of the high word */
+	CHECK_EQ(modify_tir(cx, tir, 0, 1 << 4 | 1 << 2, 0), -CX_BAD_PARAM);
+	CHECK_EQ(modify_tir(cx, tir, 0, 1 << 0, 0), -CX_BAD_PARAM);
+	CHECK_EQ(modify_tir(cx, tir, 1, 1 << 4, 0), -CX_BAD_PARAM);
+	CHECK_EQ(cx->eth->tir[tir - 1].self_lb_block, 3);
+	cx_destroy(cx);
+	/* InfiniBand port: no TIRs */
+	cx = dev_up();
+	CHECK_EQ(modify_tir(cx, 1, 0, 1 << 4, 0), -CX_BAD_OP);
+	cx_destroy(cx);
+}
+
 static const struct check_test tests[] = {
+	CHECK_TEST(modify_tir_changes_the_loopback_block_only),
 	CHECK_TEST(mlx5e_drop_rq_rqt_and_tirs_are_made_and_named_in_order),
 	CHECK_TEST(an_rqt_list_is_replaced_whole_or_not_at_all),
 };

@@ -93,8 +93,16 @@ static void nic_vport_context_gives_the_mac_and_keeps_mtu_and_lists(void)
 
 	memset(in, 0, sizeof(in));
 	cx_set(in, F_QUERY_NIC_VPORT_IN_ALLOWED_LIST_TYPE, 1);
-	CHECK_EQ(run(cx, CX_OP_QUERY_NIC_VPORT_CONTEXT, 16, 0x110),
-		 CX_BAD_OUTP_LEN); /* no room for the list */
+	/* The context alone (mlx5_ib's query of the GUIDs): as much of
+	 * the list as the output holds, here one address, then all. */
+	memset(out, 0, sizeof(out));
+	CHECK_EQ(run(cx, CX_OP_QUERY_NIC_VPORT_CONTEXT, 16, 0x110), CX_OK);
+	CHECK_EQ(cx_get64(q, B_NVC_NODE_GUID), CX_NODE_GUID);
+	CHECK_EQ(run(cx, CX_OP_QUERY_NIC_VPORT_CONTEXT, 16, 0x118), CX_OK);
+	CHECK_EQ(q[NIC_VPORT_CONTEXT_BYTES + 2], 0x01);
+	CHECK_EQ(q[NIC_VPORT_CONTEXT_BYTES + LIST_ENTRY_BYTES + 2], 0);
+	CHECK_EQ(run(cx, CX_OP_QUERY_NIC_VPORT_CONTEXT, 16, 0x10f),
+		 CX_BAD_OUTP_LEN); /* not even the context */
 	CHECK_EQ(run(cx, CX_OP_QUERY_NIC_VPORT_CONTEXT, 16, 0x120), CX_OK);
 	CHECK_EQ(cx_get(q, F_NVC_MTU), 1522u);
 	CHECK_EQ(cx_get(q, F_NVC_ALLOWED_LIST_SIZE), 2u);
@@ -160,7 +168,47 @@ static void port_registers_and_vport_state_follow_the_admin_status(void)
 	cx_destroy(ib);
 }
 
+/* PAOS write of admin status V (MLX5_PORT_UP 1, _DOWN 2). */
+static int paos(struct cx *cx, uint32_t v)
+{
+	memset(in, 0, sizeof(in));
+	cx_set(in + B_ACCESS_REGISTER_DATA, F_REG_LOCAL_PORT, 1);
+	cx_set(in + B_ACCESS_REGISTER_DATA, F_PAOS_ADMIN_STATUS, v);
+	cx_set(in + B_ACCESS_REGISTER_DATA, F_PAOS_ASE, 1);
+	return reg(cx, 0x5006, 0, 16);
+}
+
+/*
+ * mlx5e_open reads the vport state, then sets PAOS up: the carrier comes
+ * from the port change event (MLX5_EVENT_TYPE_PORT_CHANGE 0x9, subtype
+ * ACTIVE 4 or DOWN 1, the port in the data's byte 8, bits 7:4) the
+ * change raises.  A write that changes nothing raises none.
+ */
+static void paos_changes_raise_the_port_change_event(void)
+{
+	struct cx *cx = eth_up();
+	uint32_t uar;
+	int eqn = make_eq_for(cx, 2, 1, &uar, EQ_PAGES, 0x09);
+	const uint8_t *eqe = at(EQ_PAGES);
+
+	CHECK(eqn >= 0);
+	CHECK_EQ(paos(cx, 1), CX_OK); /* up already: nothing */
+	CHECK_EQ(eqe[63], 1);	      /* still the device's */
+	CHECK_EQ(paos(cx, 2), CX_OK);
+	CHECK_EQ(eqe[63], 0);
+	CHECK_EQ(eqe[1], 0x09);
+	CHECK_EQ(eqe[3], 1);
+	CHECK_EQ(eqe[0x20 + 8] >> 4, 1);
+	CHECK_EQ(paos(cx, 2), CX_OK);
+	CHECK_EQ(eqe[64 + 63], 1);
+	CHECK_EQ(paos(cx, 1), CX_OK);
+	CHECK_EQ(eqe[64 + 1], 0x09);
+	CHECK_EQ(eqe[64 + 3], 4);
+	cx_destroy(cx);
+}
+
 static const struct check_test tests[] = {
+	CHECK_TEST(paos_changes_raise_the_port_change_event),
 	CHECK_TEST(nic_vport_context_gives_the_mac_and_keeps_mtu_and_lists),
 	CHECK_TEST(port_registers_and_vport_state_follow_the_admin_status),
 };
