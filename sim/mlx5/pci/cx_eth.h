@@ -15,7 +15,7 @@
  *	cx_eth.c	command dispatch, state, reset
  * With the InfiniBand port (the default) cx->eth is NULL and every
  * command of these files answers BAD_OP, as before they existed.
- * Bookkeeping only: no frame moves yet (issue #32, step 1).
+ * Bookkeeping, and sends parsed and dropped: no wire yet (issue #32).
  */
 #ifndef DOORBELL_TESTS_CX_ETH_H
 #define DOORBELL_TESTS_CX_ETH_H
@@ -103,7 +103,7 @@ enum {
 struct cx_eth_tir {
 	bool valid, indirect;
 	uint8_t self_lb_block; /* MLX5_TIRC_SELF_LB_BLOCK_BLOCK_* */
-	uint32_t target; /* the RQ (direct) or the RQT (indirect) */
+	uint32_t target;       /* the RQ (direct) or the RQT (indirect) */
 };
 
 struct cx_eth_rqt {

@@ -16,13 +16,13 @@
 #include "cx_eth.h"
 
 enum {
-	DS = 16,		 /* MLX5_SEND_WQE_DS */
-	CTRL_DS = 7,		 /* qpn_ds's low byte: ds in bits 5:0 */
-	ESEG = 16,		 /* the Ethernet segment, after ctrl */
-	ESEG_MSS = ESEG + 6,	 /* mss */
-	ESEG_INLINE = ESEG + 12, /* inline_hdr.sz, or insert.type */
-	INLINE_START = 2,	 /* inline_hdr.start[]: in the segment */
-	INSERT_VLAN = 0x8000,	 /* MLX5_ETH_WQE_INSERT_VLAN */
+	DS = 16,		   /* MLX5_SEND_WQE_DS */
+	CTRL_DS = 7,		   /* qpn_ds's low byte: ds in bits 5:0 */
+	ESEG = 16,		   /* the Ethernet segment, after ctrl */
+	ESEG_MSS = ESEG + 6,	   /* mss */
+	ESEG_INLINE = ESEG + 12,   /* inline_hdr.sz, or insert.type */
+	INLINE_START = 2,	   /* inline_hdr.start[]: in the segment */
+	INSERT_VLAN = 0x8000,	   /* MLX5_ETH_WQE_INSERT_VLAN */
 	DSEG_INLINE = 0x80000000u, /* MLX5_INLINE_SEG */
 	ETH_HLEN = 14,
 	VLAN_HLEN = 4,
@@ -56,7 +56,8 @@ int cx_eth_tx(struct cx *cx, uint32_t pd, const uint8_t *w, unsigned int len)
 	for (d = first; d < ds; d++) {
 		const uint8_t *s = w + d * DS;
 		uint32_t n = be32_at(s), lkey = be32_at(s + 4);
-		uint64_t addr = (uint64_t)be32_at(s + 8) << 32 | be32_at(s + 12);
+		uint64_t addr =
+			(uint64_t)be32_at(s + 8) << 32 | be32_at(s + 12);
 		uint8_t *host;
 		uint64_t run;
 

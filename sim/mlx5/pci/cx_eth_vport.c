@@ -43,7 +43,7 @@ enum {
 	EVENT_PORT_CHANGE = 0x09, /* MLX5_EVENT_TYPE_PORT_CHANGE */
 	PORT_CHANGE_DOWN = 1,	  /* MLX5_PORT_CHANGE_SUBTYPE_DOWN, _ACTIVE */
 	PORT_CHANGE_ACTIVE = 4,
-	EQE_PORT = 8, /* mlx5_eqe_port_state.port: the port in bits 7:4 */
+	EQE_PORT = 8,  /* mlx5_eqe_port_state.port: the port in bits 7:4 */
 	REG_WRITE = 0, /* ACCESS_REG op_mod */
 	REG_PMTU = 0x5003,
 	REG_PTYS = 0x5004,

@@ -24,31 +24,31 @@
 
 enum {
 	/* mlx5_ifc.h bit offsets: create_sq_in, modify_sq_in, sqc, wq */
-	SQ_IN_SQN = 0x48,      /* create_sq_out, modify/destroy_sq_in */
-	SQ_IN_STATE = 0x40,    /* modify_sq_in.sq_state */
-	SQ_CTX = 0x100,	       /* create/modify_sq_in.ctx */
-	SQC_STATE = 0x8,       /* sqc.state */
-	SQC_CQN = 0x48,	       /* sqc.cqn */
-	SQC_TIS_LST_SZ = 0x100,	 /* sqc.tis_lst_sz */
-	SQC_TIS_NUM_0 = 0x168,	 /* sqc.tis_num_0 */
-	WQ_PD = 0x48,		 /* wq.pd */
-	SQC_WQ = 0x180,	       /* sqc.wq */
-	WQ_TYPE = 0x0,	       /* wq.wq_type */
-	WQ_PAGE_OFFSET = 0x2b, /* wq.page_offset */
-	WQ_UAR_PAGE = 0x68,    /* wq.uar_page */
-	WQ_DBR_ADDR = 0x80,    /* wq.dbr_addr, 64 bits */
-	WQ_LOG_STRIDE = 0x10c, /* wq.log_wq_stride */
-	WQ_LOG_PG_SZ = 0x113,  /* wq.log_wq_pg_sz */
-	WQ_LOG_SZ = 0x11b,     /* wq.log_wq_sz */
-	WQ_PAS = 0x600,	       /* wq.pas */
-	WQ_CYCLIC = 1,	       /* MLX5_WQ_TYPE_CYCLIC */
-	SQ_RST = 0,	       /* MLX5_SQC_STATE_* */
+	SQ_IN_SQN = 0x48,	/* create_sq_out, modify/destroy_sq_in */
+	SQ_IN_STATE = 0x40,	/* modify_sq_in.sq_state */
+	SQ_CTX = 0x100,		/* create/modify_sq_in.ctx */
+	SQC_STATE = 0x8,	/* sqc.state */
+	SQC_CQN = 0x48,		/* sqc.cqn */
+	SQC_TIS_LST_SZ = 0x100, /* sqc.tis_lst_sz */
+	SQC_TIS_NUM_0 = 0x168,	/* sqc.tis_num_0 */
+	WQ_PD = 0x48,		/* wq.pd */
+	SQC_WQ = 0x180,		/* sqc.wq */
+	WQ_TYPE = 0x0,		/* wq.wq_type */
+	WQ_PAGE_OFFSET = 0x2b,	/* wq.page_offset */
+	WQ_UAR_PAGE = 0x68,	/* wq.uar_page */
+	WQ_DBR_ADDR = 0x80,	/* wq.dbr_addr, 64 bits */
+	WQ_LOG_STRIDE = 0x10c,	/* wq.log_wq_stride */
+	WQ_LOG_PG_SZ = 0x113,	/* wq.log_wq_pg_sz */
+	WQ_LOG_SZ = 0x11b,	/* wq.log_wq_sz */
+	WQ_PAS = 0x600,		/* wq.pas */
+	WQ_CYCLIC = 1,		/* MLX5_WQ_TYPE_CYCLIC */
+	SQ_RST = 0,		/* MLX5_SQC_STATE_* */
 	SQ_RDY = 1,
 	SQ_ERR = 3,
-	OPCODE_NOP = 0x00,     /* MLX5_OPCODE_NOP */
-	OPCODE_SEND = 0x0a,    /* MLX5_OPCODE_SEND, _LSO */
+	OPCODE_NOP = 0x00,  /* MLX5_OPCODE_NOP */
+	OPCODE_SEND = 0x0a, /* MLX5_OPCODE_SEND, _LSO */
 	OPCODE_LSO = 0x0e,
-	CTRL_DS = 7,	       /* mlx5_wqe_ctrl_seg.qpn_ds: ds in bits 5:0 */
+	CTRL_DS = 7, /* mlx5_wqe_ctrl_seg.qpn_ds: ds in bits 5:0 */
 	WQEBB = 64,
 	MAX_WQEBBS = 16,       /* 63 ds of 16 bytes */
 	CTRL_FM_CE_SE = 11,    /* mlx5_wqe_ctrl_seg.fm_ce_se */
@@ -221,9 +221,9 @@ static bool sq_wqebb(struct cx *cx, struct cx_sq *sq, unsigned int k,
 		     uint8_t *w)
 {
 	uint16_t i = (uint16_t)(sq->hw + k) & ((1u << sq->log_sz) - 1);
-	const uint8_t *p = cx_queue_at(cx, sq->pas, sq->npas, sq->lps,
-				       sq->page_offset, (uint64_t)i * WQEBB,
-				       WQEBB, false);
+	const uint8_t *p =
+		cx_queue_at(cx, sq->pas, sq->npas, sq->lps, sq->page_offset,
+			    (uint64_t)i * WQEBB, WQEBB, false);
 
 	if (!p)
 		return false;

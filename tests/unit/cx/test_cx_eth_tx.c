@@ -79,8 +79,7 @@ static void set_rdy(struct t_tx *t)
 static void tx_up(struct t_tx *t, bool with_tis)
 {
 	struct cq_args a = { .log = 3, .pages = CQ_PAGES, .dbr = CQ_DBR };
-	uint64_t mtt[4] = { FRAME, FRAME + 4096, FRAME + 8192,
-			    FRAME + 12288 };
+	uint64_t mtt[4] = { FRAME, FRAME + 4096, FRAME + 8192, FRAME + 12288 };
 	uint8_t in[CREATE_TIS_IN_BYTES] = { 0 }, out[16];
 	int eqn, sqn;
 
@@ -113,9 +112,9 @@ static void tx_up(struct t_tx *t, bool with_tis)
  * a VLAN tag to insert when IHS is 0 and VLAN), MSS, then data segments of
  * LEN[] bytes from FRAME with KEY; signalled.  Its ds; posted: the dbrec.
  */
-static unsigned int tx_send(struct t_tx *t, uint8_t op, uint16_t ihs,
-			   bool vlan, uint16_t mss, const uint32_t *len,
-			   unsigned int n, uint32_t key)
+static unsigned int tx_send(struct t_tx *t, uint8_t op, uint16_t ihs, bool vlan,
+			    uint16_t mss, const uint32_t *len, unsigned int n,
+			    uint32_t key)
 {
 	uint8_t w[8 * 64] = { 0 };
 	unsigned int ds = 2, k, wqebbs;
@@ -217,7 +216,7 @@ static void lso_counts_a_frame_per_mss(void)
 	CHECK_EQ(t.cx->eth->tx_frames, 3u);
 	/* No MSS: not a segmentation the device can do. */
 	tx_send(&t, LSO, 54, false, 0, seg, 1, t.key);
-	tx_ring(&t, 2); /* the first took two WQEBBs */
+	tx_ring(&t, 2);			   /* the first took two WQEBBs */
 	CHECK_EQ(tx_cqe(1)[63] >> 4, 0xd); /* MLX5_CQE_REQ_ERR */
 	CHECK_EQ(tx_cqe(1)[55], CX_ETH_TX_QP_OP);
 	cx_destroy(t.cx);
@@ -269,7 +268,7 @@ static void a_wqe_not_all_posted_waits(void)
 
 	tx_up(&t, true);
 	tx_send(&t, SEND, 18, false, 0, many, 4, t.key); /* two WQEBBs */
-	cx_set(at(SQ_DBR), 32, 32, 1);			/* one posted */
+	cx_set(at(SQ_DBR), 32, 32, 1);			 /* one posted */
 	tx_ring(&t, 0);
 	CHECK_EQ(tx_cqe(0)[63] >> 4, 0xf); /* nothing ran */
 	cx_set(at(SQ_DBR), 32, 32, 2);
