@@ -21,10 +21,15 @@ install_missing() {
 	export DEBIAN_FRONTEND=noninteractive
 	# Wait for another apt (unattended-upgrades, a parallel job) to finish.
 	local lock=(-o DPkg::Lock::Timeout=600)
-	if ! timeout 900 apt-get "${lock[@]}" update -qq >/dev/null; then
-		echo "$who: apt-get update failed" >&2
-		return 1
-	fi
+	# A mirror being synced serves an index of the wrong size for a
+	# while ("Mirror sync in progress?"): try again, then install from
+	# the indexes apt has, which fails if they lack a package.
+	local try
+	for try in 1 2 3; do
+		timeout 900 apt-get "${lock[@]}" update -qq >/dev/null && break
+		echo "$who: apt-get update failed (try $try of 3)" >&2
+		((try < 3)) && sleep 30
+	done
 	if ! timeout 1800 apt-get "${lock[@]}" install -y -qq \
 		--no-install-recommends "${missing[@]}" >/dev/null; then
 		echo "$who: apt-get install ${missing[*]} failed" >&2
