@@ -2,6 +2,34 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Sourced by the scripts that install Debian packages they need.
 
+# apt_update WHO: apt-get update.  Another apt holding the lists' lock is
+# waited for (three tries).  An index the mirror serves broken ("Some index
+# files failed to download", e.g. "Mirror sync in progress?") is reported
+# and the indexes apt has are used: an install then fails if they lack a
+# package.
+apt_update() {
+	local who=$1 try err
+	err=$(mktemp)
+	for try in 1 2 3; do
+		if timeout 900 apt-get -o DPkg::Lock::Timeout=600 update -qq \
+			>/dev/null 2>"$err"; then
+			rm -f "$err"
+			return 0
+		fi
+		if grep -q "Some index files failed to download" "$err"; then
+			echo "$who: apt-get update: an index failed to download; using the indexes apt has" >&2
+			grep '^E: Failed to fetch' "$err" | head -3 >&2
+			rm -f "$err"
+			return 0
+		fi
+		echo "$who: apt-get update failed (try $try of 3)" >&2
+		((try < 3)) && sleep 20
+	done
+	cat "$err" >&2
+	rm -f "$err"
+	return 1
+}
+
 # install_missing WHO PKG...: install with apt those of PKG... that are not
 # installed (needs root; says so and fails otherwise).  WHO prefixes the
 # messages on stderr.
@@ -21,15 +49,10 @@ install_missing() {
 	export DEBIAN_FRONTEND=noninteractive
 	# Wait for another apt (unattended-upgrades, a parallel job) to finish.
 	local lock=(-o DPkg::Lock::Timeout=600)
-	# A mirror being synced serves an index of the wrong size for a
-	# while ("Mirror sync in progress?"): try again, then install from
-	# the indexes apt has, which fails if they lack a package.
-	local try
-	for try in 1 2 3; do
-		timeout 900 apt-get "${lock[@]}" update -qq >/dev/null && break
-		echo "$who: apt-get update failed (try $try of 3)" >&2
-		((try < 3)) && sleep 30
-	done
+	if ! apt_update "$who"; then
+		echo "$who: apt-get update failed" >&2
+		return 1
+	fi
 	if ! timeout 1800 apt-get "${lock[@]}" install -y -qq \
 		--no-install-recommends "${missing[@]}" >/dev/null; then
 		echo "$who: apt-get install ${missing[*]} failed" >&2
