@@ -469,8 +469,14 @@ static void moderation_period_runs_out_in_cx_timers(void)
 	CHECK_EQ(cx_timers(cx), -1); /* armed, no CQE yet */
 	push(cx, cqn, 0, false);
 	left = cx_timers(cx);
-	CHECK(left > 0 && left <= 1000000);
-	CHECK_EQ(irqs[VEC], 0);
+	/*
+	 * Under emulation on a loaded machine the 1 ms can be over by now:
+	 * then this very call fired it and nothing waits any more.
+	 */
+	if (irqs[VEC] == 0)
+		CHECK(left > 0 && left <= 1000000);
+	else
+		CHECK_EQ(left, -1);
 	while (irqs[VEC] == 0)
 		cx_timers(cx); /* the 1 ms runs out; a hang fails by timeout */
 	CHECK_EQ(irqs[VEC], 1);
