@@ -146,11 +146,15 @@ static int m5m_no_ack(struct m5m_qp *qp)
 	return M5M_PARKED;
 }
 
-static int m5m_exec_send(struct m5m_qp *qp, const struct m5m_wqe *w,
-			 uint32_t *byte_cnt)
+/*
+ * The m5m_exec_* functions run one WQE; dst is the responder m5m_exec found
+ * (never NULL on RC and XRC, which wait for one; NULL on UD, and on UC
+ * when none is ready).
+ */
+static int m5m_exec_send(struct m5m_qp *qp, struct m5m_qp *dst,
+			 const struct m5m_wqe *w, uint32_t *byte_cnt)
 {
 	struct m5m_dev *dev = qp->dev;
-	struct m5m_qp *dst;
 	uint8_t *msg = NULL, synd = 0;
 	enum m5m_rx rx;
 	uint32_t len;
@@ -166,8 +170,6 @@ static int m5m_exec_send(struct m5m_qp *qp, const struct m5m_wqe *w,
 			return M5_SYND_LOCAL_LENGTH_ERR;
 		}
 		dst = m5m_qp_find(dev, be32toh(w->av->dqp_dct) & 0xffffff);
-	} else {
-		dst = m5m_rc_dst(qp);
 	}
 	if (!dst) {
 		free(msg);
@@ -175,9 +177,7 @@ static int m5m_exec_send(struct m5m_qp *qp, const struct m5m_wqe *w,
 			dev->st.ud_dropped++;
 			return 0;
 		}
-		if (qp->type == IBV_QPT_UC)
-			return m5m_uc_drop(qp);
-		return M5_SYND_TRANSPORT_RETRY_EXC_ERR;
+		return m5m_uc_drop(qp);
 	}
 	rx = m5m_deliver(qp, w, dst, msg, len, &synd);
 	free(msg);
@@ -191,17 +191,14 @@ static int m5m_exec_send(struct m5m_qp *qp, const struct m5m_wqe *w,
 	return synd;
 }
 
-static int m5m_exec_write(struct m5m_qp *qp, const struct m5m_wqe *w,
-			  uint32_t *byte_cnt)
+static int m5m_exec_write(struct m5m_qp *qp, struct m5m_qp *dst,
+			  const struct m5m_wqe *w, uint32_t *byte_cnt)
 {
-	struct m5m_qp *dst = m5m_rc_dst(qp);
 	bool uc = qp->type == IBV_QPT_UC;
 	uint8_t *msg = NULL, synd = 0;
 	uint32_t len;
 	int ret;
 
-	if (!dst && !uc)
-		return M5_SYND_TRANSPORT_RETRY_EXC_ERR;
 	ret = m5m_gather(qp, w, &msg, &len);
 	if (!ret && !dst)
 		ret = M5M_UC_DROP;
@@ -232,17 +229,14 @@ static int m5m_exec_write(struct m5m_qp *qp, const struct m5m_wqe *w,
 	return synd;
 }
 
-static int m5m_exec_read(struct m5m_qp *qp, const struct m5m_wqe *w,
-			 uint32_t *byte_cnt)
+static int m5m_exec_read(struct m5m_qp *qp, struct m5m_qp *dst,
+			 const struct m5m_wqe *w, uint32_t *byte_cnt)
 {
-	struct m5m_qp *dst = m5m_rc_dst(qp);
 	uint64_t total = 0, done = 0;
 	unsigned int i;
 	uint32_t bc;
 	int ret;
 
-	if (!dst)
-		return M5_SYND_TRANSPORT_RETRY_EXC_ERR;
 	for (i = 0; i < w->nsge; i++)
 		total += be32toh(w->sge[i].byte_count);
 	if (total > M5M_MAX_MSG)
@@ -267,16 +261,13 @@ static int m5m_exec_read(struct m5m_qp *qp, const struct m5m_wqe *w,
 	return 0;
 }
 
-static int m5m_exec_atomic(struct m5m_qp *qp, const struct m5m_wqe *w,
-			   uint32_t *byte_cnt)
+static int m5m_exec_atomic(struct m5m_qp *qp, struct m5m_qp *dst,
+			   const struct m5m_wqe *w, uint32_t *byte_cnt)
 {
-	struct m5m_qp *dst = m5m_rc_dst(qp);
 	uint64_t orig, expect, run;
 	uint8_t *target;
 	int ret;
 
-	if (!dst)
-		return M5_SYND_TRANSPORT_RETRY_EXC_ERR;
 	if (w->raddr & 7)
 		return m5m_resp_fail(dst, M5M_EVENT_WQ_INVAL_REQ,
 				     M5_SYND_REMOTE_INVAL_REQ_ERR);
@@ -311,8 +302,8 @@ static int m5m_exec_atomic(struct m5m_qp *qp, const struct m5m_wqe *w,
 	return 0;
 }
 
-static int m5m_exec_op(struct m5m_qp *qp, const struct m5m_wqe *w,
-		       uint32_t *byte_cnt)
+static int m5m_exec_op(struct m5m_qp *qp, struct m5m_qp *dst,
+		       const struct m5m_wqe *w, uint32_t *byte_cnt)
 {
 	switch (w->opcode) {
 	case M5_OPCODE_NOP:
@@ -320,15 +311,15 @@ static int m5m_exec_op(struct m5m_qp *qp, const struct m5m_wqe *w,
 	case M5_OPCODE_SEND:
 	case M5_OPCODE_SEND_IMM:
 	case M5_OPCODE_SEND_INVAL:
-		return m5m_exec_send(qp, w, byte_cnt);
+		return m5m_exec_send(qp, dst, w, byte_cnt);
 	case M5_OPCODE_RDMA_WRITE:
 	case M5_OPCODE_RDMA_WRITE_IMM:
-		return m5m_exec_write(qp, w, byte_cnt);
+		return m5m_exec_write(qp, dst, w, byte_cnt);
 	case M5_OPCODE_RDMA_READ:
-		return m5m_exec_read(qp, w, byte_cnt);
+		return m5m_exec_read(qp, dst, w, byte_cnt);
 	case M5_OPCODE_ATOMIC_CS:
 	case M5_OPCODE_ATOMIC_FA:
-		return m5m_exec_atomic(qp, w, byte_cnt);
+		return m5m_exec_atomic(qp, dst, w, byte_cnt);
 	default:
 		return M5_SYND_LOCAL_QP_OP_ERR;
 	}
@@ -341,18 +332,15 @@ static int m5m_exec_op(struct m5m_qp *qp, const struct m5m_wqe *w,
  * its CQ with its user index; the SRQ's PD checks the rkeys.  For the
  * one WQE the TGT wears those (it has none of its own that apply).
  */
-static int m5m_exec_xrc(struct m5m_qp *qp, const struct m5m_wqe *w,
-			uint32_t *byte_cnt)
+static int m5m_exec_xrc(struct m5m_qp *qp, struct m5m_qp *dst,
+			const struct m5m_wqe *w, uint32_t *byte_cnt)
 {
-	struct m5m_qp *dst = m5m_rc_dst(qp);
 	struct m5m_srq *srq, *own_srq;
 	struct m5m_cq *own_rcq;
 	struct m5m_pd *own_pd;
 	uint32_t own_uidx;
 	int ret;
 
-	if (!dst)
-		return M5_SYND_TRANSPORT_RETRY_EXC_ERR;
 	srq = m5m_srq_find(qp->dev, w->xrc_srqn);
 	if (!srq || !srq->cq || srq->xrcd != dst->xrcd)
 		return m5m_resp_fail(dst, M5M_EVENT_WQ_INVAL_REQ,
@@ -365,7 +353,7 @@ static int m5m_exec_xrc(struct m5m_qp *qp, const struct m5m_wqe *w,
 	dst->rcq = srq->cq;
 	dst->uidx = srq->uidx;
 	dst->pd = srq->pd;
-	ret = m5m_exec_op(qp, w, byte_cnt);
+	ret = m5m_exec_op(qp, dst, w, byte_cnt);
 	dst->srq = own_srq;
 	dst->rcq = own_rcq;
 	dst->uidx = own_uidx;
@@ -438,9 +426,9 @@ static int m5m_exec(struct m5m_qp *qp, const struct m5m_wqe *w,
 			return ret;
 	}
 	if (qp->type == IBV_QPT_XRC_SEND && w->opcode != M5_OPCODE_NOP)
-		ret = m5m_exec_xrc(qp, w, byte_cnt);
+		ret = m5m_exec_xrc(qp, dst, w, byte_cnt);
 	else
-		ret = m5m_exec_op(qp, w, byte_cnt);
+		ret = m5m_exec_op(qp, dst, w, byte_cnt);
 	/* Taken (or, on UC, sent): both ends move past its PSNs. */
 	if (dst && !ret) {
 		qp->sq_psn = (qp->sq_psn + npsn) & 0xffffff;
