@@ -472,6 +472,9 @@ struct cx_mkey *cx_mkey_at(struct cx *cx, uint32_t key);
  * syndrome of its error CQE (cx_mw.c). */
 int cx_mw_umr(struct cx *cx, uint32_t qpn, uint32_t pdn, const uint8_t *w,
 	      unsigned int ds);
+/* Start, variant, QPN, free and access from a UMR WQE's MKC, as MASK says
+ * (cx_umr.c, cx_mw.c). */
+void cx_mkey_take(struct cx_mkey *k, const uint8_t *mkc, uint64_t mask);
 /* Whether entries [AT, AT + N) are within MTT key K's room. */
 bool cx_mkey_fits(const struct cx_mkey *k, uint64_t at, uint32_t n);
 /*

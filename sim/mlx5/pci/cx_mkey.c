@@ -137,6 +137,42 @@ int cx_mkey_rinval(struct cx *cx, uint32_t pdn, uint32_t key)
 	return 0;
 }
 
+/*
+ * The fields of a UMR WQE's mkey segment MKC that both UMR paths take as
+ * MASK names them: start, variant, QPN, free and the access bits.  The
+ * caller has refused every mask bit it does not take.
+ */
+void cx_mkey_take(struct cx_mkey *k, const uint8_t *mkc, uint64_t mask)
+{
+	static const struct {
+		uint64_t mask;
+		uint32_t off, bits; /* the mkc field */
+		uint8_t access;
+	} acc[] = {
+		{ CX_UMR_MASK_LR, F_MKC_LR, CX_MKEY_LR },
+		{ CX_UMR_MASK_LW, F_MKC_LW, CX_MKEY_LW },
+		{ CX_UMR_MASK_RR, F_MKC_RR, CX_MKEY_RR },
+		{ CX_UMR_MASK_RW, F_MKC_RW, CX_MKEY_RW },
+		{ CX_UMR_MASK_A, F_MKC_A, CX_MKEY_A },
+	};
+	size_t i;
+
+	if (mask & CX_UMR_MASK_START)
+		k->start = cx_get64(mkc, B_MKC_START_ADDR);
+	if (mask & CX_UMR_MASK_KEY)
+		k->variant = cx_get(mkc, F_MKC_MKEY_7_0);
+	if (mask & CX_UMR_MASK_QPN)
+		k->qpn = cx_get(mkc, F_MKC_QPN);
+	if (mask & CX_UMR_MASK_FREE)
+		k->free = cx_get(mkc, F_MKC_FREE);
+	for (i = 0; i < sizeof(acc) / sizeof(acc[0]); i++)
+		if (mask & acc[i].mask)
+			k->access = (k->access & ~acc[i].access) |
+				    (cx_get(mkc, acc[i].off, acc[i].bits)
+					     ? acc[i].access
+					     : 0);
+}
+
 bool cx_mkey_fits(const struct cx_mkey *k, uint64_t at, uint32_t n)
 {
 	return k->mode == ACCESS_MTT && at <= k->mtt_cap &&

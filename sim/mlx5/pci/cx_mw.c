@@ -101,25 +101,7 @@ int cx_mw_umr(struct cx *cx, uint32_t qpn, uint32_t pdn, const uint8_t *wqe,
 		w->len = cx_get64(m, B_MKC_LEN);
 		w->length64 = false;
 	}
-	if (mask & CX_UMR_MASK_START)
-		w->start = cx_get64(m, B_MKC_START_ADDR);
-	if (mask & CX_UMR_MASK_KEY)
-		w->variant = cx_get(m, F_MKC_MKEY_7_0);
-	if (mask & CX_UMR_MASK_QPN)
-		w->qpn = cx_get(m, F_MKC_QPN);
-	if (mask & CX_UMR_MASK_FREE)
-		w->free = cx_get(m, F_MKC_FREE);
-#define TAKE(mb, f, bit)                                                       \
-	do {                                                                   \
-		if (mask & (mb))                                               \
-			w->access = (w->access & ~(bit)) |                     \
-				    (cx_get(m, f) ? (bit) : 0);                \
-	} while (0)
-	TAKE(CX_UMR_MASK_LW, F_MKC_LW, CX_MKEY_LW);
-	TAKE(CX_UMR_MASK_RR, F_MKC_RR, CX_MKEY_RR);
-	TAKE(CX_UMR_MASK_RW, F_MKC_RW, CX_MKEY_RW);
-	TAKE(CX_UMR_MASK_A, F_MKC_A, CX_MKEY_A);
-#undef TAKE
+	cx_mkey_take(w, m, mask);
 	cx_trace(cx,
 		 "mw: qp 0x%x key 0x%x mask 0x%llx flags 0x%x: %s, free %u "
 		 "access 0x%x start 0x%llx len 0x%llx via 0x%x",

@@ -143,28 +143,9 @@ static int apply(struct cx *cx, const struct cx_qp *q, uint16_t wqe,
 	}
 	if (mask & CX_UMR_MASK_PAGE_SIZE)
 		k->log_page_size = cx_get(mkc, F_MKC_LOG_PAGE_SIZE);
-	if (mask & CX_UMR_MASK_START)
-		k->start = cx_get64(mkc, B_MKC_START_ADDR);
 	if (mask & CX_UMR_MASK_PD)
 		k->pd = pd;
-	if (mask & CX_UMR_MASK_KEY)
-		k->variant = cx_get(mkc, F_MKC_MKEY_7_0);
-	if (mask & CX_UMR_MASK_QPN)
-		k->qpn = cx_get(mkc, F_MKC_QPN);
-	if (mask & CX_UMR_MASK_FREE)
-		k->free = cx_get(mkc, F_MKC_FREE);
-#define TAKE(m, f, bit)                                                        \
-	do {                                                                   \
-		if (mask & (m))                                                \
-			k->access = (k->access & ~(bit)) |                     \
-				    (cx_get(mkc, f) ? (bit) : 0);              \
-	} while (0)
-	TAKE(CX_UMR_MASK_LR, F_MKC_LR, CX_MKEY_LR);
-	TAKE(CX_UMR_MASK_LW, F_MKC_LW, CX_MKEY_LW);
-	TAKE(CX_UMR_MASK_RR, F_MKC_RR, CX_MKEY_RR);
-	TAKE(CX_UMR_MASK_RW, F_MKC_RW, CX_MKEY_RW);
-	TAKE(CX_UMR_MASK_A, F_MKC_A, CX_MKEY_A);
-#undef TAKE
+	cx_mkey_take(k, mkc, mask);
 	return 0;
 }
 
