@@ -574,7 +574,18 @@ static void dev_resp(struct st *s, unsigned int qi, uint16_t ctr, uint32_t len,
 	e->wc.opcode = IBV_WC_RECV;
 	e->uidx = f->uidx;
 	if ((sel & 7) == 7) {
+		struct m5_err_cqe *ecqe = (struct m5_err_cqe *)cqe;
+
 		e->wc.status = dev_err(cqe, in, e);
+		/*
+		 * On an SRQ, REMOTE_ABORTED with vendor syndrome ODP_PFAULT is
+		 * an ODP page fault, not a completion: the WQE goes back to
+		 * the SRQ (mlx5_poll.c's m5_odp_srq_fault, checked by the
+		 * model's test_srq_odp.c).  This device means an error CQE.
+		 */
+		if (f->srq && ecqe->syndrome == M5_SYND_REMOTE_ABORTED_ERR &&
+		    ecqe->vendor_err_synd == M5_VENDOR_SYND_ODP_PFAULT)
+			e->wc.vendor_err = ++ecqe->vendor_err_synd;
 		dev_commit(s, cqe, M5_CQE_RESP_ERR, e);
 		return;
 	}
