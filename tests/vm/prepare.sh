@@ -110,14 +110,17 @@ as_root() {
 }
 
 apt_updated=0
+apt_lib=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../scripts" && pwd)/apt-lib.sh
 apt_update() {
 	((apt_updated)) && return 0
 	[[ ${DOORBELL_VM_NO_APT:-0} == 1 ]] && return 1
 	log "apt-get update"
-	# An index the mirror serves broken fails the update; the install
-	# then fails only if the indexes apt has lack a package.
-	quiet as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq \
-		-o DPkg::Lock::Timeout=600 ||
+	# scripts/apt-lib.sh's apt_update: an index the mirror serves broken
+	# is worked around there; the install then fails only if the indexes
+	# apt has lack a package.
+	# shellcheck disable=SC2016 # expanded by the inner bash
+	quiet as_root env DEBIAN_FRONTEND=noninteractive bash -c \
+		'. "$1" && apt_update prepare.sh' _ "$apt_lib" ||
 		log "apt-get update failed; going on with the indexes apt has"
 	apt_updated=1
 }
