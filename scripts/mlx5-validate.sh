@@ -12,10 +12,12 @@
 # RDMAV_DRIVERS (so libibverbs tries doorbell first) and DOORBELL_MLX5=1 (the
 # opt-in that lets doorbell take an mlx5 device at all).
 #
-# Usage: scripts/mlx5-validate.sh [-d DEV] [-g GID_INDEX] [-a ADDR]
+# Usage: scripts/mlx5-validate.sh [-d DEV] [-g GID_INDEX] [-a ADDR] [-n ITERS]
 #   -d DEV     RDMA device (default: the first one whose driver is mlx5)
 #   -g GIDX    GID index for RoCE (default 3: RoCE v2 over IPv4 on Debian)
 #   -a ADDR    address the perftest/pingpong client connects to (127.0.0.1)
+#   -n ITERS   iterations of step 5's ib_write_lat (default 10000; its
+#              ib_send_bw runs ten times as many)
 # What runs, each side by side through doorbell and, for reference, libmlx5:
 #   1. ibv_devinfo through doorbell (the DOORBELL_DEBUG line must name mlx5);
 #   2. perftest and pingpong pairs on the device, in loopback
@@ -35,16 +37,18 @@ set -uo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=scripts/lib.sh
 . "$top/scripts/lib.sh"	# pass, fail, skip
-dev='' gid=3 addr=127.0.0.1
-while getopts "d:g:a:h" opt; do
+dev='' gid=3 addr=127.0.0.1 iters=10000
+while getopts "d:g:a:n:h" opt; do
 	case $opt in
 	d) dev=$OPTARG ;;
 	g) gid=$OPTARG ;;
 	a) addr=$OPTARG ;;
+	n) iters=$OPTARG ;;
 	h) sed -n '3,/^set /s/^# \{0,1\}//p' "$0" | sed '$d'; exit 0 ;;
-	*) echo "usage: scripts/mlx5-validate.sh [-d DEV] [-g GID] [-a ADDR] (-h: help)" >&2; exit 2 ;;
+	*) echo "usage: scripts/mlx5-validate.sh [-d DEV] [-g GID] [-a ADDR] [-n ITERS] (-h: help)" >&2; exit 2 ;;
 	esac
 done
+[[ $iters =~ ^[1-9][0-9]{0,6}$ ]] || die "-n wants a count of iterations, 1 to 9999999"
 results=$(mktemp)
 logs=$(mktemp -d)
 trap 'rm -rf "$results" "$logs"' EXIT
@@ -185,6 +189,6 @@ compare() {
 			"$logs/$name.$prov.c" | sed 's/^/      /'
 	done
 }
-compare write_lat ib_write_lat -d "$dev" -x "$gid" -F -n 10000
-compare send_bw ib_send_bw -d "$dev" -x "$gid" -F -n 100000 -s 64
+compare write_lat ib_write_lat -d "$dev" -x "$gid" -F -n "$iters"
+compare send_bw ib_send_bw -d "$dev" -x "$gid" -F -n $((iters * 10)) -s 64
 finish

@@ -10,9 +10,9 @@
 # it needs (root, Debian 12 or 13; the stages past unit expect Debian 12).
 # Every test prints PASS/FAIL/SKIP <name>; every stage prints its wall time;
 # the run ends with the stage times, then "N passed, N failed, N skipped".
-# The arm64 and s390x stages run in the background beside trixie and sid
-# (beside=, below), when both are run; their lines come after their
-# partner's.
+# The arm64 and s390x stages run in the background beside trixie and sid,
+# and cross beside guest (beside=, below), when both are run; their lines
+# come after their partner's.
 # A stage that exits non-zero without a FAIL line of its own (a script that
 # died, tools that could not be installed) gets "FAIL <stage>_completes:
 # exit N" (run_stage), so no stage passes by saying nothing; the scripts a
@@ -152,7 +152,7 @@ stage_build() {
 stage_unit() {
 	need_build || return
 	local rc log=$work/ctest.log num name
-	(cd "$build" && ctest --output-on-failure -V >"$log" 2>&1)
+	(cd "$build" && ctest -j "$(nproc)" --output-on-failure -V >"$log" 2>(cd "$build" && ctest --output-on-failure -V >"$log" 2>&1)1)
 	rc=$?
 	sed -nE 's/^[0-9]+: ((PASS|FAIL|SKIP) .*)/\1/p; s/^[0-9]+: (    .*)/\1/p' \
 		"$log" | record
@@ -508,9 +508,19 @@ run_stage() {
 # Stages that run in the background beside another, started with it: one
 # TCG guest keeps about 60% of this machine's 2 CPUs busy (stage cx's two
 # boots took 874 s one after the other, 554 s side by side), so a short
-# guest stage fits beside a long one.  Their lines and times are recorded
-# after it.
-declare -A beside=([arm64]=trixie [s390x]=sid [extra_beside]=extra)
+# guest stage fits beside a long one, and cross's qemu-user runs beside the
+# one Debian 12 guest of stage guest.  Their lines and times are recorded
+# after it.  What they install is installed first (beside_deps): the
+# Debian 12 guests see this host's root.
+declare -A beside=([arm64]=trixie [s390x]=sid [cross]=guest [extra_beside]=extra)
+
+# beside_deps NAME: what stage NAME installs on this host, installed before
+# it starts beside its partner.
+beside_deps() {
+	case $1 in
+	cross) scripts/ci/cross-test.sh --deps-only | record ;;
+	esac
+}
 
 # selected NAME: NAME is a stage of this run.
 selected() {
@@ -569,6 +579,7 @@ for s in "${stage_table[@]}"; do
 	# (the test hook's stages need neither).
 	((${#partners[@]} == 0)) || [[ $name == extra ]] || need_build || true
 	for b in "${partners[@]}"; do
+		beside_deps "$b"
 		start_beside "$b"
 	done
 	run_stage "$name" "${s#*|}"

@@ -7,8 +7,9 @@
 # and ctest runs every entry through qemu-ARCH-static
 # (docs/architectures.md).
 #
-# Usage: scripts/ci/cross-test.sh [--native BUILD] [ARCH...]
+# Usage: scripts/ci/cross-test.sh [--native BUILD] [--deps-only] [ARCH...]
 #   ARCH: arm64 ppc64el s390x (all of them by default)
+#   --deps-only: install what the run needs (below), then exit
 #   --native BUILD: an amd64 build directory (scripts/build.sh); its ctest
 #                   entries name the targets to build, and each ARCH must
 #                   list the same test names.  Default: build/.
@@ -33,9 +34,11 @@ declare -A triplet=(
 all=(arm64 ppc64el s390x)
 native=$top/build
 archs=()
+deps_only=0
 while (($#)); do
 	case $1 in
 	--native) native=${2:?--native needs a build directory}; shift ;;
+	--deps-only) deps_only=1 ;;
 	-h | --help) sed -n '3,/^set -u/{/^set -u/d;s/^# \{0,1\}//p}' "$0"; exit 0 ;;
 	*)
 		[[ -n ${triplet[$1]:-} ]] || {
@@ -47,7 +50,7 @@ while (($#)); do
 	shift
 done
 ((${#archs[@]})) || archs=("${all[@]}")
-[[ -f $native/CTestTestfile.cmake ]] || {
+[[ -f $native/CTestTestfile.cmake ]] || ((deps_only)) || {
 	echo "cross-test.sh: no amd64 build in $native (scripts/build.sh)" >&2
 	exit 2
 }
@@ -58,6 +61,7 @@ for a in "${archs[@]}"; do
 	mapfile -t -O "${#pkgs[@]}" pkgs <<<"$more"
 done
 install_missing cross-test.sh "${pkgs[@]}" || exit 1
+((deps_only)) && exit 0
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

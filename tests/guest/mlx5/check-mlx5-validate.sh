@@ -19,7 +19,8 @@
 #
 # Usage: check-mlx5-validate.sh [OUT]
 #   (scripts/cx.sh --no-build -- tests/guest/mlx5/check-mlx5-validate.sh [OUT])
-# Options after OUT are passed to scripts/mlx5-validate.sh (default -g 0).
+# Options after OUT are passed to scripts/mlx5-validate.sh (default -g 0
+# -n 1000: a tenth of the side-by-side iterations, for TCG).
 set -uo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
 # shellcheck source=scripts/lib.sh
@@ -30,7 +31,7 @@ if (($#)) && [[ $1 != -* ]]; then
 	mount --bind "$1" "$dir" || { fail cx_validate_build_bound "$1"; exit 1; }
 	shift
 fi
-(($#)) || set -- -g 0
+(($#)) || set -- -g 0 -n 1000
 # Debian's perftest links libmlx5: the script uses the plain-verbs one the
 # host built (scripts/build-perftest.sh) when the build has none.
 [[ -e $dir/perftest-nodv || ! -d $top/build/perftest-nodv ]] ||
