@@ -11,8 +11,8 @@
 # Every test prints PASS/FAIL/SKIP <name>; every stage prints its wall time;
 # the run ends with the stage times, then "N passed, N failed, N skipped".
 # The arm64 and s390x stages run in the background beside trixie and sid,
-# and cross beside guest (beside=, below), when both are run; their lines
-# come after their partner's.
+# cross beside guest and trixie_host beside packages (beside=, below), when
+# both are run; their lines come after their partner's.
 # A stage that exits non-zero without a FAIL line of its own (a script that
 # died, tools that could not be installed) gets "FAIL <stage>_completes:
 # exit N" (run_stage), so no stage passes by saying nothing; the scripts a
@@ -32,6 +32,8 @@ set -uo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=scripts/lib.sh
 . "$top/scripts/lib.sh"
+# shellcheck source=scripts/apt-lib.sh
+. "$top/scripts/apt-lib.sh" # install_missing
 cd "$top" || exit
 
 # name|what it runs: the stages, in order.
@@ -406,32 +408,39 @@ cx_validate_build() {
 		DOORBELL_BUILD_DIR=$vb scripts/build.sh "${gen[@]}"
 }
 
-# cx_guests ASAN_BUILD: the sid boots and, beside them, the Debian 12 boot
-# (CI's budget; its lines are recorded after them), then the demo.
+# cx_guests ASAN_BUILD: two lanes of boots, side by side (CI's budget): the
+# sid boots, and the Debian 12 boot, the Ethernet boot and the demo, whose
+# lines are recorded after the sid ones.
 cx_guests() {
-	local rc=0 bpid
+	local rc=0 bpid f
 	{
+		record() { cat; } # recorded after the wait, in order
 		UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 DOORBELL_BUILD_DIR=$1 \
-			scripts/cx.sh --no-build --distro bookworm --timeout 2400 -- "$cx_checks" --validate
-		echo $? >"$work/cx-bookworm.rc"
-	} >"$work/cx-bookworm.out" 2>&1 &
+			scripts/cx.sh --no-build --distro bookworm --timeout 2400 -- "$cx_checks" --validate |
+			sed -E 's/^(PASS|FAIL|SKIP) cx_/\1 cx_bookworm_/'
+		echo "${PIPESTATUS[0]}" >"$work/cx-bookworm.rc"
+		# An Ethernet port (#32 step 1): mlx5e's netdev up, mlx5_ib's
+		# port ACTIVE.
+		scripts/cx.sh --no-build --eth --timeout 600 -- tests/guest/mlx5/check-eth.sh
+		echo $? >"$work/cx-eth.rc"
+		cx_demo
+		echo $? >"$work/cx-demo.rc"
+	} >"$work/cx-lane2.out" 2>&1 &
 	bpid=$!
 	scripts/cx.sh --no-build --timeout 1800 -- "$cx_checks" | record || rc=$?
 	# Every EQ on one vector (mlx5_combined0): the counts equal again.
 	scripts/cx.sh --no-build --vectors 1 --timeout 600 -- tests/guest/mlx5/check-irq-equal.sh |
 		sed -E 's/^(PASS|FAIL|SKIP) cx_/\1 cx_vectors1_/' | record || rc=$?
-	# An Ethernet port (#32 step 1): mlx5e's netdev up, mlx5_ib's port ACTIVE.
-	scripts/cx.sh --no-build --eth --timeout 600 -- tests/guest/mlx5/check-eth.sh |
-		record || rc=$?
 	# A slow device (cx.sh --slow, issue #30): WQEs run from its timer, READ
 	# and atomic data land late; the pingpongs, perftest's pairs and
 	# doorbell-itest's data path through both providers.
 	scripts/cx.sh --no-build --slow --timeout 1200 -- tests/guest/mlx5/check-slow.sh |
 		sed -E 's/^(PASS|FAIL|SKIP) cx_/\1 cx_slow_/' | record || rc=$?
 	wait "$bpid"
-	sed -E 's/^(PASS|FAIL|SKIP) cx_/\1 cx_bookworm_/' "$work/cx-bookworm.out" | record
-	(($(cat "$work/cx-bookworm.rc" 2>/dev/null || echo 1) == 0)) || rc=1
-	cx_demo || rc=1
+	record <"$work/cx-lane2.out"
+	for f in cx-bookworm cx-eth cx-demo; do
+		(($(cat "$work/$f.rc" 2>/dev/null || echo 1) == 0)) || rc=1
+	done
 	return "$rc"
 }
 
@@ -508,17 +517,20 @@ run_stage() {
 # Stages that run in the background beside another, started with it: one
 # TCG guest keeps about 60% of this machine's 2 CPUs busy (stage cx's two
 # boots took 874 s one after the other, 554 s side by side), so a short
-# guest stage fits beside a long one, and cross's qemu-user runs beside the
-# one Debian 12 guest of stage guest.  Their lines and times are recorded
+# guest stage fits beside a long one, cross's qemu-user beside the one
+# Debian 12 guest of stage guest, and trixie_host (in its own root) beside
+# packages.  Their lines and times are recorded
 # after it.  What they install is installed first (beside_deps): the
 # Debian 12 guests see this host's root.
-declare -A beside=([arm64]=trixie [s390x]=sid [cross]=guest [extra_beside]=extra)
+declare -A beside=([arm64]=trixie [s390x]=sid [cross]=guest [trixie_host]=packages
+	[extra_beside]=extra)
 
 # beside_deps NAME: what stage NAME installs on this host, installed before
 # it starts beside its partner.
 beside_deps() {
 	case $1 in
 	cross) scripts/ci/cross-test.sh --deps-only | record ;;
+	trixie_host) install_missing test.sh mmdebstrap | record ;;
 	esac
 }
 
