@@ -195,7 +195,7 @@ log=$rep/../unit-tests.log
 	ASAN_OPTIONS=detect_leaks=1 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	TSAN_OPTIONS=halt_on_error=0:second_deadlock_stack=1 \
-	ctest -j "$(nproc)" --output-on-failure -V) >"$log" 2>	ctest --output-on-failure -V) >"$log" 2>&11
+	ctest -j "$(nproc)" --output-on-failure -V) >"$log" 2>&1
 rc=$?
 n=$(sed -nE 's/^[0-9]+: PASS .*/x/p' "$log" | wc -l)
 echo "    (unit tests: $n passed in $((SECONDS - t0)) s)"

@@ -11,8 +11,8 @@
 # Every test prints PASS/FAIL/SKIP <name>; every stage prints its wall time;
 # the run ends with the stage times, then "N passed, N failed, N skipped".
 # The arm64 and s390x stages run in the background beside trixie and sid,
-# cross beside guest and trixie_host beside packages (beside=, below), when
-# both are run; their lines come after their partner's.
+# and cross beside guest (beside=, below), when both are run; their lines
+# come after their partner's.
 # A stage that exits non-zero without a FAIL line of its own (a script that
 # died, tools that could not be installed) gets "FAIL <stage>_completes:
 # exit N" (run_stage), so no stage passes by saying nothing; the scripts a
@@ -32,8 +32,6 @@ set -uo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=scripts/lib.sh
 . "$top/scripts/lib.sh"
-# shellcheck source=scripts/apt-lib.sh
-. "$top/scripts/apt-lib.sh" # install_missing
 cd "$top" || exit
 
 # name|what it runs: the stages, in order.
@@ -517,20 +515,17 @@ run_stage() {
 # Stages that run in the background beside another, started with it: one
 # TCG guest keeps about 60% of this machine's 2 CPUs busy (stage cx's two
 # boots took 874 s one after the other, 554 s side by side), so a short
-# guest stage fits beside a long one, cross's qemu-user beside the one
-# Debian 12 guest of stage guest, and trixie_host (in its own root) beside
-# packages.  Their lines and times are recorded
+# guest stage fits beside a long one, and cross's qemu-user beside the one
+# Debian 12 guest of stage guest.  Their lines and times are recorded
 # after it.  What they install is installed first (beside_deps): the
 # Debian 12 guests see this host's root.
-declare -A beside=([arm64]=trixie [s390x]=sid [cross]=guest [trixie_host]=packages
-	[extra_beside]=extra)
+declare -A beside=([arm64]=trixie [s390x]=sid [cross]=guest [extra_beside]=extra)
 
 # beside_deps NAME: what stage NAME installs on this host, installed before
 # it starts beside its partner.
 beside_deps() {
 	case $1 in
 	cross) scripts/ci/cross-test.sh --deps-only | record ;;
-	trixie_host) install_missing test.sh mmdebstrap | record ;;
 	esac
 }
 
