@@ -152,7 +152,7 @@ stage_build() {
 stage_unit() {
 	need_build || return
 	local rc log=$work/ctest.log num name
-	(cd "$build" && ctest -j "$(nproc)" --output-on-failure -V >"$log" 2>(cd "$build" && ctest --output-on-failure -V >"$log" 2>&1)1)
+	(cd "$build" && ctest --output-on-failure -V >"$log" 2>&1)
 	rc=$?
 	sed -nE 's/^[0-9]+: ((PASS|FAIL|SKIP) .*)/\1/p; s/^[0-9]+: (    .*)/\1/p' \
 		"$log" | record
