@@ -10,9 +10,9 @@
 # it needs (root, Debian 12 or 13; the stages past unit expect Debian 12).
 # Every test prints PASS/FAIL/SKIP <name>; every stage prints its wall time;
 # the run ends with the stage times, then "N passed, N failed, N skipped".
-# The arm64 and s390x stages run in the background beside trixie and sid,
-# and cross beside guest (beside=, below), when both are run; their lines
-# come after their partner's.
+# Three stages run in the background beside another (beside=, below), when
+# both are run: arm64 beside guest, cross beside trixie, s390x beside sid;
+# their lines come after their partner's.
 # A stage that exits non-zero without a FAIL line of its own (a script that
 # died, tools that could not be installed) gets "FAIL <stage>_completes:
 # exit N" (run_stage), so no stage passes by saying nothing; the scripts a
@@ -52,7 +52,7 @@ stage_table=(
 	"s390x|the arm64 stage on big-endian s390x: Debian 12 s390x guest (qemu-system-s390x -M s390-ccw-virtio, TCG), stock provider and doorbell in one boot (tests/guest/distro-suite.sh)"
 	"cx|the software ConnectX (sim/mlx5/pci) in the sid and Debian 12 guests, their own mlx5 drivers, stock libmlx5 and doorbell's mlx5 backend side by side; the checks: tests/guest/mlx5/check-all.sh (docs/connectx-device.md)"
 	"sanitize|ASan+UBSan and TSan builds, unit tests then the guest (scripts/sanitize.sh)"
-	"fuzz|the libFuzzer targets of tests/fuzz, 30 s each (scripts/fuzz.sh)"
+	"fuzz|the libFuzzer targets of tests/fuzz, 20 s each (scripts/fuzz.sh)"
 )
 if [[ -n ${DOORBELL_TEST_EXTRA_STAGE:-} ]]; then
 	stage_table+=("extra|DOORBELL_TEST_EXTRA_STAGE (a test of this script)")
@@ -465,7 +465,7 @@ stage_sanitize() {
 }
 
 stage_fuzz() {
-	scripts/fuzz.sh 30 --jobs 2 | record
+	scripts/fuzz.sh 20 --jobs 2 | record
 }
 
 # The test hooks (see the usage): stages that only run their command.
@@ -516,16 +516,19 @@ run_stage() {
 # TCG guest keeps about 60% of this machine's 2 CPUs busy (stage cx's two
 # boots took 874 s one after the other, 554 s side by side), so a short
 # guest stage fits beside a long one, and cross's qemu-user beside the one
-# Debian 12 guest of stage guest.  Their lines and times are recorded
-# after it.  What they install is installed first (beside_deps): the
-# Debian 12 guests see this host's root.
-declare -A beside=([arm64]=trixie [s390x]=sid [cross]=guest [extra_beside]=extra)
+# Debian 13 guest of stage trixie.  Their lines and times are recorded
+# after it.  What they install on this host is installed first
+# (beside_deps): stage guest's Debian 12 guest sees this host's root.
+declare -A beside=([arm64]=guest [cross]=trixie [s390x]=sid [extra_beside]=extra)
 
 # beside_deps NAME: what stage NAME installs on this host, installed before
 # it starts beside its partner.
 beside_deps() {
 	case $1 in
 	cross) scripts/ci/cross-test.sh --deps-only | record ;;
+	arm64)
+		scripts/ci/cross-test.sh --deps-only arm64 | record
+		tests/vm/prepare.sh --arch arm64 >/dev/null ;;
 	esac
 }
 
