@@ -365,12 +365,31 @@ int m5m_cq_info(struct m5m_dev *dev, struct ibv_cq *ibcq,
 	return ret;
 }
 
-void m5m_port_gid(struct m5m_dev *dev, unsigned int port, union ibv_gid *gid)
+unsigned int m5m_port_gids(struct m5m_dev *dev)
+{
+	if (dev->cfg.link_layer == IBV_LINK_LAYER_ETHERNET)
+		return 1;
+	return M5M_IB_PORT_GIDS;
+}
+
+/* The GID at index of the port's table; false past its end. */
+bool m5m_port_gid_at(struct m5m_dev *dev, unsigned int port, unsigned int index,
+		     union ibv_gid *gid)
 {
 	memset(gid, 0, sizeof(*gid));
-	/* fe80::<guid + port>, the link-local GID of the port. */
+	if (index >= m5m_port_gids(dev))
+		return false;
+	/* Link-local: fe80::<the port's GUID of that index>. */
 	gid->global.subnet_prefix = htobe64(0xfe80000000000000ull);
-	gid->global.interface_id = htobe64(dev->guid + port);
+	gid->global.interface_id =
+		htobe64(M5M_PORT_GUID(dev->guid, port, index));
+	return true;
+}
+
+/* Index 0, the port's own GID. */
+void m5m_port_gid(struct m5m_dev *dev, unsigned int port, union ibv_gid *gid)
+{
+	m5m_port_gid_at(dev, port, 0, gid);
 }
 
 uint16_t m5m_port_lid(struct m5m_dev *dev, unsigned int port)

@@ -541,6 +541,8 @@ enum m5m_rx m5m_deliver(struct m5m_qp *src, const struct m5m_wqe *w,
 			uint8_t *synd);
 /* Would dst take a receive-consuming message now?  (RNR fault counts.) */
 enum m5m_rx m5m_rx_check(struct m5m_qp *dst);
+bool m5m_av_grh(struct m5m_dev *dev, const struct m5_av *av);
+unsigned int m5m_av_sgid_index(const struct m5_av *av);
 struct m5m_qp *m5m_qp_find(struct m5m_dev *dev, uint32_t qpn);
 struct m5m_srq *m5m_srq_find(struct m5m_dev *dev, uint32_t srqn);
 void m5m_rq_posted(struct m5m_qp *qp);

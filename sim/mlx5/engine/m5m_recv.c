@@ -120,7 +120,23 @@ enum m5m_rx m5m_rx_check(struct m5m_qp *dst)
 	return m5m_rwqe_peek(dst, &rw) ? M5M_RX_OK : M5M_RX_RNR;
 }
 
-/* A fake IB GRH: IPv6-style header, sgid of the sender, dgid of the AV. */
+/* A UD AV's GRH: RoCE packets always have one; on IB the AV says. */
+bool m5m_av_grh(struct m5m_dev *dev, const struct m5_av *av)
+{
+	return dev->cfg.link_layer == IBV_LINK_LAYER_ETHERNET ||
+	       (be32toh(av->grh_gid_fl) >> 30 & 1);
+}
+
+/* The index of its source GID in the port's table, with a GRH. */
+unsigned int m5m_av_sgid_index(const struct m5_av *av)
+{
+	return be32toh(av->grh_gid_fl) >> 20 & 0xff;
+}
+
+/*
+ * A fake IB GRH: IPv6-style header, the sender's GID at the AV's SGID
+ * index (m5m_exec_send refused an index past the table), dgid of the AV.
+ */
 static void m5m_grh(struct m5m_qp *src, const struct m5_av *av, uint32_t len,
 		    uint8_t *grh)
 {
@@ -137,7 +153,8 @@ static void m5m_grh(struct m5m_qp *src, const struct m5_av *av, uint32_t len,
 	grh[5] = (uint8_t)len;
 	grh[6] = 0x1b;
 	grh[7] = av->hop_limit;
-	m5m_port_gid(src->dev, src->port ? src->port : 1, &sgid);
+	m5m_port_gid_at(src->dev, src->port ? src->port : 1,
+			m5m_av_sgid_index(av), &sgid);
 	memcpy(grh + 8, sgid.raw, 16);
 	memcpy(grh + 24, av->rgid, 16);
 }
@@ -274,8 +291,7 @@ enum m5m_rx m5m_deliver(struct m5m_qp *src, const struct m5m_wqe *w,
 	if (ud) {
 		r.sl = eth ? (w->av->stat_rate_sl >> 1) & 7
 			   : w->av->stat_rate_sl & 0xf;
-		/* RoCE packets always have one; on IB the AV says. */
-		r.grh = eth || (be32toh(w->av->grh_gid_fl) >> 30 & 1);
+		r.grh = m5m_av_grh(dst->dev, w->av);
 	} else {
 		r.sl = src->ah.sl;
 		r.grh = src->ah.is_global;

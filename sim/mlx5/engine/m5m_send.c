@@ -169,6 +169,12 @@ static int m5m_exec_send(struct m5m_qp *qp, struct m5m_qp *dst,
 			free(msg);
 			return M5_SYND_LOCAL_LENGTH_ERR;
 		}
+		/* A source GID the port does not have: nothing leaves. */
+		if (m5m_av_grh(dev, w->av) &&
+		    m5m_av_sgid_index(w->av) >= m5m_port_gids(dev)) {
+			free(msg);
+			return M5_SYND_LOCAL_QP_OP_ERR;
+		}
 		dst = m5m_qp_find(dev, be32toh(w->av->dqp_dct) & 0xffffff);
 	}
 	if (!dst) {

@@ -304,7 +304,17 @@ struct m5m_cq_info {
 int m5m_cq_info(struct m5m_dev *dev, struct ibv_cq *cq,
 		struct m5m_cq_info *out);
 
-/* Port identity, for UD address handles. */
+/*
+ * Port identity, for UD address handles.  An InfiniBand port has
+ * M5M_IB_PORT_GIDS GIDs, fe80::<M5M_PORT_GUID(node GUID, port, index)>; a
+ * RoCE port has one.  The software ConnectX's GUIDInfo gives the same.
+ */
+#define M5M_IB_PORT_GIDS 2
+#define M5M_PORT_GUID(node, port, index)                                       \
+	((node) + (port) + ((uint64_t)(index) << 32))
+unsigned int m5m_port_gids(struct m5m_dev *dev);
+bool m5m_port_gid_at(struct m5m_dev *dev, unsigned int port, unsigned int index,
+		     union ibv_gid *gid);
 void m5m_port_gid(struct m5m_dev *dev, unsigned int port, union ibv_gid *gid);
 uint16_t m5m_port_lid(struct m5m_dev *dev, unsigned int port);
 

@@ -632,7 +632,7 @@ int db_k_query_port(struct ibv_context *ctx, uint8_t port,
 	attr->state = IBV_PORT_ACTIVE;
 	attr->max_mtu = IBV_MTU_4096;
 	attr->active_mtu = dev->cfg.mtu;
-	attr->gid_tbl_len = 1;
+	attr->gid_tbl_len = (int)m5m_port_gids(dev);
 	attr->port_cap_flags = eth ? 0 : IBV_PORT_CM_SUP;
 	attr->max_msg_sz = M5M_MAX_MSG;
 	attr->pkey_tbl_len = 1;
@@ -647,7 +647,7 @@ int db_k_query_port(struct ibv_context *ctx, uint8_t port,
 	return 0;
 }
 
-/* The port's one GID (index 0): IB, or RoCE v1/v2 as configured. */
+/* The port's GIDs: IB, or RoCE v1/v2 as configured. */
 int m5k_query_gid_type(struct ibv_context *ctx, uint8_t port,
 		       unsigned int index, enum ibv_gid_type *type)
 {
@@ -655,7 +655,8 @@ int m5k_query_gid_type(struct ibv_context *ctx, uint8_t port,
 
 	if (!dev)
 		return ENODEV;
-	if (port < 1 || port > dev->cfg.num_ports || index >= 1)
+	if (port < 1 || port > dev->cfg.num_ports ||
+	    index >= m5m_port_gids(dev))
 		return EINVAL;
 	if (dev->cfg.link_layer != IBV_LINK_LAYER_ETHERNET)
 		*type = IBV_GID_TYPE_IB;

@@ -386,16 +386,15 @@ static void m5m_gid_mac(const union ibv_gid *gid, uint8_t *mac)
 {
 	union ibv_gid g;
 	struct m5m_dev *d;
-	unsigned int p;
+	unsigned int p, i;
 
 	for (d = m5m_devices(); d; d = d->next)
-		for (p = 1; p <= d->cfg.num_ports; p++) {
-			m5m_port_gid(d, p, &g);
-			if (!memcmp(&g, gid, sizeof(g))) {
-				memcpy(mac, d->mac, 6);
-				return;
-			}
-		}
+		for (p = 1; p <= d->cfg.num_ports; p++)
+			for (i = 0; m5m_port_gid_at(d, p, i, &g); i++)
+				if (!memcmp(&g, gid, sizeof(g))) {
+					memcpy(mac, d->mac, 6);
+					return;
+				}
 	mac[0] = gid->raw[8] ^ 2;
 	mac[1] = gid->raw[9];
 	mac[2] = gid->raw[10];
@@ -419,7 +418,8 @@ int m5k_create_ah(struct ibv_pd *pd, struct ibv_ah *ah,
 	else if (p->ctx->dev->cfg.link_layer == IBV_LINK_LAYER_ETHERNET &&
 		 !attr->is_global)
 		ret = EINVAL;
-	else if (attr->is_global && attr->grh.sgid_index >= 1)
+	else if (attr->is_global &&
+		 attr->grh.sgid_index >= m5m_port_gids(p->ctx->dev))
 		ret = EINVAL;
 	else if (!(a = calloc(1, sizeof(*a))))
 		ret = ENOMEM;

@@ -129,7 +129,8 @@ static int m5m_attr_values(const struct m5m_qp *qp, const struct ibv_qp_attr *a,
 	if ((mask & IBV_QP_AV) &&
 	    ((cfg->link_layer == IBV_LINK_LAYER_ETHERNET &&
 	      !a->ah_attr.is_global) ||
-	     (a->ah_attr.is_global && a->ah_attr.grh.sgid_index)))
+	     (a->ah_attr.is_global &&
+	      a->ah_attr.grh.sgid_index >= m5m_port_gids(qp->ctx->dev))))
 		return EINVAL;
 	if ((mask & IBV_QP_DEST_QPN) && a->dest_qp_num > 0xffffff)
 		return EINVAL;

@@ -382,7 +382,8 @@ int cx_eng_init(struct cx *cx)
 	cfg.lid = CX_PORT_LID;
 	/* The GRH of a UD receive carries the GID the driver reads. */
 	cfg.node_guid = CX_NODE_GUID;
-	_Static_assert(CX_PORT_GUID == CX_NODE_GUID + 1, "port 1's GUID");
+	_Static_assert(CX_PORT_GUID == M5M_PORT_GUID(CX_NODE_GUID, 1, 0),
+		       "port 1's GUID");
 	/* Test only: corrupt the Nth data write (m5m_config.corrupt_write). */
 	if (getenv("DOORBELL_CX_CORRUPT_WRITE"))
 		cfg.corrupt_write =

@@ -3,7 +3,8 @@
  * MAD_IFC: the subnet management agent of the one InfiniBand port.
  * mlx5_ib (drivers/infiniband/hw/mlx5/mad.c) asks it, with LID-routed
  * SubnGet() SMPs, for NodeInfo, NodeDescription, PortInfo, GUIDInfo and
- * P_KeyTable; the answers are fixed: the port is ACTIVE with LID 1, as if
+ * P_KeyTable; the answers are fixed: the port is ACTIVE with LID 1 and two
+ * GIDs (GUIDInfo: the engine's M5M_PORT_GUID of index 0 and 1), as if
  * a subnet manager on LID 1 had configured it (there is no fabric, so no
  * subnet manager to wait for).  Anything else gets a GetResp() carrying
  * the MAD status "unsupported method/attribute"; the command succeeds, as
@@ -13,6 +14,7 @@
 
 #include "cx_ifc.h"
 #include "cx_int.h"
+#include "m5model.h"
 
 /* struct ib_smp (include/rdma/ib_smi.h) byte offsets. */
 enum {
@@ -91,7 +93,7 @@ static void port_info(const struct cx *cx, uint8_t *d)
 	d[37] = 1 << 4;			/* VLCap: VL0 */
 	d[41] = 5;			/* MTUCap 4096 */
 	d[43] = 1 << 4;			/* operational VLs: VL0 */
-	d[50] = 1;			/* GUIDCap: one GUID */
+	d[50] = M5M_IB_PORT_GIDS;	/* GUIDCap: the GID table's size */
 	d[51] = CX_PORT_SUBNET_TIMEOUT; /* subnet timeout */
 }
 
@@ -132,11 +134,12 @@ int cx_mad_exec(struct cx *cx, struct cx_cmd *c)
 			else
 				port_info(cx, d);
 			break;
-		case ATTR_GUID_INFO:
+		case ATTR_GUID_INFO: /* block 0: the GUIDs of GID 0 and 1 */
 			if (mod != 0)
 				status = STATUS_INVALID_FIELD;
-			else
-				put64(d, CX_PORT_GUID);
+			for (int i = 0; !status && i < M5M_IB_PORT_GIDS; i++)
+				put64(d + 8 * i,
+				      M5M_PORT_GUID(CX_NODE_GUID, 1, i));
 			break;
 		case ATTR_PKEY_TABLE:
 			if (mod >= PKEY_BLOCKS)

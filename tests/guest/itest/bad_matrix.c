@@ -1586,7 +1586,13 @@ static int bm_create_ah(struct it_test *t, const struct bm_case *c)
 		aa.grh.sgid_index = env->port_attr.gid_tbl_len;
 		break;
 	case AH_SGID_EMPTY:
-		/* The last entry is empty unless it is the only one. */
+		/*
+		 * The last entry is empty unless it is the only one, on
+		 * RoCE; an InfiniBand port's entries are its GUIDs.
+		 */
+		if (env->port_attr.link_layer != IBV_LINK_LAYER_ETHERNET)
+			return it_skip(t, "an InfiniBand port's GID table "
+					  "holds its GUIDs: none is empty");
 		if (env->port_attr.gid_tbl_len < 2)
 			return it_skip(t, "the GID table has one entry, in "
 					  "use: none is empty");

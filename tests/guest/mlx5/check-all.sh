@@ -20,7 +20,8 @@
 #   doorbell-itest's CQ resize tests (pending completions kept in order, a
 #   refused shrink that loses nothing) through both; the device's raw
 #   clock (doorbell-itest's clock_ tests, ibv_query_rt_values_ex) through
-#   both; an XRC target opened by a second context (ibv_open_qp) that
+#   both; the port's second GID as a UD source (check-second-gid.sh)
+#   through both; an XRC target opened by a second context (ibv_open_qp) that
 #   outlives its creator's handle (doorbell-itest's xrc_ tests) through
 #   doorbell, through libmlx5 as a measurement; the interrupt counts through libmlx5, then libmlx5's and doorbell's equal
 #   run for run (check-irq-equal.sh); rdma-core's suite through libmlx5
@@ -75,6 +76,8 @@ both "$build/tests/guest/itest/doorbell-itest" -d mlx5_0 -g 0 -k resize_cq_ -x m
 stamp "CQ resize"
 both "$build/tests/guest/itest/doorbell-itest" -d mlx5_0 -g 0 -k clock_
 stamp "raw clock"
+both "$here/check-second-gid.sh"
+stamp "UD from the second GID"
 "$here/with-provider.sh" doorbell "$build/tests/guest/itest/doorbell-itest" -d mlx5_0 -g 0 -k xrc_ -x matrix_ || rc=1
 # Through libmlx5 measured, not judged: its ibv_destroy_qp of an
 # ibv_open_qp handle frees a doorbell record that mlx5_open_qp never

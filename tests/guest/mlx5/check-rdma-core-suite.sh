@@ -6,7 +6,7 @@
 # the Soft-RoCE guests (tests/guest/rdma-core-suite.sh --per-module, one
 # process per test module, each test interrupted after TEST_TIMEOUT
 # seconds), pointed at mlx5_0 and its port 1, GID index 0 (the port is
-# InfiniBand: its one GID is the link-local one).  One line,
+# InfiniBand: GID 0 is the port GUID's link-local one).  One line,
 # cx_rdma_core_suite: PASS with no failure, no error and no crash, FAIL
 # otherwise; the counts, the tests that failed, and every skip reason the
 # suite gave with how many tests gave it (features the device does not

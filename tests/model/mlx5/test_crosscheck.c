@@ -8,6 +8,7 @@
  * backend parses it (m5t_cqe.c), and the CQ arm doorbell is computed from
  * the MLX5_CQ_* definitions.  One ctest per behaviour.
  */
+#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1455,12 +1456,20 @@ static void xc_ud_recv_av(struct xc *x, const struct ibv_ah_attr *aa)
 	CHECK_EQ(wc.sl, x->eth ? aa->sl & 7 : aa->sl);
 	CHECK_EQ(wc.slid, m5m_port_lid(x->dev, 1));
 	CHECK_EQ(!!(wc.wc_flags & IBV_WC_GRH), x->eth || aa->is_global);
-	if (wc.wc_flags & IBV_WC_GRH)
+	if (wc.wc_flags & IBV_WC_GRH) {
+		union ibv_gid sgid;
+
+		/* The sender's GID at the AH's index, then the AH's dgid. */
+		CHECK(m5m_port_gid_at(x->dev, 1, aa->grh.sgid_index, &sgid));
+		CHECK(!memcmp(dst + 8, sgid.raw, 16));
 		CHECK(!memcmp(dst + 24, aa->grh.dgid.raw, 16));
+	}
 	CHECK(!memcmp(dst + 40, x->abuf + A_SRC + 5, 100));
 }
 
-static void ud_receives_over_ib_scatter_the_grh_then_the_payload(void)
+static void
+ud_receives_over_ib_scatter_the_grh_with_the_ahs_source_gid_then_the_payload(
+	void)
 {
 	struct xc_opts o = rc_default;
 	struct ibv_ah_attr aa;
@@ -1480,6 +1489,15 @@ static void ud_receives_over_ib_scatter_the_grh_then_the_payload(void)
 	m5m_port_gid(x.dev, 1, &aa.grh.dgid);
 	CHECK(xc_ah(&x, &aa));
 	xc_ud_recv_av(&x, &aa);
+	/* The port's second GID as the source: the GRH carries it. */
+	aa.grh.sgid_index = 1;
+	CHECK(xc_ah(&x, &aa));
+	xc_ud_recv_av(&x, &aa);
+	/* A third the port does not have: no AH. */
+	aa.grh.sgid_index = 2;
+	errno = 0;
+	CHECK(!ibv_create_ah(x.pd, &aa));
+	CHECK_EQ(errno, EINVAL);
 out:
 	xc_close(&x);
 }
@@ -2157,7 +2175,8 @@ static const struct check_test tests[] = {
 	CHECK_TEST(srq_wqes_follow_the_free_list),
 	CHECK_TEST(srq_wqes_freed_out_of_order_are_reused_by_their_links),
 	CHECK_TEST(ud_wqes_over_ib_match_mlx5dv),
-	CHECK_TEST(ud_receives_over_ib_scatter_the_grh_then_the_payload),
+	CHECK_TEST(
+		ud_receives_over_ib_scatter_the_grh_with_the_ahs_source_gid_then_the_payload),
 	CHECK_TEST(ud_wqes_over_roce_v2_match_mlx5dv),
 	CHECK_TEST(ud_wqes_over_roce_v1_match_mlx5dv),
 	CHECK_TEST(rc_send_with_inv_of_an_mr_key_fails_at_the_responder),

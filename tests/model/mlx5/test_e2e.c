@@ -12,6 +12,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "mlx5/mlx5.h" /* to_m5_ah: an AV written wrong on purpose */
 #include "m5model.h"
 #include "check.h"
 #include "m5t_verbs.h"
@@ -584,6 +585,69 @@ out:
 }
 PAIR_TEST(ud_send_delivers_the_grh_and_the_payload, false)
 
+/*
+ * The device's rule: a UD WQE whose AV names a source GID past the port's
+ * table (two GIDs) sends nothing and fails with LOCAL_QP_OP_ERR.  The AH is
+ * made with index 1, then its AV is rewritten to index 2, as a provider
+ * that wrote the index wrong would.
+ */
+static void
+ud_wqe_naming_a_source_gid_the_port_lacks_fails_and_sends_nothing_on(
+	struct pair *p)
+{
+	struct ibv_qp_init_attr qa = {
+		.qp_type = IBV_QPT_UD,
+		.cap = { .max_send_wr = 8,
+			 .max_recv_wr = 8,
+			 .max_send_sge = 1,
+			 .max_recv_sge = 1 },
+	};
+	struct ibv_ah_attr aa = { .port_num = 1, .is_global = 1 };
+	struct ibv_sge sge;
+	struct ibv_send_wr wr = { .sg_list = &sge,
+				  .num_sge = 1,
+				  .opcode = IBV_WR_SEND,
+				  .send_flags = IBV_SEND_SIGNALED };
+	struct ibv_qp *ua = NULL, *ub = NULL;
+	struct ibv_ah *ah = NULL;
+	struct m5_av *av;
+	struct ibv_wc wc;
+
+	qa.send_cq = qa.recv_cq = p->a.cq;
+	ua = ibv_create_qp(p->pd, &qa);
+	qa.send_cq = qa.recv_cq = p->b.cq;
+	ub = ibv_create_qp(p->pd, &qa);
+	aa.dlid = m5m_port_lid(p->dev, 1);
+	aa.grh.sgid_index = 1;
+	aa.grh.hop_limit = 64;
+	m5m_port_gid(p->dev, 1, &aa.grh.dgid);
+	ah = ibv_create_ah(p->pd, &aa);
+	CHECK(ua && ub && ah);
+	if (!ua || !ub || !ah)
+		goto out;
+	CHECK_EQ(m5t_ud_up(ua, 0x1111), 0);
+	CHECK_EQ(m5t_ud_up(ub, 0x1111), 0);
+	CHECK_EQ(post_recv_on(ub, &p->b, 9, 0, 40 + 128), 0);
+	av = &to_m5_ah(ah)->av;
+	av->grh_gid_fl =
+		htobe32((be32toh(av->grh_gid_fl) & ~(0xffu << 20)) | 2u << 20);
+	sge = (struct ibv_sge){ (uintptr_t)p->a.buf, 100, p->a.mr->lkey };
+	wr.wr.ud.ah = ah;
+	wr.wr.ud.remote_qpn = ub->qp_num;
+	wr.wr.ud.remote_qkey = 0x1111;
+	CHECK_EQ(post_wr_on(ua, &wr), 0);
+	CHECK_EQ(m5t_poll_one(p->a.cq, &wc), 1);
+	CHECK_EQ(wc.status, IBV_WC_LOC_QP_OP_ERR);
+	CHECK_EQ(ibv_poll_cq(p->b.cq, 1, &wc), 0);
+out:
+	qp_close(ub);
+	qp_close(ua);
+	if (ah)
+		CHECK_EQ(ibv_destroy_ah(ah), 0);
+}
+PAIR_TEST(ud_wqe_naming_a_source_gid_the_port_lacks_fails_and_sends_nothing,
+	  false)
+
 /* Many WRs through small queues: SQ, RQ and CQ wrap many times. */
 static void
 queues_that_wrap_many_times_lose_and_repeat_nothing_on(struct pair *p)
@@ -888,6 +952,8 @@ static const struct check_test tests[] = {
 	CHECK_TEST(a_remote_access_error_flushes_the_rest_of_both_qps),
 	CHECK_TEST(rnr_retry_gives_up_after_its_count_or_waits_for_a_receive),
 	CHECK_TEST(ud_send_delivers_the_grh_and_the_payload),
+	CHECK_TEST(
+		ud_wqe_naming_a_source_gid_the_port_lacks_fails_and_sends_nothing),
 	CHECK_TEST(queues_that_wrap_many_times_lose_and_repeat_nothing),
 	CHECK_TEST(a_dropped_doorbell_is_run_by_the_next_one),
 	CHECK_TEST(a_dmabuf_mr_serves_an_rdma_write),

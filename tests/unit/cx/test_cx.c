@@ -11,6 +11,7 @@
 #include "check.h"
 #include "cx_ifc.h"
 #include "cx_int.h"
+#include "m5model.h"
 
 #include "cx_test.h"
 
@@ -325,6 +326,28 @@ static void mad_ifc_says_port_1_active_with_lid_1(void)
 	cx_destroy(cx);
 }
 
+/*
+ * Two GIDs on port 1: GUIDCap 2, and GUIDInfo's block 0 holds the GUIDs
+ * the engine puts in a UD GRH for SGID index 0 and 1 (mlx5_ib reads GID i
+ * as PortInfo's prefix and GUIDInfo's entry i).
+ */
+static void mad_ifc_gives_port_1_the_engines_two_gids(void)
+{
+	struct cx *cx = dev_up();
+	uint8_t smp[256];
+
+	CHECK_EQ(mad(cx, 0x15, 1, smp), CX_OK);
+	CHECK_EQ(smp[64 + 50], 2); /* GUIDCap */
+	CHECK_EQ(mad(cx, 0x14, 0, smp), CX_OK);
+	CHECK_EQ(cx_get(smp, 4 * 8, 16), 0);
+	CHECK_EQ(cx_get64(smp + 64, 0), M5M_PORT_GUID(CX_NODE_GUID, 1, 0));
+	CHECK_EQ(cx_get64(smp + 64, 8), M5M_PORT_GUID(CX_NODE_GUID, 1, 1));
+	CHECK_EQ(cx_get64(smp + 64, 16), 0);
+	CHECK_EQ(mad(cx, 0x14, 1, smp), CX_OK);
+	CHECK_EQ(cx_get(smp, 4 * 8, 16), 0x1c);
+	cx_destroy(cx);
+}
+
 /* mlx5_set_port_caps(): ACCESS_REG PCAP write; PortInfo then says it. */
 static void pcap_write_sets_the_port_info_capability_mask(void)
 {
@@ -519,6 +542,7 @@ static const struct check_test tests[] = {
 	CHECK_TEST(eqs_sharing_a_vector_each_signal_it_and_get_their_events),
 	CHECK_TEST(create_eq_refuses_pages_outside_guest_memory),
 	CHECK_TEST(mad_ifc_says_port_1_active_with_lid_1),
+	CHECK_TEST(mad_ifc_gives_port_1_the_engines_two_gids),
 	CHECK_TEST(pcap_write_sets_the_port_info_capability_mask),
 	CHECK_TEST(hca_vport_context_agrees_with_port_info),
 	CHECK_TEST(pd_xrcd_and_transport_domain_numbers_are_handed_out_once),
