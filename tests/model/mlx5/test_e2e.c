@@ -502,7 +502,8 @@ out:
 	pair_close(&p);
 }
 
-static void ud_send_delivers_the_grh_and_the_payload_on(struct pair *p)
+/* Two UD QPs, a on side a's CQ and b on side b's, up with Q_Key 0x1111. */
+static bool ud_qps_up(struct pair *p, struct ibv_qp **ua, struct ibv_qp **ub)
 {
 	struct ibv_qp_init_attr qa = {
 		.qp_type = IBV_QPT_UD,
@@ -511,6 +512,21 @@ static void ud_send_delivers_the_grh_and_the_payload_on(struct pair *p)
 			 .max_send_sge = 1,
 			 .max_recv_sge = 1 },
 	};
+
+	qa.send_cq = qa.recv_cq = p->a.cq;
+	*ua = ibv_create_qp(p->pd, &qa);
+	qa.send_cq = qa.recv_cq = p->b.cq;
+	*ub = ibv_create_qp(p->pd, &qa);
+	CHECK(*ua && *ub);
+	if (!*ua || !*ub)
+		return false;
+	CHECK_EQ(m5t_ud_up(*ua, 0x1111), 0);
+	CHECK_EQ(m5t_ud_up(*ub, 0x1111), 0);
+	return true;
+}
+
+static void ud_send_delivers_the_grh_and_the_payload_on(struct pair *p)
+{
 	struct ibv_ah_attr aa = { .port_num = 1 };
 	struct ibv_sge sge;
 	struct ibv_send_wr wr = { .sg_list = &sge,
@@ -523,17 +539,13 @@ static void ud_send_delivers_the_grh_and_the_payload_on(struct pair *p)
 	struct ibv_wc wc;
 	int i;
 
-	qa.send_cq = qa.recv_cq = p->a.cq;
-	ua = ibv_create_qp(p->pd, &qa);
-	qa.send_cq = qa.recv_cq = p->b.cq;
-	ub = ibv_create_qp(p->pd, &qa);
+	if (!ud_qps_up(p, &ua, &ub))
+		goto out;
 	aa.dlid = m5m_port_lid(p->dev, 1);
 	ah = ibv_create_ah(p->pd, &aa);
-	CHECK(ua && ub && ah);
-	if (!ua || !ub || !ah)
+	CHECK(ah);
+	if (!ah)
 		goto out;
-	CHECK_EQ(m5t_ud_up(ua, 0x1111), 0);
-	CHECK_EQ(m5t_ud_up(ub, 0x1111), 0);
 	for (i = 0; i < 100; i++)
 		p->a.buf[i] = (uint8_t)(i + 100);
 	CHECK_EQ(post_recv_on(ub, &p->b, 9, 0, 40 + 128), 0);
@@ -595,13 +607,6 @@ static void
 ud_wqe_naming_a_source_gid_the_port_lacks_fails_and_sends_nothing_on(
 	struct pair *p)
 {
-	struct ibv_qp_init_attr qa = {
-		.qp_type = IBV_QPT_UD,
-		.cap = { .max_send_wr = 8,
-			 .max_recv_wr = 8,
-			 .max_send_sge = 1,
-			 .max_recv_sge = 1 },
-	};
 	struct ibv_ah_attr aa = { .port_num = 1, .is_global = 1 };
 	struct ibv_sge sge;
 	struct ibv_send_wr wr = { .sg_list = &sge,
@@ -613,20 +618,16 @@ ud_wqe_naming_a_source_gid_the_port_lacks_fails_and_sends_nothing_on(
 	struct m5_av *av;
 	struct ibv_wc wc;
 
-	qa.send_cq = qa.recv_cq = p->a.cq;
-	ua = ibv_create_qp(p->pd, &qa);
-	qa.send_cq = qa.recv_cq = p->b.cq;
-	ub = ibv_create_qp(p->pd, &qa);
+	if (!ud_qps_up(p, &ua, &ub))
+		goto out;
 	aa.dlid = m5m_port_lid(p->dev, 1);
 	aa.grh.sgid_index = 1;
 	aa.grh.hop_limit = 64;
 	m5m_port_gid(p->dev, 1, &aa.grh.dgid);
 	ah = ibv_create_ah(p->pd, &aa);
-	CHECK(ua && ub && ah);
-	if (!ua || !ub || !ah)
+	CHECK(ah);
+	if (!ah)
 		goto out;
-	CHECK_EQ(m5t_ud_up(ua, 0x1111), 0);
-	CHECK_EQ(m5t_ud_up(ub, 0x1111), 0);
 	CHECK_EQ(post_recv_on(ub, &p->b, 9, 0, 40 + 128), 0);
 	av = &to_m5_ah(ah)->av;
 	av->grh_gid_fl =
