@@ -32,7 +32,9 @@
 #   arch_stage        the arm64/s390x stages' (tests/guest/distro-suite.sh
 #                     with their parts), each run on this host with stand-ins
 #                     for the device and the suites (fake_guest): doorbell's
-#                     apps die with exit 1 and no line; green when they pass;
+#                     apps die with exit 1 and no line; a pair failing
+#                     through doorbell alone is red, one the stock provider
+#                     (run after it) fails too a SKIP; green when they pass;
 #   filter_nothing    tests/guest/apps.sh with a DOORBELL_APPS_ONLY, and
 #                     doorbell-itest with a -k, that match nothing;
 #   retry_rule        pair-lib.sh's pair_tries: a try that showed perftest's
@@ -48,7 +50,9 @@
 #                     kernel exception for an error the stock run did not
 #                     hit (that test, that kind and message but for its
 #                     numbers) is red, and the saved totals are those after the
-#                     exceptions.
+#                     exceptions; suite_unpassed gives the stock run after
+#                     doorbell's every test doorbell did not pass, and all
+#                     of a module that died or crashed at its exit.
 # Prints PASS or FAIL with the ctest entry's name, and on a FAIL the broken
 # run's output, indented.  Exit 1 on a FAIL.
 #
@@ -108,14 +112,14 @@ bare_path() {
 fake_guest() {
 	local g=$tmp/tests/guest f
 	mkdir -p "$g" "$tmp/scripts" "$tmp/conf" "$tmp/bin" "$tmp/build/tests/guest/itest"
-	for f in distro-stage.sh distro-suite.sh itest-run.sh lib/pair-lib.sh; do
+	for f in distro-stage.sh distro-suite.sh itest-run.sh suite-judge.sh lib/pair-lib.sh; do
 		mkdir -p "$g/$(dirname "$f")" && cp "$top/tests/guest/$f" "$g/$f" || return 1
 	done
 	cp "$top/scripts/lib.sh" "$tmp/scripts/" || return 1
 	: >"$tmp/conf/rxe.driver"
 	# shellcheck disable=SC2016 # expanded by the stand-ins
 	{
-		printf '#!/bin/bash\n[[ ${DOORBELL_EXPECT_BACKEND:-} != stock && ${FAKE_APPS_DIE:-} == 1 ]] && exit 1\necho "PASS ${DOORBELL_NAME_PREFIX:-}fake_pair"\n' >"$g/apps.sh"
+		printf '#!/bin/bash\n[[ ${DOORBELL_EXPECT_BACKEND:-} != stock && ${FAKE_APPS_DIE:-} == 1 ]] && exit 1\nif [[ ${DOORBELL_EXPECT_BACKEND:-} != stock && ${FAKE_APPS_FAIL:-} == 1 || ${DOORBELL_EXPECT_BACKEND:-} == stock && ${FAKE_STOCK_FAILS:-} == 1 ]]; then echo "FAIL ${DOORBELL_NAME_PREFIX:-}fake_pair: exit codes client 1 server 0"; exit 1; fi\necho "PASS ${DOORBELL_NAME_PREFIX:-}fake_pair"\n' >"$g/apps.sh"
 		printf '#!/bin/bash\necho "PASS fake_suite"\n' >"$g/rdma-core-suite.sh"
 		printf '#!/bin/bash\necho "PASS ${1:-}pyverbs_fake"\n' >"$g/pyverbs-suite.sh"
 		printf '#!/bin/bash\necho "PASS deb_fake"\n' >"$g/package-takeover.sh"
@@ -172,6 +176,15 @@ judge_suite() {
 	return "$rc"
 }
 
+# shellcheck disable=SC2317 # called by expect
+# unpassed_suite SUMMARY: suite_unpassed on SUMMARY ('|' for newlines), on
+# one line.
+unpassed_suite() {
+	. "$top/tests/guest/suite-judge.sh"
+	tr '|' '\n' <<<"$1" >"$tmp/summary"
+	suite_unpassed "$tmp/summary" | paste -sd' '
+}
+
 case ${1:-} in
 suite_judge)
 	s='pass tests.t.A.test_a|pass tests.t.C.test_c|total 2 0 0 0 0 1'
@@ -201,6 +214,11 @@ suite_judge)
 		"^    doorbell's total 0 1 0 0 0 1$" \
 		judge_suite 'bad error tests.t.K.test_kernel: timed out, 3 CQEs left at 0x5e0 (try 2 of 5)|total 0 0 0 1 0 1' \
 			'bad error tests.t.K.test_kernel: timed out, 12 CQEs left at 0x7f1|total 0 0 0 1 0 1'
+	# The stock run after doorbell's: what doorbell did not pass, a dead
+	# or exit-crashed module whole.
+	expect ci_suite_the_stock_run_gets_every_test_doorbell_did_not_pass 0 \
+		'^tests.t.B.test_b tests.t.E.test_e tests.u tests.v tests.w$' \
+		unpassed_suite 'pass tests.t.A.test_a|skipped skip tests.t.B.test_b: no|bad error tests.t.E.test_e: Errno 22|bad error tests.u.U.test_x: process died (exit 139) before the module ended|bad error tests.v: import failed|pass tests.w.W.test_w|crash w exit 139|total 2 1 0 3 1 4'
 	expect ci_suite_a_kernel_exception_for_another_error_than_stocks_is_red red \
 		'^FAIL doorbell_tests.t.K.test_kernel: not the kernel.s .*another error' \
 		judge_suite 'bad error tests.t.K.test_kernel: timed out, 3 CQEs left|total 0 0 0 1 0 1' \
@@ -314,6 +332,14 @@ distro_stage)
 	expect ci_a_suite_dying_silently_in_the_distro_stage_is_red red \
 		'^FAIL [a-z0-9]+_prebuilt_apps_complete: exit 1 \(no FAIL line\)$' \
 		"${guest_env[@]}" FAKE_APPS_DIE=1 \
+		"$tmp/tests/guest/distro-stage.sh" "$tmp/build" trixie "$tmp/fake.deb" ""
+	expect ci_a_pair_failing_through_doorbell_alone_is_red red \
+		'^FAIL [a-z0-9]+_prebuilt_fake_pair: exit codes client 1 server 0$' \
+		"${guest_env[@]}" FAKE_APPS_FAIL=1 \
+		"$tmp/tests/guest/distro-stage.sh" "$tmp/build" trixie "$tmp/fake.deb" ""
+	expect ci_a_pair_failing_with_the_stock_provider_too_is_a_skip 0 \
+		'^SKIP [a-z0-9]+_prebuilt_fake_pair: failed with the stock provider too; here: exit codes' \
+		"${guest_env[@]}" FAKE_APPS_FAIL=1 FAKE_STOCK_FAILS=1 \
 		"$tmp/tests/guest/distro-stage.sh" "$tmp/build" trixie "$tmp/fake.deb" ""
 	expect ci_the_distro_stage_with_its_suites_passing_is_green 0 \
 		'^PASS trixie_deb_fake$' \

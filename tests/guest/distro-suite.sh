@@ -13,14 +13,19 @@
 # pyverbs-tests/, the bad-input matrix (doorbell-itest -k matrix_)
 # and the features newer than Linux 6.1 (doorbell-itest -k feature_: RDMA
 # ATOMIC WRITE and FLUSH, which must work on these kernels).
-# The stock provider runs first, once, with rxe.driver visible: its apps
-# failures and its suite counts are the baseline (same boot, same kernel).
-#   apps      a pair that fails for doorbell and passed for stock is a
-#             FAIL, one that failed for stock too a SKIP; then one line:
-#             doorbell's failures are at most stock's.
-#   suite     0 failures, 0 errors, and every test stock passed passes,
-#             or skips for a choice of rdma-core-choices.txt, with the same
-#             DOORBELL_SUITE_SEED (rdma-core-suite.sh --baseline).
+# The stock provider is the baseline (same boot, same kernel, rxe.driver
+# visible again): it runs what did not pass through doorbell, right after
+# doorbell's run.
+#   apps      each pair that failed for doorbell runs again with stock:
+#             a FAIL if it passes there, a SKIP if it failed there too;
+#             then one line: every doorbell failure failed for stock too.
+#   suite     0 failures, 0 errors, and every test doorbell did not pass
+#             (a skip, failure or error; a module that died or crashed at
+#             its exit: all of it) runs with stock, with the same
+#             DOORBELL_SUITE_SEED: one that passes there is a FAIL unless
+#             doorbell skips it for a choice of rdma-core-choices.txt
+#             (rdma-core-suite.sh --collect, --tests, --judge --baseline).
+#             A test doorbell passed needs no baseline.
 # Every line is prefixed DISTRO_BUILD_ (e.g. PASS trixie_prebuilt_perftest_
 # ib_send_bw_rc); the guest's facts come first (libibverbs' real file and
 # version, the kernel), with a check that doorbell served rxe0 through it.
@@ -55,6 +60,8 @@ parts=" ${DOORBELL_DISTRO_PARTS:-apps suite pyverbs matrix features} "
 native_parts=" ${DOORBELL_DISTRO_NATIVE_PARTS:-matrix features} "
 # shellcheck source=tests/guest/lib/pair-lib.sh
 . "$here/lib/pair-lib.sh"	# scaled
+# shellcheck source=tests/guest/suite-judge.sh
+. "$here/suite-judge.sh"	# suite_unpassed
 
 distro=${DOORBELL_VM_DISTRO:-}
 if [[ -z $distro ]]; then
@@ -112,34 +119,33 @@ if [[ " $builds " == *" native "* && ! -x $native/tests/guest/itest/doorbell-ite
 fi
 
 # --- the stock baseline -----------------------------------------------------------
-# pairs_failed FILE: the names of the FAIL lines of an apps.sh output.
-pairs_failed() { sed -n 's/^FAIL \([^:]*\):.*/\1/p' "$1" | paste -sd' '; }
-stock_apps=$work/stock.apps
-stock_suite=$work/stock.suite
 # The suite draws QP caps and create flags at random: the same draws for
 # the stock baseline and doorbell (rdma-core-suite.sh --baseline).
 export DOORBELL_SUITE_SEED=${DOORBELL_SUITE_SEED:-$RANDOM}
+
+# stock_apps PAIRS OUT: the apps pairs PAIRS ("a|b") with the stock
+# provider alone, its lines into OUT.
+stock_apps() {
+	echo "== $name: stock provider: the pairs that failed through doorbell (baseline)"
+	show_stock
+	(unset RDMAV_DRIVERS; DOORBELL_EXPECT_BACKEND=stock DOORBELL_APPS_ONLY="^($1)\$" \
+		"$here/apps.sh") >"$2" 2>&1
+	hide_stock
+	sed 's/^\(PASS\|FAIL\|SKIP\) /    stock: \1 /' "$2" | grep -v '^    [a-z]*| '
+}
+
+# stock_suite UNPASSED SAVE: rdma-core's suite with the stock provider
+# alone, only the tests UNPASSED lists (suite_unpassed), its summary into
+# SAVE.
+stock_suite() {
+	echo "== $name: stock provider: rdma-core suite, the $(wc -l <"$1") tests doorbell did not pass (baseline)"
+	show_stock
+	(unset RDMAV_DRIVERS; "$here/rdma-core-suite.sh" --per-module --tests "$1" \
+		--measure --save "$2" --name "${name}_stock_rdma_core_suite_baseline_measured") ||
+		db_failed=1
+	hide_stock
+}
 show_stock
-if [[ $parts == *" apps "* ]]; then
-	echo "== $name: stock provider: apps (baseline)"
-	t0=$(date +%s)
-	(unset RDMAV_DRIVERS; DOORBELL_EXPECT_BACKEND=stock "$here/apps.sh") >"$stock_apps" 2>&1
-	sed 's/^\(PASS\|FAIL\|SKIP\) /    stock: \1 /' "$stock_apps" | grep -v '^    [a-z]*| '
-	echo "    stock apps: $(grep -c '^PASS ' "$stock_apps") passed, $(grep -c '^FAIL ' "$stock_apps") failed"
-	if grep -q '^PASS ' "$stock_apps"; then
-		pass "${name}_stock_apps_baseline_measured"
-	else
-		fail "${name}_stock_apps_baseline_measured" "no pair passed with the stock provider"
-	fi
-	stamp "stock apps"
-fi
-if [[ $parts == *" suite "* ]]; then
-	echo "== $name: stock provider: rdma-core suite, one process per module (baseline)"
-	t0=$(date +%s)
-	(unset RDMAV_DRIVERS; "$here/rdma-core-suite.sh" --per-module --measure --save "$stock_suite" \
-		--name "${name}_stock_rdma_core_suite_baseline_measured") || db_failed=1
-	stamp "stock suite"
-fi
 # The whole doorbell-itest with the stock provider, but for the tests that
 # panic Linux 6.1's rxe with it (tests/guest/itest/README.md, "Against the
 # stock provider"); stock fails some by design (another errno convention).
@@ -211,23 +217,38 @@ for b in $builds; do
 		t0=$(date +%s)
 		out=$work/$b.apps
 		# itest-run.sh: "FAIL ${p}apps_complete" if it died silently.
-		DOORBELL_NAME_PREFIX=$p \
-			DOORBELL_APPS_STOCK_FAILED="$(pairs_failed "$stock_apps")" \
-			"$here/itest-run.sh" --timeout 0 "${p}apps_complete" -- \
-			"$here/apps.sh" | tee "$out" || db_failed=1
+		DOORBELL_NAME_PREFIX=$p "$here/itest-run.sh" --timeout 0 "${p}apps_complete" -- \
+			"$here/apps.sh" >"$out.doorbell"
+		failed=$(sed -n "s/^FAIL ${p}\([^:]*\):.*/\1/p" "$out.doorbell" |
+			grep -vxE 'apps_complete|apps_filter_matches_a_pair' | paste -sd'|')
+		stock_failed=" "
+		if [[ -n $failed ]]; then
+			stock_apps "$failed" "$work/stock.apps"
+			stock_failed=" $(sed -n 's/^FAIL \([^:]*\):.*/\1/p' "$work/stock.apps" | paste -sd' ') "
+		fi
+		# A failure the stock provider shares is a SKIP.
+		awk -v sf="$stock_failed" -v pre="$p" '/^FAIL / {
+			n = substr($2, 1, index($2, ":") - 1); sub("^" pre, "", n)
+			if (index(sf, " " n " ")) { sub(/^FAIL /, "SKIP "); sub(/: /, ": failed with the stock provider too; here: ") }
+		} { print }' "$out.doorbell" | tee "$out"
+		! grep -q '^FAIL ' "$out" || db_failed=1
 		nd=$(($(grep -c '^FAIL ' "$out") + $(grep -c '^SKIP ' "$out")))
-		ns=$(grep -c '^FAIL ' "$stock_apps")
+		ns=$(wc -w <<<"$stock_failed")
 		if ((nd <= ns)); then
-			pass "${p}apps_fail_no_more_than_stock" "$nd failed, $ns with the stock provider"
+			pass "${p}apps_fail_no_more_than_stock" "$nd failed, $ns of them with the stock provider too"
 		else
-			fail "${p}apps_fail_no_more_than_stock" "$nd failed, $ns with the stock provider"
+			fail "${p}apps_fail_no_more_than_stock" "$nd failed, $ns of them with the stock provider too"
 		fi
 		stamp "$b apps"
 	fi
 	if [[ $bparts == *" suite "* ]]; then
 		echo "== $name, $b: rdma-core suite, one process per module"
 		t0=$(date +%s)
-		"$here/rdma-core-suite.sh" --per-module --baseline "$stock_suite" \
+		"$here/rdma-core-suite.sh" --per-module --collect "$work/$b.suite" || db_failed=1
+		: >"$work/$b.unpassed"
+		[[ ! -f $work/$b.suite ]] || suite_unpassed "$work/$b.suite" >"$work/$b.unpassed"
+		stock_suite "$work/$b.unpassed" "$work/stock.suite"
+		"$here/rdma-core-suite.sh" --per-module --judge "$work/$b.suite" --baseline "$work/stock.suite" \
 			--name "${p}rdma_core_suite_no_failures_no_errors_passes_what_stock_passes" ||
 			db_failed=1
 		stamp "$b suite"

@@ -7,6 +7,9 @@ process, so that a crash costs only that module.
     rdma-core-module.py TESTS_DIR RESULTS [--test-timeout S]
         [--module-timeout S] [--dev DEV] [--port N] [--gid N] MODULE...
 
+A MODULE may name some of its tests, MODULE:CLASS.TEST[,CLASS.TEST...]
+(test_qp:QPTest.test_create_qp): then only those run, in that process.
+
 This process imports pyverbs and the suite's shared modules (tests.utils,
 which pulls in base, mlx5_base and efa_base, in the order that avoids
 their import cycle) once, and opens no device; then, for each MODULE,
@@ -73,10 +76,16 @@ def mlx5dv_refusal(dev):
     return None
 
 
-def run_module(a, name, emit):
-    """In the child: import and run one module; returns the exit code."""
+def run_module(a, name, only, emit):
+    """In the child: import and run one module (only the tests ONLY names,
+    if any); returns the exit code."""
     try:
         mod = importlib.import_module("tests." + name)
+        loader = unittest.defaultTestLoader
+        if only:
+            suite = loader.loadTestsFromNames(only, mod)
+        else:
+            suite = loader.loadTestsFromModule(mod)
     except Exception as e:  # a module that cannot load: one error
         emit("error", "tests." + name, f"import failed: {e!r}")
         emit("done", "0")
@@ -142,7 +151,6 @@ def run_module(a, name, emit):
                 emit("fail" if bad else "error", subtest, fmt(err))
 
     signal.signal(signal.SIGALRM, on_alarm)
-    suite = unittest.defaultTestLoader.loadTestsFromModule(mod)
     runner = unittest.TextTestRunner(verbosity=2, resultclass=Result,
                                      stream=sys.stderr)
     res = runner.run(suite)
@@ -198,7 +206,8 @@ def main():
         print(f"rdma-core-module: importing tests.utils: {e!r}",
               file=sys.stderr)
 
-    for name in a.modules:
+    for arg in a.modules:
+        name, _, only = arg.partition(":")
         emit("module", name)
         sys.stdout.flush()
         sys.stderr.flush()
@@ -206,7 +215,8 @@ def main():
         if pid == 0:
             code = 2
             try:
-                code = run_module(a, name, emit)
+                code = run_module(a, name, [t for t in only.split(",") if t],
+                                  emit)
             finally:
                 sys.stdout.flush()
                 sys.stderr.flush()

@@ -8,11 +8,14 @@
 # Usage: rdma-core-suite.sh [--per-module] [--name NAME] [--save FILE]
 #                           [--baseline FILE | --min MIN_PASS | --measure]
 #                           [--test-timeout SECS] [--modules "M..."]
+#                           [--tests FILE] [--collect FILE | --judge FILE]
 #                           [--dev DEV] [--gid N]
 # (default: the guest's DOORBELL_VM_IBDEV and DOORBELL_VM_GID_INDEX, rxe0
 # and 1; tests/guest/mlx5/check-rdma-core-suite.sh: mlx5_0 and 0).
 #
-# Each test_*.py (or only the --modules named, e.g. "test_cq test_qp") runs
+# Each test_*.py (or only the --modules named, e.g. "test_cq test_qp", or
+# only the tests --tests FILE lists, one id a line, a module's name for
+# all of it: tests.test_qp.QPTest.test_create_qp, tests.test_cq) runs
 # in its own python process (rdma-core-module.py), so that a crash costs
 # one module: on Debian 13, python dies in the garbage collector after
 # pyverbs' "Failed to close CQ. Errno: 9" with the stock provider.
@@ -43,8 +46,14 @@
 # An expected failure (unittest.expectedFailure) counts as a skip: it
 # passes on any exception.  The saved counts are those after the kernel
 # exceptions.
-# --measure (the baseline's own run): PASS when some test passed; its
-# failures, errors and crashes are listed, not failed.
+# --measure (the baseline's own run): PASS when some test passed (with
+# --tests: when every module listed ran); its failures, errors and crashes
+# are listed, not failed.
+# --collect FILE runs and keeps the summary in FILE, as it is before the
+# kernel exceptions, and judges nothing (no PASS/FAIL line; exit 0);
+# --judge FILE runs nothing and judges that summary as if it had just run
+# (with --baseline: a stock run made after it, on the tests it did not
+# pass: tests/guest/distro-suite.sh).
 # --name NAME names the PASS/FAIL line (default
 # rdma_core_suite_passes_with_no_failures_or_errors).
 # Exits 1 after its FAIL line.
@@ -64,7 +73,8 @@ dev=$(db_ibdev)
 gid=${DOORBELL_VM_GID_INDEX:-1}
 src=/usr/share/doc/rdma-core/tests
 name=rdma_core_suite_passes_with_no_failures_or_errors
-save="" baseline="" min="" measure=0 test_timeout=120 only=""
+save="" baseline="" min="" measure=0 test_timeout=120 only="" tests=""
+collect="" judge=""
 while (($#)); do
 	case $1 in
 	--dev) dev=${2:?--dev needs a device}; shift ;;
@@ -72,6 +82,9 @@ while (($#)); do
 	--test-timeout) test_timeout=${2:?--test-timeout needs seconds}; shift ;;
 	--per-module) ;;
 	--modules) only=${2:?--modules needs module names}; shift ;;
+	--tests) tests=${2:?--tests needs a file}; shift ;;
+	--collect) collect=${2:?--collect needs a file}; shift ;;
+	--judge) judge=${2:?--judge needs a file}; shift ;;
 	--name) name=${2:?--name needs a name}; shift ;;
 	--save) save=${2:?--save needs a file}; shift ;;
 	--baseline) baseline=${2:?--baseline needs a file}; shift ;;
@@ -108,7 +121,15 @@ res=$work/results
 seed=()
 [[ -z ${DOORBELL_SUITE_SEED:-} ]] || seed=(--seed "$DOORBELL_SUITE_SEED")
 mods=()
-if [[ -n $only ]]; then
+if [[ -n $tests ]]; then
+	# One argument per module: MODULE, or MODULE:CLASS.TEST,... (its tests).
+	mapfile -t mods < <(awk '{
+		id = $1; sub(/^tests\./, "", id); m = id; sub(/\..*/, "", m)
+		if (!(m in sel)) { order[++n] = m; sel[m] = "" }
+		if (id == m) whole[m] = 1
+		else sel[m] = sel[m] (sel[m] == "" ? "" : ",") substr(id, length(m) + 2)
+	} END { for (i = 1; i <= n; i++) print order[i] (whole[order[i]] ? "" : ":" sel[order[i]]) }' "$tests")
+elif [[ -n $only ]]; then
 	read -ra mods <<<"$only"
 else
 	for f in "$work"/tests/test_*.py; do
@@ -116,49 +137,71 @@ else
 		mods+=("${m%.py}")
 	done
 fi
-timeout "$(scaled 3600)" /usr/bin/python3 "$here/rdma-core-module.py" \
-	--test-timeout "$(scaled "$test_timeout")" --module-timeout "$(scaled 900)" \
-	--dev "$dev" --port 1 --gid "$gid" "${seed[@]}" "$work/tests" "$res" "${mods[@]}" \
-	>"$log" 2>&1
-rc=$?
-((rc == 0)) || echo "    (the runner itself exited $rc)"
-
-# Per module: count, and name what failed; the last line sums up:
-#   total PASSED SKIPPED FAILURES ERRORS EXIT_CRASHES MODULES
-# "bad" lines name the failed tests, "crash" lines the exit crashes.
 summary=$work/summary
-awk '
-function flush() {
-	if (mod == "") return
-	if (!done) {
-		if (rc == "") why = "the runner ended"
-		else if (rc == 124) why = "module timed out"
-		else why = "process died (exit " rc ")"
-		print "bad error " (cur != "" ? cur : "tests." mod) ": " why \
-			" before the module ended"
-		E++
-	} else if (rc != 0 && rc != 1) {
-		print "crash " mod " exit " rc
-		C++
+if [[ -n $judge ]]; then
+	cp "$judge" "$summary"
+elif ((${#mods[@]} == 0)); then
+	echo "    no test to run"
+	echo "total 0 0 0 0 0 0" >"$summary"
+else
+	timeout "$(scaled 3600)" /usr/bin/python3 "$here/rdma-core-module.py" \
+		--test-timeout "$(scaled "$test_timeout")" --module-timeout "$(scaled 900)" \
+		--dev "$dev" --port 1 --gid "$gid" "${seed[@]}" "$work/tests" "$res" "${mods[@]}" \
+		>"$log" 2>&1
+	rc=$?
+	((rc == 0)) || echo "    (the runner itself exited $rc)"
+
+	# Per module: count, and name what failed; the last line sums up:
+	#   total PASSED SKIPPED FAILURES ERRORS EXIT_CRASHES MODULES
+	# "bad" lines name the failed tests, "crash" lines the exit crashes.
+	awk '
+	function flush() {
+		if (mod == "") return
+		if (!done) {
+			if (rc == "") why = "the runner ended"
+			else if (rc == 124) why = "module timed out"
+			else why = "process died (exit " rc ")"
+			print "bad error " (cur != "" ? cur : "tests." mod) ": " why \
+				" before the module ended"
+			E++
+		} else if (rc != 0 && rc != 1) {
+			print "crash " mod " exit " rc
+			C++
+		}
+		mods++
 	}
-	mods++
-}
-$1 == "module" { flush(); mod = $2; done = 0; cur = ""; rc = ""; next }
-$1 == "start" { cur = $2; next }
-$1 == "done" { done = 1; cur = ""; next }
-$1 == "exit" { rc = $2; next }
-$1 == "ok" { P++; cur = ""; print "pass " $2; next }
-$1 == "xfail" {
-	S++; cur = ""
-	print "skipped skip " $2 ": an expected failure, which proves no status"
-	next
-}
-$1 == "skip" { S++; cur = ""; print "skipped " $0; next }
-$1 == "fail" || $1 == "xpass" { F++; cur = ""; print "bad " $0; next }
-$1 == "error" { E++; cur = ""; print "bad " $0; next }
-END { flush(); printf "total %d %d %d %d %d %d\n", P, S, F, E, C, mods }
-' "$res" >"$summary"
+	$1 == "module" { flush(); mod = $2; done = 0; cur = ""; rc = ""; next }
+	$1 == "start" { cur = $2; next }
+	$1 == "done" { done = 1; cur = ""; next }
+	$1 == "exit" { rc = $2; next }
+	$1 == "ok" { P++; cur = ""; print "pass " $2; next }
+	$1 == "xfail" {
+		S++; cur = ""
+		print "skipped skip " $2 ": an expected failure, which proves no status"
+		next
+	}
+	$1 == "skip" { S++; cur = ""; print "skipped " $0; next }
+	$1 == "fail" || $1 == "xpass" { F++; cur = ""; print "bad " $0; next }
+	$1 == "error" { E++; cur = ""; print "bad " $0; next }
+	END { flush(); printf "total %d %d %d %d %d %d\n", P, S, F, E, C, mods }
+	' "$res" >"$summary"
+	read -r _ passed skipped failures errors crashes nmods < <(grep '^total ' "$summary")
+	if ((nmods < ${#mods[@]})); then
+		echo "    ERROR: $((${#mods[@]} - nmods)) of ${#mods[@]} modules did not run (the runner ended)"
+		errors=$((errors + ${#mods[@]} - nmods))
+		sed -i "s/^total .*/total $passed $skipped $failures $errors $crashes $nmods/" "$summary"
+	fi
+fi
+# The slowest modules, with the seconds each took (wall, boot excluded).
+awk '$1 == "module" { m = $2 } $1 == "exit" && NF > 2 { print $3, m }' "$res" |
+	sort -rn | head -8 | awk '{ s = s sep $2 " " $1; sep = ", " }
+		END { if (s != "") print "    slowest modules (s): " s }'
 read -r _ passed skipped failures errors crashes nmods < <(grep '^total ' "$summary")
+if [[ -n $collect ]]; then
+	cp "$summary" "$collect"
+	echo "    rdma-core suite, one process per module ($nmods modules), not judged yet: passed $passed, skipped $skipped, failures $failures, errors $errors, exit crashes $crashes"
+	exit 0
+fi
 # The stock run (--measure) samples each kernel exception of this kernel
 # again: a test it passed that an exception names (a kernel bug that
 # strikes now and then) runs up to 4 more times in this boot, its module
@@ -201,24 +244,19 @@ fi
 suite_except "$summary" "$name" "$(uname -r)" "$here/rdma-core-exceptions.txt" \
 	"$baseline"
 read -r _ passed skipped failures errors crashes nmods < <(grep '^total ' "$summary")
-if ((nmods < ${#mods[@]})); then
-	echo "    ERROR: $((${#mods[@]} - nmods)) of ${#mods[@]} modules did not run (the runner ended)"
-	errors=$((errors + ${#mods[@]} - nmods))
-	sed -i "s/^total .*/total $passed $skipped $failures $errors $crashes $nmods/" "$summary"
-fi
 sed -n 's/^bad \([a-z]*\) /    \U\1\E /p' "$summary"
 sed -n 's/^crash \([^ ]*\) exit \(.*\)/    exit crash: \1 (exit status \2) after all its tests ran/p' "$summary"
-# The slowest modules, with the seconds each took (wall, boot excluded).
-awk '$1 == "module" { m = $2 } $1 == "exit" && NF > 2 { print $3, m }' "$res" |
-	sort -rn | head -8 | awk '{ s = s sep $2 " " $1; sep = ", " }
-		END { if (s != "") print "    slowest modules (s): " s }'
 echo "    rdma-core suite, one process per module ($nmods modules): passed $passed, skipped $skipped, failures $failures, errors $errors, exit crashes $crashes"
 [[ -z $save ]] || cp "$summary" "$save"
 [[ -z ${DOORBELL_SUITE_LOG:-} ]] || cp "$res" "$DOORBELL_SUITE_LOG"
 
 why=""
 if ((measure)); then
-	((passed > 0)) || why=", no test passed"
+	if [[ -z $tests ]]; then
+		((passed > 0)) || why=", no test passed"
+	elif ((nmods < ${#mods[@]})); then
+		why=", $((${#mods[@]} - nmods)) of the ${#mods[@]} modules listed did not run"
+	fi
 	failures=0 errors=0
 fi
 ((failures == 0)) || why+=", $failures failures"

@@ -24,6 +24,12 @@
 #       id and its skip reason: a SKIP line names the choice); any other
 #       outcome is a FAIL line.
 #       So is an exit crash the baseline lacks.  Status 1 after a FAIL.
+#   suite_unpassed SUMMARY
+#       The tests of SUMMARY that did not pass, one id a line, for a
+#       baseline run of only those (rdma-core-suite.sh --tests): a skipped
+#       or bad test's id, and a module's own (tests.test_qp) where the
+#       module died (the tests after the one running never ran) or
+#       crashed at its exit, so that all of it runs.
 # pass, fail, skip: scripts/lib.sh's, unless the sourcing script has them
 if ! declare -F pass >/dev/null; then
 	# shellcheck source=scripts/lib.sh
@@ -102,6 +108,15 @@ suite_choice() {
 		fi
 	done <"$1"
 	return 1
+}
+
+suite_unpassed() {
+	awk '$1 == "skipped" || $1 == "bad" {
+		id = $3; sub(/:$/, "", id)
+		# the module died here: the tests after it never ran
+		if (/ before the module ended$/) { split(id, w, "."); id = w[1] "." w[2] }
+		print id }
+	$1 == "crash" { print "tests." $2 }' "$1" | awk '!seen[$0]++'
 }
 
 suite_compare() {
