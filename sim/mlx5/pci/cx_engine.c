@@ -870,6 +870,19 @@ void cx_eng_qp_gone(struct cx *cx, uint32_t qpn)
 	cx->eng->qp[qpn] = NULL;
 }
 
+void cx_eng_qp_psns(struct cx *cx, uint32_t qpn, uint8_t *qpc)
+{
+	struct cx_eng_qp *e = cx->eng ? cx->eng->qp[qpn] : NULL;
+
+	if (!e)
+		return;
+	/* Each was the QPC's until its transition; then the engine moves it. */
+	if (e->m.state >= IBV_QPS_RTR)
+		cx_set(qpc, F_QPC_NEXT_RCV_PSN, e->m.rq_psn);
+	if (e->m.state >= IBV_QPS_RTS)
+		cx_set(qpc, F_QPC_NEXT_SEND_PSN, e->m.sq_psn);
+}
+
 void cx_eng_srq_limit(struct cx *cx, uint32_t srqn)
 {
 	struct cx_eng_srq *e = cx->eng ? cx->eng->srq[srqn] : NULL;

@@ -63,6 +63,8 @@ void cx_eng_reset(struct cx *cx);
 void cx_eng_qp_made(struct cx *cx, uint32_t qpn);
 void cx_eng_qp_moved(struct cx *cx, uint32_t qpn);
 void cx_eng_qp_gone(struct cx *cx, uint32_t qpn);
+/* QUERY_QP: the QP's live send and receive PSNs into QPC; 0 if none. */
+void cx_eng_qp_psns(struct cx *cx, uint32_t qpn, uint8_t *qpc);
 void cx_eng_srq_made(struct cx *cx, uint32_t srqn);
 void cx_eng_srq_limit(struct cx *cx, uint32_t srqn);
 void cx_eng_srq_gone(struct cx *cx, uint32_t srqn);

@@ -273,14 +273,17 @@ static int move_qp(struct cx_cmd *c, const struct move *m, struct cx_qp *q)
 	return CX_OK;
 }
 
-static int query_qp(struct cx_cmd *c, const struct cx_qp *q)
+/* The QPC as last set, with the state and the PSNs as they are now. */
+static int query_qp(struct cx *cx, struct cx_cmd *c, uint32_t qpn)
 {
+	const struct cx_qp *q = &cx->qp[qpn];
 	uint8_t *qpc = c->out + B_QPC;
 
 	if (c->outlen < B_QPC + CX_QPC_BYTES)
 		return CX_BAD_OUTP_LEN;
 	memcpy(qpc, q->qpc, CX_QPC_BYTES);
 	cx_set(qpc, F_QPC_STATE, q->state);
+	cx_eng_qp_psns(cx, qpn, qpc);
 	return CX_OK;
 }
 
@@ -307,7 +310,7 @@ int cx_qp_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c)
 		return CX_OK;
 	}
 	if (opcode == CX_OP_QUERY_QP)
-		return query_qp(c, q);
+		return query_qp(cx, c, qpn);
 	for (i = 0; i < sizeof(moves) / sizeof(moves[0]); i++) {
 		if (moves[i].op != opcode)
 			continue;

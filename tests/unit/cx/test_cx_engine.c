@@ -90,15 +90,21 @@ static void inline_segment_overrunning_its_ds_is_a_violation(void)
 	t_rig_free(r);
 }
 
-/* QP i's state, as QUERY_QP reports it. */
-static uint32_t t_qp_state(struct t_rig *r, unsigned int i)
+/* A field of QP i's QPC (F_QPC_...), as QUERY_QP reports it. */
+static uint32_t t_qpc(struct t_rig *r, unsigned int i, unsigned int off,
+		      unsigned int width)
 {
 	uint8_t in[16] = { 0 }, out[0x110];
 
 	cx_set(in, F_IN_OPCODE, CX_OP_QUERY_QP);
 	cx_set(in, F_QPN, r->qpn[i]);
 	CHECK_EQ(cmd(r->cx, in, sizeof(in), out, sizeof(out)), 0);
-	return cx_get(out + B_QPC, F_QPC_STATE);
+	return cx_get(out + B_QPC, off, width);
+}
+
+static uint32_t t_qp_state(struct t_rig *r, unsigned int i)
+{
+	return t_qpc(r, i, F_QPC_STATE);
 }
 
 /* UC: SEND and RDMA WRITE land as on RC, with one CQE each side. */
@@ -803,6 +809,27 @@ static void rtr2rts_keeps_the_receive_psn_a_message_in_rtr_moved(void)
 }
 
 /*
+ * QUERY_QP reports the PSNs as they are (mlx5_ib's ibv_query_qp sq_psn
+ * and rq_psn): after a message of three packets, the requester's next
+ * send PSN and the responder's next receive PSN are three on.
+ */
+static void query_qp_reports_the_psns_a_message_moved(void)
+{
+	struct t_rig *r = t_rig(CX_ST_RC);
+	uint32_t sq = t_qpc(r, 0, F_QPC_NEXT_SEND_PSN);
+	uint32_t rq = t_qpc(r, 1, F_QPC_NEXT_RCV_PSN);
+	uint32_t len = 2 * (128u << t_qpc(r, 0, F_QPC_MTU)) + 100;
+
+	CHECK_EQ(sq, rq);
+	t_recv(r, 1, len, t_iova[1]);
+	t_send(r, len, r->key[0], t_iova[0]);
+	t_check_req(r, 0, M5_OPCODE_SEND, len);
+	CHECK_EQ(t_qpc(r, 0, F_QPC_NEXT_SEND_PSN), (sq + 3) & 0xffffff);
+	CHECK_EQ(t_qpc(r, 1, F_QPC_NEXT_RCV_PSN), (rq + 3) & 0xffffff);
+	t_rig_free(r);
+}
+
+/*
  * A send that finds no receive WQE is RNR-NAKed and parked.  The receive
  * posted then is only a doorbell record (no write reaches the device): the
  * retry must fall due on the clock, in cx_timers() as the server runs it
@@ -883,6 +910,7 @@ static const struct check_test tests[] = {
 	CHECK_TEST(completion_on_an_armed_cq_raises_one_eqe_and_interrupt),
 	CHECK_TEST(first_message_on_an_rtr_qp_raises_comm_est_on_the_async_eq),
 	CHECK_TEST(rtr2rts_keeps_the_receive_psn_a_message_in_rtr_moved),
+	CHECK_TEST(query_qp_reports_the_psns_a_message_moved),
 	CHECK_TEST(xrc_send_lands_in_the_named_srq_and_completes_on_its_cq),
 	CHECK_TEST(
 		xrc_send_for_an_srq_not_of_the_tgts_xrcd_is_an_invalid_request),
