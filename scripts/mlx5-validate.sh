@@ -29,8 +29,12 @@
 #      modify_qp(ERR), then a marker WR, whose flush completion must come,
 #      through doorbell and libmlx5 alike;
 #   3 and 4 prove who served in the processes that ran them
-#   (itest_served, drain_served, libmlx5_drain_served), as 5 does;
-#   5. ib_write_lat and ib_send_bw through libmlx5 and then doorbell, to
+#   (itest_served, drain_served, libmlx5_drain_served), as 5 and 6 do;
+#   5. XRC (ibv_xsrq_pingpong) and completion timestamps (ibv_rc_pingpong
+#      -t -c, the device's timer moving between receive completions),
+#      through libmlx5 and then doorbell, each proven served
+#      (PROV_xsrq_pingpong_served, PROV_rc_pingpong_ts_served);
+#   6. ib_write_lat and ib_send_bw through libmlx5 and then doorbell, to
 #      compare typical latency and message rate; each column's provider is
 #      proven in the processes that ran it (compare_NAME_PROV_served).
 set -uo pipefail
@@ -160,9 +164,36 @@ witnessed drain_served libdoorbell timeout 60 "$drain" -d "$dev" -g "$gid" |
  witnessed drain_served libmlx5 timeout 60 "$drain" -d "$dev" -g "$gid" |
 	sed 's/^\(PASS\|FAIL\) /\1 libmlx5_/' | record)
 
-echo "== side by side: libmlx5, then doorbell"
 # shellcheck source=tests/guest/lib/pair-lib.sh
 . "$top/tests/guest/lib/pair-lib.sh"
+
+echo "== XRC and completion timestamps: libmlx5, then doorbell"
+# shellcheck disable=SC2317 # xsrq and stamps: called by witnessed
+# xsrq PROV: ibv_xsrq_pingpong (XRC domains, SRQs, send and receive QPs).
+xsrq() {
+	run_pair "$logs/xsrq.$1.s" "$logs/xsrq.$1.c" \
+		ibv_xsrq_pingpong -d "$dev" -g "$gid" -p 18600 -n 20
+	xsrq_verdict "${1}_xsrq_pingpong" "$logs/xsrq.$1.s" "$logs/xsrq.$1.c"
+}
+# shellcheck disable=SC2317
+# stamps PROV: ibv_rc_pingpong -t -c: completion timestamps, data checked,
+# and the device's timer moved between every two receive completions.
+stamps() {
+	run_pair "$logs/ts.$1.s" "$logs/ts.$1.c" \
+		ibv_rc_pingpong -d "$dev" -g "$gid" -p 18601 -n 200 -t -c
+	pingpong_verdict "${1}_rc_pingpong_ts" "$logs/ts.$1.s" "$logs/ts.$1.c" &&
+		pingpong_stamped "${1}_rc_pingpong_ts_stamped" "$logs/ts.$1.s" "$logs/ts.$1.c"
+}
+for prov in libmlx5 doorbell; do
+	(
+		want=libdoorbell
+		[[ $prov == libmlx5 ]] && { unset RDMAV_DRIVERS DOORBELL_MLX5; want=libmlx5; }
+		witnessed "${prov}_xsrq_pingpong_served" "$want" xsrq "$prov"
+		witnessed "${prov}_rc_pingpong_ts_served" "$want" stamps "$prov"
+	) | record
+done
+
+echo "== side by side: libmlx5, then doorbell"
 # Each column proves its provider in the processes that ran it
 # (witnessed: PASS|FAIL compare_NAME_PROV_served).
 compare() {

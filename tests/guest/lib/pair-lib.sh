@@ -194,3 +194,38 @@ pingpong_verdict() {
 	sed 's/^/  client: /' "$cli"
 	return 1
 }
+
+# pingpong_stamped NAME SRV_LOG CLI_LOG: both sides of an ibv_rc_pingpong
+# -t pair saw the device's timer move between every two receive
+# completions: their smallest delta of the completion timestamps is above
+# 0 (a device that stamps no CQE gives 0, and the pingpong still exits 0).
+# PASS or FAIL NAME; returns 1 on a FAIL.
+pingpong_stamped() {
+	local name=$1 log side min mins=
+	for side in server client; do
+		log=$2
+		[[ $side == client ]] && log=$3
+		min=$(sed -n 's/^Min receive completion clock cycles = //p' "$log")
+		if [[ ! $min =~ ^[0-9]+$ ]] || ((min == 0)); then
+			fail "$name" "$side: smallest receive completion delta '$min' clock cycles, not above 0"
+			sed "s/^/  $side: /" "$log"
+			return 1
+		fi
+		mins+=" $side $min"
+	done
+	pass "$name" "smallest receive completion deltas (cycles):$mins"
+}
+
+# xsrq_verdict NAME SRV_LOG CLI_LOG: an ibv_xsrq_pingpong pair run by
+# run_pair: both sides exit 0 and print "success" (the program checks no
+# data).  PASS or FAIL NAME (on a FAIL both logs); returns 1 on a FAIL.
+xsrq_verdict() {
+	if ((rc_s == 0 && rc_c == 0)) && grep -q success "$2" && grep -q success "$3"; then
+		pass "$1" "both sides: success"
+		return 0
+	fi
+	fail "$1" "server exit $rc_s, client exit $rc_c"
+	sed 's/^/  server: /' "$2"
+	sed 's/^/  client: /' "$3"
+	return 1
+}

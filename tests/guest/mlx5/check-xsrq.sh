@@ -43,14 +43,7 @@ xsrq() {
 	after=$(resends)
 	[[ -n $before && -n $after ]] && resent=$((after - before)) &&
 		echo "  $1: $resent ACK-timeout resends by the device"
-	if ((rc_s == 0 && rc_c == 0)) && grep -q success "$dir/srv" && grep -q success "$dir/cli"; then
-		pass "cx_$1" "both sides: success ($iters tests per client)"
-		return 0
-	fi
-	fail "cx_$1" "server exit $rc_s, client exit $rc_c"
-	sed 's/^/  server: /' "$dir/srv"
-	sed 's/^/  client: /' "$dir/cli"
-	return 1
+	xsrq_verdict "cx_$1" "$dir/srv" "$dir/cli"
 }
 
 rc=0
