@@ -156,6 +156,7 @@ boot "$log" $scenarios
 # The kernel's retried-READ bug (docs/reliability.md): a WARNING in rxe's
 # completer. The scenarios with a failed test then get one more boot.
 kernel_bug='^[AB]\| +\[ *[0-9.]+\] WARNING: .*rxe_completer'
+boots=1
 if ((rerun && rc != 124 && rc != 125)) && grep -qE "$kernel_bug" "$log"; then
 	again=()
 	while read -r sc label _; do
@@ -173,6 +174,7 @@ if ((rerun && rc != 124 && rc != 125)) && grep -qE "$kernel_bug" "$log"; then
 		cp "$log" "$log.first"
 		boot "$log.rerun" "${again[@]}"
 		cat "$log.rerun" >>"$log"
+		boots=2
 	fi
 fi
 
@@ -215,8 +217,8 @@ fi
 # Kernel warnings the guests' dmesg showed (run.sh lists them).
 grep -E '^[AB]\| +\[ *[0-9.]+\] WARNING: ' "$log" | sed -E 's/^([AB])\| +/note: host \1 kernel /' | sort -u
 
-# Summary.
-awk -v t=$((SECONDS - t0)) '
+# Summary, of every boot.
+awk -v t=$((SECONDS - t0)) -v boots="$boots" '
 	/^[AB]\| twohost summary / {
 		for (i = 1; i <= NF; i++) {
 			if ($i == "bytes" && $(i + 1) == "verified,") bytes += $(i - 1)
@@ -233,7 +235,7 @@ awk -v t=$((SECONDS - t0)) '
 		if (!(lab in seen)) { seen[lab] = 1; order[n++] = lab }
 	}
 	END {
-		printf "twohost summary: %d bytes verified, %d RC WRs and %d receives completed (both hosts);", bytes, wrs, recvs
+		printf "twohost summary: %d bytes verified, %d RC WRs and %d receives completed (both hosts%s);", bytes, wrs, recvs, boots > 1 ? ", both boots" : ""
 		for (i = 0; i < n; i++) {
 			l = order[i]
 			printf " %s %.2f%% dropped", l, sent[l] + drop[l] ? 100 * drop[l] / (sent[l] + drop[l]) : 0
