@@ -47,12 +47,8 @@ build=${DOORBELL_PROVIDER_BUILD:-$(cd "$here/../../.." && pwd)/build}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 rc=0
-both() {
-	"$here/with-provider.sh" libmlx5 "$@" || rc=1
-	"$here/with-provider.sh" doorbell "$@" || rc=1
-}
-t0=$SECONDS
-stamp() { echo "    ($1: $((SECONDS - t0)) s)"; t0=$SECONDS; }
+# shellcheck source=tests/guest/mlx5/both-lib.sh
+. "$here/both-lib.sh"	# both, stamp
 
 "$here/check-devinfo.sh" || rc=1
 "$here/check-served-witness.sh" || rc=1

@@ -17,12 +17,9 @@ set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 iters=${1:-200}
 rc=0
-both() {
-	"$here/with-provider.sh" libmlx5 "$@" || rc=1
-	"$here/with-provider.sh" doorbell "$@" || rc=1
-}
-t0=$SECONDS
-stamp() { echo "    (slow $1: $((SECONDS - t0)) s)"; t0=$SECONDS; }
+stamp_prefix="slow "
+# shellcheck source=tests/guest/mlx5/both-lib.sh
+. "$here/both-lib.sh"	# both, stamp
 
 both "$here/check-pingpong.sh" "$iters"
 stamp pingpongs
