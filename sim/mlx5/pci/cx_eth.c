@@ -10,7 +10,10 @@
 
 #include "cx_eth.h"
 
-bool cx_eth_op(uint16_t op)
+typedef int cx_eth_exec_fn(struct cx *cx, uint16_t opcode, struct cx_cmd *c);
+
+/* The file that runs Ethernet command OP; NULL if OP is not one. */
+static cx_eth_exec_fn *eth_exec_of(uint16_t op)
 {
 	switch (op) {
 	case CX_OP_SET_FLOW_TABLE_ROOT:
@@ -21,10 +24,13 @@ bool cx_eth_op(uint16_t op)
 	case CX_OP_DESTROY_FLOW_GROUP:
 	case CX_OP_SET_FLOW_TABLE_ENTRY:
 	case CX_OP_DELETE_FLOW_TABLE_ENTRY:
+		return cx_eth_fs_exec;
 	case CX_OP_QUERY_VPORT_STATE:
+	case CX_OP_QUERY_VPORT_COUNTER:
 	case CX_OP_QUERY_HCA_VPORT_PKEY:
 	case CX_OP_QUERY_NIC_VPORT_CONTEXT:
 	case CX_OP_MODIFY_NIC_VPORT_CONTEXT:
+		return cx_eth_vport_exec;
 	case CX_OP_CREATE_TIS:
 	case CX_OP_DESTROY_TIS:
 	case CX_OP_CREATE_TIR:
@@ -33,47 +39,30 @@ bool cx_eth_op(uint16_t op)
 	case CX_OP_CREATE_RQT:
 	case CX_OP_MODIFY_RQT:
 	case CX_OP_DESTROY_RQT:
+		return cx_eth_tir_exec;
 	case CX_OP_CREATE_RQ:
 	case CX_OP_MODIFY_RQ:
 	case CX_OP_DESTROY_RQ:
 	case CX_OP_ALLOC_Q_COUNTER:
 	case CX_OP_DEALLOC_Q_COUNTER:
 	case CX_OP_QUERY_Q_COUNTER:
-	case CX_OP_QUERY_VPORT_COUNTER:
-		return true;
+		return cx_eth_rq_exec;
 	}
-	return false;
+	return NULL;
+}
+
+bool cx_eth_op(uint16_t op)
+{
+	return eth_exec_of(op) != NULL;
 }
 
 int cx_eth_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c)
 {
-	if (!cx->eth)
+	cx_eth_exec_fn *exec = eth_exec_of(opcode);
+
+	if (!cx->eth || !exec)
 		return CX_BAD_OP;
-	switch (opcode) {
-	case CX_OP_QUERY_VPORT_STATE:
-	case CX_OP_QUERY_VPORT_COUNTER:
-	case CX_OP_QUERY_HCA_VPORT_PKEY:
-	case CX_OP_QUERY_NIC_VPORT_CONTEXT:
-	case CX_OP_MODIFY_NIC_VPORT_CONTEXT:
-		return cx_eth_vport_exec(cx, opcode, c);
-	case CX_OP_CREATE_TIS:
-	case CX_OP_DESTROY_TIS:
-	case CX_OP_CREATE_TIR:
-	case CX_OP_MODIFY_TIR:
-	case CX_OP_DESTROY_TIR:
-	case CX_OP_CREATE_RQT:
-	case CX_OP_MODIFY_RQT:
-	case CX_OP_DESTROY_RQT:
-		return cx_eth_tir_exec(cx, opcode, c);
-	case CX_OP_CREATE_RQ:
-	case CX_OP_MODIFY_RQ:
-	case CX_OP_DESTROY_RQ:
-	case CX_OP_ALLOC_Q_COUNTER:
-	case CX_OP_DEALLOC_Q_COUNTER:
-	case CX_OP_QUERY_Q_COUNTER:
-		return cx_eth_rq_exec(cx, opcode, c);
-	}
-	return cx_eth_fs_exec(cx, opcode, c);
+	return exec(cx, opcode, c);
 }
 
 bool cx_eth_init(struct cx *cx)
