@@ -19,15 +19,29 @@ uint32_t t_alloc_pd(struct cx *cx)
 	return cx_get(out, F_OBJ_NUMBER);
 }
 
+/*
+ * CREATE_MKEY of IN (INLEN bytes, its mkc filled in): the new key, with
+ * the mkc's variant (mkey_7_0).
+ */
+uint32_t t_create_mkey(struct cx *cx, uint8_t *in, size_t inlen)
+{
+	uint8_t out[16];
+
+	cx_set(in, F_IN_OPCODE, CX_OP_CREATE_MKEY);
+	CHECK_EQ(cmd(cx, in, inlen, out, sizeof(out)), 0);
+	CHECK_EQ(cx_get(out, F_OUT_STATUS), CX_OK);
+	return cx_get(out, F_MKEY_INDEX) << 8 |
+	       cx_get(in + B_CREATE_MKEY_IN_MKC, F_MKC_MKEY_7_0);
+}
+
 /* CREATE_MKEY in MTT mode over [iova, iova + len) with MTT's 4 pages. */
 uint32_t t_mkey(struct cx *cx, uint32_t pd, uint64_t iova, uint64_t len,
 		const uint64_t *mtt, int access)
 {
-	uint8_t in[0x110 + 4 * 8] = { 0 }, out[16];
+	uint8_t in[0x110 + 4 * 8] = { 0 };
 	uint8_t *mkc = in + B_CREATE_MKEY_IN_MKC;
 	unsigned int i;
 
-	cx_set(in, F_IN_OPCODE, CX_OP_CREATE_MKEY);
 	cx_set(mkc, F_MKC_ACCESS_MODE_1_0, 1);
 	cx_set(mkc, F_MKC_PD, pd);
 	cx_set(mkc, F_MKC_LR, 1);
@@ -43,9 +57,7 @@ uint32_t t_mkey(struct cx *cx, uint32_t pd, uint64_t iova, uint64_t len,
 	for (i = 0; i < 4; i++)
 		/* mlx5_ib's MTT entries carry read/write flags in bits 0-1 */
 		cx_set64(in, B_CREATE_MKEY_IN_MTT + i * 8, mtt[i] | 3);
-	CHECK_EQ(cmd(cx, in, sizeof(in), out, sizeof(out)), 0);
-	CHECK_EQ(cx_get(out, F_OUT_STATUS), CX_OK);
-	return cx_get(out, F_MKEY_INDEX) << 8 | 0x5c;
+	return t_create_mkey(cx, in, sizeof(in));
 }
 
 /*

@@ -11,6 +11,7 @@
 #define DOORBELL_TESTS_CX_RIG_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "cx_engine.h"
@@ -58,6 +59,7 @@ struct t_rig {
 };
 
 uint32_t t_alloc_pd(struct cx *cx);
+uint32_t t_create_mkey(struct cx *cx, uint8_t *in, size_t inlen);
 uint32_t t_mkey(struct cx *cx, uint32_t pd, uint64_t iova, uint64_t len,
 		const uint64_t *mtt, int access);
 uint32_t t_create_qp(struct t_rig *r, unsigned int i, uint32_t st);

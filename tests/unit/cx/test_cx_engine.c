@@ -626,10 +626,9 @@ static void umr_wqe_gives_a_key_remote_write_and_completes(void)
  */
 static uint32_t t_free_mkey(struct t_rig *r, uint32_t octw)
 {
-	uint8_t in[0x110] = { 0 }, out[16];
+	uint8_t in[0x110] = { 0 };
 	uint8_t *mkc = in + B_CREATE_MKEY_IN_MKC;
 
-	cx_set(in, F_IN_OPCODE, CX_OP_CREATE_MKEY);
 	cx_set(mkc, F_MKC_ACCESS_MODE_1_0, 1);
 	cx_set(mkc, F_MKC_FREE, 1);
 	cx_set(mkc, F_MKC_UMR_EN, 1);
@@ -637,25 +636,20 @@ static uint32_t t_free_mkey(struct t_rig *r, uint32_t octw)
 	cx_set(mkc, F_MKC_MKEY_7_0, 0x33);
 	cx_set(mkc, F_MKC_TRANSLATIONS_OCTWORD_SIZE, octw);
 	cx_set(mkc, F_MKC_LOG_PAGE_SIZE, 12);
-	CHECK_EQ(cmd(r->cx, in, sizeof(in), out, sizeof(out)), 0);
-	CHECK_EQ(cx_get(out, F_OUT_STATUS), CX_OK);
-	return cx_get(out, F_MKEY_INDEX) << 8 | 0x33;
+	return t_create_mkey(r->cx, in, sizeof(in));
 }
 
 /* The DMA MR of ib_alloc_pd() (mlx5_ib_get_dma_mr): PA, length64, LW. */
 static uint32_t t_dma_mkey(struct t_rig *r)
 {
-	uint8_t in[0x110] = { 0 }, out[16];
+	uint8_t in[0x110] = { 0 };
 	uint8_t *mkc = in + B_CREATE_MKEY_IN_MKC;
 
-	cx_set(in, F_IN_OPCODE, CX_OP_CREATE_MKEY);
 	cx_set(mkc, F_MKC_LR, 1);
 	cx_set(mkc, F_MKC_LW, 1);
 	cx_set(mkc, F_MKC_LENGTH64, 1);
 	cx_set(mkc, F_MKC_PD, r->pd);
-	CHECK_EQ(cmd(r->cx, in, sizeof(in), out, sizeof(out)), 0);
-	CHECK_EQ(cx_get(out, F_OUT_STATUS), CX_OK);
-	return cx_get(out, F_MKEY_INDEX) << 8;
+	return t_create_mkey(r->cx, in, sizeof(in));
 }
 
 /*

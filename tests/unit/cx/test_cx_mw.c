@@ -19,10 +19,9 @@ enum {
 /* CREATE_MKEY as mlx5_ib_alloc_mw(): the window's key. */
 static uint32_t t_window(struct t_rig *r, bool type2)
 {
-	uint8_t in[0x110] = { 0 }, out[16];
+	uint8_t in[0x110] = { 0 };
 	uint8_t *mkc = in + B_CREATE_MKEY_IN_MKC;
 
-	cx_set(in, F_IN_OPCODE, CX_OP_CREATE_MKEY);
 	cx_set(mkc, F_MKC_FREE, 1);
 	cx_set(mkc, F_MKC_TRANSLATIONS_OCTWORD_SIZE, 4);
 	cx_set(mkc, F_MKC_PD, r->pd);
@@ -32,9 +31,7 @@ static uint32_t t_window(struct t_rig *r, bool type2)
 	cx_set(mkc, F_MKC_EN_RINVAL, type2);
 	cx_set(mkc, F_MKC_QPN, 0xffffff);
 	cx_set(mkc, F_MKC_MKEY_7_0, VARIANT0);
-	CHECK_EQ(cmd(r->cx, in, sizeof(in), out, sizeof(out)), 0);
-	CHECK_EQ(cx_get(out, F_OUT_STATUS), CX_OK);
-	return cx_get(out, F_MKEY_INDEX) << 8 | VARIANT0;
+	return t_create_mkey(r->cx, in, sizeof(in));
 }
 
 /*
