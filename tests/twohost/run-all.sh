@@ -235,7 +235,7 @@ awk -v t=$((SECONDS - t0)) -v boots="$boots" '
 		if (!(lab in seen)) { seen[lab] = 1; order[n++] = lab }
 	}
 	END {
-		printf "twohost summary: %d bytes verified, %d RC WRs and %d receives completed (both hosts%s);", bytes, wrs, recvs, boots > 1 ? ", both boots" : ""
+		printf "twohost summary: %d bytes verified, %d RC WRs and %d receives completed (both hosts%s);", bytes, wrs, recvs, (boots > 1 ? ", both boots" : "")
 		for (i = 0; i < n; i++) {
 			l = order[i]
 			printf " %s %.2f%% dropped", l, sent[l] + drop[l] ? 100 * drop[l] / (sent[l] + drop[l]) : 0
