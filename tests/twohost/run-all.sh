@@ -37,8 +37,11 @@
 # When tests fail and the kernel of a guest logged a WARNING in rxe's
 # completer (rxe_completer: the retried-READ bug of docs/reliability.md,
 # which librxe meets too), the scenarios with failures run once more in a
-# second boot, whose results replace theirs; a note says so. Any other
-# failure stands.
+# second boot, whose results replace theirs; a note says so. So do the
+# scenarios left without a result when a guest died silently: QEMU ended
+# (exit 0) with nothing on the guest's console, no kernel message (the
+# machine was reset under it, as a triple fault does). Any other failure
+# stands.
 # Exit status: 0 when every test passed.
 
 set -uo pipefail
@@ -153,6 +156,14 @@ boot() {
 # shellcheck disable=SC2086 # scenario names are words
 boot "$log" $scenarios
 
+# boot_again: the scenarios in again, in a second boot appended to the log.
+boot_again() {
+	cp "$log" "$log.first"
+	boot "$log.rerun" "${again[@]}"
+	cat "$log.rerun" >>"$log"
+	boots=2
+}
+
 # The kernel's retried-READ bug (docs/reliability.md): a WARNING in rxe's
 # completer. The scenarios with a failed test then get one more boot.
 kernel_bug='^[AB]\| +\[ *[0-9.]+\] WARNING: .*rxe_completer'
@@ -171,10 +182,22 @@ if ((rerun && rc != 124 && rc != 125)) && grep -qE "$kernel_bug" "$log"; then
 		echo "note: the kernel logged a WARNING in rxe_completer (the retried-READ bug, docs/reliability.md); ${again[*]} failed: running them once more in a second boot"
 		grep -E '^[AB]\| (FAIL) ' "$log" | sed 's/^/    first boot: /'
 		grep -E "$kernel_bug" "$log" | sed 's/^/    first boot: /' | sort -u
-		cp "$log" "$log.first"
-		boot "$log.rerun" "${again[@]}"
-		cat "$log.rerun" >>"$log"
-		boots=2
+		boot_again
+	fi
+fi
+# A guest that died silently (above): its scenarios without a result.
+silent_death='^[AB]\| doorbell-vm: guest died without reporting an exit status \(qemu rc 0\)$'
+if ((rerun && boots == 1 && rc == 125)) && grep -qE "$silent_death" "$log" &&
+	! grep -q 'doorbell-vm: last lines of the guest console' "$log"; then
+	again=()
+	while read -r sc label _; do
+		n=twohost_setup_and_teardown_$label
+		[[ -n ${res_a[$n]:-} && -n ${res_b[$n]:-} ]] || again+=("$sc")
+	done <<<"$labels"
+	if ((${#again[@]})); then
+		echo "note: a guest died with nothing on its console (QEMU exit 0, no kernel message); ${again[*]} had no result: running them once more in a second boot"
+		grep -E "$silent_death" "$log" | sed 's/^/    first boot: /'
+		boot_again
 	fi
 fi
 
