@@ -37,6 +37,10 @@
 #                     (run after it) fails too a SKIP; green when they pass;
 #   filter_nothing    tests/guest/apps.sh with a DOORBELL_APPS_ONLY, and
 #                     doorbell-itest with a -k, that match nothing;
+#   twohost_retry     tests/twohost/run-all.sh with a stand-in for run2.sh
+#                     (fake_twohost): a guest that died silently gets its
+#                     scenarios one more boot (green); one that died with
+#                     a kernel message, or died again, is red;
 #   retry_rule        pair-lib.sh's pair_tries: a try that showed perftest's
 #                     clock symptom but whose server crashed is not retried
 #                     (the pair fails); a try that failed for the clock alone
@@ -174,6 +178,39 @@ judge_suite() {
 	suite_compare "$tmp/doorbell" "$tmp/stock" doorbell "$tmp/choices" rxe || rc=1
 	grep -q '^bad ' "$tmp/doorbell" && rc=1
 	return "$rc"
+}
+
+# fake_twohost: in $tmp/tw, tests/twohost/run-all.sh and guest.sh with a
+# stand-in for tests/vm/run2.sh: each boot prints PASS for its scenarios'
+# tests from both hosts, but the first FAKE_DEATHS boots (default 1) run
+# only the first scenario, then host B dies as a silent guest death shows
+# it (with FAKE_CONSOLE=1, after a kernel message on its console) and the
+# boot exits 125.  twohost: run-all.sh there on noloss and loss10.
+fake_twohost() {
+	local d=$tmp/tw
+	mkdir -p "$d/tests/twohost" "$d/tests/vm" "$d/scripts" "$d/build/tests/twohost" "$d/build/lib"
+	cp "$top/tests/twohost/run-all.sh" "$top/tests/twohost/guest.sh" "$d/tests/twohost/" &&
+		cp "$top/scripts/lib.sh" "$d/scripts/" || return 1
+	: >"$d/build/lib/libdoorbell-rdmav34.so"
+	printf '#!/bin/sh
+' >"$d/build/tests/twohost/rdma_xfer"
+	# shellcheck disable=SC2016 # expanded by the stand-in
+	printf '%s
+' '#!/bin/bash' 'while [[ $1 != -- ]]; do shift; done; shift 3' \
+		'n=$(($(cat "$FAKE_STATE" 2>/dev/null || echo 0) + 1)); echo "$n" >"$FAKE_STATE"' \
+		'for sc in "$@"; do l=$("${0%/*}/../twohost/guest.sh" --labels "$sc" | cut -d" " -f2)' \
+		'	for h in A B; do for t in setup_and_teardown_L rc_send_write_L_all_bytes_verified rc_read_L_all_bytes_verified rc_atomics_L_exact rc_completions_L_exactly_once_in_order ud_L_intact_or_missing served_by_doorbell_L netem_injected_L; do echo "$h| PASS twohost_${t/L/$l}"; done; done' \
+		'	((n > ${FAKE_DEATHS:-1})) && continue' \
+		'	echo "B| doorbell-vm: guest died without reporting an exit status (qemu rc 0)"' \
+		'	[[ ${FAKE_CONSOLE:-} == 1 ]] && printf "B| doorbell-vm: last lines of the guest console:\nB|   Kernel panic - not syncing\n"' \
+		'	exit 125; done' >"$d/tests/vm/run2.sh"
+	chmod +x "$d/tests/twohost/"*.sh "$d/tests/vm/run2.sh" "$d/build/tests/twohost/rdma_xfer"
+}
+# shellcheck disable=SC2317 # called by expect
+twohost() {
+	rm -f "$tmp/tw/state"
+	env FAKE_STATE="$tmp/tw/state" "$@" "$tmp/tw/tests/twohost/run-all.sh" \
+		--build "$tmp/tw/build" --scenarios "noloss loss10"
 }
 
 # shellcheck disable=SC2317 # called by expect
@@ -365,6 +402,17 @@ filter_nothing)
 	expect ci_an_itest_filter_matching_nothing_is_red 1 \
 		'^FAIL itest_filters_select_a_test: -k no_such_test with 0 -x filters matches no test$' \
 		"${itest[@]}" -d no_such_device -k no_such_test ;;
+twohost_retry)
+	fake_twohost || { fail ci_twohost_fakes "could not write them"; exit 1; }
+	expect ci_twohost_a_silent_guest_death_gets_one_more_boot 0 \
+		'^note: a guest died with nothing on its console .* loss10 had no result' \
+		twohost
+	expect ci_twohost_a_guest_dying_with_a_kernel_message_is_red red \
+		'^FAIL twohost_setup_and_teardown_10pct_loss: no result from A; no result from B$' \
+		twohost FAKE_CONSOLE=1
+	expect ci_twohost_a_second_silent_death_is_red red \
+		'^FAIL twohost_guests_complete: run2.sh exit 125' \
+		twohost FAKE_DEATHS=2 ;;
 retry_rule)
 	# shellcheck source=tests/guest/lib/pair-lib.sh
 	. "$top/tests/guest/lib/pair-lib.sh"
