@@ -10,9 +10,9 @@
 # it needs (root, Debian 12 or 13; the stages past unit expect Debian 12).
 # Every test prints PASS/FAIL/SKIP <name>; every stage prints its wall time;
 # the run ends with the stage times, then "N passed, N failed, N skipped".
-# Three stages run in the background beside another (beside=, below), when
-# both are run: arm64 beside guest, cross beside trixie, s390x beside sid;
-# their lines come after their partner's.
+# Four stages run in the background beside another (beside=, below), when
+# both are run: arm64 beside guest, cross beside trixie, s390x beside sid,
+# fuzz beside packages; their lines come after their partner's.
 # A stage that exits non-zero without a FAIL line of its own (a script that
 # died, tools that could not be installed) gets "FAIL <stage>_completes:
 # exit N" (run_stage), so no stage passes by saying nothing; the scripts a
@@ -516,16 +516,19 @@ run_stage() {
 # TCG guest keeps about 60% of this machine's 2 CPUs busy (stage cx's two
 # boots took 874 s one after the other, 554 s side by side), so a short
 # guest stage fits beside a long one, and cross's qemu-user beside the one
-# Debian 13 guest of stage trixie.  Their lines and times are recorded
-# after it.  What they install on this host is installed first
+# Debian 13 guest of stage trixie; the fuzz targets, which run for a fixed
+# time, beside stage packages, which leaves a CPU idle (about 60% busy).
+# Their lines and times are recorded after it.  What they install on this host is installed first
 # (beside_deps): stage guest's Debian 12 guest sees this host's root.
-declare -A beside=([arm64]=guest [cross]=trixie [s390x]=sid [extra_beside]=extra)
+declare -A beside=([arm64]=guest [cross]=trixie [s390x]=sid [fuzz]=packages
+	[extra_beside]=extra)
 
 # beside_deps NAME: what stage NAME installs on this host, installed before
 # it starts beside its partner.
 beside_deps() {
 	case $1 in
 	cross) scripts/ci/cross-test.sh --deps-only | record ;;
+	fuzz) scripts/deps.sh clang libclang-rt-dev | record ;;
 	arm64)
 		scripts/ci/cross-test.sh --deps-only arm64 | record
 		tests/vm/prepare.sh --arch arm64 >/dev/null ;;
