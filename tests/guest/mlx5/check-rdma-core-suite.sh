@@ -20,17 +20,30 @@
 # --save FILE keeps the counts (libmlx5's run); --baseline FILE then holds
 # another provider's run to them: PASS with no failure, no error, no exit
 # crash the baseline lacks, and at least as many passes (doorbell's run
-# through tests/guest/mlx5/with-provider.sh, issue #20).
+# through tests/guest/mlx5/with-provider.sh, issue #20).  --collect FILE,
+# --tests FILE and --judge FILE are rdma-core-suite.sh's (check-all.sh:
+# doorbell's run is collected, libmlx5 runs the tests it did not pass,
+# then doorbell's run is judged against that); --name NAME names the line
+# (default cx_rdma_core_suite).
 #
 # Usage: check-rdma-core-suite.sh [--save FILE | --baseline FILE]
+#                                 [--collect FILE | --tests FILE |
+#                                  --judge FILE] [--name NAME]
 #                                 [TEST_TIMEOUT [MODULE...]]
 #        (scripts/cx.sh --timeout 3000 -- tests/guest/mlx5/check-rdma-core-suite.sh)
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-against=()
-case ${1:-} in
---save | --baseline) against=("$1" "${2:?$1 needs a FILE}"); shift 2 ;;
-esac
+against=() name=cx_rdma_core_suite judged="" collecting=0
+while (($#)); do
+	case $1 in
+	--save | --baseline | --tests) against+=("$1" "${2:?$1 needs a FILE}") ;;
+	--collect) against+=("$1" "${2:?$1 needs a FILE}"); collecting=1 ;;
+	--judge) against+=("$1" "${2:?$1 needs a FILE}"); judged=$2 ;;
+	--name) name=${2:?--name needs a name} ;;
+	*) break ;;
+	esac
+	shift 2
+done
 limit=${1:-60}
 shift || true
 only=(); (($#)) && only=(--modules "$*")
@@ -40,8 +53,13 @@ trap 'rm -f "$events" "$out"' EXIT
 
 DOORBELL_SUITE_LOG=$events "$here/../rdma-core-suite.sh" \
 	--dev mlx5_0 --gid 0 --test-timeout "$limit" --per-module \
-	"${only[@]}" "${against[@]}" --name cx_rdma_core_suite | tee "$out"
+	"${only[@]}" "${against[@]}" --name "$name" | tee "$out"
+# A collected run's reasons are printed when it is judged.
+((collecting)) && exit 0
 echo "    skip reasons (tests: reason):"
-sed -n 's/^skip [^:]*: //p' "$events" | sort | uniq -c | sort -rn |
-	sed 's/^ *\([0-9]*\) /    \1: /'
+if [[ -n $judged ]]; then
+	sed -n 's/^skipped skip [^:]*: //p' "$judged"
+else
+	sed -n 's/^skip [^:]*: //p' "$events"
+fi | sort | uniq -c | sort -rn | sed 's/^ *\([0-9]*\) /    \1: /'
 ! grep -q '^FAIL ' "$out"
