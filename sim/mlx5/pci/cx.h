@@ -41,6 +41,13 @@ struct cx_host {
 	 * many WQEs of each QP per tick; 0 runs them at the doorbell.
 	 */
 	unsigned int slow;
+	/*
+	 * Optional, with eth: the wire.  Each frame the port sends (LEN bytes,
+	 * no FCS) is handed to eth_tx; NULL: frames are counted and dropped.
+	 * The port's MAC; all zero: CX_ETH_MAC (cx_eth.h).
+	 */
+	void (*eth_tx)(void *ctx, const uint8_t *frame, unsigned int len);
+	uint8_t mac[6];
 };
 
 /* PCI identity and BAR0 layout (a ConnectX-5 physical function). */
@@ -67,6 +74,13 @@ void cx_reset(struct cx *cx);
  * ran out); the nanoseconds until the next deadline, or -1 when none.
  */
 int64_t cx_timers(struct cx *cx);
+
+/*
+ * A frame from the wire (LEN bytes, no FCS) arrives at the Ethernet port:
+ * steered, received into an RQ's WQE with its CQE, or dropped and counted
+ * (cx_eth_rx.c).  Nothing on an InfiniBand function.
+ */
+void cx_eth_receive(struct cx *cx, const uint8_t *frame, unsigned int len);
 
 /* Region accesses: 0 or a positive errno (out of range, odd size). */
 int cx_config_read(struct cx *cx, uint64_t off, void *buf, uint32_t len);

@@ -199,6 +199,38 @@ enum {
 };
 int cx_eth_tx(struct cx *cx, uint32_t pd, const uint8_t *w, unsigned int len);
 int cx_eth_fs_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c);
+
+/*
+ * cx_eth_pkt.c: a frame's headers as the port's parser finds them (one
+ * C-VLAN tag at most; IPv4 or IPv6 without extension headers; TCP or UDP
+ * of an unfragmented datagram).  Offsets from the frame's start; 0: not
+ * found.  The Internet checksum (RFC 1071): cx_csum_add sums N bytes as
+ * big-endian 16-bit words (an odd last byte padded with 0) onto SUM,
+ * cx_csum_fold folds a sum to 16 bits (not complemented).
+ */
+struct cx_eth_pkt {
+	unsigned int len;
+	uint16_t ethertype; /* after the tag, if any */
+	bool vlan;	    /* a C-VLAN tag follows the MACs */
+	uint16_t tci;
+	uint8_t ip_version; /* 4, 6; 0: not IP */
+	uint8_t ip_proto;   /* IPv4 protocol, IPv6 next header */
+	bool frag;	    /* a fragment (IPv4 MF or offset, IPv6 header 44) */
+	unsigned int l3;    /* the IP header */
+	unsigned int l3_end; /* l3 + the IP datagram's length (in the frame) */
+	unsigned int l4;     /* the TCP or UDP header */
+};
+/* False for a frame shorter than an Ethernet header. */
+bool cx_eth_parse(const uint8_t *f, unsigned int len, struct cx_eth_pkt *p);
+uint32_t cx_csum_add(uint32_t sum, const uint8_t *p, unsigned int n);
+uint16_t cx_csum_fold(uint32_t sum);
+/* Whether the IPv4 header checksum holds (IPv6: true); the TCP or UDP
+ * checksum with its pseudo-header (an IPv4 UDP checksum of 0: true). */
+bool cx_eth_l3_csum_ok(const uint8_t *f, const struct cx_eth_pkt *p);
+bool cx_eth_l4_csum_ok(const uint8_t *f, const struct cx_eth_pkt *p);
+/* Compute and write the IPv4 header's, the TCP or UDP checksum. */
+void cx_eth_fill_l3_csum(uint8_t *f, const struct cx_eth_pkt *p);
+void cx_eth_fill_l4_csum(uint8_t *f, const struct cx_eth_pkt *p);
 /* Whether ID is a NIC receive flow table (for a forward to it). */
 bool cx_eth_ft_valid(const struct cx_eth *e, uint32_t id);
 /* Whether a flow entry forwards to TIR N (it stays while one does). */
