@@ -506,17 +506,24 @@ static int handle(struct vfu *v, const struct hdr *h, uint8_t *p, uint32_t len,
 
 /*
  * Wait until the client's socket is readable, running the device's timers
- * each time the deadline they asked for passes.  0 or errno.
+ * each time the deadline they asked for passes and its aux() whenever its
+ * descriptor is readable (checked before each message too, so a busy
+ * client does not starve it).  0 or errno.
  */
 static int wait_message(struct vfu *v)
 {
 	for (;;) {
 		int64_t ns = v->ops->timers ? v->ops->timers(v->dev) : -1;
 		struct timespec ts = { ns / 1000000000, ns % 1000000000 };
-		struct pollfd p = { .fd = v->fd, .events = POLLIN };
-		int n = ppoll(&p, 1, ns < 0 ? NULL : &ts, NULL);
+		struct pollfd p[2] = { { .fd = v->fd, .events = POLLIN },
+				       { .fd = v->ops->aux_fd,
+					 .events = POLLIN } };
+		int n = ppoll(p, v->ops->aux ? 2 : 1, ns < 0 ? NULL : &ts,
+			      NULL);
 
-		if (n > 0)
+		if (n > 0 && v->ops->aux && p[1].revents)
+			v->ops->aux(v->dev);
+		if (n > 0 && p[0].revents)
 			return 0;
 		if (n < 0 && errno != EINTR)
 			return errno;

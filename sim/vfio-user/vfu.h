@@ -59,6 +59,13 @@ struct vfu_dev_ops {
 	 * called again, or -1 to wait for the next message only.
 	 */
 	int64_t (*timers)(void *dev);
+	/*
+	 * Optional: another descriptor the device reads (a wire), served in
+	 * the same thread: aux(dev) is called between messages whenever
+	 * aux_fd is readable.  aux NULL: none.
+	 */
+	int aux_fd;
+	void (*aux)(void *dev);
 };
 
 struct vfu;

@@ -75,15 +75,26 @@ bool cx_eth_init(struct cx *cx)
 
 void cx_eth_reset(struct cx *cx)
 {
-	if (cx->eth) {
-		/* The statistics count for the server's life, as the engine's */
-		uint64_t frames = cx->eth->tx_frames, bytes = cx->eth->tx_bytes;
+	static const uint8_t mac[6] = CX_ETH_MAC, none[6] = { 0 };
+	struct cx_eth *e = cx->eth;
 
-		cx_eth_rq_reset(cx->eth);
-		memset(cx->eth, 0, sizeof(*cx->eth));
-		cx_eth_vport_reset(cx->eth);
-		cx->eth->tx_frames = frames;
-		cx->eth->tx_bytes = bytes;
+	if (e) {
+		/* The statistics count for the server's life, as the engine's */
+		uint64_t st[] = { e->tx_frames, e->tx_bytes,   e->rx_frames,
+				  e->rx_bytes,	e->rx_dropped, e->rx_no_wqe };
+
+		cx_eth_rq_reset(e);
+		memset(e, 0, sizeof(*e));
+		cx_eth_vport_reset(e);
+		e->tx_frames = st[0];
+		e->tx_bytes = st[1];
+		e->rx_frames = st[2];
+		e->rx_bytes = st[3];
+		e->rx_dropped = st[4];
+		e->rx_no_wqe = st[5];
+		memcpy(e->mac,
+		       memcmp(cx->host.mac, none, 6) ? cx->host.mac : mac,
+		       sizeof(e->mac));
 	}
 }
 
@@ -101,4 +112,12 @@ void cx_eth_report(const struct cx *cx, FILE *f)
 		(unsigned long long)cx->eth->tx_frames);
 	fprintf(f, "stat: eth_tx_bytes %llu\n",
 		(unsigned long long)cx->eth->tx_bytes);
+	fprintf(f, "stat: eth_rx_frames %llu\n",
+		(unsigned long long)cx->eth->rx_frames);
+	fprintf(f, "stat: eth_rx_bytes %llu\n",
+		(unsigned long long)cx->eth->rx_bytes);
+	fprintf(f, "stat: eth_rx_dropped %llu\n",
+		(unsigned long long)cx->eth->rx_dropped);
+	fprintf(f, "stat: eth_rx_no_wqe %llu\n",
+		(unsigned long long)cx->eth->rx_no_wqe);
 }

@@ -26,6 +26,8 @@
 
 #include "cx_int.h"
 
+struct cx_eth_pkt;
+
 /* Opcodes (mlx5_ifc.h MLX5_CMD_OP_*). */
 enum {
 	CX_OP_SET_FLOW_TABLE_ROOT = 0x92f,
@@ -74,6 +76,7 @@ enum {
 	CX_ETH_LOG_MAX_VLAN_LIST = 6,
 	CX_ETH_LISTS = 3, /* MLX5_NVPRT_LIST_TYPE_UC, _MC, _VLAN */
 	CX_ETH_MAX_LIST = 1 << 6,
+	CX_ETH_RSS_KEY = 40, /* rx_hash_toeplitz_key */
 };
 
 /*
@@ -100,10 +103,26 @@ enum {
 	CX_ETH_MAX_Q_COUNTER = 64,
 };
 
+/* A TIR: its RQ, or its RQT and RSS hash (rx_hash_*, outer selector). */
 struct cx_eth_tir {
 	bool valid, indirect;
 	uint8_t self_lb_block; /* MLX5_TIRC_SELF_LB_BLOCK_BLOCK_* */
 	uint32_t target;       /* the RQ (direct) or the RQT (indirect) */
+	uint8_t hash_fn;       /* MLX5_RX_HASH_FN_* */
+	bool symmetric;
+	uint32_t selector; /* rx_hash_field_selector_outer, as one dword */
+	uint8_t key[CX_ETH_RSS_KEY];
+};
+
+/*
+ * What a flow group matches on and an entry's value: the first two parts
+ * of fte_match_param (outer_headers, misc_parameters), the ones
+ * match_criteria_enable may name here.
+ */
+enum {
+	CX_ETH_MATCH_BYTES = 128,
+	CX_ETH_MATCH_OUTER = 0,
+	CX_ETH_MATCH_MISC = 64,
 };
 
 struct cx_eth_rqt {
@@ -116,7 +135,10 @@ struct cx_eth_rqt {
 struct cx_eth_rq {
 	bool valid;
 	uint8_t state, log_sz, log_stride, log_pg_sz, page_offset;
+	bool vsd;    /* VLAN strip disable */
+	uint16_t cc; /* WQEs the port has filled */
 	uint32_t cqn, pd, counter;
+	uint32_t no_wqe; /* frames dropped for want of a WQE */
 	uint64_t dbr;
 	uint32_t npas;
 	uint64_t *pas;
@@ -131,13 +153,15 @@ struct cx_eth_ft {
 struct cx_eth_fg {
 	bool valid;
 	uint8_t criteria_enable;
-	uint32_t ft, start, end; /* table id, first and last index */
+	uint32_t ft, start, end;	  /* table id, first and last index */
+	uint8_t mask[CX_ETH_MATCH_BYTES]; /* parts not enabled: 0 */
 };
 
 struct cx_eth_fte {
 	bool valid;
 	uint16_t action;
 	uint32_t ft, index, group;
+	uint8_t value[CX_ETH_MATCH_BYTES];
 	uint32_t ndest;
 	struct {
 		uint8_t type; /* MLX5_IFC_FLOW_DESTINATION_TYPE_* */
@@ -157,6 +181,7 @@ struct cx_eth {
 	struct cx_eth_rq rq[1 << CX_ETH_LOG_MAX_RQ];
 	bool q_counter[CX_ETH_MAX_Q_COUNTER];
 	/* cx_eth_vport.c */
+	uint8_t mac[6];	      /* cx_host's, or CX_ETH_MAC */
 	uint16_t vport_mtu;   /* 0 until MODIFY_NIC_VPORT_CONTEXT sets it */
 	uint16_t admin_mtu;   /* PMTU */
 	uint8_t admin_status; /* PAOS: MLX5_PORT_UP (1) or _DOWN (2) */
@@ -166,6 +191,10 @@ struct cx_eth {
 	/* cx_eth_tx.c: frames the SQs sent (LSO: per segment), and the
 	 * bytes their WQEs gave; all dropped, as there is no wire yet */
 	uint64_t tx_frames, tx_bytes;
+	/* cx_eth_rx.c: frames received into an RQ; dropped: the port down,
+	 * no entry steered them to an RQ in RDY, longer than the WQE, or
+	 * (rx_no_wqe) the RQ had no WQE posted */
+	uint64_t rx_frames, rx_bytes, rx_dropped, rx_no_wqe;
 };
 
 /* cx_eth_caps.c: the *N fields of capability type TYPE an Ethernet port
@@ -233,6 +262,20 @@ void cx_eth_fill_l3_csum(uint8_t *f, const struct cx_eth_pkt *p);
 void cx_eth_fill_l4_csum(uint8_t *f, const struct cx_eth_pkt *p);
 /* Whether ID is a NIC receive flow table (for a forward to it). */
 bool cx_eth_ft_valid(const struct cx_eth *e, uint32_t id);
+/*
+ * The TIR that the NIC receive tables steer a frame to, given its match
+ * parameters M (CX_ETH_MATCH_BYTES, as struct cx_eth_fg's mask); 0 when
+ * a table drops it or misses with the default action.
+ */
+uint32_t cx_eth_fs_steer(const struct cx_eth *e, const uint8_t *m);
+/*
+ * The RQ of TIR N for frame F (P its headers): the direct TIR's, or the
+ * RQT entry the hash picks; *HASH and *HTYPE are the CQE's
+ * rss_hash_result and rss_hash_type (0 for a direct TIR).  0: none.
+ */
+uint32_t cx_eth_tir_rq(const struct cx_eth *e, uint32_t n, const uint8_t *f,
+		       const struct cx_eth_pkt *p, uint32_t *hash,
+		       uint8_t *htype);
 /* Whether a flow entry forwards to TIR N (it stays while one does). */
 bool cx_eth_fs_dest_named(const struct cx_eth *e, uint32_t n);
 

@@ -10,7 +10,15 @@
  * higher level, groups that do not overlap inside their table, an entry
  * at a free index inside its group, forwarding to tables or TIRs
  * (cx_eth_tir.c) that exist.  No flow_modify_en: an entry is never
- * rewritten in place (op_mod 0 only).  No frame is matched yet.
+ * rewritten in place (op_mod 0 only).
+ *
+ * Steering a received frame (cx_eth_fs_steer): from the root table, the
+ * entry of the lowest index whose group's mask, applied to the frame's
+ * match parameters, gives the entry's value; its action decides: DROP,
+ * or FWD_DEST to its first destination (a table, looked up the same way,
+ * or a TIR: the end); ALLOW, having no destination on a NIC receive
+ * table, drops.  A miss forwards to the table's miss table, or with the
+ * default action drops.  Levels only rise, so a lookup ends.
  */
 #include <stddef.h>
 #include <string.h>
@@ -26,7 +34,9 @@ enum {
 	MODIFY_MISS_TABLE_ID = 1 << 0, /* MLX5_MODIFY_FLOW_TABLE_MISS_... */
 	ROOT_DISCONNECT = 1,	       /* set_flow_table_root op_mod */
 	/* match_criteria_enable: MLX5_MATCH_OUTER_HEADERS, _MISC_PARAMETERS */
-	CRITERIA_OFFERED = 1 << 0 | 1 << 1,
+	CRITERIA_OUTER = 1 << 0,
+	CRITERIA_MISC = 1 << 1,
+	CRITERIA_OFFERED = CRITERIA_OUTER | CRITERIA_MISC,
 	/* MLX5_FLOW_CONTEXT_ACTION_ALLOW, _DROP, _FWD_DEST (no COUNT) */
 	ACTION_ALLOW = 0x1,
 	ACTION_DROP = 0x2,
@@ -171,6 +181,16 @@ static int create_fg(struct cx_eth *e, struct cx_eth_ft *t, struct cx_cmd *c)
 	if (g.start > g.end || g.end >> t->log_size ||
 	    g.criteria_enable & ~CRITERIA_OFFERED)
 		return CX_BAD_PARAM;
+	/* What each part enabled matches on; the rest matches anything. */
+	if (g.criteria_enable & CRITERIA_OUTER)
+		memcpy(g.mask + CX_ETH_MATCH_OUTER,
+		       c->in + B_CREATE_FLOW_GROUP_IN_MATCH +
+			       CX_ETH_MATCH_OUTER,
+		       CX_ETH_MATCH_MISC - CX_ETH_MATCH_OUTER);
+	if (g.criteria_enable & CRITERIA_MISC)
+		memcpy(g.mask + CX_ETH_MATCH_MISC,
+		       c->in + B_CREATE_FLOW_GROUP_IN_MATCH + CX_ETH_MATCH_MISC,
+		       CX_ETH_MATCH_BYTES - CX_ETH_MATCH_MISC);
 	for (i = 0; i < CX_ETH_MAX_FG; i++) {
 		const struct cx_eth_fg *o = &e->fg[i];
 
@@ -285,6 +305,7 @@ static int set_fte(struct cx_eth *e, struct cx_eth_ft *t,
 	f.index = cx_get(c->in, F_FTE_IN_FLOW_INDEX);
 	f.group = cx_get(c->in, F_FTE_GROUP_ID);
 	f.action = cx_get(c->in, F_FTE_ACTION);
+	memcpy(f.value, c->in + B_SET_FTE_IN_MATCH_VALUE, sizeof(f.value));
 	g = group(e, t, f.group);
 	if (cx_get(c->in, F_IN_OP_MOD) || !g || f.index < g->start ||
 	    f.index > g->end || entry(e, t, f.index))
@@ -307,6 +328,60 @@ static int set_fte(struct cx_eth *e, struct cx_eth_ft *t,
 		}
 	}
 	return CX_NO_RES;
+}
+
+static bool matches(const struct cx_eth_fg *g, const struct cx_eth_fte *f,
+		    const uint8_t *m)
+{
+	unsigned int i;
+
+	for (i = 0; i < CX_ETH_MATCH_BYTES; i++)
+		if ((m[i] & g->mask[i]) != (f->value[i] & g->mask[i]))
+			return false;
+	return true;
+}
+
+/* The entry of table ID that frame M hits: the lowest index matching. */
+static const struct cx_eth_fte *lookup(const struct cx_eth *e, uint32_t id,
+				       const uint8_t *m)
+{
+	const struct cx_eth_fte *hit = NULL;
+	unsigned int i;
+
+	for (i = 0; i < CX_ETH_MAX_FTE; i++) {
+		const struct cx_eth_fte *f = &e->fte[i];
+
+		if (!f->valid || f->ft != id || (hit && hit->index < f->index))
+			continue;
+		if (matches(&e->fg[f->group - 1], f, m))
+			hit = f;
+	}
+	return hit;
+}
+
+uint32_t cx_eth_fs_steer(const struct cx_eth *e, const uint8_t *m)
+{
+	uint32_t id = e->root_ft;
+	unsigned int hops;
+
+	/* Bounded as well: the device never trusts its own tables blindly. */
+	for (hops = 0; hops < CX_ETH_MAX_FT && cx_eth_ft_valid(e, id); hops++) {
+		const struct cx_eth_ft *t = &e->ft[id - 1];
+		const struct cx_eth_fte *f = lookup(e, id, m);
+
+		if (!f) {
+			if (t->miss_action != MISS_ACTION_FWD)
+				return 0;
+			id = t->miss_id;
+			continue;
+		}
+		if (!(f->action & ACTION_FWD_DEST) || !f->ndest)
+			return 0;
+		if (f->dest[0].type == DEST_TIR)
+			return f->dest[0].id;
+		id = f->dest[0].id;
+	}
+	return 0;
 }
 
 int cx_eth_fs_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c)

@@ -113,6 +113,9 @@
 #define F_TIRC_TUNNELED_OFFLOAD_EN 0x102, 0x1
 #define F_TIRC_INDIRECT_TABLE	   0x108, 0x18
 #define F_TIRC_RX_HASH_FN	   0x120, 0x4
+#define F_TIRC_RX_HASH_SYMMETRIC   0x100, 0x1
+#define B_TIRC_RX_HASH_KEY	   0x28 /* rx_hash_toeplitz_key, 40 bytes */
+#define F_TIRC_RX_HASH_SEL_OUTER   0x280, 0x20 /* rx_hash_field_select */
 #define F_TIRC_SELF_LB_BLOCK	   0x126, 0x2
 #define F_TIRC_TRANSPORT_DOMAIN	   0x128, 0x18
 
@@ -120,6 +123,27 @@
 #define F_RQTC_RQT_MAX_SIZE    0xb0, 0x10
 #define F_RQTC_RQT_ACTUAL_SIZE 0xd0, 0x10
 #define B_RQTC_RQ_NUM	       0xf0
+
+/* fte_match_param (create_flow_group_in.match_criteria at byte 0x40,
+ * flow_context.match_value at set_fte_in byte 0x80): outer_headers
+ * (fte_match_set_lyr_2_4) first, misc_parameters at byte 0x40 */
+#define B_CREATE_FLOW_GROUP_IN_MATCH 0x40
+#define B_SET_FTE_IN_MATCH_VALUE     0x80
+#define B_MATCH_SMAC		     0x0
+#define B_MATCH_ETHERTYPE	     0x6
+#define B_MATCH_DMAC		     0x8
+#define B_MATCH_FIRST_VLAN	     0xe /* prio, cfi, vid: the TCI */
+#define B_MATCH_IP_PROTOCOL	     0x10
+#define B_MATCH_IP_DSCP_ECN	     0x11
+#define F_MATCH_CVLAN_TAG	     0x90, 0x1
+#define F_MATCH_FRAG		     0x92, 0x1
+#define F_MATCH_IP_VERSION	     0x93, 0x4
+#define F_MATCH_TCP_FLAGS	     0x97, 0x9
+#define B_MATCH_TCP_SPORT	     0x14 /* and dport at 0x16 */
+#define B_MATCH_TTL_HOPLIMIT	     0x1b
+#define B_MATCH_UDP_SPORT	     0x1c /* and dport at 0x1e */
+#define B_MATCH_SRC_IP		     0x20 /* 16 bytes; IPv4 in the last 4 */
+#define B_MATCH_DST_IP		     0x30
 
 /* rqc; the page list (pas) at create_rq_in + 0x110 */
 #define F_RQC_VSD		0x3, 0x1
@@ -132,11 +156,13 @@
 #define F_MODIFY_RQ_IN_RQ_STATE 0x40, 0x4
 
 /* query_q_counter_in/out, query_vport_counter_out, ppcnt_reg */
-#define F_QUERY_Q_COUNTER_IN_SET_ID   0xf8, 0x8
-#define QUERY_Q_COUNTER_OUT_BYTES     0x100
-#define QUERY_VPORT_COUNTER_OUT_BYTES 0x210
-#define F_PPCNT_GRP		      0x1a, 0x6
-#define PPCNT_BYTES		      0x100
+#define F_QUERY_Q_COUNTER_IN_SET_ID	    0xf8, 0x8
+#define F_QUERY_Q_COUNTER_IN_CLEAR	    0xc0, 0x1
+#define F_QUERY_Q_COUNTER_OUT_OUT_OF_BUFFER 0x180, 0x20
+#define QUERY_Q_COUNTER_OUT_BYTES	    0x100
+#define QUERY_VPORT_COUNTER_OUT_BYTES	    0x210
+#define F_PPCNT_GRP			    0x1a, 0x6
+#define PPCNT_BYTES			    0x100
 
 /* alloc_q_counter_out, dealloc_q_counter_in */
 #define F_Q_COUNTER_SET_ID 0x58, 0x8

@@ -8,8 +8,8 @@
  * of one no TIR or RQT names.  The first RQ mlx5e makes is its drop RQ
  * (one WQE, no PD: it never receives).  And the Q counters the RQs count
  * into (ALLOC/DEALLOC_Q_COUNTER, mlx5e_create_q_counters; QUERY_Q_COUNTER
- * for mlx5e's statistics: all zero, as no frame is received yet).  No frame is
- * received yet: the RQs are kept for the data path (issue #32).
+ * for mlx5e's statistics: out_of_buffer, the rest zero).  cx_eth_rx.c
+ * receives into them.
  */
 #include <stdlib.h>
 
@@ -52,6 +52,7 @@ static int create_rq(struct cx *cx, struct cx_cmd *c)
 	unsigned int i;
 	int st;
 
+	r.vsd = cx_get(rqc, F_RQC_VSD);
 	r.cqn = cx_get(rqc, F_RQC_CQN);
 	r.pd = cx_get(wq, F_WQ_PD);
 	r.counter = cx_get(rqc, F_RQC_COUNTER_SET_ID);
@@ -95,6 +96,8 @@ static int modify_rq(struct cx_eth_rq *r, const struct cx_cmd *c)
 	      (cur == RQ_RDY && next == RQ_ERR)))
 		return CX_BAD_PARAM;
 	r->state = next;
+	if (next == RQ_RST)
+		r->cc = 0; /* the work queue starts again at WQE 0 */
 	return CX_OK;
 }
 
@@ -121,6 +124,23 @@ static int q_counter(struct cx_eth *e, uint16_t opcode, struct cx_cmd *c)
 		}
 	}
 	return CX_NO_RES;
+}
+
+/* out_of_buffer: frames its RQs had no WQE for (the rest stay 0). */
+static int query_q_counter(struct cx_eth *e, uint32_t n, struct cx_cmd *c)
+{
+	uint64_t sum = 0;
+	unsigned int i;
+
+	for (i = 0; i < MAX_RQ; i++) {
+		if (e->rq[i].valid && e->rq[i].counter == n) {
+			sum += e->rq[i].no_wqe;
+			if (cx_get(c->in, F_QUERY_Q_COUNTER_IN_CLEAR))
+				e->rq[i].no_wqe = 0;
+		}
+	}
+	cx_set(c->out, F_QUERY_Q_COUNTER_OUT_OUT_OF_BUFFER, (uint32_t)sum);
+	return CX_OK;
 }
 
 int cx_eth_rq_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c)
@@ -162,7 +182,7 @@ int cx_eth_rq_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c)
 			return CX_BAD_PARAM;
 		if (c->outlen < QUERY_Q_COUNTER_OUT_BYTES)
 			return CX_BAD_OUTP_LEN;
-		return CX_OK; /* no frame counted: out_of_buffer 0 ... */
+		return query_q_counter(e, n, c);
 	}
 	return CX_BAD_OP;
 }

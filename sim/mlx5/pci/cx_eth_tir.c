@@ -14,6 +14,8 @@
  *    RQT and LRO stay as created.
  * Objects named elsewhere stay: a TIR's RQT, an RQT's or TIR's RQ.
  */
+#include <string.h>
+
 #include "cx_eth.h"
 #include "cx_eth_ifc.h"
 #include "cx_ifc.h"
@@ -27,6 +29,21 @@ enum {
 	MAX_TIS = 1 << CX_ETH_LOG_MAX_TIS,
 	MAX_TIR = 1 << CX_ETH_LOG_MAX_TIR,
 	MAX_RQT = 1 << CX_ETH_LOG_MAX_RQT,
+	/* rx_hash_field_select: l3_prot_type, l4_prot_type (the dword's top
+	 * bits), selected_fields MLX5_HASH_FIELD_SEL_* (its low bits) */
+	SEL_L3_IPV6 = 1u << 31,
+	SEL_L4_UDP = 1u << 30,
+	SEL_SRC_IP = 1 << 0,
+	SEL_DST_IP = 1 << 1,
+	SEL_L4_SPORT = 1 << 2,
+	SEL_L4_DPORT = 1 << 3,
+	/* mlx5_cqe64.rss_hash_type: IP bits 3:2, L4 bits 7:6 */
+	HTYPE_IPV4 = 1 << 2,
+	HTYPE_IPV6 = 2 << 2,
+	HTYPE_TCP = 1 << 6,
+	HTYPE_UDP = 2 << 6,
+	IPPROTO_TCP = 6,
+	IPPROTO_UDP = 17,
 };
 
 bool cx_eth_tir_valid(const struct cx_eth *e, uint32_t n)
@@ -64,6 +81,97 @@ static bool td_valid(const struct cx *cx, const uint8_t *ctx, unsigned int off,
 		     unsigned int width)
 {
 	return cx_obj_used(cx, CX_OBJ_TD, cx_get(ctx, off, width));
+}
+
+/* The Toeplitz hash of IN (N bytes) under KEY (40 bytes: N <= 36). */
+static uint32_t toeplitz(const uint8_t *key, const uint8_t *in, unsigned int n)
+{
+	uint32_t h = 0, win = (uint32_t)key[0] << 24 | key[1] << 16 |
+			      key[2] << 8 | key[3];
+	unsigned int i, b;
+
+	for (i = 0; i < n; i++) {
+		for (b = 0; b < 8; b++) {
+			if (in[i] & (0x80 >> b))
+				h ^= win;
+			win = win << 1 | ((key[i + 4] >> (7 - b)) & 1);
+		}
+	}
+	return h;
+}
+
+/* Copy A and B (N bytes each) into OUT, the smaller first when SYM. */
+static unsigned int put_pair(uint8_t *out, const uint8_t *a, const uint8_t *b,
+			     unsigned int n, bool sym)
+{
+	if (sym && memcmp(a, b, n) > 0) {
+		const uint8_t *t = a;
+
+		a = b;
+		b = t;
+	}
+	memcpy(out, a, n);
+	memcpy(out + n, b, n);
+	return 2 * n;
+}
+
+/*
+ * The hash input of the fields the selector names, when the frame is of
+ * its L3 (and L4) type: source then destination address, source then
+ * destination port.  A symmetric hash puts the smaller of each pair
+ * first (our choice: the PRM names no order), so both directions agree.
+ */
+static unsigned int hash_input(const struct cx_eth_tir *t, const uint8_t *f,
+			       const struct cx_eth_pkt *p, uint8_t *in,
+			       uint8_t *htype)
+{
+	bool v6 = t->selector & SEL_L3_IPV6;
+	uint8_t want_l4 = t->selector & SEL_L4_UDP ? IPPROTO_UDP : IPPROTO_TCP;
+	unsigned int n = 0, alen = v6 ? 16 : 4;
+	const uint8_t *src = f + p->l3 + (v6 ? 8 : 12);
+
+	*htype = 0;
+	if (p->ip_version != (v6 ? 6 : 4))
+		return 0;
+	if (t->selector & (SEL_SRC_IP | SEL_DST_IP)) {
+		n += put_pair(in, src, src + alen, alen, t->symmetric);
+		*htype |= v6 ? HTYPE_IPV6 : HTYPE_IPV4;
+	}
+	if (t->selector & (SEL_L4_SPORT | SEL_L4_DPORT)) {
+		if (!p->l4 || p->ip_proto != want_l4)
+			return n;
+		n += put_pair(in + n, f + p->l4, f + p->l4 + 2, 2,
+			      t->symmetric);
+		*htype |= want_l4 == IPPROTO_UDP ? HTYPE_UDP : HTYPE_TCP;
+	}
+	return n;
+}
+
+uint32_t cx_eth_tir_rq(const struct cx_eth *e, uint32_t n, const uint8_t *f,
+		       const struct cx_eth_pkt *p, uint32_t *hash,
+		       uint8_t *htype)
+{
+	const struct cx_eth_tir *t;
+	const struct cx_eth_rqt *q;
+	uint8_t in[36];
+	unsigned int len;
+
+	*hash = 0;
+	*htype = 0;
+	if (!cx_eth_tir_valid(e, n))
+		return 0;
+	t = &e->tir[n - 1];
+	if (!t->indirect)
+		return t->target;
+	q = &e->rqt[t->target - 1];
+	if (!q->n)
+		return 0;
+	if (t->hash_fn == HASH_FN_TOEPLITZ) {
+		len = hash_input(t, f, p, in, htype);
+		*hash = len ? toeplitz(t->key, in, len) : 0;
+	}
+	/* The hash's low bits index the table (mlx5e's size: a power of 2). */
+	return q->rq[*hash % q->n];
 }
 
 static int create_tis(struct cx *cx, struct cx_cmd *c)
@@ -108,6 +216,10 @@ static int create_tir(struct cx *cx, struct cx_cmd *c)
 	case DISP_INDIRECT:
 		t.indirect = true;
 		t.target = cx_get(ctx, F_TIRC_INDIRECT_TABLE);
+		t.hash_fn = cx_get(ctx, F_TIRC_RX_HASH_FN);
+		t.symmetric = cx_get(ctx, F_TIRC_RX_HASH_SYMMETRIC);
+		t.selector = cx_get(ctx, F_TIRC_RX_HASH_SEL_OUTER);
+		memcpy(t.key, ctx + B_TIRC_RX_HASH_KEY, sizeof(t.key));
 		if (!rqt_valid(e, t.target) ||
 		    cx_get(ctx, F_TIRC_RX_HASH_FN) > HASH_FN_TOEPLITZ)
 			return CX_BAD_PARAM;

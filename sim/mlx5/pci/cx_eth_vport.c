@@ -60,7 +60,6 @@ enum {
 	PKEY_BYTES = 4,
 };
 
-static const uint8_t mac[6] = CX_ETH_MAC;
 static const uint8_t log_max_list[CX_ETH_LISTS] = { CX_ETH_LOG_MAX_UC_LIST,
 						    CX_ETH_LOG_MAX_MC_LIST,
 						    CX_ETH_LOG_MAX_VLAN_LIST };
@@ -113,7 +112,7 @@ static int query_context(struct cx_eth *e, struct cx_cmd *c)
 	cx_set(v, F_NVC_PROMISC_ALL, e->promisc_all);
 	cx_set(v, F_NVC_ALLOWED_LIST_TYPE, t);
 	cx_set(v, F_NVC_ALLOWED_LIST_SIZE, e->list_size[t]);
-	memcpy(v + B_NVC_PERMANENT_ADDRESS, mac, sizeof(mac));
+	memcpy(v + B_NVC_PERMANENT_ADDRESS, e->mac, sizeof(e->mac));
 	memcpy(v + NIC_VPORT_CONTEXT_BYTES, e->list[t], fit * LIST_ENTRY_BYTES);
 	return CX_OK;
 }

@@ -3,13 +3,20 @@
  * cx-server: the software ConnectX on a vfio-user socket, for QEMU's
  * vfio-user-pci device.
  *
- *	cx-server [--trace] [--eth] [--vectors N] [--stats FILE] [--slow[=N]] SOCKET
+ *	cx-server [--trace] [--eth [--mac MAC] [--wire SOCK --peer SOCK]]
+ *		  [--vectors N] [--stats FILE] [--slow[=N]] SOCKET
  *
  * Serves one client (one guest boot) and exits when it disconnects.  With
  * --trace, one line per command (opcode, op_mod, status) on stderr; with
  * --vectors, a function of N MSI-X vectors (1 up to CX_MSIX_VECTORS)
  * instead of CX_MSIX_VECTORS, so that the driver's EQs share them; with
- * --eth, the port is Ethernet (mlx5e binds; cx_eth.h), else InfiniBand; with
+ * --eth, the port is Ethernet (mlx5e binds; cx_eth.h), else InfiniBand, its
+ * MAC MAC (aa:bb:cc:dd:ee:ff; default CX_ETH_MAC); with --wire and --peer,
+ * the port's wire: a datagram UNIX socket bound at SOCK (--wire), each
+ * frame the port sends one datagram to the peer's (--peer), each datagram
+ * received a frame from the wire (two servers, each the other's peer, are
+ * two functions on one link; a frame sent while the peer is not there is
+ * lost, as on a cable with nothing at its end); with
  * --stats, FILE holds the engine's violation and statistic lines
  * (cx_eng_report) from the start and is replaced whenever their total or
  * the BlueFlame doorbells' count changes, so that a guest
@@ -19,9 +26,13 @@
  * WQEs (default 2) of each QP per tick, READ and atomic responses landing
  * after the WQEs behind them (sim/mlx5/engine/m5m_slow.c).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 #include "cx.h"
 #include "cx_engine.h"
@@ -58,6 +69,82 @@ static void stats_write(struct cx *cx)
 	cx_eng_report(cx, f);
 	if (fclose(f) || rename(tmp, stats_path))
 		perror("cx-server: --stats");
+}
+
+/* The wire: a datagram UNIX socket, and the peer's address. */
+static int wire_fd = -1;
+static struct sockaddr_un wire_peer;
+
+static bool unix_addr(struct sockaddr_un *a, const char *path)
+{
+	memset(a, 0, sizeof(*a));
+	a->sun_family = AF_UNIX;
+	if (strlen(path) >= sizeof(a->sun_path))
+		return false;
+	strcpy(a->sun_path, path);
+	return true;
+}
+
+static int wire_open(const char *path, const char *peer)
+{
+	struct sockaddr_un a;
+	int fd;
+
+	if (!unix_addr(&a, path) || !unix_addr(&wire_peer, peer))
+		return -1;
+	fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	unlink(path);
+	if (bind(fd, (struct sockaddr *)&a, sizeof(a))) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* A frame the port sends: lost when the peer is not there (yet). */
+static void host_eth_tx(void *ctx, const uint8_t *frame, unsigned int len)
+{
+	(void)ctx;
+	if (sendto(wire_fd, frame, len, 0, (struct sockaddr *)&wire_peer,
+		   sizeof(wire_peer)) < 0 &&
+	    errno != ENOENT && errno != ECONNREFUSED && errno != EAGAIN)
+		perror("cx-server: wire");
+}
+
+/* Frames waiting on the wire, a bounded batch so that the client is
+ * served between batches. */
+static void dev_wire(void *dev)
+{
+	static uint8_t frame[65536];
+	int i;
+
+	for (i = 0; i < 64; i++) {
+		ssize_t n = recv(wire_fd, frame, sizeof(frame), 0);
+
+		if (n < 0)
+			return;
+		cx_eth_receive(dev, frame, (unsigned int)n);
+	}
+	stats_write(dev);
+}
+
+static bool parse_mac(const char *s, uint8_t *mac)
+{
+	unsigned int b[6], i;
+	char end;
+
+	if (sscanf(s, "%x:%x:%x:%x:%x:%x%c", &b[0], &b[1], &b[2], &b[3], &b[4],
+		   &b[5], &end) != 6)
+		return false;
+	for (i = 0; i < 6; i++) {
+		if (b[i] > 0xff)
+			return false;
+		mac[i] = (uint8_t)b[i];
+	}
+	/* A unicast address: the group bit clear. */
+	return !(mac[0] & 1);
 }
 
 static void *host_dma(void *ctx, uint64_t addr, uint64_t len, bool write)
@@ -127,6 +214,7 @@ int main(int argc, char **argv)
 		.reset = dev_reset,
 		.timers = dev_timers,
 	};
+	const char *wire = NULL, *peer = NULL;
 	struct cx *cx;
 	uint64_t bad;
 	int err, a = 1;
@@ -136,6 +224,13 @@ int main(int argc, char **argv)
 			host.trace = host_trace;
 		} else if (!strcmp(argv[a], "--eth")) {
 			host.eth = true;
+		} else if (!strcmp(argv[a], "--mac") && a + 2 < argc) {
+			if (!parse_mac(argv[++a], host.mac))
+				break;
+		} else if (!strcmp(argv[a], "--wire") && a + 2 < argc) {
+			wire = argv[++a];
+		} else if (!strcmp(argv[a], "--peer") && a + 2 < argc) {
+			peer = argv[++a];
 		} else if (!strcmp(argv[a], "--vectors") && a + 2 < argc) {
 			host.vectors = strtoul(argv[++a], NULL, 0);
 			if (host.vectors < 1 || host.vectors > CX_MSIX_VECTORS)
@@ -153,11 +248,21 @@ int main(int argc, char **argv)
 			break;
 		}
 	}
-	if (a + 1 != argc) {
-		fprintf(stderr,
-			"usage: cx-server [--trace] [--eth] [--vectors N] "
-			"[--stats FILE] [--slow[=N]] SOCKET\n");
+	if (a + 1 != argc || !wire != !peer || (wire && !host.eth)) {
+		fprintf(stderr, "usage: cx-server [--trace] [--eth [--mac MAC] "
+				"[--wire SOCK --peer SOCK]] [--vectors N] "
+				"[--stats FILE] [--slow[=N]] SOCKET\n");
 		return 2;
+	}
+	if (wire) {
+		wire_fd = wire_open(wire, peer);
+		if (wire_fd < 0) {
+			perror("cx-server: --wire");
+			return 1;
+		}
+		host.eth_tx = host_eth_tx;
+		ops.aux_fd = wire_fd;
+		ops.aux = dev_wire;
 	}
 	cx = cx_create(&host);
 	server = cx ? vfu_create(argv[a], &ops, cx) : NULL;
