@@ -189,7 +189,8 @@ static void rx_up(struct t_rx *t, bool vsd)
 	CHECK(t->cqn > 0);
 	t->pd = t_alloc_pd(t->cx);
 	t->td = alloc(t->cx, CX_OP_ALLOC_TRANSPORT_DOMAIN);
-	t->key = t_mkey(t->cx, t->pd, BUF, 2 * 4096, mtt, IBV_ACCESS_LOCAL_WRITE);
+	t->key = t_mkey(t->cx, t->pd, BUF, 2 * 4096, mtt,
+			IBV_ACCESS_LOCAL_WRITE);
 	t->rqn = make_rq(t, vsd);
 	t->tir = make_tir(t, t->rqn, 0, NULL);
 	steer_mac_to(t, our_mac, t->tir);
