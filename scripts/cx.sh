@@ -11,7 +11,7 @@
 #
 # Usage: scripts/cx.sh [--distro sid|bookworm] [--timeout SECS] [--wait SECS]
 #                     [--always] [--no-build] [--log FILE] [--vectors N]
-#                     [--eth] [--slow[=N]] -- COMMAND [ARGS...]
+#                     [--eth | --pair] [--slow[=N]] -- COMMAND [ARGS...]
 #   e.g. scripts/cx.sh -- ibv_devinfo -d mlx5_0
 #   --distro D    the guest (default sid, Linux 7.x; bookworm: Debian 12's 6.1)
 #   --wait SECS   how long to wait for mlx5_0 after loading the drivers (60)
@@ -21,6 +21,9 @@
 #                 fewer than mlx5_core wants, so that its EQs share them
 #   --eth         the port is Ethernet (cx-server --eth): mlx5e binds, and
 #                 mlx5_ib registers the port with link layer Ethernet
+#   --pair        two Ethernet functions on one wire (implies --eth): a
+#                 second cx-server, MAC 00:02:c9:00:63:79, each server's
+#                 frames going to the other (cx-server --wire, --peer)
 #   --slow[=N]    a slow device (cx-server --slow): WQEs run from a timer, N
 #                 (default 2) per QP per tick, READ and atomic responses land
 #                 after later unfenced WQEs, each WQE is compared at its CQE
@@ -40,6 +43,7 @@ build=1
 log=
 vectors=()
 eth=()
+pair=0
 slow=()
 while (($#)); do
 	case "$1" in
@@ -51,6 +55,7 @@ while (($#)); do
 	--log) log=${2:?}; shift ;;
 	--vectors) vectors=(--vectors "${2:?}"); shift ;;
 	--eth) eth=(--eth) ;;
+	--pair) eth=(--eth) pair=1 ;;
 	--slow | --slow=*) slow=("$1") ;;
 	--) shift; break ;;
 	-h | --help) sed -n '3,/^$/s/^# \{0,1\}//p' "$0"; exit 0 ;;
@@ -71,12 +76,16 @@ server=$bdir/sim/mlx5/pci/cx-server
 work=$(mktemp -d /tmp/cx.XXXXXX)
 sock=$work/cx.sock
 spid=
+spid2=
 # shellcheck disable=SC2317 # invoked by trap
 cleanup() {
-	if [[ -n $spid ]] && kill -0 "$spid" 2>/dev/null; then
-		kill "$spid" 2>/dev/null || true
-		wait "$spid" 2>/dev/null || true
-	fi
+	local p
+	for p in $spid $spid2; do
+		if kill -0 "$p" 2>/dev/null; then
+			kill "$p" 2>/dev/null || true
+			wait "$p" 2>/dev/null || true
+		fi
+	done
 	rm -rf "$work"
 }
 trap cleanup EXIT
@@ -86,16 +95,27 @@ trap cleanup EXIT
 # check that breaks a rule on purpose names it in expected (below).
 stats=$work/stats
 mkdir "$stats"
-"$server" --trace "${eth[@]}" "${vectors[@]}" "${slow[@]}" --stats "$stats/violations" "$sock" 2>"$work/server.log" &
+wire=()
+devices=(--vfio-user "$sock")
+if ((pair)); then
+	wire=(--mac 00:02:c9:00:63:78 --wire "$work/wire0" --peer "$work/wire1")
+	"$server" --trace --eth --mac 00:02:c9:00:63:79 --wire "$work/wire1" \
+		--peer "$work/wire0" "${vectors[@]}" "$work/cx2.sock" 2>"$work/server2.log" &
+	spid2=$!
+	devices+=(--vfio-user "$work/cx2.sock")
+fi
+"$server" --trace "${eth[@]}" "${wire[@]}" "${vectors[@]}" "${slow[@]}" --stats "$stats/violations" "$sock" 2>"$work/server.log" &
 spid=$!
 for ((i = 0; i < 50; i++)); do
-	[[ -S $sock ]] && break
+	[[ -S $sock ]] && { ((!pair)) || [[ -S $work/cx2.sock ]]; } && break
 	sleep 0.1
 done
 [[ -S $sock ]] || die "cx-server did not listen on $sock: $(cat "$work/server.log")"
+((!pair)) || [[ -S $work/cx2.sock ]] ||
+	die "the second cx-server did not listen: $(cat "$work/server2.log")"
 
 rc=0
-"$top/tests/vm/run.sh" --distro "$distro" --vfio-user "$sock" --timeout "$timeout_s" \
+"$top/tests/vm/run.sh" --distro "$distro" "${devices[@]}" --timeout "$timeout_s" \
 	--share "$stats" --env DOORBELL_CX_STATS="$stats" \
 	-- "$top/tests/guest/mlx5/guest-cx.sh" --wait "$wait_s" "${always[@]}" -- "$@" || rc=$?
 
@@ -111,6 +131,24 @@ if kill -0 "$spid" 2>/dev/null; then
 else
 	wait "$spid" || src=$?
 	spid=
+fi
+if ((pair)); then
+	for ((i = 0; i < 50; i++)); do
+		kill -0 "$spid2" 2>/dev/null || break
+		sleep 0.1
+	done
+	s2=0
+	if kill -0 "$spid2" 2>/dev/null; then
+		echo "cx.sh: the second cx-server still running after QEMU exited: stopped"
+	else
+		wait "$spid2" || s2=$?
+		spid2=
+	fi
+	echo "--- the second device server (exit $s2): the commands that failed, its wire"
+	{ grep '^cx: cmd ' "$work/server2.log" | grep -v 'status 0x0$' || true; } | tail -n 20 | sed 's/^/  /'
+	{ grep -E '^(stat: eth_|violations|m5model|cx-server)' "$work/server2.log" || true; } | sed 's/^/  /'
+	((s2 == 0)) || src=$s2
+	[[ -z $log ]] || cp "$work/server2.log" "$log.2"
 fi
 n=$(grep -c '^cx: cmd ' "$work/server.log" || true)
 echo "--- device server: $n commands; count per opcode:"

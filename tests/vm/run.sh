@@ -35,7 +35,8 @@
 #   --vfio-user SOCK add a vfio-user PCI device served on the UNIX socket
 #                    SOCK (scripts/cx.sh's software ConnectX); QEMU is then
 #                    sid's (prepare.sh --qemu-root: Debian 12's has no
-#                    vfio-user-pci) and guest memory a shared memfd
+#                    vfio-user-pci) and guest memory a shared memfd;
+#                    given again, one more device
 #   -v, --verbose    print progress, timings and the kernel console on stderr
 #   -h, --help       this text
 #
@@ -67,7 +68,7 @@ smp=${DOORBELL_VM_SMP:-2}
 console_copy=${DOORBELL_VM_CONSOLE:-}
 verbose=${DOORBELL_VM_VERBOSE:-0}
 link_type=$(db_link_type)
-vfio_user=
+vfio_user=()
 
 say() { echo "doorbell-vm: $*" >&2; }
 log() { if [[ $verbose == 1 ]]; then say "$@"; fi; }
@@ -98,8 +99,8 @@ while (($#)); do
 	--smp=*) smp=${1#*=} ;;
 	--console) console_copy=${2:?}; shift ;;
 	--console=*) console_copy=${1#*=} ;;
-	--vfio-user) vfio_user=${2:?--vfio-user needs a socket path}; shift ;;
-	--vfio-user=*) vfio_user=${1#*=} ;;
+	--vfio-user) vfio_user+=("${2:?--vfio-user needs a socket path}"); shift ;;
+	--vfio-user=*) vfio_user+=("${1#*=}") ;;
 	-v | --verbose) verbose=1 ;;
 	-h | --help) usage; exit 0 ;;
 	--) shift; break ;;
@@ -334,13 +335,15 @@ arm64) qemu=(qemu-system-aarch64) machine=virt cpu=max,pauth-impdef=on ;;
 # -virtfs makes virtio-9p-ccw devices there (QEMU's virtio aliases).
 s390x) qemu=(qemu-system-s390x) machine=s390-ccw-virtio cpu=max ;;
 esac
-if [[ -n $vfio_user ]]; then
+if ((${#vfio_user[@]})); then
 	[[ $arch == amd64 ]] || die "--vfio-user is for amd64 guests"
 	# sid's QEMU runs on this host through sid's own loader and libraries
 	# (no chroot: every host path below stays valid); its modules and
 	# firmware come from the same tree.
-	[[ $vfio_user == /* && $vfio_user != *[\"\\]* ]] ||
-		die "--vfio-user wants an absolute path without quotes or backslashes"
+	for v in "${vfio_user[@]}"; do
+		[[ $v == /* && $v != *[\"\\]* ]] ||
+			die "--vfio-user wants an absolute path without quotes or backslashes"
+	done
 	qroot=$("$here/prepare.sh" --qemu-root) || die "prepare.sh --qemu-root failed"
 	qlib=$qroot/usr/lib/x86_64-linux-gnu
 	qemu=(env "QEMU_MODULE_DIR=$qlib/qemu" "$qroot/lib64/ld-linux-x86-64.so.2"
@@ -348,8 +351,10 @@ if [[ -n $vfio_user ]]; then
 		"$qroot/usr/bin/qemu-system-x86_64" -L "$qroot/usr/share/qemu")
 	# The device server maps guest memory: it must be a shared memfd.
 	machine=q35,memory-backend=dbvmmem
-	qemu+=(-object "memory-backend-memfd,id=dbvmmem,size=$mem,share=on"
-		-device "{\"driver\":\"vfio-user-pci\",\"socket\":{\"type\":\"unix\",\"path\":\"$vfio_user\"}}")
+	qemu+=(-object "memory-backend-memfd,id=dbvmmem,size=$mem,share=on")
+	for v in "${vfio_user[@]}"; do
+		qemu+=(-device "{\"driver\":\"vfio-user-pci\",\"socket\":{\"type\":\"unix\",\"path\":\"$v\"}}")
+	done
 fi
 qemu+=(-nodefaults -no-user-config -display none -no-reboot
 	-machine "$machine" -accel tcg -cpu "$cpu" -smp "$smp" -m "$mem"

@@ -1,0 +1,116 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# In the guest, after tests/guest/mlx5/guest-cx.sh, with two Ethernet
+# functions on one wire (scripts/cx.sh --pair; issue #32 step 2): mlx5e's
+# two netdevs, the second moved into a network namespace so that the
+# kernel cannot short-cut between them, exchange frames over the wire:
+# ARP and ping both ways, a ping of a full 1500-byte frame and one the
+# kernel fragments, an IPv6 ping, and a TCP stream whose bytes are
+# compared at the far end (the checksums each side's device computes on
+# sending and reports on receiving).  The drivers must log no error, and
+# no "hw csum failure" (a receive checksum that does not match the bytes).
+# Prints PASS/FAIL per check; exit 1 if any failed.
+#
+# Usage: check-eth-wire.sh   (scripts/cx.sh --pair -- tests/guest/mlx5/check-eth-wire.sh)
+set -uo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../../../scripts/lib.sh"
+# shellcheck disable=SC2317 # called through check()
+lacks() { ! grep -qE "$1" <<<"$2"; }
+
+# The netdev of MAC $1 (mlx5e's, on the function cx-server gave it).
+netdev_of() {
+	local d
+	for d in /sys/class/net/*; do
+		[[ $(cat "$d/address" 2>/dev/null) == "$1" ]] && basename "$d"
+	done
+}
+# Wait until $2 (in namespace $1, "" for this one) has its carrier.
+carrier() {
+	local _
+	for _ in $(seq 30); do
+		[[ $(ip ${1:+-n "$1"} -o link show dev "$2" 2>/dev/null) == *LOWER_UP* ]] && return 0
+		sleep 0.5
+	done
+	return 1
+}
+
+for _ in $(seq 30); do
+	[[ -e /sys/class/infiniband/mlx5_1 ]] && break
+	sleep 1
+done
+a=$(netdev_of 00:02:c9:00:63:78)
+b=$(netdev_of 00:02:c9:00:63:79)
+echo "  netdevs: ${a:-none} (00:02:c9:00:63:78), ${b:-none} (00:02:c9:00:63:79)"
+check cx_wire_two_netdevs test -n "$a" -a -n "$b"
+ns=cxwire
+ip netns add "$ns"
+ip link set "$b" netns "$ns"
+ip addr add 192.0.2.1/24 dev "$a"
+ip addr add 2001:db8::1/64 dev "$a" nodad
+ip link set "$a" up
+ip -n "$ns" addr add 192.0.2.2/24 dev "$b"
+ip -n "$ns" addr add 2001:db8::2/64 dev "$b" nodad
+ip -n "$ns" link set "$b" up
+ip -n "$ns" link set lo up
+check cx_wire_carrier_on_both carrier "" "$a"
+carrier "$ns" "$b" || true
+
+# The guests' roots have busybox's ping (iputils' where installed).
+ping=(ping)
+command -v ping >/dev/null || ping=(busybox ping)
+check cx_wire_ping_crosses "${ping[@]}" -c 3 -W 3 192.0.2.2
+check cx_wire_ping_back ip netns exec "$ns" "${ping[@]}" -c 2 -W 3 192.0.2.1
+# A whole 1500-byte IP datagram, and one cut into fragments.
+check cx_wire_ping_full_frame "${ping[@]}" -c 2 -W 3 -s 1472 192.0.2.2
+check cx_wire_ping_fragmented "${ping[@]}" -c 2 -W 3 -s 5000 192.0.2.2
+check cx_wire_ping6 "${ping[@]}" -6 -c 2 -W 3 2001:db8::2
+ip neigh show dev "$a" | sed 's/^/  /'
+
+# TCP: 4 MiB of random bytes from the namespace, its SHA-256 at each end.
+if command -v python3 >/dev/null; then
+	src=$(mktemp) dst=$(mktemp)
+	head -c 4194304 /dev/urandom >"$src"
+	python3 - "$dst" <<-'EOF' &
+		import socket, sys
+		s = socket.socket()
+		s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+		s.bind(("192.0.2.1", 5201))
+		s.listen(1)
+		s.settimeout(60)
+		c, _ = s.accept()
+		c.settimeout(60)
+		with open(sys.argv[1], "wb") as f:
+		    while True:
+		        b = c.recv(65536)
+		        if not b:
+		            break
+		        f.write(b)
+	EOF
+	lpid=$!
+	sleep 1
+	ip netns exec "$ns" python3 - "$src" <<-'EOF'
+		import socket, sys
+		c = socket.create_connection(("192.0.2.1", 5201), timeout=60)
+		with open(sys.argv[1], "rb") as f:
+		    c.sendall(f.read())
+		c.close()
+	EOF
+	wait "$lpid"
+	echo "  sent $(sha256sum <"$src" | cut -c1-16), received $(sha256sum <"$dst" | cut -c1-16) ($(stat -c %s "$dst") bytes)"
+	check cx_wire_tcp_stream_arrives_intact cmp -s "$src" "$dst"
+	rm -f "$src" "$dst"
+else
+	skip cx_wire_tcp_stream_arrives_intact "no python3 in the guest"
+fi
+
+for d in "$a" "$ns:$b"; do
+	n=${d%%:*} dev=${d#*:}
+	[[ $d == *:* ]] || n=""
+	echo "  $dev: $(ip ${n:+-n "$n"} -s -o link show dev "$dev" | grep -oE 'RX:.*' | tr -s ' ' | cut -c1-160)"
+done
+kern=$(dmesg | grep -E 'mlx5|infiniband|WARNING|BUG|csum')
+check cx_wire_drivers_log_no_error lacks "mlx5_cmd_out_err|Couldn't|[Ff]ailed|[Ee]rror|[Tt]imeout|WARNING|BUG|hw csum failure" \
+	"$(grep -v 'valid vendor specific ID' <<<"$kern")"
+ip netns del "$ns"
+exit "$db_failed"
