@@ -417,9 +417,10 @@ cx_guests() {
 			scripts/cx.sh --no-build --distro bookworm --timeout 2400 -- "$cx_checks" --validate |
 			sed -E 's/^(PASS|FAIL|SKIP) cx_/\1 cx_bookworm_/'
 		echo "${PIPESTATUS[0]}" >"$work/cx-bookworm.rc"
-		# An Ethernet port (#32 step 1): mlx5e's netdev up, mlx5_ib's
-		# port ACTIVE.
-		scripts/cx.sh --no-build --eth --timeout 600 -- tests/guest/mlx5/check-eth.sh
+		# Two Ethernet functions on one wire (#32): mlx5e's netdev up,
+		# mlx5_ib's port ACTIVE; ping, fragments, IPv6, TCP across.
+		scripts/cx.sh --no-build --pair --timeout 900 -- \
+			tests/guest/mlx5/check-eth.sh --wire
 		echo $? >"$work/cx-eth.rc"
 		cx_demo
 		echo $? >"$work/cx-demo.rc"

@@ -3,8 +3,9 @@
  * cx-server: the software ConnectX on a vfio-user socket, for QEMU's
  * vfio-user-pci device.
  *
- *	cx-server [--trace] [--eth [--mac MAC] [--wire SOCK --peer SOCK]]
- *		  [--vectors N] [--stats FILE] [--slow[=N]] SOCKET
+ *	cx-server [--trace] [--eth [--mac MAC] [--wire SOCK --peer SOCK
+ *		  [--loss N] [--reorder N] [--seed N]]] [--vectors N]
+ *		  [--stats FILE] [--slow[=N]] SOCKET
  *
  * Serves one client (one guest boot) and exits when it disconnects.  With
  * --trace, one line per command (opcode, op_mod, status) on stderr; with
@@ -12,11 +13,10 @@
  * instead of CX_MSIX_VECTORS, so that the driver's EQs share them; with
  * --eth, the port is Ethernet (mlx5e binds; cx_eth.h), else InfiniBand, its
  * MAC MAC (aa:bb:cc:dd:ee:ff; default CX_ETH_MAC); with --wire and --peer,
- * the port's wire: a datagram UNIX socket bound at SOCK (--wire), each
- * frame the port sends one datagram to the peer's (--peer), each datagram
- * received a frame from the wire (two servers, each the other's peer, are
- * two functions on one link; a frame sent while the peer is not there is
- * lost, as on a cable with nothing at its end); with
+ * the port's wire (wire.h): a datagram UNIX socket bound at SOCK (--wire),
+ * each frame one datagram to the peer's (--peer), lost with probability
+ * --loss N, held back after the next with probability --reorder N (per
+ * mille, from --seed); with
  * --stats, FILE holds the engine's violation and statistic lines
  * (cx_eng_report) from the start and is replaced whenever their total or
  * the BlueFlame doorbells' count changes, so that a guest
@@ -26,17 +26,14 @@
  * WQEs (default 2) of each QP per tick, READ and atomic responses landing
  * after the WQEs behind them (sim/mlx5/engine/m5m_slow.c).
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/un.h>
-#include <unistd.h>
 
 #include "cx.h"
 #include "cx_engine.h"
 #include "vfu.h"
+#include "wire.h"
 
 static struct vfu *server;
 static const char *stats_path;
@@ -71,63 +68,26 @@ static void stats_write(struct cx *cx)
 		perror("cx-server: --stats");
 }
 
-/* The wire: a datagram UNIX socket, and the peer's address. */
-static int wire_fd = -1;
-static struct sockaddr_un wire_peer;
+/* The Ethernet port's wire (--wire), or NULL. */
+static struct wire *wire;
 
-static bool unix_addr(struct sockaddr_un *a, const char *path)
-{
-	memset(a, 0, sizeof(*a));
-	a->sun_family = AF_UNIX;
-	if (strlen(path) >= sizeof(a->sun_path))
-		return false;
-	strcpy(a->sun_path, path);
-	return true;
-}
-
-static int wire_open(const char *path, const char *peer)
-{
-	struct sockaddr_un a;
-	int fd;
-
-	if (!unix_addr(&a, path) || !unix_addr(&wire_peer, peer))
-		return -1;
-	fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -1;
-	unlink(path);
-	if (bind(fd, (struct sockaddr *)&a, sizeof(a))) {
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
-/* A frame the port sends: lost when the peer is not there (yet). */
 static void host_eth_tx(void *ctx, const uint8_t *frame, unsigned int len)
 {
 	(void)ctx;
-	if (sendto(wire_fd, frame, len, 0, (struct sockaddr *)&wire_peer,
-		   sizeof(wire_peer)) < 0 &&
-	    errno != ENOENT && errno != ECONNREFUSED && errno != EAGAIN)
-		perror("cx-server: wire");
+	wire_send(wire, frame, len);
+}
+
+static void deliver(void *dev, const uint8_t *frame, unsigned int len)
+{
+	cx_eth_receive(dev, frame, len);
 }
 
 /* Frames waiting on the wire, a bounded batch so that the client is
  * served between batches. */
 static void dev_wire(void *dev)
 {
-	static uint8_t frame[65536];
-	int i;
-
-	for (i = 0; i < 64; i++) {
-		ssize_t n = recv(wire_fd, frame, sizeof(frame), 0);
-
-		if (n < 0)
-			return;
-		cx_eth_receive(dev, frame, (unsigned int)n);
-	}
-	stats_write(dev);
+	if (wire_recv(wire, 64, deliver, dev))
+		stats_write(dev);
 }
 
 static bool parse_mac(const char *s, uint8_t *mac)
@@ -167,7 +127,9 @@ static void host_trace(void *ctx, const char *line)
 
 static int64_t dev_timers(void *dev)
 {
-	return cx_timers(dev);
+	int64_t t = cx_timers(dev), w = wire ? wire_timers(wire) : -1;
+
+	return t < 0 || (w >= 0 && w < t) ? w : t;
 }
 
 static int dev_read(void *dev, int region, uint64_t off, void *buf,
@@ -214,7 +176,7 @@ int main(int argc, char **argv)
 		.reset = dev_reset,
 		.timers = dev_timers,
 	};
-	const char *wire = NULL, *peer = NULL;
+	struct wire_opts wo = { .seed = 1 };
 	struct cx *cx;
 	uint64_t bad;
 	int err, a = 1;
@@ -228,9 +190,19 @@ int main(int argc, char **argv)
 			if (!parse_mac(argv[++a], host.mac))
 				break;
 		} else if (!strcmp(argv[a], "--wire") && a + 2 < argc) {
-			wire = argv[++a];
+			wo.path = argv[++a];
 		} else if (!strcmp(argv[a], "--peer") && a + 2 < argc) {
-			peer = argv[++a];
+			wo.peer = argv[++a];
+		} else if (!strcmp(argv[a], "--loss") && a + 2 < argc) {
+			wo.loss = strtoul(argv[++a], NULL, 0);
+			if (wo.loss > 1000)
+				break;
+		} else if (!strcmp(argv[a], "--reorder") && a + 2 < argc) {
+			wo.reorder = strtoul(argv[++a], NULL, 0);
+			if (wo.reorder > 1000)
+				break;
+		} else if (!strcmp(argv[a], "--seed") && a + 2 < argc) {
+			wo.seed = strtoul(argv[++a], NULL, 0);
 		} else if (!strcmp(argv[a], "--vectors") && a + 2 < argc) {
 			host.vectors = strtoul(argv[++a], NULL, 0);
 			if (host.vectors < 1 || host.vectors > CX_MSIX_VECTORS)
@@ -248,20 +220,23 @@ int main(int argc, char **argv)
 			break;
 		}
 	}
-	if (a + 1 != argc || !wire != !peer || (wire && !host.eth)) {
-		fprintf(stderr, "usage: cx-server [--trace] [--eth [--mac MAC] "
-				"[--wire SOCK --peer SOCK]] [--vectors N] "
-				"[--stats FILE] [--slow[=N]] SOCKET\n");
+	if (a + 1 != argc || !wo.path != !wo.peer || (wo.path && !host.eth)) {
+		fprintf(stderr,
+			"usage: cx-server [--trace] [--eth [--mac MAC] "
+			"[--wire SOCK --peer SOCK [--loss N] [--reorder N] "
+			"[--seed N]]] [--vectors N] [--stats FILE] "
+			"[--slow[=N]] "
+			"SOCKET\n");
 		return 2;
 	}
-	if (wire) {
-		wire_fd = wire_open(wire, peer);
-		if (wire_fd < 0) {
+	if (wo.path) {
+		wire = wire_open(&wo);
+		if (!wire) {
 			perror("cx-server: --wire");
 			return 1;
 		}
 		host.eth_tx = host_eth_tx;
-		ops.aux_fd = wire_fd;
+		ops.aux_fd = wire_fd(wire);
 		ops.aux = dev_wire;
 	}
 	cx = cx_create(&host);
@@ -285,6 +260,9 @@ int main(int argc, char **argv)
 			host.slow,
 			(unsigned long long)cx_eng_stats(cx)->slow_late,
 			(unsigned long long)cx_eng_stats(cx)->slow_held);
+	if (wire)
+		wire_report(wire, stderr);
+	wire_close(wire);
 	cx_destroy(cx);
 	return err ? 1 : bad ? 3 : 0;
 }

@@ -42,29 +42,29 @@ done
 a=$(netdev_of 00:02:c9:00:63:78)
 b=$(netdev_of 00:02:c9:00:63:79)
 echo "  netdevs: ${a:-none} (00:02:c9:00:63:78), ${b:-none} (00:02:c9:00:63:79)"
-check cx_wire_two_netdevs test -n "$a" -a -n "$b"
+check cx_pair_two_netdevs test -n "$a" -a -n "$b"
 ns=cxwire
 ip netns add "$ns"
 ip link set "$b" netns "$ns"
-ip addr add 192.0.2.1/24 dev "$a"
+ip addr add 198.51.100.1/24 dev "$a"
 ip addr add 2001:db8::1/64 dev "$a" nodad
 ip link set "$a" up
-ip -n "$ns" addr add 192.0.2.2/24 dev "$b"
+ip -n "$ns" addr add 198.51.100.2/24 dev "$b"
 ip -n "$ns" addr add 2001:db8::2/64 dev "$b" nodad
 ip -n "$ns" link set "$b" up
 ip -n "$ns" link set lo up
-check cx_wire_carrier_on_both carrier "" "$a"
+check cx_pair_carrier_on_both carrier "" "$a"
 carrier "$ns" "$b" || true
 
 # The guests' roots have busybox's ping (iputils' where installed).
 ping=(ping)
 command -v ping >/dev/null || ping=(busybox ping)
-check cx_wire_ping_crosses "${ping[@]}" -c 3 -W 3 192.0.2.2
-check cx_wire_ping_back ip netns exec "$ns" "${ping[@]}" -c 2 -W 3 192.0.2.1
+check cx_pair_ping_crosses "${ping[@]}" -c 3 -W 3 198.51.100.2
+check cx_pair_ping_back ip netns exec "$ns" "${ping[@]}" -c 2 -W 3 198.51.100.1
 # A whole 1500-byte IP datagram, and one cut into fragments.
-check cx_wire_ping_full_frame "${ping[@]}" -c 2 -W 3 -s 1472 192.0.2.2
-check cx_wire_ping_fragmented "${ping[@]}" -c 2 -W 3 -s 5000 192.0.2.2
-check cx_wire_ping6 "${ping[@]}" -6 -c 2 -W 3 2001:db8::2
+check cx_pair_ping_full_frame "${ping[@]}" -c 2 -W 3 -s 1472 198.51.100.2
+check cx_pair_ping_fragmented "${ping[@]}" -c 2 -W 3 -s 5000 198.51.100.2
+check cx_pair_ping6 "${ping[@]}" -6 -c 2 -W 3 2001:db8::2
 ip neigh show dev "$a" | sed 's/^/  /'
 
 # TCP: 4 MiB of random bytes from the namespace, its SHA-256 at each end.
@@ -75,7 +75,7 @@ if command -v python3 >/dev/null; then
 		import socket, sys
 		s = socket.socket()
 		s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-		s.bind(("192.0.2.1", 5201))
+		s.bind(("198.51.100.1", 5201))
 		s.listen(1)
 		s.settimeout(60)
 		c, _ = s.accept()
@@ -91,17 +91,17 @@ if command -v python3 >/dev/null; then
 	sleep 1
 	ip netns exec "$ns" python3 - "$src" <<-'EOF'
 		import socket, sys
-		c = socket.create_connection(("192.0.2.1", 5201), timeout=60)
+		c = socket.create_connection(("198.51.100.1", 5201), timeout=60)
 		with open(sys.argv[1], "rb") as f:
 		    c.sendall(f.read())
 		c.close()
 	EOF
 	wait "$lpid"
 	echo "  sent $(sha256sum <"$src" | cut -c1-16), received $(sha256sum <"$dst" | cut -c1-16) ($(stat -c %s "$dst") bytes)"
-	check cx_wire_tcp_stream_arrives_intact cmp -s "$src" "$dst"
+	check cx_pair_tcp_stream_arrives_intact cmp -s "$src" "$dst"
 	rm -f "$src" "$dst"
 else
-	skip cx_wire_tcp_stream_arrives_intact "no python3 in the guest"
+	skip cx_pair_tcp_stream_arrives_intact "no python3 in the guest"
 fi
 
 for d in "$a" "$ns:$b"; do
@@ -110,7 +110,7 @@ for d in "$a" "$ns:$b"; do
 	echo "  $dev: $(ip ${n:+-n "$n"} -s -o link show dev "$dev" | grep -oE 'RX:.*' | tr -s ' ' | cut -c1-160)"
 done
 kern=$(dmesg | grep -E 'mlx5|infiniband|WARNING|BUG|csum')
-check cx_wire_drivers_log_no_error lacks "mlx5_cmd_out_err|Couldn't|[Ff]ailed|[Ee]rror|[Tt]imeout|WARNING|BUG|hw csum failure" \
+check cx_pair_drivers_log_no_error lacks "mlx5_cmd_out_err|Couldn't|[Ff]ailed|[Ee]rror|[Tt]imeout|WARNING|BUG|hw csum failure" \
 	"$(grep -v 'valid vendor specific ID' <<<"$kern")"
 ip netns del "$ns"
 exit "$db_failed"
