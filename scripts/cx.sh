@@ -11,7 +11,8 @@
 #
 # Usage: scripts/cx.sh [--distro sid|bookworm] [--timeout SECS] [--wait SECS]
 #                     [--always] [--no-build] [--log FILE] [--vectors N]
-#                     [--eth | --pair] [--slow[=N]] -- COMMAND [ARGS...]
+#                     [--eth | --pair [--loss N] [--reorder N]] [--slow[=N]]
+#                     -- COMMAND [ARGS...]
 #   e.g. scripts/cx.sh -- ibv_devinfo -d mlx5_0
 #   --distro D    the guest (default sid, Linux 7.x; bookworm: Debian 12's 6.1)
 #   --wait SECS   how long to wait for mlx5_0 after loading the drivers (60)
@@ -23,7 +24,9 @@
 #                 mlx5_ib registers the port with link layer Ethernet
 #   --pair        two Ethernet functions on one wire (implies --eth): a
 #                 second cx-server, MAC 00:02:c9:00:63:79, each server's
-#                 frames going to the other (cx-server --wire, --peer)
+#                 frames going to the other (cx-server --wire, --peer);
+#                 --loss N, --reorder N: the wire loses, reorders that many
+#                 frames per mille each way (cx-server --loss, --reorder)
 #   --slow[=N]    a slow device (cx-server --slow): WQEs run from a timer, N
 #                 (default 2) per QP per tick, READ and atomic responses land
 #                 after later unfenced WQEs, each WQE is compared at its CQE
@@ -44,6 +47,7 @@ log=
 vectors=()
 eth=()
 pair=0
+lossy=()
 slow=()
 while (($#)); do
 	case "$1" in
@@ -56,6 +60,7 @@ while (($#)); do
 	--vectors) vectors=(--vectors "${2:?}"); shift ;;
 	--eth) eth=(--eth) ;;
 	--pair) eth=(--eth) pair=1 ;;
+	--loss | --reorder) lossy+=("$1" "${2:?}"); shift ;;
 	--slow | --slow=*) slow=("$1") ;;
 	--) shift; break ;;
 	-h | --help) sed -n '3,/^$/s/^# \{0,1\}//p' "$0"; exit 0 ;;
@@ -64,6 +69,7 @@ while (($#)); do
 	shift
 done
 (($#)) || die "no COMMAND (scripts/cx.sh -- ibv_devinfo)"
+((!${#lossy[@]} || pair)) || die "--loss and --reorder need --pair"
 
 if ((build)); then
 	bdir=$("$top/scripts/build.sh")
@@ -98,9 +104,10 @@ mkdir "$stats"
 wire=()
 devices=(--vfio-user "$sock")
 if ((pair)); then
-	wire=(--mac 00:02:c9:00:63:78 --wire "$work/wire0" --peer "$work/wire1")
+	wire=(--mac 00:02:c9:00:63:78 --wire "$work/wire0" --peer "$work/wire1" "${lossy[@]}")
 	"$server" --trace --eth --mac 00:02:c9:00:63:79 --wire "$work/wire1" \
-		--peer "$work/wire0" "${vectors[@]}" "$work/cx2.sock" 2>"$work/server2.log" &
+		--peer "$work/wire0" "${lossy[@]}" --seed 2 "${vectors[@]}" \
+		"$work/cx2.sock" 2>"$work/server2.log" &
 	spid2=$!
 	devices+=(--vfio-user "$work/cx2.sock")
 fi

@@ -118,7 +118,6 @@ static void a_reordering_wire_sends_a_frame_after_the_next(void)
 	CHECK_EQ(wire_recv(b, 64, take, &g), 2);
 	CHECK_EQ(g.first[0], 2);
 	CHECK_EQ(g.first[1], 1);
-	CHECK(wire_timers(a) > 0);
 	nanosleep(&ms, NULL);
 	CHECK_EQ(wire_timers(a), -1);
 	CHECK_EQ(wire_recv(b, 64, take, &g), 1);
