@@ -70,6 +70,14 @@ enum {
 	TCP_ACK = 0x10,
 };
 
+/* A frame dropped, counted; named in the trace (cx-server --trace). */
+static void drop(struct cx *cx, struct cx_eth *e, const char *why,
+		 unsigned int n)
+{
+	e->rx_dropped++;
+	cx_trace(cx, "eth rx drop: %s (%u)", why, n);
+}
+
 /* Frame F's match parameters (cx_eth_ifc.h's B_MATCH_* and F_MATCH_*). */
 static void match_of(const uint8_t *f, const struct cx_eth_pkt *p, uint8_t *m)
 {
@@ -201,7 +209,7 @@ static void rq_receive(struct cx *cx, struct cx_eth *e, uint32_t n,
 	int st;
 
 	if (r->state != RQ_RDY || !dbr) {
-		e->rx_dropped++;
+		drop(cx, e, "RQ not in RDY", n);
 		return;
 	}
 	/* MLX5_RCV_DBR.  Acquire: the WQEs are read after the count. */
@@ -214,7 +222,7 @@ static void rq_receive(struct cx *cx, struct cx_eth *e, uint32_t n,
 	w = cx_queue_at(cx, r->pas, r->npas, r->log_pg_sz, r->page_offset,
 			(uint64_t)(r->cc & mask) * stride, stride, false);
 	if (!w) {
-		e->rx_dropped++;
+		drop(cx, e, "WQE not in guest memory", n);
 		return;
 	}
 	if (p->vlan && !r->vsd) {
@@ -229,7 +237,7 @@ static void rq_receive(struct cx *cx, struct cx_eth *e, uint32_t n,
 	}
 	st = fill_wqe(cx, r, w, stride, f, len);
 	if (st > 0) {
-		e->rx_dropped++; /* longer than the WQE: nothing is consumed */
+		drop(cx, e, "longer than the WQE", n); /* nothing consumed */
 		return;
 	}
 	cx_set(cqe, CQE_WQE_COUNTER * 8, 16, r->cc);
@@ -261,16 +269,21 @@ void cx_eth_receive(struct cx *cx, const uint8_t *f, unsigned int len)
 
 	if (!e)
 		return;
-	if (e->admin_status != PORT_UP || !cx_eth_parse(f, len, &p) ||
-	    len + FCS_LEN > e->admin_mtu || len > CX_ETH_MAX_MTU) {
-		e->rx_dropped++;
+	if (e->admin_status != PORT_UP) {
+		drop(cx, e, "port down", len);
+		return;
+	}
+	if (!cx_eth_parse(f, len, &p) || len + FCS_LEN > e->admin_mtu ||
+	    len > CX_ETH_MAX_MTU) {
+		drop(cx, e, "frame length", len);
 		return;
 	}
 	match_of(f, &p, m);
 	tir = cx_eth_fs_steer(e, m);
 	rq = tir ? cx_eth_tir_rq(e, tir, f, &p, &hash, &htype) : 0;
 	if (!cx_eth_rq_valid(e, rq)) {
-		e->rx_dropped++;
+		drop(cx, e, tir ? "TIR without an RQ" : "no entry steers it",
+		     tir);
 		return;
 	}
 	rq_receive(cx, e, rq, f, len, &p, hash, htype);
