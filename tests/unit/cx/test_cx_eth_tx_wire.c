@@ -131,8 +131,8 @@ static void send_puts_the_inline_headers_then_the_data(void)
 
 static void a_segment_is_read_across_the_host_runs_of_its_key(void)
 {
-	/* A key whose two pages are swapped on the host. */
-	uint64_t mtt[2] = { FRAME + 4096, FRAME };
+	/* A key whose first two pages are swapped on the host. */
+	uint64_t mtt[4] = { FRAME + 4096, FRAME, FRAME + 8192, FRAME + 12288 };
 	struct tx_wqe x = { .op = SEND, .n = 1 };
 	struct t_tx t;
 
