@@ -8,14 +8,14 @@
  *	cx_eth_tir.c	TIS, TIR, RQT: what mlx5e's transmit and receive
  *			sides name
  *	cx_eth_rq.c	Ethernet RQs (mlx5e's drop RQ) and Q counters
- *	cx_eth_tx.c	the send WQEs of Ethernet SQs (cx_sq.c): parsed,
- *			counted and dropped (no wire yet)
+ *	cx_eth_tx.c	the send WQEs of Ethernet SQs (cx_sq.c): their
+ *			frames (checksums, LSO segments) on the wire
  *	cx_eth_vport.c	the NIC vport context, the vport state, the port
  *			registers (PMTU, PTYS, PAOS) and NODE_DESC
  *	cx_eth.c	command dispatch, state, reset
  * With the InfiniBand port (the default) cx->eth is NULL and every
  * command of these files answers BAD_OP, as before they existed.
- * Bookkeeping, and sends parsed and dropped: no wire yet (issue #32).
+ * Sends go to the wire (cx_host.eth_tx) (issue #32).
  */
 #ifndef DOORBELL_TESTS_CX_ETH_H
 #define DOORBELL_TESTS_CX_ETH_H
@@ -188,8 +188,8 @@ struct cx_eth {
 	bool promisc_uc, promisc_mc, promisc_all;
 	uint32_t list_size[CX_ETH_LISTS];
 	uint8_t list[CX_ETH_LISTS][CX_ETH_MAX_LIST][8];
-	/* cx_eth_tx.c: frames the SQs sent (LSO: per segment), and the
-	 * bytes their WQEs gave; all dropped, as there is no wire yet */
+	/* cx_eth_tx.c: frames the SQs sent (LSO: per segment), and their
+	 * bytes on the wire (padding included) */
 	uint64_t tx_frames, tx_bytes;
 	/* cx_eth_rx.c: frames received into an RQ; dropped: the port down,
 	 * no entry steered them to an RQ in RDY, longer than the WQE, or
@@ -218,8 +218,9 @@ void cx_eth_report(const struct cx *cx, FILE *f);
 bool cx_eth_tis_valid(const struct cx_eth *e, uint32_t n);
 /*
  * cx_eth_tx.c: send WQE W (MLX5_OPCODE_SEND or _LSO; LEN bytes of it
- * read, all its ds) of an SQ in PD, with cx->eth set: 0 once its frame
- * is counted, else the error CQE's syndrome (MLX5_CQE_SYNDROME_*).
+ * read, all its ds) of an SQ in PD, with cx->eth set: 0 once its frames
+ * are on the wire and counted, else the error CQE's syndrome
+ * (MLX5_CQE_SYNDROME_*; then no frame went).
  */
 enum {
 	CX_ETH_TX_LENGTH = 0x1, /* _LOCAL_LENGTH_ERR */
