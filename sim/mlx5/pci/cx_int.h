@@ -150,6 +150,7 @@ enum {
 	CX_OBJ_KINDS = 3,
 	CX_OBJ_PD = 0,	       /* index in obj_used */
 	CX_MAX_MKEY = 1 << 14, /* cx_caps.c log_max_mkey */
+	CX_FIRST_MKEY = 2, /* cx_mkey.c: index 1 would be MLX5_INVALID_LKEY */
 	CX_OBJ_MAX = 1024,
 	CX_MAX_CQ = 1 << 10, /* cx_caps.c log_max_cq */
 	CX_MAX_SRQ = 1 << 8, /* cx_caps.c log_max_srq */

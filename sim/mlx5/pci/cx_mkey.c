@@ -64,7 +64,12 @@ static int create_mkey(struct cx *cx, struct cx_cmd *c)
 		return CX_BAD_PARAM;
 	if (c->inlen < B_CREATE_MKEY_IN_MTT + octw * 16)
 		return CX_BAD_INP_LEN;
-	for (i = 1; i < CX_MAX_MKEY && !k; i++)
+	/*
+	 * Index 1 is never handed out: its key with variant 0 is 0x100,
+	 * MLX5_INVALID_LKEY, which drivers write to end a scatter list
+	 * (mlx5e's receive WQEs, libmlx5's), so no key may be it.
+	 */
+	for (i = CX_FIRST_MKEY; i < CX_MAX_MKEY && !k; i++)
 		if (!cx->mkey[i].valid)
 			k = &cx->mkey[i];
 	if (!k)

@@ -473,6 +473,8 @@ static void mkeys_need_a_pd_and_a_known_access_mode(void)
 	CHECK_EQ(mkey(cx, 0, pd, 0, &a), CX_OK); /* PA: ib_alloc_pd's DMA MR */
 	CHECK_EQ(mkey(cx, 1, pd, 8, &b), CX_OK); /* MTT: 8 pages */
 	CHECK(a != 0 && b != 0 && a != b);
+	/* No key is MLX5_INVALID_LKEY (0x100), whatever its variant byte. */
+	CHECK(a != 1 && b != 1);
 	CHECK_EQ(cx->mkey[b].nmtt, 8);
 	CHECK(cx->mkey[b].mtt[7] == MEM_BASE + 7 * 4096);
 	CHECK_EQ(mkey(cx, 0, pd + 1, 0, &a), CX_BAD_RES); /* no such PD */
