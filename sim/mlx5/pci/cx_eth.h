@@ -10,12 +10,16 @@
  *	cx_eth_rq.c	Ethernet RQs (mlx5e's drop RQ) and Q counters
  *	cx_eth_tx.c	the send WQEs of Ethernet SQs (cx_sq.c): their
  *			frames (checksums, LSO segments) on the wire
+ *	cx_eth_rx.c	a frame from the wire: steered to an RQ's WQE
+ *			with its CQE, or dropped and counted
+ *	cx_eth_pkt.c	a frame's headers; the Internet checksum
  *	cx_eth_vport.c	the NIC vport context, the vport state, the port
  *			registers (PMTU, PTYS, PAOS) and NODE_DESC
  *	cx_eth.c	command dispatch, state, reset
  * With the InfiniBand port (the default) cx->eth is NULL and every
- * command of these files answers BAD_OP, as before they existed.
- * Sends go to the wire (cx_host.eth_tx) (issue #32).
+ * command of these files answers BAD_OP, as before they existed.  The
+ * wire is the host's (cx_host.eth_tx, cx_eth_receive; cx-server's
+ * wire.c).
  */
 #ifndef DOORBELL_TESTS_CX_ETH_H
 #define DOORBELL_TESTS_CX_ETH_H
