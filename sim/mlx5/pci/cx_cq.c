@@ -174,7 +174,10 @@ int cx_cq_push(struct cx *cx, uint32_t cqn, const uint8_t *cqe, bool solicited)
  * The arm doorbell's rules, each counted as the engine's (cx_eng_stats):
  *  - it is rung on the UAR page the CQC names, else it is dropped;
  *  - the doorbell's arm word is the one in the doorbell record (+4), which
- *    libmlx5 (mlx5_arm_cq) and Linux (mlx5_cq_arm) store before ringing;
+ *    libmlx5 (mlx5_arm_cq) and Linux (mlx5_cq_arm) store before ringing,
+ *    or a later arm's: MMIO writes are posted, so the driver may arm again
+ *    (a later sn, or the same sn with a later ci) before this doorbell
+ *    arrives, as mlx5e does from NAPI (dbrec_holds);
  *  - no command bits but REQ_NOT_SOL, nothing above sn;
  *  - sn counts the events the driver took (libmlx5's mlx5_cq_event, Linux's
  *    mlx5_eq_comp_int), which the device raised: the sum of its steps
@@ -186,6 +189,19 @@ int cx_cq_push(struct cx *cx, uint32_t cqn, const uint8_t *cqe, bool solicited)
 /* Arm word bits: cmd bits other than REQ_NOT_SOL, and the two above sn. */
 #define DB_UNKNOWN 0xce000000u
 
+/* Whether dbrec word REC is arm word HI or a later arm's (above). */
+static bool dbrec_holds(uint32_t rec, uint32_t hi)
+{
+	uint8_t dsn = ((rec >> DB_SN_SHIFT) - (hi >> DB_SN_SHIFT)) & 3;
+	uint32_t dci = (rec - hi) & 0xffffff;
+
+	if (rec == hi)
+		return true;
+	/* sn one or two events on; or the same sn, ci moved on (by less
+	 * than half its range: behind is a record never written). */
+	return dsn == 1 || dsn == 2 || (dsn == 0 && dci && dci < 0x800000);
+}
+
 static bool arm_checked(struct cx *cx, struct cx_cq *cq, uint32_t uar,
 			uint32_t hi)
 {
@@ -195,7 +211,9 @@ static bool arm_checked(struct cx *cx, struct cx_cq *cq, uint32_t uar,
 	uint8_t step = (sn - cq->arm_sn) & 3;
 	bool ahead = cq->sn_advance + step > cq->events;
 
-	if (uar != cq->uar || word != hi || (hi & DB_UNKNOWN) || ahead)
+	bool held = rec && dbrec_holds(word, hi);
+
+	if (uar != cq->uar || !held || (hi & DB_UNKNOWN) || ahead)
 		cx_trace(
 			cx,
 			"violation: cq arm cqn %u uar %u (cqc %u) hi 0x%08x "
@@ -207,7 +225,7 @@ static bool arm_checked(struct cx *cx, struct cx_cq *cq, uint32_t uar,
 		cx_eng_arm_violation(cx, CX_ARM_WRONG_UAR);
 		return false;
 	}
-	if (word != hi)
+	if (!held)
 		cx_eng_arm_violation(cx, CX_ARM_NOT_DBREC);
 	if (hi & DB_UNKNOWN)
 		cx_eng_arm_violation(cx, CX_ARM_BAD_CMD);
