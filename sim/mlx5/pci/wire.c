@@ -14,6 +14,18 @@
 enum {
 	MAX_FRAME = 65536,
 	HOLD_NS = 1000000, /* a held frame goes out after this at the latest */
+	/*
+	 * Frames the peer's socket had no room for wait here, in order, and
+	 * go out when it has (the receiving server is busy with its guest);
+	 * beyond this many they are lost and counted (wire_overflow).
+	 */
+	BACKLOG = 8192,
+	RETRY_NS = 50000,
+};
+
+struct frame {
+	unsigned int len;
+	uint8_t b[];
 };
 
 struct wire {
@@ -26,7 +38,9 @@ struct wire {
 	unsigned int held_len;
 	int64_t held_due;
 	uint8_t buf[MAX_FRAME];
-	uint64_t sent, lost, reordered, received;
+	struct frame *backlog[BACKLOG];
+	unsigned int bl_head, bl_n;
+	uint64_t sent, lost, reordered, received, overflow;
 };
 
 static int64_t now_ns(void)
@@ -91,6 +105,9 @@ struct wire *wire_open(const struct wire_opts *o)
 void wire_close(struct wire *w)
 {
 	if (w) {
+		for (; w->bl_n;
+		     w->bl_n--, w->bl_head = (w->bl_head + 1) % BACKLOG)
+			free(w->backlog[w->bl_head]);
 		close(w->fd);
 		free(w);
 	}
@@ -101,14 +118,51 @@ int wire_fd(const struct wire *w)
 	return w->fd;
 }
 
-/* Onto the socket: lost when the peer is not there (yet) or is full. */
-static void put(struct wire *w, const uint8_t *frame, unsigned int len)
+/* 0 sent, 1 no room (try again), -1 lost (no peer listening). */
+static int try_put(struct wire *w, const uint8_t *frame, unsigned int len)
 {
 	if (sendto(w->fd, frame, len, 0, (struct sockaddr *)&w->peer,
-		   sizeof(w->peer)) < 0)
-		w->lost++;
-	else
+		   sizeof(w->peer)) >= 0) {
 		w->sent++;
+		return 0;
+	}
+	if (errno == EAGAIN || errno == EWOULDBLOCK || errno == ENOBUFS)
+		return 1;
+	w->lost++;
+	return -1;
+}
+
+/* The backlog, oldest first, as far as the peer takes it. */
+static void flush(struct wire *w)
+{
+	while (w->bl_n) {
+		struct frame *f = w->backlog[w->bl_head];
+
+		if (try_put(w, f->b, f->len) > 0)
+			return;
+		free(f);
+		w->bl_head = (w->bl_head + 1) % BACKLOG;
+		w->bl_n--;
+	}
+}
+
+/* Onto the socket, behind any backlog; lost when the peer is not there
+ * (yet), or the backlog is full. */
+static void put(struct wire *w, const uint8_t *frame, unsigned int len)
+{
+	struct frame *f;
+
+	flush(w);
+	if (!w->bl_n && try_put(w, frame, len) <= 0)
+		return;
+	f = w->bl_n < BACKLOG ? malloc(sizeof(*f) + len) : NULL;
+	if (!f) {
+		w->overflow++;
+		return;
+	}
+	f->len = len;
+	memcpy(f->b, frame, len);
+	w->backlog[(w->bl_head + w->bl_n++) % BACKLOG] = f;
 }
 
 void wire_send(struct wire *w, const uint8_t *frame, unsigned int len)
@@ -138,16 +192,20 @@ void wire_send(struct wire *w, const uint8_t *frame, unsigned int len)
 
 int64_t wire_timers(struct wire *w)
 {
-	int64_t left;
+	int64_t left = -1;
 
-	if (!w->held_len)
-		return -1;
-	left = w->held_due - now_ns();
-	if (left > 0)
-		return left;
-	put(w, w->held, w->held_len);
-	w->held_len = 0;
-	return -1;
+	if (w->held_len) {
+		left = w->held_due - now_ns();
+		if (left <= 0) {
+			put(w, w->held, w->held_len);
+			w->held_len = 0;
+			left = -1;
+		}
+	}
+	flush(w);
+	if (w->bl_n && (left < 0 || left > RETRY_NS))
+		left = RETRY_NS;
+	return left;
 }
 
 unsigned int wire_recv(struct wire *w, unsigned int max,
@@ -176,4 +234,6 @@ void wire_report(const struct wire *w, FILE *f)
 		(unsigned long long)w->reordered);
 	fprintf(f, "stat: wire_received %llu\n",
 		(unsigned long long)w->received);
+	fprintf(f, "stat: wire_overflow %llu\n",
+		(unsigned long long)w->overflow);
 }

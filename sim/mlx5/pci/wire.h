@@ -8,7 +8,11 @@
  * or else held back with probability REORDER (per mille) and sent after
  * the next one (or after a millisecond, if none comes), from a seeded
  * generator so that a run can be repeated.  A frame sent while the peer
- * is not listening is lost, as on a cable with nothing at its end.
+ * is not listening is lost, as on a cable with nothing at its end.  A
+ * frame the peer's socket has no room for (the receiving server is busy)
+ * waits, in order, and goes when it has: the wire itself loses nothing
+ * it was not asked to (up to 8,192 frames waiting; more are counted as
+ * wire_overflow).
  */
 #ifndef DOORBELL_SIM_MLX5_PCI_WIRE_H
 #define DOORBELL_SIM_MLX5_PCI_WIRE_H
@@ -38,9 +42,10 @@ unsigned int wire_recv(struct wire *w, unsigned int max,
 		       void (*deliver)(void *arg, const uint8_t *frame,
 				       unsigned int len),
 		       void *arg);
-/* Send a held frame that is due; the nanoseconds until one is, or -1. */
+/* Send a held frame that is due and what waits for room; the nanoseconds
+ * until this should run again, or -1. */
 int64_t wire_timers(struct wire *w);
-/* Its counts: sent, lost, reordered, received. */
+/* Its counts: sent, lost, reordered, received, overflow. */
 void wire_report(const struct wire *w, FILE *f);
 
 #endif

@@ -5,6 +5,7 @@
  * a reordering one holds a frame behind the next (or sends it when its
  * time is up); a frame to an end nobody listens on is lost and counted.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,6 +126,42 @@ static void a_reordering_wire_sends_a_frame_after_the_next(void)
 	done(a, b);
 }
 
+struct order {
+	unsigned int n;
+	bool in_order;
+};
+
+static void count_in_order(void *arg, const uint8_t *frame, unsigned int len)
+{
+	struct order *o = arg;
+
+	(void)len;
+	if (frame[0] != (uint8_t)o->n)
+		o->in_order = false;
+	o->n++;
+}
+
+/* The peer's socket holds only a few datagrams (net.unix.max_dgram_qlen):
+ * the rest wait, and all arrive, in order. */
+static void frames_wait_for_room_and_none_is_lost(void)
+{
+	struct wire *a, *b;
+	struct order o = { 0, true };
+	unsigned int i;
+
+	ends(&a, &b, 0, 0);
+	for (i = 0; i < 300; i++)
+		send_byte(a, (uint8_t)i, 100);
+	for (i = 0; i < 1000 && o.n < 300; i++) {
+		wire_recv(b, 64, count_in_order, &o);
+		wire_timers(a);
+	}
+	CHECK_EQ(o.n, 300);
+	CHECK(o.in_order);
+	CHECK_EQ(wire_timers(a), -1); /* nothing waits */
+	done(a, b);
+}
+
 static void a_frame_to_an_absent_peer_is_lost(void)
 {
 	struct wire *a, *b;
@@ -154,6 +191,7 @@ int main(int argc, char **argv)
 		CHECK_TEST(frames_cross_whole_and_in_order),
 		CHECK_TEST(a_lossy_wire_loses_frames),
 		CHECK_TEST(a_reordering_wire_sends_a_frame_after_the_next),
+		CHECK_TEST(frames_wait_for_room_and_none_is_lost),
 		CHECK_TEST(a_frame_to_an_absent_peer_is_lost),
 	};
 
