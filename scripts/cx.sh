@@ -156,6 +156,19 @@ if ((pair)); then
 	{ grep -E '^(stat: eth_|violations|m5model|cx-server)' "$work/server2.log" || true; } | sed 's/^/  /'
 	((s2 == 0)) || src=$s2
 	[[ -z $log ]] || cp "$work/server2.log" "$log.2"
+	# Unless asked to lose frames, the wire lost none either way.
+	lost=$(cat "$work/server.log" "$work/server2.log" |
+		awk '/^stat: wire_(lost|overflow) / { n += $3 } END { print n + 0 }')
+	sent=$(cat "$work/server.log" "$work/server2.log" |
+		awk '/^stat: wire_sent / { n += $3 } END { print n + 0 }')
+	if ((${#lossy[@]})); then
+		echo "--- the wire: $sent frames sent, $lost lost"
+	elif ((lost == 0 && sent > 0)); then
+		pass cx_pair_wire_lost_nothing "$sent frames sent"
+	else
+		fail cx_pair_wire_lost_nothing "$lost of $((sent + lost)) frames lost"
+		((rc)) || rc=1
+	fi
 fi
 n=$(grep -c '^cx: cmd ' "$work/server.log" || true)
 echo "--- device server: $n commands; count per opcode:"
