@@ -60,6 +60,8 @@ struct t_rig {
 
 uint32_t t_alloc_pd(struct cx *cx);
 uint32_t t_create_mkey(struct cx *cx, uint8_t *in, size_t inlen);
+/* CREATE_MKEY of LEN bytes at IOVA in PD over 4 KiB pages MTT: always
+ * four entries (two octwords), whatever LEN needs. */
 uint32_t t_mkey(struct cx *cx, uint32_t pd, uint64_t iova, uint64_t len,
 		const uint64_t *mtt, int access);
 uint32_t t_create_qp(struct t_rig *r, unsigned int i, uint32_t st);

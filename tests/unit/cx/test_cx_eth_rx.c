@@ -175,7 +175,8 @@ static void steer_mac_to(struct t_rx *t, const uint8_t *mac, uint32_t tir)
 static void rx_up(struct t_rx *t, bool vsd)
 {
 	struct cq_args a = { .log = 3, .pages = CQ_PAGES, .dbr = CQ_DBR };
-	uint64_t mtt[2] = { BUF, BUF + 4096 };
+	/* t_mkey reads four entries (two octwords) */
+	uint64_t mtt[4] = { BUF, BUF + 4096, BUF + 8192, BUF + 12288 };
 	int eqn;
 
 	memset(t, 0, sizeof(*t));
