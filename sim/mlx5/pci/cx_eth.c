@@ -47,6 +47,9 @@ static cx_eth_exec_fn *eth_exec_of(uint16_t op)
 	case CX_OP_DEALLOC_Q_COUNTER:
 	case CX_OP_QUERY_Q_COUNTER:
 		return cx_eth_rq_exec;
+	case CX_OP_QUERY_ROCE_ADDRESS:
+	case CX_OP_SET_ROCE_ADDRESS:
+		return cx_eth_roce_exec;
 	}
 	return NULL;
 }
@@ -120,4 +123,5 @@ void cx_eth_report(const struct cx *cx, FILE *f)
 		(unsigned long long)cx->eth->rx_dropped);
 	fprintf(f, "stat: eth_rx_no_wqe %llu\n",
 		(unsigned long long)cx->eth->rx_no_wqe);
+	fprintf(f, "stat: eth_roce_gids %u\n", cx_eth_roce_gids(cx->eth));
 }

@@ -13,6 +13,7 @@
  *	cx_eth_rx.c	a frame from the wire: steered to an RQ's WQE
  *			with its CQE, or dropped and counted
  *	cx_eth_pkt.c	a frame's headers; the Internet checksum
+ *	cx_eth_roce.c	the RoCE address table (GIDs)
  *	cx_eth_vport.c	the NIC vport context, the vport state, the port
  *			registers (PMTU, PTYS, PAOS) and NODE_DESC
  *	cx_eth.c	command dispatch, state, reset
@@ -61,6 +62,8 @@ enum {
 	CX_OP_QUERY_HCA_VPORT_PKEY = 0x765,
 	CX_OP_QUERY_NIC_VPORT_CONTEXT = 0x754,
 	CX_OP_MODIFY_NIC_VPORT_CONTEXT = 0x755,
+	CX_OP_QUERY_ROCE_ADDRESS = 0x760,
+	CX_OP_SET_ROCE_ADDRESS = 0x761,
 };
 
 /*
@@ -80,7 +83,20 @@ enum {
 	CX_ETH_LOG_MAX_VLAN_LIST = 6,
 	CX_ETH_LISTS = 3, /* MLX5_NVPRT_LIST_TYPE_UC, _MC, _VLAN */
 	CX_ETH_MAX_LIST = 1 << 6,
-	CX_ETH_RSS_KEY = 40, /* rx_hash_toeplitz_key */
+	CX_ETH_RSS_KEY = 40,	/* rx_hash_toeplitz_key */
+	CX_ETH_ROCE_GIDS = 256, /* roce_address_table_size */
+};
+
+/* An entry of the RoCE address table (roce_addr_layout): a GID, the MAC
+ * and VLAN it goes out with, its L3 type and RoCE version. */
+struct cx_eth_gid {
+	bool valid;
+	uint8_t gid[16];
+	uint8_t mac[6];
+	bool vlan;
+	uint16_t vlan_id;
+	uint8_t l3_type; /* MLX5_ROCE_L3_TYPE_IPV4, _IPV6 */
+	uint8_t version; /* MLX5_ROCE_VERSION_1, _2 */
 };
 
 /*
@@ -185,7 +201,10 @@ struct cx_eth {
 	struct cx_eth_rq rq[1 << CX_ETH_LOG_MAX_RQ];
 	bool q_counter[CX_ETH_MAX_Q_COUNTER];
 	/* cx_eth_vport.c */
-	uint8_t mac[6];	      /* cx_host's, or CX_ETH_MAC */
+	uint8_t mac[6]; /* cx_host's, or CX_ETH_MAC */
+	bool roce_en;	/* nic_vport_context.roce_en */
+	/* cx_eth_roce.c */
+	struct cx_eth_gid gid[CX_ETH_ROCE_GIDS];
 	uint16_t vport_mtu;   /* 0 until MODIFY_NIC_VPORT_CONTEXT sets it */
 	uint16_t admin_mtu;   /* PMTU */
 	uint8_t admin_status; /* PAOS: MLX5_PORT_UP (1) or _DOWN (2) */
@@ -233,6 +252,9 @@ enum {
 };
 int cx_eth_tx(struct cx *cx, uint32_t pd, const uint8_t *w, unsigned int len);
 int cx_eth_fs_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c);
+int cx_eth_roce_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c);
+/* How many entries of the RoCE address table hold a GID. */
+unsigned int cx_eth_roce_gids(const struct cx_eth *e);
 
 /*
  * cx_eth_pkt.c: a frame's headers as the port's parser finds them (one

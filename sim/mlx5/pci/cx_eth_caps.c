@@ -8,8 +8,10 @@
  * of at least 3; mlx5_query_hca_caps() (fw.c) reads the two extra pages
  * because of the first two bits.  These are gates: no frame moves yet, so
  * checksum, LSO and VLAN insertion are debts of the data path (issue #32).
- * roce stays 0: mlx5_ib then takes its raw Ethernet profile (no GID
- * table, no MODIFY_NIC_VPORT_CONTEXT roce_en).  No eswitch_manager,
+ * roce is 1, with the ROCE page (type 4): mlx5_ib then takes its RoCE
+ * profile, enables RoCE in the NIC vport context (roce_en) and writes
+ * each GID the core's table gets into the device's (SET_ROCE_ADDRESS,
+ * cx_eth_roce.c).  No eswitch_manager,
  * vport_group_manager, pcam_reg, mcam_reg: their commands are not here.
  * Bit offsets from Linux 6.1's mlx5_ifc.h (sim/mlx5/pci/ifc-offsets.py).
  */
@@ -19,8 +21,17 @@
 
 enum {
 	CAP_GENERAL = 0,
-	CAP_ETHERNET_OFFLOADS = 1,    /* MLX5_CAP_ETHERNET_OFFLOADS */
-	CAP_FLOW_TABLE = 7,	      /* MLX5_CAP_FLOW_TABLE */
+	CAP_ETHERNET_OFFLOADS = 1, /* MLX5_CAP_ETHERNET_OFFLOADS */
+	CAP_ROCE = 4,		   /* MLX5_CAP_ROCE */
+	CAP_FLOW_TABLE = 7,	   /* MLX5_CAP_FLOW_TABLE */
+	/* roce_cap: MLX5_ROCE_L3_TYPE_IPV4_CAP | _IPV6_CAP, and
+	 * MLX5_ROCE_VERSION_1_CAP | _VERSION_2_CAP */
+	ROCE_L3_TYPES = 1 << 1 | 1 << 2,
+	ROCE_VERSIONS = 1 << 0 | 1 << 2,
+	ROCE_UDP_PORT = 4791, /* RoCE v2's destination port (IANA) */
+	/* the source ports RoCE v2 picks from, as a ConnectX's */
+	ROCE_MIN_SRC_PORT = 0xc000,
+	ROCE_MAX_SRC_PORT = 0xffff,
 	PORT_TYPE_ETH = 1,	      /* MLX5_CAP_PORT_TYPE_ETH */
 	INLINE_MODE_NOT_REQUIRED = 2, /* MLX5_CAP_INLINE_MODE_NOT_REQUIRED */
 };
@@ -30,6 +41,7 @@ static const struct cx_cap general[] = {
 	{ 0x1a6, 0x01, false, 1 },	       /* nic_flow_table */
 	{ 0x1b6, 0x02, false, PORT_TYPE_ETH }, /* port_type */
 	{ 0x21c, 0x01, false, 1 },	       /* eth_net_offloads */
+	{ 0x21d, 0x01, false, 1 },	       /* roce */
 	/* the objects of cx_eth_tir.c, cx_eth_rq.c */
 	{ 0x363, 0x05, false, CX_ETH_LOG_MAX_RQ },	 /* log_max_rq */
 	{ 0x373, 0x05, false, CX_ETH_LOG_MAX_TIR },	 /* log_max_tir */
@@ -53,6 +65,17 @@ static const struct cx_cap offloads[] = {
 	 * min_wqe_inline_mode in the NIC vport context */
 	{ 0x012, 0x02, false, INLINE_MODE_NOT_REQUIRED }, /* wqe_inline_mode */
 	{ 0x014, 0x04, false, 8 },			  /* rss_ind_tbl_cap */
+};
+
+/* struct mlx5_ifc_roce_cap_bits: no sw_r_roce_src_udp_port to set, no
+ * APM, QP time stamps free running only (qp_ts_format 0). */
+static const struct cx_cap roce[] = {
+	{ 0x08c, 0x04, false, ROCE_L3_TYPES },	   /* l3_type */
+	{ 0x098, 0x08, false, ROCE_VERSIONS },	   /* roce_version */
+	{ 0x0b0, 0x10, false, ROCE_UDP_PORT },	   /* r_roce_dest_udp_port */
+	{ 0x0c0, 0x10, false, ROCE_MAX_SRC_PORT }, /* ..max_src_udp_port */
+	{ 0x0d0, 0x10, false, ROCE_MIN_SRC_PORT }, /* ..min_src_udp_port */
+	{ 0x0f0, 0x10, false, CX_ETH_ROCE_GIDS },  /* ..address_table_size */
 };
 
 /*
@@ -83,6 +106,9 @@ const struct cx_cap *cx_eth_caps(uint32_t type, unsigned int *n)
 	case CAP_ETHERNET_OFFLOADS:
 		*n = N(offloads);
 		return offloads;
+	case CAP_ROCE:
+		*n = N(roce);
+		return roce;
 	case CAP_FLOW_TABLE:
 		*n = N(flow_table);
 		return flow_table;

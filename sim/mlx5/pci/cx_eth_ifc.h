@@ -55,6 +55,7 @@
 #define B_QUERY_NIC_VPORT_OUT_CONTEXT	       0x10
 #define B_MODIFY_NIC_VPORT_IN_CONTEXT	       0x100
 #define NIC_VPORT_CONTEXT_BYTES		       0x100 /* then the list */
+#define F_NVC_ROCE_EN			       0x1f, 0x1
 #define F_NVC_MTU			       0x130, 0x10
 #define B_NVC_SYSTEM_IMAGE_GUID		       0x28
 #define B_NVC_PORT_GUID			       0x30
@@ -66,6 +67,19 @@
 #define F_NVC_ALLOWED_LIST_SIZE		       0x794, 0xc
 #define B_NVC_PERMANENT_ADDRESS		       0xf6 /* mac_address_layout + 2 */
 #define LIST_ENTRY_BYTES		       8    /* mac/vlan_layout */
+
+/* set_roce_address_in, query_roce_address_in/out; roce_addr_layout */
+#define F_ROCE_ADDRESS_IN_INDEX	      0x40, 0x10
+#define F_ROCE_ADDRESS_IN_VHCA_PORT   0x5c, 0x4
+#define B_SET_ROCE_ADDRESS_IN_ADDR    0x10
+#define B_QUERY_ROCE_ADDRESS_OUT_ADDR 0x10
+#define ROCE_ADDR_BYTES		      0x20
+#define B_ROCE_ADDR_GID		      0x0
+#define F_ROCE_ADDR_VLAN_VALID	      0x83, 0x1
+#define F_ROCE_ADDR_VLAN_ID	      0x84, 0xc
+#define B_ROCE_ADDR_MAC		      0x12 /* source_mac_47_32, _31_0 */
+#define F_ROCE_ADDR_L3_TYPE	      0xd4, 0x4
+#define F_ROCE_ADDR_VERSION	      0xd8, 0x8
 
 /* query_hca_vport_pkey_in/out: pkey[] (0x20 bits each) at 0x10 */
 #define F_QUERY_HCA_VPORT_PKEY_IN_PORT_NUM   0x4c, 0x4

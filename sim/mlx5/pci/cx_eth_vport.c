@@ -32,6 +32,7 @@
 
 enum {
 	/* modify_nic_vport_field_select: a bit's mask in its dword */
+	SEL_ROCE_EN = 1 << 1,
 	SEL_MTU = 1 << 6,
 	SEL_PROMISC = 1 << 4,
 	SEL_ADDRESSES_LIST = 1 << 2,
@@ -103,6 +104,7 @@ static int query_context(struct cx_eth *e, struct cx_cmd *c)
 	fit = (c->outlen - need) / LIST_ENTRY_BYTES;
 	if (fit > e->list_size[t])
 		fit = e->list_size[t];
+	cx_set(v, F_NVC_ROCE_EN, e->roce_en);
 	cx_set(v, F_NVC_MTU, e->vport_mtu);
 	cx_set64(v, B_NVC_SYSTEM_IMAGE_GUID, CX_NODE_GUID);
 	cx_set64(v, B_NVC_PORT_GUID, CX_PORT_GUID);
@@ -128,7 +130,8 @@ static int modify_context(struct cx_eth *e, const struct cx_cmd *c)
 
 	if (c->inlen < B_MODIFY_NIC_VPORT_IN_CONTEXT + NIC_VPORT_CONTEXT_BYTES)
 		return CX_BAD_INP_LEN;
-	if (!sel || sel & ~(SEL_MTU | SEL_PROMISC | SEL_ADDRESSES_LIST))
+	if (!sel ||
+	    sel & ~(SEL_ROCE_EN | SEL_MTU | SEL_PROMISC | SEL_ADDRESSES_LIST))
 		return CX_BAD_PARAM;
 	if (sel & SEL_MTU && (mtu < MIN_MTU || mtu > CX_ETH_MAX_MTU))
 		return CX_BAD_PARAM;
@@ -140,6 +143,8 @@ static int modify_context(struct cx_eth *e, const struct cx_cmd *c)
 				       n * LIST_ENTRY_BYTES)
 			return CX_BAD_INP_LEN;
 	}
+	if (sel & SEL_ROCE_EN)
+		e->roce_en = cx_get(v, F_NVC_ROCE_EN);
 	if (sel & SEL_MTU)
 		e->vport_mtu = mtu;
 	if (sel & SEL_PROMISC) {

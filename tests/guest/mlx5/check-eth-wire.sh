@@ -7,7 +7,8 @@
 # ARP and ping both ways, a ping of a full 1500-byte frame and one the
 # kernel fragments, an IPv6 ping, and a TCP stream whose bytes are
 # compared at the far end (the checksums each side's device computes on
-# sending and reports on receiving).  The drivers must log no error, and
+# sending and reports on receiving); and the first port's RoCE v2 GID of
+# its IPv4 address.  The drivers must log no error, and
 # no "hw csum failure" (a receive checksum that does not match the bytes).
 # Prints PASS/FAIL per check; exit 1 if any failed.
 #
@@ -55,6 +56,30 @@ ip -n "$ns" link set "$b" up
 ip -n "$ns" link set lo up
 check cx_pair_carrier_on_both carrier "" "$a"
 carrier "$ns" "$b" || true
+
+# RoCE (issue #32 step 3): the RDMA core's GID table of the first
+# function's port holds its IPv4 address as a RoCE v2 GID (::ffff:a.b.c.d),
+# which mlx5_ib also wrote into the device's table (SET_ROCE_ADDRESS).
+roce_v2_gid() {
+	local d=/sys/class/infiniband/$1/ports/1 f
+	for f in "$d"/gids/*; do
+		[[ $(cat "$f" 2>/dev/null) == "$2" &&
+			$(cat "$d/gid_attrs/types/${f##*/}" 2>/dev/null) == "RoCE v2" ]] &&
+			return 0
+	done
+	return 1
+}
+ia=mlx5_0
+for d in "/sys/class/net/$a/device/infiniband/"*; do
+	[[ -e $d ]] && ia=$(basename "$d")
+done
+gid=0000:0000:0000:0000:0000:ffff:c633:6401 # ::ffff:198.51.100.1
+for _ in $(seq 20); do
+	roce_v2_gid "$ia" "$gid" && break
+	sleep 0.5
+done
+check cx_pair_roce_v2_gid_of_the_address roce_v2_gid "$ia" "$gid"
+ibv_devinfo -v -d "$ia" 2>&1 | grep -E 'GID\[' | sed 's/^/  /'
 
 # The guests' roots have busybox's ping (iputils' where installed).
 ping=(ping)

@@ -46,7 +46,7 @@ static void eth_port_passes_mlx5_eth_supported_and_ib_is_unchanged(void)
 	CHECK_EQ(cap(0x1b6, 2), 1u);	    /* port_type: Ethernet */
 	CHECK_EQ(cap(0x21c, 1), 1u);	    /* eth_net_offloads */
 	CHECK_EQ(cap(0x1a6, 1), 1u);	    /* nic_flow_table */
-	CHECK_EQ(cap(0x21d, 1), 0u);	    /* roce: not yet */
+	CHECK_EQ(cap(0x21d, 1), 1u);	    /* roce */
 	CHECK_EQ(cap(0x1a7, 1), 0u);	    /* eswitch_manager */
 	CHECK_EQ(cap(0x09b, 5), 10u);	    /* the IB function's values stay */
 	CHECK_EQ(query_caps(cx, 1), CX_OK); /* ETHERNET_OFFLOADS */
@@ -57,6 +57,11 @@ static void eth_port_passes_mlx5_eth_supported_and_ib_is_unchanged(void)
 	CHECK_EQ(query_caps(cx, 7), CX_OK); /* FLOW_TABLE */
 	CHECK_EQ(cap(0x200, 1), 1u);	    /* nic_receive ft_support */
 	CHECK(cap(0x238, 8) >= 3);	    /* max_ft_level */
+	CHECK_EQ(query_caps(cx, 4), CX_OK); /* ROCE */
+	CHECK_EQ(cap(0x08c, 4), 0x6u);	    /* l3_type: IPv4 and IPv6 */
+	CHECK_EQ(cap(0x098, 8), 0x5u);	    /* roce_version: 1 and 2 */
+	CHECK_EQ(cap(0x0f0, 16), 256u);	    /* roce_address_table_size */
+	CHECK_EQ(cap(0x004, 1), 0u);	    /* no sw_r_roce_src_udp_port */
 	CHECK_EQ(query_caps(cx, 2), CX_BAD_PARAM); /* no ODP */
 
 	CHECK_EQ(query_caps(ib, 0), CX_OK);
@@ -64,6 +69,8 @@ static void eth_port_passes_mlx5_eth_supported_and_ib_is_unchanged(void)
 	CHECK_EQ(cap(0x21c, 1), 0u);
 	CHECK_EQ(query_caps(ib, 1), CX_BAD_PARAM);
 	CHECK_EQ(query_caps(ib, 7), CX_BAD_PARAM);
+	CHECK_EQ(query_caps(ib, 4), CX_BAD_PARAM); /* no RoCE on IB */
+	CHECK_EQ(cap(0x21d, 1), 0u);
 	cx_set(in, F_IN_OPCODE, CX_OP_CREATE_FLOW_TABLE);
 	CHECK_EQ(cmd_made(ib, in, sizeof(in), out, sizeof(out),
 			  F_CREATE_FLOW_TABLE_OUT_TABLE_ID),

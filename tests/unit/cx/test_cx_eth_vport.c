@@ -78,8 +78,16 @@ static void nic_vport_context_gives_the_mac_and_keeps_mtu_and_lists(void)
 	CHECK_EQ(modify(cx, 1 << 6, 0), CX_BAD_PARAM);
 	cx_set(v, F_NVC_MTU, 1522);
 	CHECK_EQ(modify(cx, 1 << 6, 0), CX_OK);
-	cx_set(in, F_MODIFY_NIC_VPORT_IN_FIELD_SELECT, 1 << 1); /* roce_en */
-	CHECK_EQ(modify(cx, 1 << 1, 0), CX_BAD_PARAM);
+	/* roce_en, as mlx5_nic_vport_update_roce_state sets it */
+	cx_set(in, F_MODIFY_NIC_VPORT_IN_FIELD_SELECT, 1 << 1);
+	cx_set(v, F_NVC_ROCE_EN, 1);
+	CHECK_EQ(modify(cx, 1 << 1, 0), CX_OK);
+	CHECK_EQ(cx->eth->roce_en, true);
+	CHECK_EQ(cx->eth->vport_mtu, 1522); /* only the field selected */
+	cx_set(v, F_NVC_ROCE_EN, 0);
+	cx_set(in, F_MODIFY_NIC_VPORT_IN_FIELD_SELECT, 1 << 0); /* not ours */
+	CHECK_EQ(modify(cx, 1 << 0, 0), CX_BAD_PARAM);
+	CHECK_EQ(cx->eth->roce_en, true);
 	/* the multicast list of set_rx_mode: two addresses */
 	cx_set(in, F_MODIFY_NIC_VPORT_IN_FIELD_SELECT, 1 << 2);
 	cx_set(v, F_NVC_ALLOWED_LIST_TYPE, 1);
