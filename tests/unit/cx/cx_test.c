@@ -172,6 +172,16 @@ struct cx *dev_up(void)
 	return cx;
 }
 
+struct cx *dev_up_eth(void)
+{
+	struct cx *cx;
+
+	dev_eth = true;
+	cx = dev_up();
+	dev_eth = false;
+	return cx;
+}
+
 uint32_t alloc_uar(struct cx *cx)
 {
 	uint8_t out[16];

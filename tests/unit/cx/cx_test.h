@@ -48,6 +48,8 @@ int simple(struct cx *cx, uint16_t op, uint16_t op_mod, uint8_t *out,
 	   uint32_t outlen);
 /* mlx5_function_setup() up to INIT_HCA, on a fresh device. */
 struct cx *dev_up(void);
+/* ... of an Ethernet port (dev_eth for this one device). */
+struct cx *dev_up_eth(void);
 /* ALLOC_UAR: the UAR page's index. */
 uint32_t alloc_uar(struct cx *cx);
 /* ALLOC_UAR, then CREATE_EQ of 2^LOG entries on VEC taking event TYPE:

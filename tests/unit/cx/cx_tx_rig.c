@@ -78,9 +78,7 @@ void tx_up(struct t_tx *t, bool with_tis)
 	int eqn, sqn;
 
 	memset(t, 0, sizeof(*t));
-	dev_eth = true;
-	t->cx = dev_up();
-	dev_eth = false;
+	t->cx = dev_up_eth();
 	t->cx->host.eth_tx = capture;
 	tx_nframes = 0;
 	eqn = make_eq_for(t->cx, 3, 2, &a.uar, COMP_EQ, 0xff);

@@ -27,19 +27,9 @@ static uint32_t cap(unsigned int off, unsigned int width)
 	return cx_get(caps + B_QUERY_HCA_CAP_OUT_CAPABILITY, off, width);
 }
 
-static struct cx *eth_up(void)
-{
-	struct cx *cx;
-
-	dev_eth = true;
-	cx = dev_up();
-	dev_eth = false;
-	return cx;
-}
-
 static void eth_port_passes_mlx5_eth_supported_and_ib_is_unchanged(void)
 {
-	struct cx *ib = dev_up(), *cx = eth_up();
+	struct cx *ib = dev_up(), *cx = dev_up_eth();
 	uint8_t in[FT_IN_BYTES] = { 0 }, out[16];
 
 	CHECK_EQ(query_caps(cx, 0), CX_OK);
@@ -173,7 +163,7 @@ static int del_fg(struct cx *cx, uint32_t ft, uint32_t fg)
 
 static void flow_tables_chain_by_level_as_fs_core_makes_them(void)
 {
-	struct cx *cx = eth_up();
+	struct cx *cx = dev_up_eth();
 	int anchor, l2, ttc;
 
 	/* mlx5_core's anchor (1 entry, the last level), made the root */
@@ -218,7 +208,7 @@ static void flow_tables_chain_by_level_as_fs_core_makes_them(void)
 
 static void flow_entries_sit_in_their_group_and_forward_down_the_levels(void)
 {
-	struct cx *cx = eth_up();
+	struct cx *cx = dev_up_eth();
 	int anchor = make_ft(cx, 40, 0, 0), ft = make_ft(cx, 8, 4, anchor);
 	int g1, g2;
 

@@ -60,9 +60,7 @@ static void a_gid_is_written_read_back_and_emptied(void)
 	const uint8_t *a = out + B_QUERY_ROCE_ADDRESS_OUT_ADDR;
 	struct cx *cx;
 
-	dev_eth = true;
-	cx = dev_up();
-	dev_eth = false;
+	cx = dev_up_eth();
 	CHECK_EQ(set(cx, 3, v4, 2, 0, true), CX_OK);
 	CHECK_EQ(query(cx, 3), CX_OK);
 	CHECK(!memcmp(a + B_ROCE_ADDR_GID, v4, 16));
@@ -85,9 +83,7 @@ static void what_firmware_refuses_is_refused(void)
 	static const uint8_t gid[16] = { 0xfe, 0x80, [15] = 1 };
 	struct cx *ib = dev_up(), *cx;
 
-	dev_eth = true;
-	cx = dev_up();
-	dev_eth = false;
+	cx = dev_up_eth();
 	CHECK_EQ(set(cx, CX_ETH_ROCE_GIDS, gid, 0, 1, false), CX_BAD_PARAM);
 	CHECK_EQ(set(cx, 0, gid, 1, 1, false), CX_BAD_PARAM); /* version 1? */
 	CHECK_EQ(set(cx, 0, gid, 0, 2, false), CX_BAD_PARAM); /* l3 type 2 */

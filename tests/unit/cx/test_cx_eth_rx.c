@@ -180,9 +180,7 @@ static void rx_up(struct t_rx *t, bool vsd)
 	int eqn;
 
 	memset(t, 0, sizeof(*t));
-	dev_eth = true;
-	t->cx = dev_up();
-	dev_eth = false;
+	t->cx = dev_up_eth();
 	eqn = make_eq_for(t->cx, 3, 2, &a.uar, COMP_EQ, 0xff);
 	CHECK(eqn >= 0);
 	a.eqn = eqn;

@@ -40,9 +40,7 @@ static struct cx *setup(uint32_t *pd, uint32_t *td, uint32_t *cqn)
 	struct cq_args a = { .log = 2, .pages = CQ_PAGES, .dbr = CQ_DBR };
 	int eqn;
 
-	dev_eth = true;
-	cx = dev_up();
-	dev_eth = false;
+	cx = dev_up_eth();
 	eqn = make_eq_for(cx, 2, 1, &a.uar, COMP_EQ, 0xff);
 	CHECK(eqn >= 0);
 	a.eqn = eqn;

@@ -15,16 +15,6 @@
 
 static uint8_t in[0x400], out[0x400];
 
-static struct cx *eth_up(void)
-{
-	struct cx *cx;
-
-	dev_eth = true;
-	cx = dev_up();
-	dev_eth = false;
-	return cx;
-}
-
 /* Command OP of INLEN bytes of in[] (opcode added), OUTLEN out: status. */
 static int run(struct cx *cx, uint16_t op, uint32_t inlen, uint32_t outlen)
 {
@@ -59,7 +49,7 @@ static int modify(struct cx *cx, uint32_t select, uint32_t n)
 static void nic_vport_context_gives_the_mac_and_keeps_mtu_and_lists(void)
 {
 	static const uint8_t mac[6] = CX_ETH_MAC;
-	struct cx *cx = eth_up();
+	struct cx *cx = dev_up_eth();
 	uint8_t *v = in + B_MODIFY_NIC_VPORT_IN_CONTEXT;
 	uint8_t *q = out + B_QUERY_NIC_VPORT_OUT_CONTEXT;
 
@@ -120,7 +110,7 @@ static void nic_vport_context_gives_the_mac_and_keeps_mtu_and_lists(void)
 
 static void port_registers_and_vport_state_follow_the_admin_status(void)
 {
-	struct cx *cx = eth_up(), *ib = dev_up();
+	struct cx *cx = dev_up_eth(), *ib = dev_up();
 
 	memset(in, 0, sizeof(in));
 	cx_set(in + B_ACCESS_REGISTER_DATA, F_REG_LOCAL_PORT, 1);
@@ -194,7 +184,7 @@ static int paos(struct cx *cx, uint32_t v)
  */
 static void paos_changes_raise_the_port_change_event(void)
 {
-	struct cx *cx = eth_up();
+	struct cx *cx = dev_up_eth();
 	uint32_t uar;
 	int eqn = make_eq_for(cx, 2, 1, &uar, EQ_PAGES, 0x09);
 	const uint8_t *eqe = at(EQ_PAGES);
