@@ -72,6 +72,13 @@ struct m5m_eng_ops {
 	struct m5m_qp *(*qp_find)(void *arg, uint32_t qpn);
 	/* The SRQ numbered srqn, or NULL (an XRC segment names it). */
 	struct m5m_srq *(*srq_find)(void *arg, uint32_t srqn);
+	/*
+	 * A packet of a QP on the wire (qp->wire: RoCE), BTH onwards: the
+	 * device frames it to the QP's address path and sends it.  NULL:
+	 * no QP is on a wire.
+	 */
+	void (*wire_tx)(void *arg, const struct m5m_qp *qp, const uint8_t *pkt,
+			size_t len);
 };
 
 /* Replace the model's answers (NULL ops: back to them). */

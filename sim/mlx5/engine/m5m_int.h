@@ -243,6 +243,29 @@ struct m5m_fly {
 	uint32_t byte_cnt;
 	uint32_t resp_len;
 	uint8_t *resp; /* NULL: nothing to land */
+	/* On the wire (m5m_wire_req.c): its PSNs, and responses received */
+	uint32_t psn, npsn;
+	uint32_t got;
+	bool done; /* a READ's or atomic's response is all here */
+};
+
+/* An RC or UC responder's packet state on the wire (m5m_wire_rsp.c). */
+struct m5m_rsp {
+	uint32_t msn;
+	bool nak_sent; /* a sequence NAK for rq_psn went out */
+	uint8_t in;    /* a message under way: a SEND, a WRITE, or none (0) */
+	bool imm_inv;
+	uint32_t first_psn;
+	uint8_t *buf; /* a SEND's bytes so far */
+	uint32_t len, cap;
+	uint64_t va; /* a WRITE's RETH, and how far it got */
+	uint32_t rkey, dma_len, off;
+	struct {
+		bool valid;
+		uint32_t psn;
+		uint64_t orig;
+	} atom[8]; /* atomics answered, for duplicates */
+	unsigned int atom_next;
 };
 
 struct m5m_qp {
@@ -315,6 +338,16 @@ struct m5m_qp {
 	bool comm_est_sent;
 	bool last_wqe_sent;
 	uint64_t async_reported;
+	/*
+	 * RoCE (m5m_wire_req.c, m5m_wire_rsp.c): messages leave as packets
+	 * through ops->wire_tx; the timer resends from wire_from, after an
+	 * RNR NAK's wait (wire_rnr) or the local ACK timeout.
+	 */
+	bool wire;
+	bool wire_rnr;
+	uint64_t wire_due; /* 0: no timer */
+	uint32_t wire_from;
+	struct m5m_rsp *rsp;
 };
 
 struct m5m_ah {
@@ -495,7 +528,28 @@ uint16_t m5m_snd_dbrec(const struct m5m_qp *qp);
 uint16_t m5m_rcv_dbrec(const struct m5m_qp *qp);
 
 /* m5m_send.c: the send engine */
+#define M5M_PARKED 0x100 /* m5m_exec: the WQE waits (RNR, the wire) */
 void m5m_sq_run(struct m5m_qp *qp);
+bool m5m_receiving(const struct m5m_qp *q);
+int m5m_gather(struct m5m_qp *qp, const struct m5m_wqe *w, uint8_t **msg,
+	       uint32_t *len);
+uint64_t m5m_mtu_bytes(enum ibv_mtu mtu);
+/*
+ * m5m_wire_req.c, m5m_wire_rsp.c: RC and UC over RoCE.  m5m_wire_send
+ * sends the WQE qp->fly_cur holds (0, a syndrome, or M5M_PARKED);
+ * m5m_wire_rx takes a packet (BTH onwards, no ICRC) addressed to qp;
+ * m5m_wire_timer runs when dev->now reaches qp->wire_due.
+ */
+int m5m_wire_send(struct m5m_qp *qp, const struct m5m_wqe *w,
+		  uint32_t *byte_cnt);
+void m5m_wire_rx(struct m5m_qp *qp, const uint8_t *pkt, size_t len);
+void m5m_wire_timer(struct m5m_qp *qp);
+void m5m_wire_free(struct m5m_qp *qp);
+void m5m_wire_tx(struct m5m_qp *qp, uint8_t op, uint8_t se, uint32_t psn,
+		 bool ackreq, const void *ext, size_t ext_len,
+		 const uint8_t *pay, uint32_t pay_len);
+void m5m_wire_rsp_in(struct m5m_qp *qp, const uint8_t *pkt, size_t len);
+bool m5m_psn_le(uint32_t a, uint32_t b);
 /* Run up to budget WQEs of the SQ (flushing in ERR whatever the budget). */
 void m5m_sq_go(struct m5m_qp *qp, unsigned int budget);
 /*
@@ -506,6 +560,8 @@ void m5m_sq_go(struct m5m_qp *qp, unsigned int budget);
 void m5m_sq_tick(struct m5m_qp *qp);
 bool m5m_sq_busy(const struct m5m_qp *qp);
 void m5m_fly_complete(struct m5m_qp *qp);
+/* Complete the oldest WQE in flight; false if it failed (QP in ERR). */
+bool m5m_fly_complete_one(struct m5m_qp *qp);
 void m5m_fly_drop(struct m5m_qp *qp);
 bool m5m_fly_fenced(const struct m5m_qp *qp, const struct m5m_wqe *w);
 struct m5m_fly *m5m_fly_new(struct m5m_qp *qp);

@@ -13,10 +13,9 @@
 
 #include "m5m_int.h"
 
-#define M5M_PARKED  0x100 /* m5m_exec: RNR, the WQE waits */
 #define M5M_UC_DROP 0x200 /* m5m_remote: a UC responder dropped it */
 
-static bool m5m_receiving(const struct m5m_qp *q)
+bool m5m_receiving(const struct m5m_qp *q)
 {
 	return q->state == IBV_QPS_RTR || q->state == IBV_QPS_RTS ||
 	       q->state == IBV_QPS_SQD || q->state == IBV_QPS_SQE;
@@ -35,8 +34,8 @@ static struct m5m_qp *m5m_rc_dst(struct m5m_qp *qp)
 }
 
 /* Collect the message the WQE names; 0 or a requester syndrome. */
-static int m5m_gather(struct m5m_qp *qp, const struct m5m_wqe *w, uint8_t **msg,
-		      uint32_t *len)
+int m5m_gather(struct m5m_qp *qp, const struct m5m_wqe *w, uint8_t **msg,
+	       uint32_t *len)
 {
 	uint64_t total = w->inl_len;
 	unsigned int i;
@@ -368,7 +367,7 @@ static int m5m_exec_xrc(struct m5m_qp *qp, struct m5m_qp *dst,
 }
 
 /* Bytes a packet holds on a path of MTU mtu (IBV_MTU_256 is 1). */
-static uint64_t m5m_mtu_bytes(enum ibv_mtu mtu)
+uint64_t m5m_mtu_bytes(enum ibv_mtu mtu)
 {
 	return 128u << (mtu >= IBV_MTU_256 && mtu <= IBV_MTU_4096
 				? mtu
@@ -418,6 +417,8 @@ static int m5m_exec(struct m5m_qp *qp, const struct m5m_wqe *w,
 	/* NOP and UMR stay on the requester: no wire, no PSN. */
 	if (w->opcode == M5M_OPCODE_UMR)
 		return m5m_umr(qp, w);
+	if (qp->wire && w->opcode != M5_OPCODE_NOP)
+		return m5m_wire_send(qp, w, byte_cnt);
 	if (qp->type != IBV_QPT_UD && w->opcode != M5_OPCODE_NOP) {
 		dst = m5m_rc_dst(qp);
 		if (!dst && qp->type != IBV_QPT_UC)
@@ -465,7 +466,8 @@ static void m5m_sq_flush_one(struct m5m_qp *qp)
 static void m5m_sq_done(struct m5m_qp *qp, const struct m5m_wqe *w,
 			struct m5m_fly *f, int ret, uint32_t byte_cnt)
 {
-	if (f && !ret) {
+	/* On the wire a NOP with nothing ahead of it completes now. */
+	if (f && !ret && !(qp->wire && !qp->fly && !f->npsn)) {
 		m5m_fly_add(qp, f, byte_cnt);
 		qp->sq_exec += w->nbb;
 		return;
@@ -525,11 +527,16 @@ void m5m_sq_go(struct m5m_qp *qp, unsigned int budget)
 		    qp->sq_exec == limit || n == budget)
 			break;
 		/* The slow device keeps the WQE as read until it completes. */
-		f = dev->slow ? m5m_fly_new(qp) : NULL;
-		if (dev->slow && !f)
+		f = dev->slow || qp->wire ? m5m_fly_new(qp) : NULL;
+		if ((dev->slow || qp->wire) && !f)
 			break;
 		x = f ? &f->w : w;
 		if (!m5m_wqe_decode(qp, qp->sq_exec, x)) {
+			/* On the wire it waits for what flies to complete. */
+			if (qp->wire && qp->fly) {
+				m5m_fly_free(f);
+				break;
+			}
 			/* Lenient mode: the device rejects the WQE. */
 			m5m_fly_complete(qp);
 			if (qp->state != IBV_QPS_ERR) {

@@ -157,37 +157,43 @@ static void m5m_fly_reread(struct m5m_qp *qp, const struct m5m_fly *f)
 		dev->st.wqe_rewritten++;
 }
 
-void m5m_fly_complete(struct m5m_qp *qp)
+bool m5m_fly_complete_one(struct m5m_qp *qp)
 {
-	struct m5m_fly *f;
+	struct m5m_fly *f = qp->fly;
 	int ret;
 
-	while ((f = qp->fly)) {
-		qp->fly = f->next;
-		qp->dev->st.slow_late++;
-		if (f->resp)
-			qp->dev->st.slow_held++;
-		m5m_fly_reread(qp, f);
-		ret = f->resp ? m5m_fly_land(qp, f) : 0;
-		if (ret) {
-			m5m_cqe_req_err(qp, f->w.idx, f->w.opcode,
-					(uint8_t)ret);
-			qp->sq_hw += f->w.nbb;
-			m5m_fly_free(f);
-			/* The rest are flushed (m5m_sq_go). */
-			m5m_qp_to_err(qp);
-			return;
-		}
-		if (f->w.fm_ce_se & M5_WQE_CTRL_CQ_UPDATE)
-			m5m_cqe_req(qp, &f->w, f->byte_cnt);
+	qp->fly = f->next;
+	qp->dev->st.slow_late++;
+	if (f->resp)
+		qp->dev->st.slow_held++;
+	m5m_fly_reread(qp, f);
+	ret = f->resp ? m5m_fly_land(qp, f) : 0;
+	if (ret) {
+		m5m_cqe_req_err(qp, f->w.idx, f->w.opcode, (uint8_t)ret);
 		qp->sq_hw += f->w.nbb;
 		m5m_fly_free(f);
+		/* The rest are flushed (m5m_sq_go). */
+		m5m_qp_to_err(qp);
+		return false;
 	}
+	if (f->w.fm_ce_se & M5_WQE_CTRL_CQ_UPDATE)
+		m5m_cqe_req(qp, &f->w, f->byte_cnt);
+	qp->sq_hw += f->w.nbb;
+	m5m_fly_free(f);
+	return true;
+}
+
+void m5m_fly_complete(struct m5m_qp *qp)
+{
+	while (qp->fly && m5m_fly_complete_one(qp))
+		;
 }
 
 void m5m_sq_tick(struct m5m_qp *qp)
 {
-	m5m_fly_complete(qp);
+	/* On the wire only acknowledgements complete. */
+	if (!qp->wire)
+		m5m_fly_complete(qp);
 	m5m_sq_go(qp, qp->dev->slow);
 }
 

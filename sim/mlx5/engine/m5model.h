@@ -247,6 +247,10 @@ struct m5m_stats {
 	/* UC messages the responder dropped: no QP, no receive WQE, or a
 	 * bad RDMA WRITE (UC has no NAK; the requester completes) */
 	uint64_t uc_dropped;
+	/* RoCE (m5m_wire_*.c): packets sent and taken, go-back-N resends */
+	uint64_t wire_packets;
+	uint64_t wire_received;
+	uint64_t wire_resends;
 	/* ODP faults on SRQ WQEs the kernel's handler read, and of those
 	 * the ones it resumed with an error (a WQE it could not map) */
 	uint64_t odp_pfaults_handled;

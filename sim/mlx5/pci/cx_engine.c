@@ -271,6 +271,13 @@ static struct m5m_srq *eng_srq_find(void *arg, uint32_t srqn)
 	return &e->m;
 }
 
+/* A packet of a QP on the wire: RoCE v2 to the QP's address path. */
+static void eng_wire_tx(void *arg, const struct m5m_qp *m, const uint8_t *pkt,
+			size_t len)
+{
+	cx_roce_tx(arg, of(m, struct cx_eng_qp, m)->n, pkt, len);
+}
+
 static const struct m5m_eng_ops eng_ops = {
 	.xlate = eng_xlate,
 	.rinval = eng_rinval,
@@ -281,13 +288,16 @@ static const struct m5m_eng_ops eng_ops = {
 	.event = eng_event,
 	.qp_find = eng_qp_find,
 	.srq_find = eng_srq_find,
+	.wire_tx = eng_wire_tx,
 };
 
 /* The engine's QP, and what it holds, freed. */
 static void qp_free(struct cx_eng_qp *e)
 {
-	if (e)
-		m5m_fly_drop(&e->m);
+	if (!e)
+		return;
+	m5m_fly_drop(&e->m);
+	m5m_wire_free(&e->m);
 	free(e);
 }
 
@@ -355,6 +365,12 @@ int64_t cx_eng_timers(struct cx *cx)
 		}
 		if (e && e->m.parked && e->m.park_until <= g->dev->now)
 			m5m_rnr_expire(&e->m); /* parks again if still RNR */
+		if (e && e->m.wire_due && e->m.wire_due <= g->dev->now) {
+			refresh_dbrec(cx, e);
+			m5m_wire_timer(&e->m);
+		}
+		if (e && e->m.wire_due && e->m.wire_due < due)
+			due = e->m.wire_due;
 		if (e && e->m.parked && e->m.park_until < due)
 			due = e->m.park_until;
 		if (e && g->dev->slow && m5m_sq_busy(&e->m) &&
@@ -362,6 +378,7 @@ int64_t cx_eng_timers(struct cx *cx)
 			due = g->slow_tick;
 	}
 	m5m_unlock();
+	states_back(cx); /* a retry exhausted moved a QP to ERR */
 	/* A QP in ERR: its receive dbrec is looked at every ERR_POLL_US. */
 	if (err_qps && due > now_us + ERR_POLL_US)
 		due = now_us + ERR_POLL_US;
@@ -839,6 +856,9 @@ void cx_eng_qp_moved(struct cx *cx, uint32_t qpn)
 	if (e->m.state == IBV_QPS_RTR && to == IBV_QPS_RTS)
 		e->m.sq_psn = cx_get(c, F_QPC_NEXT_SEND_PSN);
 	e->m.pkey_index = cx_get(c, F_QPC_PKEY_INDEX);
+	/* On an Ethernet port a connected QP's messages cross the wire. */
+	e->m.wire =
+		cx->eth && (e->m.type == IBV_QPT_RC || e->m.type == IBV_QPT_UC);
 	if (to == IBV_QPS_ERR) /* 2RST is cx_eng_qp_made's */
 		stranded(cx, e);
 	refresh_dbrec(cx, e);
@@ -941,4 +961,28 @@ void cx_eng_send_doorbell(struct cx *cx, uint32_t uar, uint32_t off,
 	g->st.send_violations += g->dev->violations - v;
 	m5m_unlock();
 	states_back(cx);
+}
+
+void cx_eng_wire_rx(struct cx *cx, uint32_t qpn, const uint8_t *pkt, size_t len)
+{
+	struct cx_eng_qp *e =
+		cx->eng && qpn < CX_MAX_QP ? cx->eng->qp[qpn] : NULL;
+	uint64_t now_us = (cx_now_ns() - cx->t0_ns) / 1000;
+
+	if (!e || !e->m.wire)
+		return;
+	refresh_dbrec(cx, e);
+	m5m_lock();
+	if (now_us > e->m.dev->now)
+		e->m.dev->now = now_us; /* the timers the packet starts */
+	m5m_wire_rx(&e->m, pkt, len);
+	m5m_unlock();
+	states_back(cx);
+}
+
+/* A QP of the engine on the wire: whether QPN is one. */
+bool cx_eng_on_wire(const struct cx *cx, uint32_t qpn)
+{
+	return cx->eng && qpn < CX_MAX_QP && cx->eng->qp[qpn] &&
+	       cx->eng->qp[qpn]->m.wire;
 }

@@ -14,6 +14,8 @@
 #ifndef DOORBELL_TESTS_CX_ENGINE_H
 #define DOORBELL_TESTS_CX_ENGINE_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -108,5 +110,14 @@ uint64_t cx_eng_report(const struct cx *cx, FILE *f);
  * it between messages (cx_timers()).
  */
 int64_t cx_eng_timers(struct cx *cx);
+/*
+ * RoCE: a packet (BTH onwards, no ICRC) for QP QPN arrived from the wire
+ * (cx_roce.c); whether QPN is a QP whose messages cross the wire.
+ */
+void cx_eng_wire_rx(struct cx *cx, uint32_t qpn, const uint8_t *pkt,
+		    size_t len);
+bool cx_eng_on_wire(const struct cx *cx, uint32_t qpn);
+/* cx_roce.c: the engine's packet for QP QPN, framed and sent. */
+void cx_roce_tx(struct cx *cx, uint32_t qpn, const uint8_t *pkt, size_t len);
 
 #endif /* DOORBELL_TESTS_CX_ENGINE_H */

@@ -111,17 +111,26 @@ void cx_eth_free(struct cx *cx)
 
 void cx_eth_report(const struct cx *cx, FILE *f)
 {
-	fprintf(f, "stat: eth_tx_frames %llu\n",
-		(unsigned long long)cx->eth->tx_frames);
-	fprintf(f, "stat: eth_tx_bytes %llu\n",
-		(unsigned long long)cx->eth->tx_bytes);
-	fprintf(f, "stat: eth_rx_frames %llu\n",
-		(unsigned long long)cx->eth->rx_frames);
-	fprintf(f, "stat: eth_rx_bytes %llu\n",
-		(unsigned long long)cx->eth->rx_bytes);
-	fprintf(f, "stat: eth_rx_dropped %llu\n",
-		(unsigned long long)cx->eth->rx_dropped);
-	fprintf(f, "stat: eth_rx_no_wqe %llu\n",
-		(unsigned long long)cx->eth->rx_no_wqe);
-	fprintf(f, "stat: eth_roce_gids %u\n", cx_eth_roce_gids(cx->eth));
+	const struct cx_eth *e = cx->eth;
+	const struct {
+		const char *name;
+		uint64_t v;
+	} st[] = {
+		{ "eth_tx_frames", e->tx_frames },
+		{ "eth_tx_bytes", e->tx_bytes },
+		{ "eth_rx_frames", e->rx_frames },
+		{ "eth_rx_bytes", e->rx_bytes },
+		{ "eth_rx_dropped", e->rx_dropped },
+		{ "eth_rx_no_wqe", e->rx_no_wqe },
+		{ "roce_tx", e->roce_tx },
+		{ "roce_rx", e->roce_rx },
+		{ "roce_dropped", e->roce_dropped },
+		{ "roce_bad_icrc", e->roce_bad_icrc },
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(st) / sizeof(st[0]); i++)
+		fprintf(f, "stat: %s %llu\n", st[i].name,
+			(unsigned long long)st[i].v);
+	fprintf(f, "stat: eth_roce_gids %u\n", cx_eth_roce_gids(e));
 }

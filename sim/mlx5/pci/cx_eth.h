@@ -218,6 +218,9 @@ struct cx_eth {
 	 * no entry steered them to an RQ in RDY, longer than the WQE, or
 	 * (rx_no_wqe) the RQ had no WQE posted */
 	uint64_t rx_frames, rx_bytes, rx_dropped, rx_no_wqe;
+	/* cx_roce.c: RoCE v2 frames sent and taken by the engine, dropped
+	 * (of those, with a bad ICRC) */
+	uint64_t roce_tx, roce_rx, roce_dropped, roce_bad_icrc;
 };
 
 /* cx_eth_caps.c: the *N fields of capability type TYPE an Ethernet port
@@ -253,6 +256,11 @@ enum {
 int cx_eth_tx(struct cx *cx, uint32_t pd, const uint8_t *w, unsigned int len);
 int cx_eth_fs_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c);
 int cx_eth_roce_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c);
+/*
+ * cx_roce.c: whether frame F is RoCE v2 for this port (taken by the
+ * engine or dropped; false: the NIC receive tables have it).
+ */
+bool cx_roce_receive(struct cx *cx, const uint8_t *f, unsigned int len);
 /* How many entries of the RoCE address table hold a GID. */
 unsigned int cx_eth_roce_gids(const struct cx_eth *e);
 

@@ -25,9 +25,10 @@ enum {
 	CAP_ROCE = 4,		   /* MLX5_CAP_ROCE */
 	CAP_FLOW_TABLE = 7,	   /* MLX5_CAP_FLOW_TABLE */
 	/* roce_cap: MLX5_ROCE_L3_TYPE_IPV4_CAP | _IPV6_CAP, and
-	 * MLX5_ROCE_VERSION_1_CAP | _VERSION_2_CAP */
+	 * MLX5_ROCE_VERSION_2_CAP only: the engine frames RoCE v2 alone
+	 * (cx_roce.c), so mlx5_ib adds no RoCE v1 GID */
 	ROCE_L3_TYPES = 1 << 1 | 1 << 2,
-	ROCE_VERSIONS = 1 << 0 | 1 << 2,
+	ROCE_VERSIONS = 1 << 2,
 	ROCE_UDP_PORT = 4791, /* RoCE v2's destination port (IANA) */
 	/* the source ports RoCE v2 picks from, as a ConnectX's */
 	ROCE_MIN_SRC_PORT = 0xc000,

@@ -81,6 +81,16 @@
 #define F_ROCE_ADDR_L3_TYPE	      0xd4, 0x4
 #define F_ROCE_ADDR_VERSION	      0xd8, 0x8
 
+/* ads (a QPC's primary_address_path at B_QPC_PRIMARY_ADDRESS_PATH): the
+ * RoCE fields INIT2RTR sets */
+#define F_ADS_SRC_ADDR_INDEX 0x48, 0x8
+#define F_ADS_HOP_LIMIT	     0x58, 0x8
+#define F_ADS_TCLASS	     0x64, 0x8
+#define F_ADS_FLOW_LABEL     0x6c, 0x14
+#define B_ADS_RGID_RIP	     0x10
+#define F_ADS_UDP_SPORT	     0x110, 0x10
+#define B_ADS_RMAC	     0x26 /* rmac_47_32, rmac_31_0 */
+
 /* query_hca_vport_pkey_in/out: pkey[] (0x20 bits each) at 0x10 */
 #define F_QUERY_HCA_VPORT_PKEY_IN_PORT_NUM   0x4c, 0x4
 #define F_QUERY_HCA_VPORT_PKEY_IN_PKEY_INDEX 0x70, 0x10

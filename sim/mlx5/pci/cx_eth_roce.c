@@ -5,9 +5,9 @@
  * mlx5_core's mlx5_core_roce_gid_set() does for each GID the RDMA core
  * adds or deletes (mlx5_ib's set_roce_addr): the GID, the MAC and VLAN
  * of its netdev, its L3 type (IPv4 or IPv6, for RoCE v2) and RoCE version
- * (1 or 2); an all-zero GID empties the entry.  QUERY_ROCE_ADDRESS reads
+ * (2: the caps offer no other); an all-zero GID empties the entry.  QUERY_ROCE_ADDRESS reads
  * one back.  Checked as firmware does: an index inside the table, port 0
- * or 1 (num_vhca_ports is 0), a version and L3 type the caps offer.  The
+ * or 1 (num_vhca_ports is 0), the version and an L3 type the caps offer.  The
  * table is what a RoCE QP's source GID index names (issue #32 step 3).
  */
 #include <string.h>
@@ -17,8 +17,7 @@
 #include "cx_ifc.h"
 
 enum {
-	ROCE_V1 = 0, /* MLX5_ROCE_VERSION_1, _2 */
-	ROCE_V2 = 2,
+	ROCE_V2 = 2, /* MLX5_ROCE_VERSION_2 (_1 is 0) */
 	L3_IPV6 = 1, /* MLX5_ROCE_L3_TYPE_IPV4 is 0 */
 	SET_IN_BYTES = B_SET_ROCE_ADDRESS_IN_ADDR + ROCE_ADDR_BYTES,
 	QUERY_IN_BYTES = 16,
@@ -33,14 +32,15 @@ static int set_address(struct cx_eth *e, const uint8_t *a, uint32_t i)
 
 	g.version = cx_get(a, F_ROCE_ADDR_VERSION);
 	g.l3_type = cx_get(a, F_ROCE_ADDR_L3_TYPE);
-	if ((g.version != ROCE_V1 && g.version != ROCE_V2) ||
-	    g.l3_type > L3_IPV6)
-		return CX_BAD_PARAM;
 	memcpy(g.gid, a + B_ROCE_ADDR_GID, sizeof(g.gid));
+	g.valid = memcmp(g.gid, zero_gid, sizeof(zero_gid)) != 0;
+	/* Only the version the caps offer (cx_eth_caps.c: v2); an entry
+	 * emptied (all zero, as mlx5_core writes it) has none. */
+	if (g.valid && (g.version != ROCE_V2 || g.l3_type > L3_IPV6))
+		return CX_BAD_PARAM;
 	memcpy(g.mac, a + B_ROCE_ADDR_MAC, sizeof(g.mac));
 	g.vlan = cx_get(a, F_ROCE_ADDR_VLAN_VALID);
 	g.vlan_id = cx_get(a, F_ROCE_ADDR_VLAN_ID);
-	g.valid = memcmp(g.gid, zero_gid, sizeof(zero_gid)) != 0;
 	e->gid[i] = g.valid ? g : (struct cx_eth_gid){ 0 };
 	return CX_OK;
 }

@@ -20,6 +20,7 @@
  * RDY, no WQE posted (the RQ's out_of_buffer), a frame longer than the
  * WQE.  A key that fails completes the WQE with a responder error CQE
  * (LOCAL_PROT_ERR) and moves the RQ to ERR, as mlx5e's recovery expects.
+ * RoCE v2 for the port's GIDs goes to the RoCE engine first (cx_roce.c).
  * No local loopback: frames the port sends never come back to it.
  */
 #include <endian.h>
@@ -278,6 +279,8 @@ void cx_eth_receive(struct cx *cx, const uint8_t *f, unsigned int len)
 		drop(cx, e, "frame length", len);
 		return;
 	}
+	if (cx_roce_receive(cx, f, len))
+		return;
 	match_of(f, &p, m);
 	tir = cx_eth_fs_steer(e, m);
 	rq = tir ? cx_eth_tir_rq(e, tir, f, &p, &hash, &htype) : 0;

@@ -237,9 +237,10 @@ enum cx_roce_verdict cx_roce_decap(const uint8_t *f, size_t len,
 	    l4_len < UDP_HLEN + BTH_LEN + CX_ROCE_ICRC_LEN ||
 	    (be16_at(f + p.l4 + 6) && !cx_eth_l4_csum_ok(f, &p)))
 		return CX_ROCE_MALFORMED;
+	/* Filled for a bad ICRC too: the port drops it only if it is its. */
+	fill_rx(f, &p, rx);
 	if (cx_roce_icrc(f + p.l3, p.l3_end - p.l3) !=
 	    le32_at(f + p.l3_end - CX_ROCE_ICRC_LEN))
 		return CX_ROCE_BAD_ICRC;
-	fill_rx(f, &p, rx);
 	return CX_ROCE_OK;
 }

@@ -62,7 +62,8 @@ enum cx_roce_verdict {
 
 /*
  * The frame F of LEN bytes (trailing Ethernet padding allowed: the IP
- * lengths count) as a RoCE v2 packet; RX is filled for CX_ROCE_OK only.
+ * lengths count) as a RoCE v2 packet; RX is filled for CX_ROCE_OK and
+ * CX_ROCE_BAD_ICRC (whose addresses say whether the port drops it).
  * A non-zero UDP checksum is checked (a wrong one: MALFORMED); 0 is taken.
  */
 enum cx_roce_verdict cx_roce_decap(const uint8_t *f, size_t len,

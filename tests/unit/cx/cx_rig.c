@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "check.h"
+#include "cx_eth.h"
+#include "cx_eth_ifc.h"
 #include "cx_rig.h"
 
 const uint64_t t_iova[2] = { 0x7f0000001800ull, 0x5500000000ull };
@@ -130,9 +132,13 @@ void t_move(struct cx *cx, uint16_t op, uint32_t qpn, const uint8_t *ctx)
 
 /* RST2INIT, INIT2RTR, then RTR2RTS if RTS: peer (RC), Q_Key (UD),
  * responder access. */
+const uint8_t t_roce_gid[16] = { [10] = 0xff, [11] = 0xff, 10, 0, 0, 1 };
+unsigned int t_ack_timeout;
+
 void t_up(struct cx *cx, uint32_t qpn, uint32_t dest, uint32_t qkey, bool rts)
 {
 	uint8_t ctx[CX_QPC_BYTES] = { 0 };
+	uint8_t *ads = ctx + B_QPC_PRIMARY_ADDRESS_PATH;
 
 	cx_set(ctx, F_QPC_Q_KEY, qkey);
 	cx_set(ctx, F_QPC_RRE, 1);
@@ -144,6 +150,13 @@ void t_up(struct cx *cx, uint32_t qpn, uint32_t dest, uint32_t qkey, bool rts)
 	cx_set(ctx, F_QPC_RNR_RETRY, 7);
 	cx_set(ctx, F_QPC_RETRY_COUNT, 7);
 	cx_set(ctx, F_QPC_VHCA_PORT_NUM, 1);
+	cx_set(ctx, F_QPC_ACK_TIMEOUT, t_ack_timeout);
+	/* RoCE (an Ethernet function): to the function's own GID and MAC. */
+	if (cx->eth) {
+		cx_set(ads, F_ADS_HOP_LIMIT, 64);
+		memcpy(ads + B_ADS_RGID_RIP, t_roce_gid, 16);
+		memcpy(ads + B_ADS_RMAC, cx->eth->mac, 6);
+	}
 	t_move(cx, CX_OP_RST2INIT_QP, qpn, ctx);
 	t_move(cx, CX_OP_INIT2RTR_QP, qpn, ctx);
 	if (rts)
@@ -219,13 +232,19 @@ uint32_t t_xrc_srq(struct t_rig *r, uint32_t xrcd)
  * both in one XRCD with an XRC SRQ on B's CQ. */
 struct t_rig *t_rig_on(uint32_t st, unsigned int lps, bool b_rtr, bool b_srq)
 {
+	return t_rig_with(dev_up(), st, lps, b_rtr, b_srq);
+}
+
+struct t_rig *t_rig_with(struct cx *cx, uint32_t st, unsigned int lps,
+			 bool b_rtr, bool b_srq)
+{
 	struct t_rig *r = calloc(1, sizeof(*r));
 	unsigned int i;
 	int eqn;
 
 	CHECK(r != NULL);
 	r->lps = lps;
-	r->cx = dev_up();
+	r->cx = cx;
 	eqn = make_eq_for(r->cx, 4, VEC, &r->uar, PG(P_EQ), 0xff);
 	CHECK(eqn >= 0);
 	r->eqn = eqn;

@@ -71,6 +71,15 @@ uint32_t t_rmp(struct t_rig *r);
 int t_tgt(struct t_rig *r, uint32_t xrcd);
 uint32_t t_xrc_srq(struct t_rig *r, uint32_t xrcd);
 struct t_rig *t_rig_on(uint32_t st, unsigned int lps, bool b_rtr, bool b_srq);
+/* The same on function cx (t_rig_on: dev_up()'s). */
+struct t_rig *t_rig_with(struct cx *cx, uint32_t st, unsigned int lps,
+			 bool b_rtr, bool b_srq);
+/*
+ * t_up's ack_timeout (0: none), and on an Ethernet function the GID its
+ * RoCE address path names, table entry 0's (::ffff:10.0.0.1).
+ */
+extern unsigned int t_ack_timeout;
+extern const uint8_t t_roce_gid[16];
 struct t_rig *t_rig(uint32_t st);
 void t_rig_free(struct t_rig *r);
 uint8_t *t_va(struct t_rig *r, unsigned int i, uint64_t iova);

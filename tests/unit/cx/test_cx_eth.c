@@ -49,7 +49,7 @@ static void eth_port_passes_mlx5_eth_supported_and_ib_is_unchanged(void)
 	CHECK(cap(0x238, 8) >= 3);	    /* max_ft_level */
 	CHECK_EQ(query_caps(cx, 4), CX_OK); /* ROCE */
 	CHECK_EQ(cap(0x08c, 4), 0x6u);	    /* l3_type: IPv4 and IPv6 */
-	CHECK_EQ(cap(0x098, 8), 0x5u);	    /* roce_version: 1 and 2 */
+	CHECK_EQ(cap(0x098, 8), 0x4u);	    /* roce_version: 2 only */
 	CHECK_EQ(cap(0x0f0, 16), 256u);	    /* roce_address_table_size */
 	CHECK_EQ(cap(0x004, 1), 0u);	    /* no sw_r_roce_src_udp_port */
 	CHECK_EQ(query_caps(cx, 2), CX_BAD_PARAM); /* no ODP */

@@ -4,7 +4,7 @@
  * SET_ROCE_ADDRESS as mlx5_core_roce_gid_set() writes a GID (its MAC,
  * VLAN, L3 type and version), QUERY_ROCE_ADDRESS reads it back, an
  * all-zero GID empties the entry, and what firmware refuses: an index
- * past roce_address_table_size, an unknown version or L3 type, another
+ * past roce_address_table_size, a version the caps do not offer (v1) or an unknown L3 type, another
  * port; an InfiniBand function has no table.  Offsets are mlx5_ifc.h's.
  */
 #include <string.h>
@@ -84,9 +84,10 @@ static void what_firmware_refuses_is_refused(void)
 	struct cx *ib = dev_up(), *cx;
 
 	cx = dev_up_eth();
-	CHECK_EQ(set(cx, CX_ETH_ROCE_GIDS, gid, 0, 1, false), CX_BAD_PARAM);
+	CHECK_EQ(set(cx, CX_ETH_ROCE_GIDS, gid, 2, 1, false), CX_BAD_PARAM);
 	CHECK_EQ(set(cx, 0, gid, 1, 1, false), CX_BAD_PARAM); /* version 1? */
-	CHECK_EQ(set(cx, 0, gid, 0, 2, false), CX_BAD_PARAM); /* l3 type 2 */
+	CHECK_EQ(set(cx, 0, gid, 0, 1, false), CX_BAD_PARAM); /* RoCE v1 */
+	CHECK_EQ(set(cx, 0, gid, 2, 2, false), CX_BAD_PARAM); /* l3 type 2 */
 	CHECK(!cx->eth->gid[0].valid);
 	cx_set(in, F_ROCE_ADDRESS_IN_VHCA_PORT, 2);
 	CHECK_EQ(cmd(cx, in, B_SET_ROCE_ADDRESS_IN_ADDR + ROCE_ADDR_BYTES, out,
@@ -94,8 +95,8 @@ static void what_firmware_refuses_is_refused(void)
 		 0);
 	CHECK_EQ(cx_get(out, F_OUT_STATUS), CX_BAD_PARAM);
 	CHECK_EQ(query(cx, CX_ETH_ROCE_GIDS), CX_BAD_PARAM);
-	CHECK_EQ(set(cx, 0, gid, 0, 1, false), CX_OK); /* RoCE v1, IPv6 */
-	CHECK_EQ(set(ib, 0, gid, 0, 1, false), CX_BAD_OP);
+	CHECK_EQ(set(cx, 0, gid, 2, 1, false), CX_OK); /* RoCE v2, IPv6 */
+	CHECK_EQ(set(ib, 0, gid, 2, 1, false), CX_BAD_OP);
 	cx_destroy(cx);
 	cx_destroy(ib);
 }

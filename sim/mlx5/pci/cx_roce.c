@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * RoCE v2 between the engine and the wire.
+ *
+ * Out: a packet of a QP on the wire (the engine's BTH onwards) leaves as
+ * the QP's address path names it (INIT2RTR's ads): from the MAC and GID
+ * of RoCE address table entry src_addr_index (cx_eth_roce.c), to rmac and
+ * rgid_rip, with hop_limit, tclass, flow_label and udp_sport; framed by
+ * cx_roce_pkt.c (Ethernet, IPv4 or IPv6, UDP to 4791, the ICRC).  An
+ * entry that holds no RoCE v2 GID sends nothing.
+ *
+ * In (cx_roce_receive, before the NIC receive tables): with roce_en, UDP
+ * to 4791 addressed to a GID of the table is RoCE's, never mlx5e's.  It
+ * is dropped and counted with a bad ICRC, for a QP number that is no QP
+ * on the wire, or from a GID other than the QP's peer (rgid_rip); the
+ * rest goes to the engine (cx_eng_wire_rx).
+ */
+#include <string.h>
+
+#include "cx_engine.h"
+#include "cx_eth.h"
+#include "cx_eth_ifc.h"
+#include "cx_ifc.h"
+#include "cx_int.h"
+#include "cx_roce_pkt.h"
+#include "m5m_ibt.h"
+
+enum {
+	ROCE_V2 = 2,		/* MLX5_ROCE_VERSION_2 */
+	UDP_SPORT_MIN = 0xc000, /* the ROCE page's r_roce_min_src_udp_port */
+	FRAME_MAX = 4096 + 256,
+};
+
+static void roce_drop(struct cx *cx, const char *why, uint32_t n)
+{
+	cx->eth->roce_dropped++;
+	cx_trace(cx, "roce drop: %s (0x%x)", why, n);
+}
+
+void cx_roce_tx(struct cx *cx, uint32_t qpn, const uint8_t *pkt, size_t len)
+{
+	const uint8_t *ads = cx->qp[qpn].qpc + B_QPC_PRIMARY_ADDRESS_PATH;
+	struct cx_eth *e = cx->eth;
+	const struct cx_eth_gid *g;
+	struct cx_roce_path p = { 0 };
+	uint8_t frame[FRAME_MAX];
+	size_t n;
+
+	if (!e)
+		return;
+	g = &e->gid[cx_get(ads, F_ADS_SRC_ADDR_INDEX) % CX_ETH_ROCE_GIDS];
+	if (!g->valid || g->version != ROCE_V2) {
+		roce_drop(cx, "source GID index holds no RoCE v2 GID",
+			  cx_get(ads, F_ADS_SRC_ADDR_INDEX));
+		return;
+	}
+	memcpy(p.smac, g->mac, 6);
+	memcpy(p.dmac, ads + B_ADS_RMAC, 6);
+	memcpy(p.sgid, g->gid, 16);
+	memcpy(p.dgid, ads + B_ADS_RGID_RIP, 16);
+	p.hop_limit = (uint8_t)cx_get(ads, F_ADS_HOP_LIMIT);
+	p.tclass = (uint8_t)cx_get(ads, F_ADS_TCLASS);
+	p.flow_label = cx_get(ads, F_ADS_FLOW_LABEL);
+	p.udp_sport = (uint16_t)cx_get(ads, F_ADS_UDP_SPORT);
+	if (!p.udp_sport)
+		p.udp_sport = UDP_SPORT_MIN | (qpn & 0x3fff);
+	n = cx_roce_encap(&p, pkt, len, frame, sizeof(frame));
+	if (!n) {
+		roce_drop(cx, "not framed (GID families differ)", qpn);
+		return;
+	}
+	e->roce_tx++;
+	e->tx_frames++;
+	e->tx_bytes += n;
+	if (cx->host.eth_tx)
+		cx->host.eth_tx(cx->host.ctx, frame, (unsigned int)n);
+}
+
+/* The table entry holding gid as a RoCE v2 GID, or NULL. */
+static const struct cx_eth_gid *our_gid(const struct cx_eth *e,
+					const uint8_t *gid)
+{
+	unsigned int i;
+
+	for (i = 0; i < CX_ETH_ROCE_GIDS; i++)
+		if (e->gid[i].valid && e->gid[i].version == ROCE_V2 &&
+		    !memcmp(e->gid[i].gid, gid, 16))
+			return &e->gid[i];
+	return NULL;
+}
+
+bool cx_roce_receive(struct cx *cx, const uint8_t *f, unsigned int len)
+{
+	struct cx_eth *e = cx->eth;
+	const struct ibt_bth *b;
+	struct cx_roce_rx rx;
+	enum cx_roce_verdict v;
+	uint32_t qpn;
+
+	if (!e || !e->roce_en)
+		return false;
+	v = cx_roce_decap(f, len, &rx);
+	if (v == CX_ROCE_NOT_ROCE || v == CX_ROCE_MALFORMED ||
+	    !our_gid(e, rx.dgid))
+		return false;
+	if (v == CX_ROCE_BAD_ICRC) {
+		e->roce_bad_icrc++;
+		roce_drop(cx, "ICRC", len);
+		return true;
+	}
+	if (rx.ib_len < sizeof(*b)) {
+		roce_drop(cx, "no BTH", (uint32_t)rx.ib_len);
+		return true;
+	}
+	b = (const struct ibt_bth *)rx.ib;
+	qpn = be32toh(b->dqpn) & IBT_QPN_MASK;
+	if (!cx_eng_on_wire(cx, qpn)) {
+		roce_drop(cx, "no QP on the wire of that number", qpn);
+		return true;
+	}
+	if (memcmp(rx.sgid,
+		   cx->qp[qpn].qpc + B_QPC_PRIMARY_ADDRESS_PATH +
+			   B_ADS_RGID_RIP,
+		   16)) {
+		roce_drop(cx, "not from the QP's peer GID", qpn);
+		return true;
+	}
+	e->roce_rx++;
+	cx_eng_wire_rx(cx, qpn, rx.ib, rx.ib_len);
+	return true;
+}

@@ -1,0 +1,374 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * RC over RoCE v2 (cx_roce.c, m5m_wire_req.c, m5m_wire_rsp.c): QPs A and
+ * B of one Ethernet function whose address paths name the function's own
+ * GID and MAC.  Every frame the port sends is caught here, checked as
+ * RoCE v2 (UDP to 4791, a good ICRC), and handed back to the port's
+ * receive side by the test, which may lose, hold back or corrupt it: the
+ * transport's answers (sequence NAKs, duplicates, RNR, the ACK timeout)
+ * are what is tested, and the bytes and completions that result.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "check.h"
+#include "cx_eth.h"
+#include "cx_rig.h"
+#include "cx_roce_pkt.h"
+#include "m5m_ibt.h"
+
+enum {
+	MAXF = 256,
+	FRAME = 4096 + 256,
+	ACK_TIMEOUT = 8, /* 4.096 us << 8: about 1 ms */
+};
+
+static struct {
+	uint8_t f[MAXF][FRAME];
+	unsigned int len[MAXF];
+	unsigned int head, tail; /* frames caught, not yet delivered */
+	unsigned int sent;	 /* frames the port sent */
+	uint8_t ops[MAXF];	 /* their BTH opcodes, in order */
+	bool bad;		 /* one was not RoCE v2 with a good ICRC */
+} w;
+
+static void catch_frame(void *ctx, const uint8_t *f, unsigned int len)
+{
+	struct cx_roce_rx rx;
+
+	(void)ctx;
+	if (cx_roce_decap(f, len, &rx) != CX_ROCE_OK || len > FRAME ||
+	    w.tail - w.head >= MAXF) {
+		w.bad = true;
+		return;
+	}
+	w.ops[w.sent++ % MAXF] = rx.ib[0];
+	memcpy(w.f[w.tail % MAXF], f, len);
+	w.len[w.tail++ % MAXF] = len;
+}
+
+static struct t_rig *roce_rig(uint32_t st)
+{
+	struct cx *cx = dev_up_eth();
+	struct cx_eth_gid *g = &cx->eth->gid[0];
+
+	memset(&w, 0, sizeof(w));
+	cx->host.eth_tx = catch_frame;
+	cx->eth->admin_status = 1; /* PAOS up */
+	cx->eth->admin_mtu = 9000;
+	cx->eth->roce_en = true;
+	g->valid = true;
+	memcpy(g->gid, t_roce_gid, 16);
+	memcpy(g->mac, cx->eth->mac, 6);
+	g->version = 2;
+	t_ack_timeout = ACK_TIMEOUT;
+	return t_rig_with(cx, st, 0, false, false);
+}
+
+/* The oldest frame caught, or NULL. */
+static uint8_t *next_frame(unsigned int *len)
+{
+	if (w.head == w.tail)
+		return NULL;
+	*len = w.len[w.head % MAXF];
+	return w.f[w.head++ % MAXF];
+}
+
+/* Deliver what was caught, the loss and timers included, until quiet. */
+static void pump(struct t_rig *r, unsigned int lose_mask)
+{
+	unsigned int n = 0, len, rounds = 0;
+	int64_t due;
+	uint8_t *f;
+
+	for (;;) {
+		while ((f = next_frame(&len))) {
+			if (!(n < 32 && lose_mask >> n & 1))
+				cx_eth_receive(r->cx, f, len);
+			n++;
+		}
+		due = cx_eng_timers(r->cx);
+		if (w.head != w.tail)
+			continue;
+		if (due < 0 || rounds++ > 64)
+			break;
+		nanosleep(&(struct timespec){ .tv_nsec = due + 1000 }, NULL);
+	}
+}
+
+static unsigned int ops_of(uint8_t op)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < w.sent && i < MAXF; i++)
+		n += w.ops[i] == op;
+	return n;
+}
+
+/* The receive CQE at slot n of B's CQ: RESP_SEND of len bytes. */
+static void check_recv(unsigned int n, uint32_t len)
+{
+	const struct m5_cqe64 *c = t_cqe(1, n);
+
+	CHECK_EQ(c->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_RESP_SEND);
+	CHECK_EQ(be32toh(c->byte_cnt), len);
+}
+
+static void rc_send_crosses_the_wire_as_rocev2_frames_and_lands(void)
+{
+	struct t_rig *r = roce_rig(CX_ST_RC);
+	uint64_t src = t_iova[0] + 0x100, dst = t_iova[1] + 0x40;
+
+	t_fill(r, 0, src, 6000, 3);
+	t_recv(r, 1, 8000, dst);
+	t_send(r, 6000, r->key[0], src);
+	/* Nothing lands before the frames reach the port. */
+	CHECK_EQ(t_cqe(1, 0)->op_own >> 4, CQE_INVALID);
+	CHECK_EQ(t_cqe(0, 0)->op_own >> 4, CQE_INVALID);
+	pump(r, 0);
+	CHECK(!w.bad);
+	CHECK(t_same(r, 0, src, 1, dst, 6000));
+	t_check_req(r, 0, M5_OPCODE_SEND, 6000);
+	check_recv(0, 6000);
+	CHECK_EQ(be32toh(t_cqe(1, 0)->flags_rqpn) & 0xffffff, r->qpn[0]);
+	/* Two packets of the 4096-byte MTU, one ACK; nothing more. */
+	CHECK_EQ(ops_of(IBT_SEND_FIRST), 1);
+	CHECK_EQ(ops_of(IBT_SEND_LAST), 1);
+	CHECK_EQ(ops_of(IBT_ACK), 1);
+	CHECK_EQ(w.sent, 3);
+	CHECK_EQ(r->cx->eth->roce_rx, 3);
+	CHECK_EQ(t_cqe(0, 1)->op_own >> 4, CQE_INVALID);
+	CHECK_EQ(t_cqe(1, 1)->op_own >> 4, CQE_INVALID);
+	t_rig_free(r);
+}
+
+static void rc_write_read_and_atomics_cross_the_wire(void)
+{
+	struct t_rig *r = roce_rig(CX_ST_RC);
+	uint64_t a = t_iova[0] + 0x100, b = t_iova[1] + 0x200;
+	uint64_t *target, *orig;
+	uint8_t *wq;
+
+	t_fill(r, 0, a, 5000, 11);
+	t_write(r, r->key[1], b, 5000, r->key[0], a);
+	pump(r, 0);
+	CHECK(t_same(r, 0, a, 1, b, 5000));
+	t_check_req(r, 0, M5_OPCODE_RDMA_WRITE, 5000);
+	/* READ back 5000 bytes of B into A at a + 0x1000. */
+	t_fill(r, 1, b, 5000, 77);
+	wq = t_wqe(r, 0, M5_OPCODE_RDMA_READ, 3);
+	t_raddr(wq, r->key[1], b);
+	t_data(wq + 16, 5000, r->key[0], a + 0x1000);
+	t_ring(r, 0, 1);
+	pump(r, 0);
+	CHECK(t_same(r, 0, a + 0x1000, 1, b, 5000));
+	CHECK_EQ(t_cqe(0, 1)->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_REQ);
+	CHECK_EQ(ops_of(IBT_READ_RESP_FIRST), 1);
+	CHECK_EQ(ops_of(IBT_READ_RESP_LAST), 1);
+	/* Fetch-and-add 5 on B's 8 bytes at b + 0x1000 (aligned). */
+	target = (uint64_t *)t_va(r, 1, (b + 0x1000) & ~7ull);
+	orig = (uint64_t *)t_va(r, 0, a + 0x2800);
+	*target = 40;
+	wq = t_wqe(r, 0, M5_OPCODE_ATOMIC_FA, 4);
+	t_raddr(wq, r->key[1], (b + 0x1000) & ~7ull);
+	*(__be64 *)(wq + 16) = htobe64(5);
+	t_data(wq + 32, 8, r->key[0], a + 0x2800);
+	t_ring(r, 0, 1);
+	pump(r, 0);
+	CHECK_EQ(*target, 45);
+	CHECK_EQ(*orig, 40);
+	CHECK_EQ(t_cqe(0, 2)->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_REQ);
+	CHECK(!w.bad);
+	t_rig_free(r);
+}
+
+/* The first of two packets is lost: a sequence NAK, go-back-N, once. */
+static void lost_packet_is_resent_and_the_message_lands_once(void)
+{
+	struct t_rig *r = roce_rig(CX_ST_RC);
+	uint64_t src = t_iova[0] + 0x100, dst = t_iova[1] + 0x40;
+
+	t_fill(r, 0, src, 6000, 5);
+	t_recv(r, 1, 8000, dst);
+	t_recv(r, 1, 8000, dst + 0x2000);
+	t_send(r, 6000, r->key[0], src);
+	pump(r, 1u << 0);
+	CHECK(t_same(r, 0, src, 1, dst, 6000));
+	t_check_req(r, 0, M5_OPCODE_SEND, 6000);
+	check_recv(0, 6000);
+	CHECK_EQ(t_cqe(1, 1)->op_own >> 4, CQE_INVALID); /* once */
+	CHECK_EQ(t_cqe(0, 1)->op_own >> 4, CQE_INVALID);
+	CHECK_EQ(ops_of(IBT_SEND_FIRST), 2);
+	CHECK(cx_eng_stats(r->cx)->violations == 0);
+	t_rig_free(r);
+}
+
+/* The ACK is lost: the timer resends, the duplicate is ACKed, no twice. */
+static void lost_ack_brings_a_duplicate_that_lands_nothing_twice(void)
+{
+	struct t_rig *r = roce_rig(CX_ST_RC);
+	uint64_t src = t_iova[0] + 0x100, dst = t_iova[1] + 0x40;
+
+	t_fill(r, 0, src, 100, 9);
+	t_recv(r, 1, 256, dst);
+	t_recv(r, 1, 256, dst + 0x100);
+	t_send(r, 100, r->key[0], src);
+	pump(r, 1u << 1); /* frame 0 the SEND, frame 1 its ACK */
+	t_check_req(r, 0, M5_OPCODE_SEND, 100);
+	check_recv(0, 100);
+	CHECK_EQ(t_cqe(1, 1)->op_own >> 4, CQE_INVALID);
+	CHECK_EQ(ops_of(IBT_SEND_ONLY), 2);
+	CHECK_EQ(ops_of(IBT_ACK), 2);
+	t_rig_free(r);
+}
+
+/* A fetch-and-add whose answer is lost runs once: the cache answers. */
+static void duplicate_atomic_is_answered_without_running_twice(void)
+{
+	struct t_rig *r = roce_rig(CX_ST_RC);
+	uint64_t a = t_iova[0] + 0x100, b = t_iova[1] + 0x200;
+	uint64_t *target = (uint64_t *)t_va(r, 1, b);
+	uint8_t *wq;
+
+	*target = 7;
+	wq = t_wqe(r, 0, M5_OPCODE_ATOMIC_FA, 4);
+	t_raddr(wq, r->key[1], b);
+	*(__be64 *)(wq + 16) = htobe64(1);
+	t_data(wq + 32, 8, r->key[0], a);
+	t_ring(r, 0, 1);
+	pump(r, 1u << 1);
+	CHECK_EQ(*target, 8);
+	CHECK_EQ(*(uint64_t *)t_va(r, 0, a), 7);
+	CHECK_EQ(ops_of(IBT_FETCH_ADD), 2);
+	CHECK_EQ(ops_of(IBT_ATOMIC_ACK), 2);
+	CHECK_EQ(t_cqe(0, 0)->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_REQ);
+	t_rig_free(r);
+}
+
+/* Two messages, their packets swapped on the wire: both land, in order. */
+static void reordered_packets_land_in_order_once(void)
+{
+	struct t_rig *r = roce_rig(CX_ST_RC);
+	uint64_t src = t_iova[0] + 0x100, dst = t_iova[1] + 0x40;
+	unsigned int l0, l1;
+	uint8_t *f0, *f1, tmp[FRAME];
+
+	t_fill(r, 0, src, 300, 1);
+	t_recv(r, 1, 256, dst);
+	t_recv(r, 1, 256, dst + 0x200);
+	t_send(r, 100, r->key[0], src);
+	t_send(r, 200, r->key[0], src + 100);
+	CHECK_EQ(w.tail - w.head, 2);
+	f0 = w.f[w.head % MAXF];
+	f1 = w.f[(w.head + 1) % MAXF];
+	l0 = w.len[w.head % MAXF];
+	l1 = w.len[(w.head + 1) % MAXF];
+	memcpy(tmp, f0, l0);
+	memcpy(f0, f1, l1);
+	memcpy(f1, tmp, l0);
+	w.len[w.head % MAXF] = l1;
+	w.len[(w.head + 1) % MAXF] = l0;
+	pump(r, 0);
+	CHECK(t_same(r, 0, src, 1, dst, 100));
+	CHECK(t_same(r, 0, src + 100, 1, dst + 0x200, 200));
+	check_recv(0, 100);
+	check_recv(1, 200);
+	CHECK_EQ(t_cqe(1, 2)->op_own >> 4, CQE_INVALID);
+	CHECK_EQ(t_cqe(0, 2)->op_own >> 4, CQE_INVALID);
+	t_rig_free(r);
+}
+
+/* No receive WQE: RNR NAK, and the SEND lands once one is posted. */
+static void send_without_a_receive_waits_for_rnr_and_lands_later(void)
+{
+	struct t_rig *r = roce_rig(CX_ST_RC);
+	uint64_t src = t_iova[0] + 0x100, dst = t_iova[1] + 0x40;
+	struct cx_roce_rx rx;
+	unsigned int len = 0;
+	uint8_t *f;
+
+	t_fill(r, 0, src, 64, 2);
+	t_send(r, 64, r->key[0], src);
+	f = next_frame(&len);
+	cx_eth_receive(r->cx, f, len);
+	CHECK_EQ(w.ops[1], IBT_ACK); /* the RNR NAK */
+	f = next_frame(&len);
+	CHECK_EQ(cx_roce_decap(f, len, &rx), CX_ROCE_OK);
+	CHECK_EQ(rx.ib[sizeof(struct ibt_bth)] & IBT_AETH_KIND, IBT_AETH_RNR);
+	cx_eth_receive(r->cx, f, len);
+	CHECK_EQ(t_cqe(0, 0)->op_own >> 4, CQE_INVALID);
+	t_recv(r, 1, 256, dst);
+	pump(r, 0);
+	CHECK(t_same(r, 0, src, 1, dst, 64));
+	t_check_req(r, 0, M5_OPCODE_SEND, 64);
+	check_recv(0, 64);
+	t_rig_free(r);
+}
+
+static void frame_with_a_bad_icrc_is_dropped_and_counted(void)
+{
+	struct t_rig *r = roce_rig(CX_ST_RC);
+	uint64_t src = t_iova[0] + 0x100, dst = t_iova[1] + 0x40;
+	unsigned int len = 0;
+	uint8_t *f;
+
+	t_fill(r, 0, src, 64, 2);
+	t_recv(r, 1, 256, dst);
+	t_send(r, 64, r->key[0], src);
+	f = next_frame(&len);
+	f[len - 10] ^= 1; /* a payload bit */
+	cx_eth_receive(r->cx, f, len);
+	CHECK_EQ(r->cx->eth->roce_bad_icrc, 1);
+	CHECK_EQ(t_cqe(1, 0)->op_own >> 4, CQE_INVALID);
+	/* The timer resends it, intact this time. */
+	pump(r, 0);
+	CHECK(t_same(r, 0, src, 1, dst, 64));
+	check_recv(0, 64);
+	t_rig_free(r);
+}
+
+/* A WRITE to a key B does not have: NAK, both QPs in ERR. */
+static void write_to_a_bad_rkey_is_a_remote_access_error(void)
+{
+	struct t_rig *r = roce_rig(CX_ST_RC);
+
+	t_write(r, r->key[1] + 0x10000, t_iova[1], 64, r->key[0], t_iova[0]);
+	pump(r, 0);
+	t_check_req_err(r, M5_OPCODE_RDMA_WRITE, M5_SYND_REMOTE_ACCESS_ERR);
+	t_rig_free(r);
+}
+
+/* Every frame lost: retry_cnt resends, then TRANSPORT_RETRY_EXC. */
+static void nothing_answering_ends_in_transport_retry_exceeded(void)
+{
+	struct t_rig *r = roce_rig(CX_ST_RC);
+
+	t_recv(r, 1, 256, t_iova[1]);
+	t_send(r, 64, r->key[0], t_iova[0]);
+	pump(r, ~0u);
+	t_check_req_err(r, M5_OPCODE_SEND, M5_SYND_TRANSPORT_RETRY_EXC_ERR);
+	CHECK_EQ(ops_of(IBT_SEND_ONLY), 8); /* once, then retry_cnt 7 */
+	CHECK_EQ(t_cqe(1, 0)->op_own >> 4, CQE_INVALID);
+	t_rig_free(r);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct check_test tests[] = {
+		CHECK_TEST(rc_send_crosses_the_wire_as_rocev2_frames_and_lands),
+		CHECK_TEST(rc_write_read_and_atomics_cross_the_wire),
+		CHECK_TEST(lost_packet_is_resent_and_the_message_lands_once),
+		CHECK_TEST(
+			lost_ack_brings_a_duplicate_that_lands_nothing_twice),
+		CHECK_TEST(duplicate_atomic_is_answered_without_running_twice),
+		CHECK_TEST(reordered_packets_land_in_order_once),
+		CHECK_TEST(
+			send_without_a_receive_waits_for_rnr_and_lands_later),
+		CHECK_TEST(frame_with_a_bad_icrc_is_dropped_and_counted),
+		CHECK_TEST(write_to_a_bad_rkey_is_a_remote_access_error),
+		CHECK_TEST(nothing_answering_ends_in_transport_retry_exceeded),
+	};
+
+	return CX_TEST_MAIN(argc, argv, "cx_roce_", tests);
+}
