@@ -12,10 +12,14 @@
 # no "hw csum failure" (a receive checksum that does not match the bytes).
 # Prints PASS/FAIL per check; exit 1 if any failed.
 #
+# Then the RoCE v2 pingpongs between the two functions, through stock
+# libmlx5 and through doorbell (check-roce-pingpong.sh).
+#
 # Usage: check-eth-wire.sh   (scripts/cx.sh --pair -- tests/guest/mlx5/check-eth-wire.sh)
 set -uo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../../../scripts/lib.sh"
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck disable=SC2317 # called through check()
 lacks() { ! grep -qE "$1" <<<"$2"; }
 
@@ -44,6 +48,15 @@ a=$(netdev_of 00:02:c9:00:63:78)
 b=$(netdev_of 00:02:c9:00:63:79)
 echo "  netdevs: ${a:-none} (00:02:c9:00:63:78), ${b:-none} (00:02:c9:00:63:79)"
 check cx_pair_two_netdevs test -n "$a" -a -n "$b"
+# Each netdev's RDMA device (mlx5_ib's, on the same function).
+ibdev_of() {
+	local d
+	for d in "/sys/class/net/$1/device/infiniband/"*; do
+		[[ -e $d ]] && basename "$d"
+	done
+}
+ia=$(ibdev_of "$a")
+ib=$(ibdev_of "$b")
 ns=cxwire
 ip netns add "$ns"
 ip link set "$b" netns "$ns"
@@ -57,28 +70,27 @@ ip -n "$ns" link set lo up
 check cx_pair_carrier_on_both carrier "" "$a"
 carrier "$ns" "$b" || true
 
-# RoCE (issue #32 step 3): the RDMA core's GID table of the first
-# function's port holds its IPv4 address as a RoCE v2 GID (::ffff:a.b.c.d),
-# which mlx5_ib also wrote into the device's table (SET_ROCE_ADDRESS).
+# RoCE (issue #32 step 3): the RDMA core's GID table of each function's
+# port holds its IPv4 address as a RoCE v2 GID (::ffff:a.b.c.d), which
+# mlx5_ib also wrote into the device's table (SET_ROCE_ADDRESS).
+# roce_v2_gid DEV GID: prints GID's index in DEV's table.
 roce_v2_gid() {
 	local d=/sys/class/infiniband/$1/ports/1 f
 	for f in "$d"/gids/*; do
 		[[ $(cat "$f" 2>/dev/null) == "$2" &&
 			$(cat "$d/gid_attrs/types/${f##*/}" 2>/dev/null) == "RoCE v2" ]] &&
-			return 0
+			echo "${f##*/}" && return 0
 	done
 	return 1
 }
-ia=mlx5_0
-for d in "/sys/class/net/$a/device/infiniband/"*; do
-	[[ -e $d ]] && ia=$(basename "$d")
-done
 gid=0000:0000:0000:0000:0000:ffff:c633:6401 # ::ffff:198.51.100.1
+gid_b=0000:0000:0000:0000:0000:ffff:c633:6402
 for _ in $(seq 20); do
-	roce_v2_gid "$ia" "$gid" && break
+	roce_v2_gid "$ia" "$gid" >/dev/null && roce_v2_gid "$ib" "$gid_b" >/dev/null && break
 	sleep 0.5
 done
 check cx_pair_roce_v2_gid_of_the_address roce_v2_gid "$ia" "$gid"
+check cx_pair_roce_v2_gid_of_the_far_address roce_v2_gid "$ib" "$gid_b"
 ibv_devinfo -v -d "$ia" 2>&1 | grep -E 'GID\[' | sed 's/^/  /'
 
 # The guests' roots have busybox's ping (iputils' where installed).
@@ -127,6 +139,21 @@ if command -v python3 >/dev/null; then
 	rm -f "$src" "$dst"
 else
 	skip cx_pair_tcp_stream_arrives_intact "no python3 in the guest"
+fi
+
+# RoCE v2 between the two functions (issue #32 step 3): the pingpongs,
+# the referee first (stock libmlx5), then doorbell, each proven to have
+# served both devices in the processes that ran (with-provider.sh).
+if [[ -n ${ia:-} && -n ${ib:-} ]] && ga=$(roce_v2_gid "$ia" "$gid") &&
+	gb=$(roce_v2_gid "$ib" "$gid_b"); then
+	echo "  RoCE v2: $ia GID $ga, $ib GID $gb"
+	for p in libmlx5 doorbell; do
+		DOORBELL_SERVED_DEVS="$ia $ib" "$here/with-provider.sh" "$p" \
+			"$here/check-roce-pingpong.sh" "$ns" "$ia" "$ga" "$ib" "$gb" \
+			198.51.100.1 || db_failed=1
+	done
+else
+	fail cx_pair_roce_pingpongs "no RoCE v2 GID of the addresses on ${ia:-?} and ${ib:-?}"
 fi
 
 for d in "$a" "$ns:$b"; do

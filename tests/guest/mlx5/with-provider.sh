@@ -31,6 +31,8 @@
 # provider too), PASS|FAIL cx_[doorbell_]no_violations_CMD,
 # fails if the total of the device's rules broken grew while COMMAND ran
 # (docs/connectx-device.md, "The engine's checks"), with the rules that did.
+# DOORBELL_SERVED_DEVS (default mlx5_0): the devices the served line
+# covers; with more than one, one line each, the device's name appended.
 # Before COMMAND one line, "    (witness: each process below, checked
 # by the next served line)", marks where the rows that line covers begin
 # (scripts/side-by-side-table.sh).
@@ -64,6 +66,20 @@ what=${what//[^A-Za-z0-9_]/_}
 what=${what%_}
 mark="    (witness: each process below, checked by the next served line)"
 stats=${DOORBELL_CX_STATS:+$DOORBELL_CX_STATS/violations}
+read -ra devs <<<"${DOORBELL_SERVED_DEVS:-mlx5_0}"
+
+# NAME PROVIDER: served_check of each device; 1 if any failed.
+served_all() {
+	local d r=0
+	if ((${#devs[@]} == 1)); then
+		served_check "$1" "${devs[0]}" "$2"
+		return
+	fi
+	for d in "${devs[@]}"; do
+		served_check "$1_$d" "$d" "$2" || r=1
+	done
+	return "$r"
+}
 
 # The device's total of rules broken so far ("violations: N", cx-server
 # --stats); empty without the file.
@@ -97,7 +113,7 @@ libmlx5)
 	rc=${PIPESTATUS[0]}
 	unset LD_PRELOAD
 	violations_check "cx_no_violations_$what" "$before" || rc=1
-	served_check "cx_served_$what" mlx5_0 libmlx5 || rc=1
+	served_all "cx_served_$what" libmlx5 || rc=1
 	exit "$rc"
 	;;
 doorbell) ;;
@@ -124,5 +140,5 @@ before=$(violations)
 rc=${PIPESTATUS[0]}
 unset LD_PRELOAD
 violations_check "cx_doorbell_no_violations_$what" "$before" || rc=1
-served_check "cx_doorbell_served_$what" mlx5_0 libdoorbell || rc=1
+served_all "cx_doorbell_served_$what" libdoorbell || rc=1
 exit "$rc"
