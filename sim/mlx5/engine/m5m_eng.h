@@ -29,6 +29,7 @@ struct m5m_srq;
 struct m5m_cq;
 struct m5_cqe64;
 struct m5m_wqe;
+struct m5_av;
 
 struct m5m_eng_ops {
 	/*
@@ -74,11 +75,11 @@ struct m5m_eng_ops {
 	struct m5m_srq *(*srq_find)(void *arg, uint32_t srqn);
 	/*
 	 * A packet of a QP on the wire (qp->wire: RoCE), BTH onwards: the
-	 * device frames it to the QP's address path and sends it.  NULL:
-	 * no QP is on a wire.
+	 * device frames it to the QP's address path (UD: to av, the WQE's
+	 * address vector) and sends it.  NULL: no QP is on a wire.
 	 */
-	void (*wire_tx)(void *arg, const struct m5m_qp *qp, const uint8_t *pkt,
-			size_t len);
+	void (*wire_tx)(void *arg, const struct m5m_qp *qp,
+			const struct m5_av *av, const uint8_t *pkt, size_t len);
 };
 
 /* Replace the model's answers (NULL ops: back to them). */

@@ -218,6 +218,9 @@ struct m5m_wqe {
 	__be32 imm;
 	unsigned int nbb;
 	const struct m5_av *av;
+	/* RoCE UD (m5m_wire_req.c): the packet's 40-byte GRH; NULL: the
+	 * receive builds one from av */
+	const uint8_t *grh;
 	uint32_t xrc_srqn; /* XRC INI: the XRC segment's SRQ */
 	bool has_raddr;
 	uint64_t raddr;
@@ -535,19 +538,21 @@ int m5m_gather(struct m5m_qp *qp, const struct m5m_wqe *w, uint8_t **msg,
 	       uint32_t *len);
 uint64_t m5m_mtu_bytes(enum ibv_mtu mtu);
 /*
- * m5m_wire_req.c, m5m_wire_rsp.c: RC and UC over RoCE.  m5m_wire_send
- * sends the WQE qp->fly_cur holds (0, a syndrome, or M5M_PARKED);
- * m5m_wire_rx takes a packet (BTH onwards, no ICRC) addressed to qp;
+ * m5m_wire_req.c, m5m_wire_rsp.c: RC, UC and UD over RoCE.  m5m_wire_send
+ * sends the WQE qp->fly_cur holds (0, a syndrome, or M5M_PARKED); UD
+ * too, one packet to the WQE's AV.  m5m_wire_rx takes a packet (BTH
+ * onwards, no ICRC) addressed to qp (UD: grh, the GRH area's bytes);
  * m5m_wire_timer runs when dev->now reaches qp->wire_due.
  */
 int m5m_wire_send(struct m5m_qp *qp, const struct m5m_wqe *w,
 		  uint32_t *byte_cnt);
-void m5m_wire_rx(struct m5m_qp *qp, const uint8_t *pkt, size_t len);
+void m5m_wire_rx(struct m5m_qp *qp, const uint8_t *pkt, size_t len,
+		 const uint8_t *grh);
 void m5m_wire_timer(struct m5m_qp *qp);
 void m5m_wire_free(struct m5m_qp *qp);
-void m5m_wire_tx(struct m5m_qp *qp, uint8_t op, uint8_t se, uint32_t psn,
-		 bool ackreq, const void *ext, size_t ext_len,
-		 const uint8_t *pay, uint32_t pay_len);
+void m5m_wire_tx(struct m5m_qp *qp, const struct m5_av *av, uint8_t op,
+		 uint8_t se, uint32_t psn, bool ackreq, const void *ext,
+		 size_t ext_len, const uint8_t *pay, uint32_t pay_len);
 void m5m_wire_rsp_in(struct m5m_qp *qp, const uint8_t *pkt, size_t len);
 bool m5m_psn_le(uint32_t a, uint32_t b);
 /* Run up to budget WQEs of the SQ (flushing in ERR whatever the budget). */

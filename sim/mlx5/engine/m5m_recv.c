@@ -200,6 +200,9 @@ static bool m5m_ud_accepts(struct m5m_qp *src, const struct m5m_wqe *w,
 		qkey = src->qkey;
 	if (qkey != dst->qkey)
 		return false;
+	/* From a wire: the device steered it here by its GID (RoCE). */
+	if (w->grh)
+		return true;
 	if (dev->cfg.link_layer == IBV_LINK_LAYER_ETHERNET)
 		return !memcmp(w->av->rmac, dev->mac, 6);
 	return be16toh(w->av->rlid) == m5m_port_lid(dev, dst->port);
@@ -303,7 +306,10 @@ enum m5m_rx m5m_deliver(struct m5m_qp *src, const struct m5m_wqe *w,
 			return m5m_rx_fail(dst, rw.counter,
 					   M5_SYND_LOCAL_LENGTH_ERR, synd);
 		if (ud && r.grh) {
-			m5m_grh(src, w->av, len, grh);
+			if (w->grh)
+				memcpy(grh, w->grh, M5M_GRH_BYTES);
+			else
+				m5m_grh(src, w->av, len, grh);
 			err = m5m_scatter(dst, &rw, 0, grh, M5M_GRH_BYTES);
 		}
 		if (!err)

@@ -33,9 +33,9 @@ bool m5m_psn_le(uint32_t a, uint32_t b)
 	return ((b - a) & IBT_PSN_MASK) < 0x800000;
 }
 
-void m5m_wire_tx(struct m5m_qp *qp, uint8_t op, uint8_t se, uint32_t psn,
-		 bool ackreq, const void *ext, size_t ext_len,
-		 const uint8_t *pay, uint32_t pay_len)
+void m5m_wire_tx(struct m5m_qp *qp, const struct m5_av *av, uint8_t op,
+		 uint8_t se, uint32_t psn, bool ackreq, const void *ext,
+		 size_t ext_len, const uint8_t *pay, uint32_t pay_len)
 {
 	uint8_t pkt[IBT_MAX_HDRS + 8 + 4096 + 4];
 	struct ibt_bth *b = (struct ibt_bth *)pkt;
@@ -47,14 +47,17 @@ void m5m_wire_tx(struct m5m_qp *qp, uint8_t op, uint8_t se, uint32_t psn,
 	b->opcode = op;
 	b->flags = (uint8_t)(se | pad << IBT_PAD_SHIFT);
 	b->pkey = htobe16(0xffff);
-	b->dqpn = htobe32(qp->dest_qpn & IBT_QPN_MASK);
+	/* UD: the AV's QP; a connected QP: its peer. */
+	b->dqpn = htobe32((av ? be32toh(av->dqp_dct) : qp->dest_qpn) &
+			  IBT_QPN_MASK);
 	b->apsn = htobe32((ackreq ? IBT_ACKREQ : 0) | (psn & IBT_PSN_MASK));
 	memcpy(pkt + sizeof(*b), ext, ext_len);
 	if (pay_len)
 		memcpy(pkt + len, pay, pay_len);
 	memset(pkt + len + pay_len, 0, pad);
 	qp->dev->st.wire_packets++;
-	qp->dev->ops->wire_tx(qp->dev->ops_arg, qp, pkt, len + pay_len + pad);
+	qp->dev->ops->wire_tx(qp->dev->ops_arg, qp, av, pkt,
+			      len + pay_len + pad);
 }
 
 static uint8_t wire_transport(const struct m5m_qp *qp)
@@ -121,7 +124,7 @@ static int wire_xmit_msg(struct m5m_qp *qp, const struct m5m_fly *f,
 			op++;
 		if (inv && last)
 			op = n == 4 ? IBT_SEND_ONLY_INV : IBT_SEND_LAST_INV;
-		m5m_wire_tx(qp, (uint8_t)(wire_transport(qp) | op),
+		m5m_wire_tx(qp, NULL, (uint8_t)(wire_transport(qp) | op),
 			    last ? se : 0, f->psn + k,
 			    last && qp->type != IBV_QPT_UC, ext, el,
 			    msg + (uint64_t)k * mtu, part);
@@ -143,7 +146,7 @@ static int wire_xmit(struct m5m_qp *qp, struct m5m_fly *f, uint32_t from)
 		reth.va = htobe64(w->raddr);
 		reth.rkey = htobe32(w->rkey);
 		reth.dma_len = htobe32(f->resp_len);
-		m5m_wire_tx(qp, IBT_READ_REQUEST, 0, f->psn, true, &reth,
+		m5m_wire_tx(qp, NULL, IBT_READ_REQUEST, 0, f->psn, true, &reth,
 			    sizeof(reth), NULL, 0);
 		return 0;
 	case M5_OPCODE_ATOMIC_CS:
@@ -152,7 +155,7 @@ static int wire_xmit(struct m5m_qp *qp, struct m5m_fly *f, uint32_t from)
 		ae.rkey = htobe32(w->rkey);
 		ae.swap_add = htobe64(w->swap_add);
 		ae.compare = htobe64(w->compare);
-		m5m_wire_tx(qp,
+		m5m_wire_tx(qp, NULL,
 			    w->opcode == M5_OPCODE_ATOMIC_CS ? IBT_CMP_SWAP
 							     : IBT_FETCH_ADD,
 			    0, f->psn, true, &ae, sizeof(ae), NULL, 0);
@@ -190,6 +193,47 @@ static int wire_local_ok(struct m5m_qp *qp, const struct m5m_wqe *w)
 	return 0;
 }
 
+/*
+ * A UD SEND: one packet, DETH (the AV's Q_Key, or the QP's own when its
+ * high bit is set, and this QP) after the BTH; it completes once sent.
+ */
+static int wire_send_ud(struct m5m_qp *qp, const struct m5m_wqe *w,
+			uint32_t *byte_cnt)
+{
+	uint8_t ext[sizeof(struct ibt_deth) + 4], *msg = NULL;
+	bool imm = w->opcode == M5_OPCODE_SEND_IMM;
+	struct ibt_deth d;
+	uint32_t len, qkey;
+	int ret;
+
+	if (w->opcode != M5_OPCODE_SEND && !imm)
+		return M5_SYND_LOCAL_QP_OP_ERR;
+	ret = m5m_gather(qp, w, &msg, &len);
+	if (ret)
+		return ret;
+	*byte_cnt = len;
+	if (len > m5m_mtu_bytes(qp->dev->cfg.mtu)) {
+		free(msg);
+		return M5_SYND_LOCAL_LENGTH_ERR;
+	}
+	qkey = be32toh(w->av->key.qkey.qkey);
+	if (qkey & 0x80000000u)
+		qkey = qp->qkey;
+	d.qkey = htobe32(qkey);
+	d.sqpn = htobe32(qp->qpn & IBT_QPN_MASK);
+	memcpy(ext, &d, sizeof(d));
+	if (imm)
+		memcpy(ext + sizeof(d), &w->imm, 4);
+	m5m_wire_tx(
+		qp, w->av,
+		(uint8_t)(IBT_UD | (imm ? IBT_SEND_ONLY_IMM : IBT_SEND_ONLY)),
+		w->fm_ce_se & M5_WQE_CTRL_SOLICITED ? IBT_SE : 0, qp->sq_psn,
+		false, ext, sizeof(d) + (imm ? 4 : 0), msg, len);
+	qp->sq_psn = (qp->sq_psn + 1) & IBT_PSN_MASK;
+	free(msg);
+	return 0;
+}
+
 int m5m_wire_send(struct m5m_qp *qp, const struct m5m_wqe *w,
 		  uint32_t *byte_cnt)
 {
@@ -198,6 +242,8 @@ int m5m_wire_send(struct m5m_qp *qp, const struct m5m_wqe *w,
 	bool uc = qp->type == IBV_QPT_UC;
 	int ret = 0;
 
+	if (qp->type == IBV_QPT_UD)
+		return wire_send_ud(qp, w, byte_cnt);
 	switch (w->opcode) {
 	case M5_OPCODE_SEND:
 	case M5_OPCODE_SEND_IMM:
@@ -445,7 +491,51 @@ static void wire_req_in(struct m5m_qp *qp, uint8_t op, uint32_t psn,
 	m5m_sq_go(qp, ~0u); /* what waited on the window or a fence */
 }
 
-void m5m_wire_rx(struct m5m_qp *qp, const uint8_t *pkt, size_t len)
+/*
+ * A UD SEND for this QP: the DETH's Q_Key and source QP, the GRH area
+ * of the receive buffer from the packet's IP header (grh), then
+ * m5m_deliver's checks (the QP's state and Q_Key) as for the IB port.
+ */
+static void wire_ud_in(struct m5m_qp *qp, const uint8_t *pkt, size_t len,
+		       const uint8_t *grh)
+{
+	const struct ibt_bth *b = (const void *)pkt;
+	unsigned int pad = (b->flags & IBT_PAD_MASK) >> IBT_PAD_SHIFT;
+	size_t h = sizeof(*b) + sizeof(struct ibt_deth);
+	uint8_t op = b->opcode, synd;
+	struct m5m_qp peer = { 0 };
+	struct ibt_deth d;
+	struct m5_av av;
+	struct m5m_wqe w;
+
+	if (op == (IBT_UD | IBT_SEND_ONLY_IMM))
+		h += 4;
+	else if (op != (IBT_UD | IBT_SEND_ONLY))
+		return;
+	if (len < h + pad)
+		return;
+	memcpy(&d, pkt + sizeof(*b), sizeof(d));
+	memset(&av, 0, sizeof(av));
+	memset(&w, 0, sizeof(w));
+	av.key.qkey.qkey = d.qkey;
+	av.grh_gid_fl = htobe32(1u << 30); /* RoCE: a GRH always came */
+	peer.qpn = be32toh(d.sqpn) & IBT_QPN_MASK;
+	peer.dev = qp->dev;
+	peer.qkey = be32toh(d.qkey);
+	w.opcode = h > sizeof(*b) + sizeof(d) ? M5_OPCODE_SEND_IMM
+					      : M5_OPCODE_SEND;
+	if (w.opcode == M5_OPCODE_SEND_IMM)
+		memcpy(&w.imm, pkt + h - 4, 4);
+	w.fm_ce_se = b->flags & IBT_SE ? M5_WQE_CTRL_SOLICITED : 0;
+	w.av = &av;
+	w.grh = grh;
+	if (m5m_deliver(&peer, &w, qp, pkt + h, (uint32_t)(len - h - pad),
+			&synd) == M5M_RX_DROP)
+		qp->dev->st.ud_dropped++;
+}
+
+void m5m_wire_rx(struct m5m_qp *qp, const uint8_t *pkt, size_t len,
+		 const uint8_t *grh)
 {
 	const struct ibt_bth *b = (const void *)pkt;
 	uint8_t op;
@@ -453,6 +543,10 @@ void m5m_wire_rx(struct m5m_qp *qp, const uint8_t *pkt, size_t len)
 	if (len < sizeof(*b))
 		return;
 	qp->dev->st.wire_received++;
+	if (qp->type == IBV_QPT_UD) {
+		wire_ud_in(qp, pkt, len, grh);
+		return;
+	}
 	op = b->opcode & 0x1f;
 	if ((b->opcode & 0xe0) != wire_transport(qp))
 		return; /* another transport's packet: dropped */

@@ -34,7 +34,7 @@ static void rsp_aeth(struct m5m_qp *qp, uint8_t syn, uint32_t psn)
 				   (qp->rsp->msn & IBT_PSN_MASK)),
 	};
 
-	m5m_wire_tx(qp, IBT_ACK, 0, psn, false, &a, sizeof(a), NULL, 0);
+	m5m_wire_tx(qp, NULL, IBT_ACK, 0, psn, false, &a, sizeof(a), NULL, 0);
 }
 
 static void rsp_nak(struct m5m_qp *qp, uint8_t code, uint32_t psn)
@@ -105,7 +105,7 @@ static void rsp_read(struct m5m_qp *qp, uint32_t psn,
 		     : first	   ? IBT_READ_RESP_FIRST
 		     : last	   ? IBT_READ_RESP_LAST
 				   : IBT_READ_RESP_MIDDLE;
-		m5m_wire_tx(qp, op, 0, psn + k, false, &a,
+		m5m_wire_tx(qp, NULL, op, 0, psn + k, false, &a,
 			    op == IBT_READ_RESP_MIDDLE ? 0 : sizeof(a),
 			    buf + (uint64_t)k * mtu, part);
 	}
@@ -123,7 +123,7 @@ static void rsp_atomic_ack(struct m5m_qp *qp, uint32_t psn, uint64_t orig)
 
 	memcpy(ext, &a, sizeof(a));
 	memcpy(ext + sizeof(a), &k, sizeof(k));
-	m5m_wire_tx(qp, IBT_ATOMIC_ACK, 0, psn, false, ext, sizeof(ext), NULL,
+	m5m_wire_tx(qp, NULL, IBT_ATOMIC_ACK, 0, psn, false, ext, sizeof(ext), NULL,
 		    0);
 }
 

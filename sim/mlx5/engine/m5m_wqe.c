@@ -162,6 +162,7 @@ static bool m5m_wqe_segments(struct m5m_qp *qp, struct m5m_wqe *w)
 	bool ok = true;
 
 	w->av = NULL;
+	w->grh = NULL;
 	w->has_raddr = w->has_atomic = false;
 	w->xrc_srqn = 0;
 	if (qp->type == IBV_QPT_XRC_SEND && w->opcode != M5_OPCODE_NOP) {

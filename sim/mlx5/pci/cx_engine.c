@@ -271,11 +271,27 @@ static struct m5m_srq *eng_srq_find(void *arg, uint32_t srqn)
 	return &e->m;
 }
 
-/* A packet of a QP on the wire: RoCE v2 to the QP's address path. */
-static void eng_wire_tx(void *arg, const struct m5m_qp *m, const uint8_t *pkt,
-			size_t len)
+/*
+ * A packet of a QP on the wire: RoCE v2 to the QP's address path, or a
+ * UD WQE's AV (for RoCE libmlx5 puts the UDP source port in rlid).
+ */
+static void eng_wire_tx(void *arg, const struct m5m_qp *m,
+			const struct m5_av *av, const uint8_t *pkt, size_t len)
 {
-	cx_roce_tx(arg, of(m, struct cx_eng_qp, m)->n, pkt, len);
+	struct cx_roce_addr a = { 0 };
+
+	if (av) {
+		a.sgid_index = (uint8_t)m5m_av_sgid_index(av);
+		memcpy(a.dmac, av->rmac, 6);
+		memcpy(a.dgid, av->rgid, 16);
+		a.hop_limit = av->hop_limit;
+		a.tclass = av->tclass;
+		a.flow_label = be32toh(av->grh_gid_fl) & 0xfffff;
+		a.udp_sport = be16toh(av->rlid);
+	} else {
+		cx_roce_qp_addr(arg, of(m, struct cx_eng_qp, m)->n, &a);
+	}
+	cx_roce_tx(arg, &a, pkt, len);
 }
 
 static const struct m5m_eng_ops eng_ops = {
@@ -460,6 +476,9 @@ const struct cx_eng_stats *cx_eng_stats(const struct cx *cx)
 	cx->eng->st.slow_late = cx->eng->dev->st.slow_late;
 	cx->eng->st.ack_timeouts = cx->eng->dev->st.ack_timeouts;
 	cx->eng->st.slow_held = cx->eng->dev->st.slow_held;
+	cx->eng->st.wire_packets = cx->eng->dev->st.wire_packets;
+	cx->eng->st.wire_received = cx->eng->dev->st.wire_received;
+	cx->eng->st.wire_resends = cx->eng->dev->st.wire_resends;
 	return &cx->eng->st;
 }
 
@@ -545,6 +564,13 @@ static uint64_t cx_eng_report_stats(const struct cx_eng_stats *st, FILE *f)
 		(unsigned long long)st->bf_doorbells);
 	fprintf(f, "stat: ack_timeouts %llu\n",
 		(unsigned long long)st->ack_timeouts);
+	if (st->wire_packets || st->wire_received)
+		fprintf(f,
+			"stat: roce_packets %llu sent, %llu taken, %llu "
+			"resends\n",
+			(unsigned long long)st->wire_packets,
+			(unsigned long long)st->wire_received,
+			(unsigned long long)st->wire_resends);
 	return ruled;
 }
 
@@ -858,7 +884,8 @@ void cx_eng_qp_moved(struct cx *cx, uint32_t qpn)
 	e->m.pkey_index = cx_get(c, F_QPC_PKEY_INDEX);
 	/* On an Ethernet port a connected QP's messages cross the wire. */
 	e->m.wire =
-		cx->eth && (e->m.type == IBV_QPT_RC || e->m.type == IBV_QPT_UC);
+		cx->eth && (e->m.type == IBV_QPT_RC ||
+			    e->m.type == IBV_QPT_UC || e->m.type == IBV_QPT_UD);
 	if (to == IBV_QPS_ERR) /* 2RST is cx_eng_qp_made's */
 		stranded(cx, e);
 	refresh_dbrec(cx, e);
@@ -963,7 +990,8 @@ void cx_eng_send_doorbell(struct cx *cx, uint32_t uar, uint32_t off,
 	states_back(cx);
 }
 
-void cx_eng_wire_rx(struct cx *cx, uint32_t qpn, const uint8_t *pkt, size_t len)
+void cx_eng_wire_rx(struct cx *cx, uint32_t qpn, const uint8_t *pkt, size_t len,
+		    const uint8_t *grh)
 {
 	struct cx_eng_qp *e =
 		cx->eng && qpn < CX_MAX_QP ? cx->eng->qp[qpn] : NULL;
@@ -975,7 +1003,7 @@ void cx_eng_wire_rx(struct cx *cx, uint32_t qpn, const uint8_t *pkt, size_t len)
 	m5m_lock();
 	if (now_us > e->m.dev->now)
 		e->m.dev->now = now_us; /* the timers the packet starts */
-	m5m_wire_rx(&e->m, pkt, len);
+	m5m_wire_rx(&e->m, pkt, len, grh);
 	m5m_unlock();
 	states_back(cx);
 }

@@ -51,6 +51,8 @@ struct cx_eng_stats {
 	uint64_t slow_late, slow_held;
 	/* RC/XRC requests resent after the ACK timeout (m5model.h's) */
 	uint64_t ack_timeouts;
+	/* RoCE (m5model.h's wire_*): packets sent, taken, resends */
+	uint64_t wire_packets, wire_received, wire_resends;
 };
 
 int cx_eng_init(struct cx *cx);
@@ -114,10 +116,21 @@ int64_t cx_eng_timers(struct cx *cx);
  * RoCE: a packet (BTH onwards, no ICRC) for QP QPN arrived from the wire
  * (cx_roce.c); whether QPN is a QP whose messages cross the wire.
  */
-void cx_eng_wire_rx(struct cx *cx, uint32_t qpn, const uint8_t *pkt,
-		    size_t len);
+void cx_eng_wire_rx(struct cx *cx, uint32_t qpn, const uint8_t *pkt, size_t len,
+		    const uint8_t *grh);
 bool cx_eng_on_wire(const struct cx *cx, uint32_t qpn);
-/* cx_roce.c: the engine's packet for QP QPN, framed and sent. */
-void cx_roce_tx(struct cx *cx, uint32_t qpn, const uint8_t *pkt, size_t len);
+/* Where a RoCE packet goes: a connected QP's address path, a UD AV's. */
+struct cx_roce_addr {
+	uint8_t sgid_index; /* into the RoCE address table */
+	uint8_t dmac[6];
+	uint8_t dgid[16];
+	uint8_t hop_limit, tclass;
+	uint32_t flow_label;
+	uint16_t udp_sport; /* 0: the device picks */
+};
+/* cx_roce.c: QP QPN's address path; the engine's packet, framed, sent. */
+void cx_roce_qp_addr(const struct cx *cx, uint32_t qpn, struct cx_roce_addr *a);
+void cx_roce_tx(struct cx *cx, const struct cx_roce_addr *a, const uint8_t *pkt,
+		size_t len);
 
 #endif /* DOORBELL_TESTS_CX_ENGINE_H */

@@ -83,18 +83,12 @@ void cx_eth_reset(struct cx *cx)
 
 	if (e) {
 		/* The statistics count for the server's life, as the engine's */
-		uint64_t st[] = { e->tx_frames, e->tx_bytes,   e->rx_frames,
-				  e->rx_bytes,	e->rx_dropped, e->rx_no_wqe };
+		struct cx_eth_stats st = e->st;
 
 		cx_eth_rq_reset(e);
 		memset(e, 0, sizeof(*e));
 		cx_eth_vport_reset(e);
-		e->tx_frames = st[0];
-		e->tx_bytes = st[1];
-		e->rx_frames = st[2];
-		e->rx_bytes = st[3];
-		e->rx_dropped = st[4];
-		e->rx_no_wqe = st[5];
+		e->st = st;
 		memcpy(e->mac,
 		       memcmp(cx->host.mac, none, 6) ? cx->host.mac : mac,
 		       sizeof(e->mac));
@@ -116,16 +110,16 @@ void cx_eth_report(const struct cx *cx, FILE *f)
 		const char *name;
 		uint64_t v;
 	} st[] = {
-		{ "eth_tx_frames", e->tx_frames },
-		{ "eth_tx_bytes", e->tx_bytes },
-		{ "eth_rx_frames", e->rx_frames },
-		{ "eth_rx_bytes", e->rx_bytes },
-		{ "eth_rx_dropped", e->rx_dropped },
-		{ "eth_rx_no_wqe", e->rx_no_wqe },
-		{ "roce_tx", e->roce_tx },
-		{ "roce_rx", e->roce_rx },
-		{ "roce_dropped", e->roce_dropped },
-		{ "roce_bad_icrc", e->roce_bad_icrc },
+		{ "eth_tx_frames", e->st.tx_frames },
+		{ "eth_tx_bytes", e->st.tx_bytes },
+		{ "eth_rx_frames", e->st.rx_frames },
+		{ "eth_rx_bytes", e->st.rx_bytes },
+		{ "eth_rx_dropped", e->st.rx_dropped },
+		{ "eth_rx_no_wqe", e->st.rx_no_wqe },
+		{ "roce_tx", e->st.roce_tx },
+		{ "roce_rx", e->st.roce_rx },
+		{ "roce_dropped", e->st.roce_dropped },
+		{ "roce_bad_icrc", e->st.roce_bad_icrc },
 	};
 	unsigned int i;
 

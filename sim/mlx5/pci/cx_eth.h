@@ -189,6 +189,20 @@ struct cx_eth_fte {
 	} dest[1 << CX_ETH_LOG_MAX_DEST];
 };
 
+/* The port's statistics (cx-server's stat lines); a reset keeps them. */
+struct cx_eth_stats {
+	/* cx_eth_tx.c: frames the SQs sent (LSO: per segment), and their
+	 * bytes on the wire (padding included) */
+	uint64_t tx_frames, tx_bytes;
+	/* cx_eth_rx.c: frames received into an RQ; dropped: the port down,
+	 * no entry steered them to an RQ in RDY, longer than the WQE, or
+	 * (rx_no_wqe) the RQ had no WQE posted */
+	uint64_t rx_frames, rx_bytes, rx_dropped, rx_no_wqe;
+	/* cx_roce.c: RoCE v2 frames sent and taken by the engine, dropped
+	 * (of those, with a bad ICRC) */
+	uint64_t roce_tx, roce_rx, roce_dropped, roce_bad_icrc;
+};
+
 struct cx_eth {
 	struct cx_eth_ft ft[CX_ETH_MAX_FT]; /* table id N at ft[N - 1] */
 	uint32_t root_ft;		    /* SET_FLOW_TABLE_ROOT's; 0: none */
@@ -211,16 +225,7 @@ struct cx_eth {
 	bool promisc_uc, promisc_mc, promisc_all;
 	uint32_t list_size[CX_ETH_LISTS];
 	uint8_t list[CX_ETH_LISTS][CX_ETH_MAX_LIST][8];
-	/* cx_eth_tx.c: frames the SQs sent (LSO: per segment), and their
-	 * bytes on the wire (padding included) */
-	uint64_t tx_frames, tx_bytes;
-	/* cx_eth_rx.c: frames received into an RQ; dropped: the port down,
-	 * no entry steered them to an RQ in RDY, longer than the WQE, or
-	 * (rx_no_wqe) the RQ had no WQE posted */
-	uint64_t rx_frames, rx_bytes, rx_dropped, rx_no_wqe;
-	/* cx_roce.c: RoCE v2 frames sent and taken by the engine, dropped
-	 * (of those, with a bad ICRC) */
-	uint64_t roce_tx, roce_rx, roce_dropped, roce_bad_icrc;
+	struct cx_eth_stats st;
 };
 
 /* cx_eth_caps.c: the *N fields of capability type TYPE an Ethernet port

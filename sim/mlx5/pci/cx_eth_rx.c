@@ -75,7 +75,7 @@ enum {
 static void drop(struct cx *cx, struct cx_eth *e, const char *why,
 		 unsigned int n)
 {
-	e->rx_dropped++;
+	e->st.rx_dropped++;
 	cx_trace(cx, "eth rx drop: %s (%u)", why, n);
 }
 
@@ -217,7 +217,7 @@ static void rq_receive(struct cx *cx, struct cx_eth *e, uint32_t n,
 	posted = (uint16_t)be32toh(__atomic_load_n(&dbr[0], __ATOMIC_ACQUIRE));
 	if (posted == r->cc) {
 		r->no_wqe++;
-		e->rx_no_wqe++;
+		e->st.rx_no_wqe++;
 		return;
 	}
 	w = cx_queue_at(cx, r->pas, r->npas, r->log_pg_sz, r->page_offset,
@@ -247,7 +247,7 @@ static void rq_receive(struct cx *cx, struct cx_eth *e, uint32_t n,
 		cqe[CQE_SYNDROME] = SYND_LOCAL_PROT;
 		cqe[CQE_OP_OWN] = CQE_RESP_ERR << 4;
 		r->state = RQ_ERR;
-		e->rx_dropped++;
+		e->st.rx_dropped++;
 	} else {
 		describe(f, &q, cqe);
 		cx_set(cqe, CQE_RSS_HASH * 8, 32, hash);
@@ -255,8 +255,8 @@ static void rq_receive(struct cx *cx, struct cx_eth *e, uint32_t n,
 		cx_set(cqe, CQE_BYTE_CNT * 8, 32, len);
 		cx_set64(cqe, CQE_TIMESTAMP, cx_timer(cx));
 		cqe[CQE_OP_OWN] = CQE_RESP_SEND << 4;
-		e->rx_frames++;
-		e->rx_bytes += len;
+		e->st.rx_frames++;
+		e->st.rx_bytes += len;
 	}
 	cx_cq_push(cx, r->cqn, cqe, false);
 }

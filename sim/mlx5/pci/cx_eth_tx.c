@@ -159,8 +159,8 @@ static void wire(struct cx *cx, const uint8_t *f, unsigned int len)
 		f = pad;
 		len = ETH_ZLEN;
 	}
-	cx->eth->tx_frames++;
-	cx->eth->tx_bytes += len;
+	cx->eth->st.tx_frames++;
+	cx->eth->st.tx_bytes += len;
 	if (cx->host.eth_tx)
 		cx->host.eth_tx(cx->host.ctx, f, len);
 }

@@ -3,17 +3,19 @@
  * RoCE v2 between the engine and the wire.
  *
  * Out: a packet of a QP on the wire (the engine's BTH onwards) leaves as
- * the QP's address path names it (INIT2RTR's ads): from the MAC and GID
- * of RoCE address table entry src_addr_index (cx_eth_roce.c), to rmac and
- * rgid_rip, with hop_limit, tclass, flow_label and udp_sport; framed by
+ * the QP's address path names it (INIT2RTR's ads), or for UD the WQE's
+ * AV: from the MAC and GID of RoCE address table entry src_addr_index
+ * (cx_eth_roce.c), to rmac and rgid_rip, with hop_limit, tclass,
+ * flow_label and udp_sport; framed by
  * cx_roce_pkt.c (Ethernet, IPv4 or IPv6, UDP to 4791, the ICRC).  An
  * entry that holds no RoCE v2 GID sends nothing.
  *
  * In (cx_roce_receive, before the NIC receive tables): with roce_en, UDP
  * to 4791 addressed to a GID of the table is RoCE's, never mlx5e's.  It
  * is dropped and counted with a bad ICRC, for a QP number that is no QP
- * on the wire, or from a GID other than the QP's peer (rgid_rip); the
- * rest goes to the engine (cx_eng_wire_rx).
+ * on the wire, or, for a connected QP, from a GID other than its peer's
+ * (rgid_rip); the rest goes to the engine (cx_eng_wire_rx), with the IP
+ * header as a UD receive's GRH area holds it (IPv4's at byte 20).
  */
 #include <string.h>
 
@@ -33,13 +35,26 @@ enum {
 
 static void roce_drop(struct cx *cx, const char *why, uint32_t n)
 {
-	cx->eth->roce_dropped++;
+	cx->eth->st.roce_dropped++;
 	cx_trace(cx, "roce drop: %s (0x%x)", why, n);
 }
 
-void cx_roce_tx(struct cx *cx, uint32_t qpn, const uint8_t *pkt, size_t len)
+void cx_roce_qp_addr(const struct cx *cx, uint32_t qpn, struct cx_roce_addr *a)
 {
 	const uint8_t *ads = cx->qp[qpn].qpc + B_QPC_PRIMARY_ADDRESS_PATH;
+
+	a->sgid_index = (uint8_t)cx_get(ads, F_ADS_SRC_ADDR_INDEX);
+	memcpy(a->dmac, ads + B_ADS_RMAC, 6);
+	memcpy(a->dgid, ads + B_ADS_RGID_RIP, 16);
+	a->hop_limit = (uint8_t)cx_get(ads, F_ADS_HOP_LIMIT);
+	a->tclass = (uint8_t)cx_get(ads, F_ADS_TCLASS);
+	a->flow_label = cx_get(ads, F_ADS_FLOW_LABEL);
+	a->udp_sport = (uint16_t)cx_get(ads, F_ADS_UDP_SPORT);
+}
+
+void cx_roce_tx(struct cx *cx, const struct cx_roce_addr *a, const uint8_t *pkt,
+		size_t len)
+{
 	struct cx_eth *e = cx->eth;
 	const struct cx_eth_gid *g;
 	struct cx_roce_path p = { 0 };
@@ -48,30 +63,33 @@ void cx_roce_tx(struct cx *cx, uint32_t qpn, const uint8_t *pkt, size_t len)
 
 	if (!e)
 		return;
-	g = &e->gid[cx_get(ads, F_ADS_SRC_ADDR_INDEX) % CX_ETH_ROCE_GIDS];
+	g = &e->gid[a->sgid_index % CX_ETH_ROCE_GIDS];
 	if (!g->valid || g->version != ROCE_V2) {
 		roce_drop(cx, "source GID index holds no RoCE v2 GID",
-			  cx_get(ads, F_ADS_SRC_ADDR_INDEX));
+			  a->sgid_index);
 		return;
 	}
 	memcpy(p.smac, g->mac, 6);
-	memcpy(p.dmac, ads + B_ADS_RMAC, 6);
+	memcpy(p.dmac, a->dmac, 6);
 	memcpy(p.sgid, g->gid, 16);
-	memcpy(p.dgid, ads + B_ADS_RGID_RIP, 16);
-	p.hop_limit = (uint8_t)cx_get(ads, F_ADS_HOP_LIMIT);
-	p.tclass = (uint8_t)cx_get(ads, F_ADS_TCLASS);
-	p.flow_label = cx_get(ads, F_ADS_FLOW_LABEL);
-	p.udp_sport = (uint16_t)cx_get(ads, F_ADS_UDP_SPORT);
-	if (!p.udp_sport)
-		p.udp_sport = UDP_SPORT_MIN | (qpn & 0x3fff);
+	memcpy(p.dgid, a->dgid, 16);
+	p.hop_limit = a->hop_limit;
+	p.tclass = a->tclass;
+	p.flow_label = a->flow_label;
+	/* None given: one of the ROCE page's source ports, per flow. */
+	p.udp_sport =
+		a->udp_sport
+			? a->udp_sport
+			: (uint16_t)(UDP_SPORT_MIN | (a->flow_label & 0x3fff));
 	n = cx_roce_encap(&p, pkt, len, frame, sizeof(frame));
 	if (!n) {
-		roce_drop(cx, "not framed (GID families differ)", qpn);
+		roce_drop(cx, "not framed (GID families differ)",
+			  a->sgid_index);
 		return;
 	}
-	e->roce_tx++;
-	e->tx_frames++;
-	e->tx_bytes += n;
+	e->st.roce_tx++;
+	e->st.tx_frames++;
+	e->st.tx_bytes += n;
 	if (cx->host.eth_tx)
 		cx->host.eth_tx(cx->host.ctx, frame, (unsigned int)n);
 }
@@ -95,6 +113,7 @@ bool cx_roce_receive(struct cx *cx, const uint8_t *f, unsigned int len)
 	const struct ibt_bth *b;
 	struct cx_roce_rx rx;
 	enum cx_roce_verdict v;
+	uint8_t grh[40];
 	uint32_t qpn;
 
 	if (!e || !e->roce_en)
@@ -104,7 +123,7 @@ bool cx_roce_receive(struct cx *cx, const uint8_t *f, unsigned int len)
 	    !our_gid(e, rx.dgid))
 		return false;
 	if (v == CX_ROCE_BAD_ICRC) {
-		e->roce_bad_icrc++;
+		e->st.roce_bad_icrc++;
 		roce_drop(cx, "ICRC", len);
 		return true;
 	}
@@ -118,14 +137,22 @@ bool cx_roce_receive(struct cx *cx, const uint8_t *f, unsigned int len)
 		roce_drop(cx, "no QP on the wire of that number", qpn);
 		return true;
 	}
-	if (memcmp(rx.sgid,
+	/* A connected QP takes its peer's packets only; UD anyone's. */
+	if (cx->qp[qpn].st != CX_ST_UD &&
+	    memcmp(rx.sgid,
 		   cx->qp[qpn].qpc + B_QPC_PRIMARY_ADDRESS_PATH +
 			   B_ADS_RGID_RIP,
 		   16)) {
 		roce_drop(cx, "not from the QP's peer GID", qpn);
 		return true;
 	}
-	e->roce_rx++;
-	cx_eng_wire_rx(cx, qpn, rx.ib, rx.ib_len);
+	/* The GRH area of a UD receive: IPv6's header, or IPv4's at 20. */
+	memset(grh, 0, sizeof(grh));
+	if (cx_roce_gid_is_v4(rx.dgid))
+		memcpy(grh + 20, rx.l3, 20);
+	else
+		memcpy(grh, rx.l3, 40);
+	e->st.roce_rx++;
+	cx_eng_wire_rx(cx, qpn, rx.ib, rx.ib_len, grh);
 	return true;
 }

@@ -215,6 +215,7 @@ static void fill_rx(const uint8_t *f, const struct cx_eth_pkt *p,
 		rx->hop_limit = ip[7];
 	}
 	rx->udp_sport = be16_at(udp);
+	rx->l3 = ip;
 	rx->ib = udp + UDP_HLEN;
 	rx->ib_len = p->l3_end - p->l4 - UDP_HLEN - CX_ROCE_ICRC_LEN;
 }

@@ -49,6 +49,7 @@ struct cx_roce_rx {
 	uint16_t udp_sport;
 	bool vlan; /* the frame had an 802.1Q tag, of TCI */
 	uint16_t tci;
+	const uint8_t *l3; /* the IP header, into the frame */
 	const uint8_t *ib; /* BTH onwards, into the frame */
 	size_t ib_len;	   /* without the ICRC */
 };

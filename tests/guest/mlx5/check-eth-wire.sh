@@ -104,10 +104,10 @@ check cx_pair_ping_fragmented "${ping[@]}" -c 2 -W 3 -s 5000 198.51.100.2
 check cx_pair_ping6 "${ping[@]}" -6 -c 2 -W 3 2001:db8::2
 ip neigh show dev "$a" | sed 's/^/  /'
 
-# TCP: 4 MiB of random bytes from the namespace, its SHA-256 at each end.
+# TCP: 1 MiB of random bytes from the namespace, its SHA-256 at each end.
 if command -v python3 >/dev/null; then
 	src=$(mktemp) dst=$(mktemp)
-	head -c 4194304 /dev/urandom >"$src"
+	head -c 1048576 /dev/urandom >"$src"
 	python3 - "$dst" <<-'EOF' &
 		import socket, sys
 		s = socket.socket()

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # In the guest of the Ethernet pair (scripts/cx.sh --pair, after
 # check-eth-wire.sh's set-up; issue #32 step 3): the ibverbs-utils
-# pingpongs over RoCE v2 between the two functions, as users run them on
+# pingpongs (rc, rc with events, srq, uc, ud) over RoCE v2 between the
+# two functions, as users run them on
 # a ConnectX: the server on DEV_A with GID index GID_A in this network
 # namespace, the client on DEV_B with GID_B in namespace NS, reaching the
 # server's TCP port at ADDR over the wire for the exchange of QPNs and
@@ -48,5 +49,9 @@ roce_pair() {
 
 roce_pair rc_pingpong ibv_rc_pingpong -c
 roce_pair rc_pingpong_events ibv_rc_pingpong -e -c
+roce_pair srq_pingpong ibv_srq_pingpong -c
+roce_pair uc_pingpong ibv_uc_pingpong -c
+# UD: one packet per message, at most the RoCE path MTU (1024 here).
+roce_pair ud_pingpong ibv_ud_pingpong -s 1024 -c
 rm -rf "$dir"
 exit "$failed"

@@ -278,7 +278,7 @@ static void a_frame_to_our_mac_lands_in_the_next_wqe_with_its_cqe(void)
 	cx_eth_receive(t.cx, f, len);
 	CHECK_EQ(cx_get(cqe(1), CQE_WQE_COUNTER * 8, 16), 1);
 	CHECK(!memcmp(at(BUF + 2048), f, 64));
-	CHECK_EQ(t.cx->eth->rx_frames, 2);
+	CHECK_EQ(t.cx->eth->st.rx_frames, 2);
 	cx_destroy(t.cx);
 }
 
@@ -292,8 +292,8 @@ static void a_frame_no_entry_matches_is_dropped(void)
 	post(&t, t.key);
 	cx_eth_receive(t.cx, f, frame(f, other, sizeof(f), false, 0));
 	CHECK_EQ(cqe(0)[CQE_OP_OWN] >> 4, 0xf); /* still the driver's */
-	CHECK_EQ(t.cx->eth->rx_dropped, 1);
-	CHECK_EQ(t.cx->eth->rx_frames, 0);
+	CHECK_EQ(t.cx->eth->st.rx_dropped, 1);
+	CHECK_EQ(t.cx->eth->st.rx_frames, 0);
 	cx_destroy(t.cx);
 }
 
@@ -304,7 +304,7 @@ static void a_frame_with_no_wqe_posted_counts_out_of_buffer(void)
 
 	rx_up(&t, false);
 	cx_eth_receive(t.cx, f, frame(f, our_mac, sizeof(f), false, 0));
-	CHECK_EQ(t.cx->eth->rx_no_wqe, 1);
+	CHECK_EQ(t.cx->eth->st.rx_no_wqe, 1);
 	CHECK_EQ(t.cx->eth->rq[t.rqn - 1].no_wqe, 1);
 	CHECK_EQ(cqe(0)[CQE_OP_OWN] >> 4, 0xf);
 	/* Posted now: the next frame takes WQE 0. */
@@ -412,7 +412,7 @@ static void a_key_that_fails_completes_in_error_and_stops_the_rq(void)
 	/* In ERR the RQ takes no more. */
 	cx_eth_receive(t.cx, f, sizeof(f));
 	CHECK_EQ(cqe(1)[CQE_OP_OWN] >> 4, 0xf);
-	CHECK_EQ(t.cx->eth->rx_frames, 0);
+	CHECK_EQ(t.cx->eth->st.rx_frames, 0);
 	cx_destroy(t.cx);
 }
 
@@ -425,14 +425,14 @@ static void a_frame_longer_than_the_wqe_or_the_mtu_is_dropped(void)
 	post(&t, t.key);
 	/* 1,200 bytes over segments of 64 + 1,024: nothing consumed. */
 	cx_eth_receive(t.cx, f, frame(f, our_mac, sizeof(f), false, 0));
-	CHECK_EQ(t.cx->eth->rx_dropped, 1);
+	CHECK_EQ(t.cx->eth->st.rx_dropped, 1);
 	CHECK_EQ(t.cx->eth->rq[t.rqn - 1].cc, 0);
 	/* Over PMTU's frame size (with the FCS): dropped at the port. */
 	t.cx->eth->admin_mtu = 1000;
 	cx_eth_receive(t.cx, f, frame(f, our_mac, 997, false, 0));
-	CHECK_EQ(t.cx->eth->rx_dropped, 2);
+	CHECK_EQ(t.cx->eth->st.rx_dropped, 2);
 	cx_eth_receive(t.cx, f, frame(f, our_mac, 996, false, 0));
-	CHECK_EQ(t.cx->eth->rx_frames, 1);
+	CHECK_EQ(t.cx->eth->st.rx_frames, 1);
 	cx_destroy(t.cx);
 }
 

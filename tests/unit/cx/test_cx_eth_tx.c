@@ -73,19 +73,19 @@ static void send_runs_its_wqebbs_and_completes_with_its_index(void)
 	CHECK_EQ(tx_cqe(0)[63] >> 4, 0); /* MLX5_CQE_REQ */
 	CHECK_EQ(cx_get(tx_cqe(0), 60 * 8, 16), 0);
 	CHECK_EQ(cx_get(tx_cqe(0), 56 * 8, 32) & 0xffffff, t.sqn);
-	CHECK_EQ(t.cx->eth->tx_frames, 1u);
-	CHECK_EQ(t.cx->eth->tx_bytes, 60u);
+	CHECK_EQ(t.cx->eth->st.tx_frames, 1u);
+	CHECK_EQ(t.cx->eth->st.tx_bytes, 60u);
 	/* 18 inline bytes and 4 segments: 7 ds, two WQEBBs from index 1 */
 	CHECK_EQ(tx_send(&t, SEND, 18, false, 0, many, 4, t.key), 7u);
 	tx_ring(&t, 1);
 	CHECK_EQ(cx_get(tx_cqe(1), 60 * 8, 16), 1);
-	CHECK_EQ(t.cx->eth->tx_bytes, 60u + 18 + 1000);
+	CHECK_EQ(t.cx->eth->st.tx_bytes, 60u + 18 + 1000);
 	/* A tag to insert: 4 bytes more on the wire.  The next is at 3. */
 	tx_send(&t, SEND, 0, true, 0, one, 1, t.key);
 	tx_ring(&t, 3);
 	CHECK_EQ(cx_get(tx_cqe(2), 60 * 8, 16), 3);
-	CHECK_EQ(t.cx->eth->tx_frames, 3u);
-	CHECK_EQ(t.cx->eth->tx_bytes, 60u + 18 + 1000 + 64);
+	CHECK_EQ(t.cx->eth->st.tx_frames, 3u);
+	CHECK_EQ(t.cx->eth->st.tx_bytes, 60u + 18 + 1000 + 64);
 	cx_destroy(t.cx);
 }
 
@@ -101,7 +101,7 @@ static void lso_without_mss_is_refused(void)
 	tx_ring(&t, 0);
 	CHECK_EQ(tx_cqe(0)[63] >> 4, 0xd); /* MLX5_CQE_REQ_ERR */
 	CHECK_EQ(tx_cqe(0)[55], CX_ETH_TX_QP_OP);
-	CHECK_EQ(t.cx->eth->tx_frames, 0u);
+	CHECK_EQ(t.cx->eth->st.tx_frames, 0u);
 	cx_destroy(t.cx);
 }
 
@@ -121,7 +121,7 @@ static void a_bad_send_completes_in_error_and_stops_the_sq(void)
 	tx_send(&t, SEND, 0, false, 0, one, 1, t.key);
 	tx_ring(&t, 1);
 	CHECK_EQ(tx_cqe(1)[63] >> 4, 0xf);
-	CHECK_EQ(t.cx->eth->tx_frames, 0u);
+	CHECK_EQ(t.cx->eth->st.tx_frames, 0u);
 	cx_destroy(t.cx);
 	/* Past the key's end: a protection error too. */
 	tx_up(&t, true);
@@ -157,7 +157,7 @@ static void a_wqe_not_all_posted_waits(void)
 	cx_set(at(SQ_DBR), 32, 32, 2);
 	tx_ring(&t, 0);
 	CHECK_EQ(tx_cqe(0)[63] >> 4, 0);
-	CHECK_EQ(t.cx->eth->tx_frames, 1u);
+	CHECK_EQ(t.cx->eth->st.tx_frames, 1u);
 	cx_destroy(t.cx);
 }
 

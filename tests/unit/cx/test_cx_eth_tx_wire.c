@@ -125,7 +125,7 @@ static void send_puts_the_inline_headers_then_the_data(void)
 	CHECK(!memcmp(tx_frame[0], at(FRAME), 18));
 	CHECK(!memcmp(tx_frame[0] + 18, at(FRAME + 100), 50));
 	CHECK(!memcmp(tx_frame[0] + 68, at(FRAME + 300), 40));
-	CHECK_EQ(t.cx->eth->tx_bytes, 108u);
+	CHECK_EQ(t.cx->eth->st.tx_bytes, 108u);
 	cx_destroy(t.cx);
 }
 
@@ -169,7 +169,7 @@ static void the_tag_goes_after_the_macs(void)
 	tx_go(&t, &x);
 	CHECK_EQ(tx_nframes, 2u);
 	CHECK(!memcmp(tx_frame[1] + 12, "\x88\xa8\x61\x23", 4));
-	CHECK_EQ(t.cx->eth->tx_bytes, 148u);
+	CHECK_EQ(t.cx->eth->st.tx_bytes, 148u);
 	cx_destroy(t.cx);
 }
 
@@ -185,7 +185,7 @@ static void a_short_frame_is_padded_to_60_bytes(void)
 	CHECK_EQ(tx_len[0], 60u);
 	CHECK(!memcmp(tx_frame[0], at(FRAME), 42));
 	CHECK(!memcmp(tx_frame[0] + 42, zero, 18));
-	CHECK_EQ(t.cx->eth->tx_bytes, 60u);
+	CHECK_EQ(t.cx->eth->st.tx_bytes, 60u);
 	cx_destroy(t.cx);
 }
 
@@ -315,8 +315,8 @@ static void lso_cuts_tcp_over_ipv4_into_mss_segments(void)
 	CHECK_EQ(ihs, 54u);
 	CHECK_EQ(tx_cqe(0)[63] >> 4, 0);
 	CHECK_EQ(tx_nframes, 3u);
-	CHECK_EQ(t.cx->eth->tx_frames, 3u);
-	CHECK_EQ(t.cx->eth->tx_bytes, 3000u + 3 * 54);
+	CHECK_EQ(t.cx->eth->st.tx_frames, 3u);
+	CHECK_EQ(t.cx->eth->st.tx_bytes, 3000u + 3 * 54);
 	for (k = 0; k < 3; k++) {
 		unsigned int n = k < 2 ? 1448 : 104;
 		const uint8_t *f = tx_frame[k];

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * RC over RoCE v2 (cx_roce.c, m5m_wire_req.c, m5m_wire_rsp.c): QPs A and
+ * RC and UD over RoCE v2 (cx_roce.c, m5m_wire_req.c, m5m_wire_rsp.c): QPs A and
  * B of one Ethernet function whose address paths name the function's own
  * GID and MAC.  Every frame the port sends is caught here, checked as
  * RoCE v2 (UDP to 4791, a good ICRC), and handed back to the port's
@@ -137,7 +137,7 @@ static void rc_send_crosses_the_wire_as_rocev2_frames_and_lands(void)
 	CHECK_EQ(ops_of(IBT_SEND_LAST), 1);
 	CHECK_EQ(ops_of(IBT_ACK), 1);
 	CHECK_EQ(w.sent, 3);
-	CHECK_EQ(r->cx->eth->roce_rx, 3);
+	CHECK_EQ(r->cx->eth->st.roce_rx, 3);
 	CHECK_EQ(t_cqe(0, 1)->op_own >> 4, CQE_INVALID);
 	CHECK_EQ(t_cqe(1, 1)->op_own >> 4, CQE_INVALID);
 	t_rig_free(r);
@@ -319,7 +319,7 @@ static void frame_with_a_bad_icrc_is_dropped_and_counted(void)
 	f = next_frame(&len);
 	f[len - 10] ^= 1; /* a payload bit */
 	cx_eth_receive(r->cx, f, len);
-	CHECK_EQ(r->cx->eth->roce_bad_icrc, 1);
+	CHECK_EQ(r->cx->eth->st.roce_bad_icrc, 1);
 	CHECK_EQ(t_cqe(1, 0)->op_own >> 4, CQE_INVALID);
 	/* The timer resends it, intact this time. */
 	pump(r, 0);
@@ -353,6 +353,49 @@ static void nothing_answering_ends_in_transport_retry_exceeded(void)
 	t_rig_free(r);
 }
 
+/* UD: one packet with a DETH; the receive's GRH area holds the IPv4
+ * header at byte 20; a wrong Q_Key is dropped at the receiver. */
+static void ud_send_crosses_with_its_ipv4_header_in_the_grh_area(void)
+{
+	struct t_rig *r = roce_rig(CX_ST_UD);
+	uint64_t src = t_iova[0] + 0x100, dst = t_iova[1];
+	uint8_t grh[40];
+	struct m5_av *av;
+	unsigned int k;
+	uint8_t *wq;
+
+	t_fill(r, 0, src, 100, 4);
+	t_recv(r, 1, 40 + 256, dst);
+	for (k = 0; k < 2; k++) {
+		wq = t_wqe(r, 0, M5_OPCODE_SEND, 5); /* ctrl, AV, data */
+		av = (struct m5_av *)wq;
+		av->key.qkey.qkey = htobe32(k ? 0x999 : 0x1234);
+		av->dqp_dct = htobe32(M5_EXTENDED_UD_AV | r->qpn[1]);
+		av->grh_gid_fl = htobe32(1u << 30); /* GID index 0 */
+		av->hop_limit = 64;
+		memcpy(av->rmac, r->cx->eth->mac, 6);
+		memcpy(av->rgid, t_roce_gid, 16);
+		t_data(wq + sizeof(*av), 100, r->key[0], src);
+		t_ring(r, 0, 2);
+	}
+	pump(r, 0);
+	CHECK(!w.bad);
+	CHECK_EQ(ops_of(IBT_UD | IBT_SEND_ONLY), 2);
+	CHECK(t_same(r, 0, src, 1, dst + 40, 100));
+	for (k = 0; k < sizeof(grh); k++)
+		grh[k] = *t_va(r, 1, dst + k);
+	CHECK_EQ(grh[20] >> 4, 4); /* IPv4 */
+	CHECK_EQ(grh[20 + 9], 17); /* UDP */
+	CHECK(!memcmp(grh + 20 + 12, t_roce_gid + 12, 4));
+	check_recv(0, 140);
+	CHECK_EQ(be32toh(t_cqe(1, 0)->flags_rqpn) & 0xffffff, r->qpn[0]);
+	CHECK((be32toh(t_cqe(1, 0)->flags_rqpn) >> M5_CQE_GRH_SHIFT) & 3);
+	/* The second, Q_Key 0x999, was dropped: no second receive. */
+	CHECK_EQ(t_cqe(1, 1)->op_own >> 4, CQE_INVALID);
+	CHECK_EQ(t_cqe(0, 1)->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_REQ);
+	t_rig_free(r);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct check_test tests[] = {
@@ -368,6 +411,8 @@ int main(int argc, char **argv)
 		CHECK_TEST(frame_with_a_bad_icrc_is_dropped_and_counted),
 		CHECK_TEST(write_to_a_bad_rkey_is_a_remote_access_error),
 		CHECK_TEST(nothing_answering_ends_in_transport_retry_exceeded),
+		CHECK_TEST(
+			ud_send_crosses_with_its_ipv4_header_in_the_grh_area),
 	};
 
 	return CX_TEST_MAIN(argc, argv, "cx_roce_", tests);
