@@ -347,6 +347,7 @@ struct m5m_qp {
 	 * RNR NAK's wait (wire_rnr) or the local ACK timeout.
 	 */
 	bool wire;
+	uint32_t wire_qpn; /* its number in a packet (QP1: 1, QP0: 0) */
 	bool wire_rnr;
 	uint64_t wire_due; /* 0: no timer */
 	uint32_t wire_from;

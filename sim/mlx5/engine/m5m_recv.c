@@ -291,7 +291,12 @@ enum m5m_rx m5m_deliver(struct m5m_qp *src, const struct m5m_wqe *w,
 	r.se = w->fm_ce_se & M5_WQE_CTRL_SOLICITED;
 	r.src_qpn = src->qpn;
 	r.slid = m5m_port_lid(src->dev, src->port ? src->port : 1);
-	if (ud) {
+	if (ud && w->grh) {
+		/* RoCE v2: roce_netw_hdr_type in place of the SL, IPv4 (2)
+		 * or IPv6 (1), which mlx5_ib reads to parse the GRH area. */
+		r.sl = w->grh[20] >> 4 == 4 ? 2 : 1;
+		r.grh = true;
+	} else if (ud) {
 		r.sl = eth ? (w->av->stat_rate_sl >> 1) & 7
 			   : w->av->stat_rate_sl & 0xf;
 		r.grh = m5m_av_grh(dst->dev, w->av);

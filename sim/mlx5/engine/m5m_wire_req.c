@@ -220,7 +220,7 @@ static int wire_send_ud(struct m5m_qp *qp, const struct m5m_wqe *w,
 	if (qkey & 0x80000000u)
 		qkey = qp->qkey;
 	d.qkey = htobe32(qkey);
-	d.sqpn = htobe32(qp->qpn & IBT_QPN_MASK);
+	d.sqpn = htobe32(qp->wire_qpn & IBT_QPN_MASK);
 	memcpy(ext, &d, sizeof(d));
 	if (imm)
 		memcpy(ext + sizeof(d), &w->imm, 4);

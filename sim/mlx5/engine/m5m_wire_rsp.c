@@ -123,8 +123,8 @@ static void rsp_atomic_ack(struct m5m_qp *qp, uint32_t psn, uint64_t orig)
 
 	memcpy(ext, &a, sizeof(a));
 	memcpy(ext + sizeof(a), &k, sizeof(k));
-	m5m_wire_tx(qp, NULL, IBT_ATOMIC_ACK, 0, psn, false, ext, sizeof(ext), NULL,
-		    0);
+	m5m_wire_tx(qp, NULL, IBT_ATOMIC_ACK, 0, psn, false, ext, sizeof(ext),
+		    NULL, 0);
 }
 
 /* A request behind rq_psn: answered again, never run again. */

@@ -821,6 +821,8 @@ void cx_eng_qp_made(struct cx *cx, uint32_t qpn)
 		return;
 	e->n = qpn;
 	e->m.qpn = qpn;
+	/* On the wire the special QPs go by their IB numbers. */
+	e->m.wire_qpn = q->st == CX_ST_QP1 ? 1 : q->st == CX_ST_QP0 ? 0 : qpn;
 	e->m.dev = g->dev;
 	e->m.pd = pd_of(cx, q->pd);
 	e->m.type = qp_type(q);
@@ -990,11 +992,10 @@ void cx_eng_send_doorbell(struct cx *cx, uint32_t uar, uint32_t off,
 	states_back(cx);
 }
 
-void cx_eng_wire_rx(struct cx *cx, uint32_t qpn, const uint8_t *pkt, size_t len,
+void cx_eng_wire_rx(struct cx *cx, uint32_t n, const uint8_t *pkt, size_t len,
 		    const uint8_t *grh)
 {
-	struct cx_eng_qp *e =
-		cx->eng && qpn < CX_MAX_QP ? cx->eng->qp[qpn] : NULL;
+	struct cx_eng_qp *e = cx->eng && n < CX_MAX_QP ? cx->eng->qp[n] : NULL;
 	uint64_t now_us = (cx_now_ns() - cx->t0_ns) / 1000;
 
 	if (!e || !e->m.wire)
@@ -1008,9 +1009,9 @@ void cx_eng_wire_rx(struct cx *cx, uint32_t qpn, const uint8_t *pkt, size_t len,
 	states_back(cx);
 }
 
-/* A QP of the engine on the wire: whether QPN is one. */
-bool cx_eng_on_wire(const struct cx *cx, uint32_t qpn)
+int cx_eng_wire_qp(struct cx *cx, uint32_t qpn)
 {
-	return cx->eng && qpn < CX_MAX_QP && cx->eng->qp[qpn] &&
-	       cx->eng->qp[qpn]->m.wire;
+	struct cx_eng_qp *e = cx->eng ? find_qp(cx, qpn) : NULL;
+
+	return e && e->m.wire ? (int)e->n : -1;
 }

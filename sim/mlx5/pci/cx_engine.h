@@ -113,12 +113,14 @@ uint64_t cx_eng_report(const struct cx *cx, FILE *f);
  */
 int64_t cx_eng_timers(struct cx *cx);
 /*
- * RoCE: a packet (BTH onwards, no ICRC) for QP QPN arrived from the wire
- * (cx_roce.c); whether QPN is a QP whose messages cross the wire.
+ * RoCE: the device's QP (its index) that QPN, a packet's destination,
+ * names on the wire (1: the function's QP1), or -1; a packet (BTH
+ * onwards, no ICRC) for that QP from the wire (cx_roce.c), with the bytes
+ * of a UD receive's GRH area.
  */
-void cx_eng_wire_rx(struct cx *cx, uint32_t qpn, const uint8_t *pkt, size_t len,
+int cx_eng_wire_qp(struct cx *cx, uint32_t qpn);
+void cx_eng_wire_rx(struct cx *cx, uint32_t n, const uint8_t *pkt, size_t len,
 		    const uint8_t *grh);
-bool cx_eng_on_wire(const struct cx *cx, uint32_t qpn);
 /* Where a RoCE packet goes: a connected QP's address path, a UD AV's. */
 struct cx_roce_addr {
 	uint8_t sgid_index; /* into the RoCE address table */

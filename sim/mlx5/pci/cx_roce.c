@@ -115,6 +115,7 @@ bool cx_roce_receive(struct cx *cx, const uint8_t *f, unsigned int len)
 	enum cx_roce_verdict v;
 	uint8_t grh[40];
 	uint32_t qpn;
+	int n;
 
 	if (!e || !e->roce_en)
 		return false;
@@ -133,15 +134,15 @@ bool cx_roce_receive(struct cx *cx, const uint8_t *f, unsigned int len)
 	}
 	b = (const struct ibt_bth *)rx.ib;
 	qpn = be32toh(b->dqpn) & IBT_QPN_MASK;
-	if (!cx_eng_on_wire(cx, qpn)) {
+	n = cx_eng_wire_qp(cx, qpn);
+	if (n < 0) {
 		roce_drop(cx, "no QP on the wire of that number", qpn);
 		return true;
 	}
 	/* A connected QP takes its peer's packets only; UD anyone's. */
-	if (cx->qp[qpn].st != CX_ST_UD &&
+	if ((cx->qp[n].st == CX_ST_RC || cx->qp[n].st == CX_ST_UC) &&
 	    memcmp(rx.sgid,
-		   cx->qp[qpn].qpc + B_QPC_PRIMARY_ADDRESS_PATH +
-			   B_ADS_RGID_RIP,
+		   cx->qp[n].qpc + B_QPC_PRIMARY_ADDRESS_PATH + B_ADS_RGID_RIP,
 		   16)) {
 		roce_drop(cx, "not from the QP's peer GID", qpn);
 		return true;
@@ -153,6 +154,6 @@ bool cx_roce_receive(struct cx *cx, const uint8_t *f, unsigned int len)
 	else
 		memcpy(grh, rx.l3, 40);
 	e->st.roce_rx++;
-	cx_eng_wire_rx(cx, qpn, rx.ib, rx.ib_len, grh);
+	cx_eng_wire_rx(cx, (uint32_t)n, rx.ib, rx.ib_len, grh);
 	return true;
 }

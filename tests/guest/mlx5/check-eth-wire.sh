@@ -13,7 +13,7 @@
 # Prints PASS/FAIL per check; exit 1 if any failed.
 #
 # Then the RoCE v2 pingpongs between the two functions, through stock
-# libmlx5 and through doorbell (check-roce-pingpong.sh).
+# libmlx5 and through doorbell (check-roce-pairs.sh).
 #
 # Usage: check-eth-wire.sh   (scripts/cx.sh --pair -- tests/guest/mlx5/check-eth-wire.sh)
 set -uo pipefail
@@ -149,7 +149,7 @@ if [[ -n ${ia:-} && -n ${ib:-} ]] && ga=$(roce_v2_gid "$ia" "$gid") &&
 	echo "  RoCE v2: $ia GID $ga, $ib GID $gb"
 	for p in libmlx5 doorbell; do
 		DOORBELL_SERVED_DEVS="$ia $ib" "$here/with-provider.sh" "$p" \
-			"$here/check-roce-pingpong.sh" "$ns" "$ia" "$ga" "$ib" "$gb" \
+			"$here/check-roce-pairs.sh" "$ns" "$ia" "$ga" "$ib" "$gb" \
 			198.51.100.1 || db_failed=1
 	done
 else

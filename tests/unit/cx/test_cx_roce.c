@@ -390,6 +390,8 @@ static void ud_send_crosses_with_its_ipv4_header_in_the_grh_area(void)
 	check_recv(0, 140);
 	CHECK_EQ(be32toh(t_cqe(1, 0)->flags_rqpn) & 0xffffff, r->qpn[0]);
 	CHECK((be32toh(t_cqe(1, 0)->flags_rqpn) >> M5_CQE_GRH_SHIFT) & 3);
+	/* roce_netw_hdr_type (bits 25:24): IPv4, as mlx5_ib's GSI reads it */
+	CHECK_EQ(be32toh(t_cqe(1, 0)->flags_rqpn) >> 24 & 3, 2);
 	/* The second, Q_Key 0x999, was dropped: no second receive. */
 	CHECK_EQ(t_cqe(1, 1)->op_own >> 4, CQE_INVALID);
 	CHECK_EQ(t_cqe(0, 1)->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_REQ);

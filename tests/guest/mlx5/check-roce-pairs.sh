@@ -1,0 +1,131 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# In the guest of the Ethernet pair (scripts/cx.sh --pair, after
+# check-eth-wire.sh's set-up; issue #32 steps 3 and 4): RoCE v2 between
+# the two functions, as users run it on a ConnectX: the server on DEV_A
+# with GID index GID_A in this network namespace, the client on DEV_B
+# with GID_B in namespace NS, reaching the server's TCP port at ADDR over
+# the wire for the exchange of QPNs and GIDs.  Every packet of the data
+# crosses the wire as a RoCE v2 frame (sim/mlx5/pci/cx_roce.c).
+#   - the ibverbs-utils pingpongs (rc, rc with events, srq, uc, ud) with
+#     -g, each side checking the bytes it received (-c, pingpong_verdict);
+#   - perftest's RC pairs with -x (send, write, read, atomic bandwidth;
+#     write latency), and UC send: both sides exit 0 and the client
+#     prints its result line.
+# Run through tests/guest/mlx5/with-provider.sh, which proves who served
+# both devices.  Prints PASS/FAIL per pair; exit 1 if any failed.
+#
+# Usage: check-roce-pairs.sh NS DEV_A GID_A DEV_B GID_B ADDR
+set -uo pipefail
+# shellcheck source=tests/guest/lib/pair-lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/pair-lib.sh"
+ns=$1 dev_a=$2 gid_a=$3 dev_b=$4 gid_b=$5 addr=$6
+dir=$(mktemp -d)
+port=18600
+failed=0
+result='^[[:space:]]*[0-9]+[[:space:]]+[0-9]+[[:space:]]+[0-9.]+'
+
+# NAME GIDFLAG PROG [ARGS...]: one try of a pair, the server here on
+# port+1, the client in $ns; sets rc_s and rc_c.
+# shellcheck disable=SC2317 # called by pair_tries
+roce_once() {
+	local name=$1 g=$2 prog=$3 spid t
+	shift 3
+	port=$((port + 1))
+	t=$(scaled 90)
+	timeout "$t" "$prog" -d "$dev_a" "$g" "$gid_a" -p "$port" "$@" \
+		>"$dir/$name.srv" 2>&1 &
+	spid=$!
+	if wait_port "$port" "$spid" "$(scaled 30)"; then
+		timeout "$t" ip netns exec "$ns" "$prog" -d "$dev_b" "$g" "$gid_b" \
+			-p "$port" "$@" "$addr" >"$dir/$name.cli" 2>&1
+		rc_c=$?
+	else
+		echo "the server did not listen on port $port" >"$dir/$name.cli"
+		rc_c=1
+	fi
+	wait_gone "$spid" "$(scaled 10)"
+	kill "$spid" 2>/dev/null
+	wait "$spid"
+	rc_s=$?
+}
+
+# NAME PROG [ARGS...]: an ibverbs pingpong, 100 iterations.
+pingpong() {
+	local name=$1
+	shift
+	roce_once "$name" -g "$@" -n 100
+	pingpong_verdict "cx_roce_$name" "$dir/$name.srv" "$dir/$name.cli" ||
+		failed=1
+}
+
+# NAME PROG [ARGS...]: a perftest pair (perftest_gave_up: retried).
+perftest() {
+	local name=$1
+	shift
+	pair_tries "$name" "$dir/$name.srv" "$dir/$name.cli" "$result" \
+		roce_once "$name" -x "$@" -F
+	if ((rc_s == 0 && rc_c == 0)) && grep -Eq "$result" "$dir/$name.cli"; then
+		pass "cx_roce_perftest_$name" "$(grep -E "$result" "$dir/$name.cli" |
+			tail -n 1 | sed 's/^ *//;s/  */ /g')"
+	else
+		fail "cx_roce_perftest_$name" "server exit $rc_s, client exit $rc_c ($*)"
+		sed 's/^/  server: /' "$dir/$name.srv" | tail -n 20
+		sed 's/^/  client: /' "$dir/$name.cli" | tail -n 20
+		failed=1
+	fi
+}
+
+# NAME CHECK -- SERVER... -- CLIENT...: an rdma_cm pair (the server
+# listens on an rdma_cm id, no TCP port to wait for: 3 s, scaled); passes
+# when both exit 0 and the client's output matches the regex CHECK.
+cm_pair() {
+	local name=$1 want=$2 srv=() cli=() spid t
+	shift 3
+	while (($#)) && [[ $1 != -- ]]; do srv+=("$1"); shift; done
+	shift
+	cli=("$@")
+	t=$(scaled 90)
+	timeout "$t" "${srv[@]}" >"$dir/$name.srv" 2>&1 &
+	spid=$!
+	sleep "$(scaled 3)"
+	timeout "$t" ip netns exec "$ns" "${cli[@]}" >"$dir/$name.cli" 2>&1
+	rc_c=$?
+	wait_gone "$spid" "$(scaled 10)"
+	kill "$spid" 2>/dev/null
+	wait "$spid"
+	rc_s=$?
+	if ((rc_s == 0 && rc_c == 0)) && grep -Eq "$want" "$dir/$name.cli"; then
+		pass "cx_roce_cm_$name" "$(grep -Ec "$want" "$dir/$name.cli") lines match '$want'"
+	else
+		fail "cx_roce_cm_$name" "server exit $rc_s, client exit $rc_c"
+		sed 's/^/  server: /' "$dir/$name.srv" | tail -n 15
+		sed 's/^/  client: /' "$dir/$name.cli" | tail -n 15
+		failed=1
+	fi
+}
+
+pingpong rc_pingpong ibv_rc_pingpong -c
+pingpong rc_pingpong_events ibv_rc_pingpong -e -c
+pingpong srq_pingpong ibv_srq_pingpong -c
+pingpong uc_pingpong ibv_uc_pingpong -c
+# UD: one packet per message, at most the RoCE path MTU (1024 here).
+pingpong ud_pingpong ibv_ud_pingpong -s 1024 -c
+# Messages of 8 KiB: eight packets of the 1024-byte path MTU each.
+perftest ib_send_bw ib_send_bw -s 8192 -n 50
+perftest ib_write_bw ib_write_bw -s 8192 -n 50
+perftest ib_read_bw ib_read_bw -s 8192 -n 50
+perftest ib_atomic_bw ib_atomic_bw -n 50
+perftest ib_write_lat ib_write_lat -s 64 -n 100
+perftest ib_send_bw_uc ib_send_bw -c UC -s 8192 -n 50
+# rdma_cm (step 4): connections made through QP1's CM MADs over RoCE.
+cm_pair rping 'ping data' -- rping -s -a "$addr" -p 18700 -C 10 -- \
+	rping -c -a "$addr" -p 18700 -C 10 -v
+cm_pair udaddy 'data transfers complete' -- udaddy -p 18701 -- \
+	udaddy -s "$addr" -p 18701
+cm_pair ucmatose 'data transfers complete' -- ucmatose -p 18702 -- \
+	ucmatose -s "$addr" -p 18702
+cm_pair rdma_client 'rdma_client: end 0' -- rdma_server -p 18703 -- \
+	rdma_client -s "$addr" -p 18703
+rm -rf "$dir"
+exit "$failed"
