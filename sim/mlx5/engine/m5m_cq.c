@@ -105,6 +105,9 @@ void m5m_cqe_resp(struct m5m_qp *qp, uint16_t counter, const struct m5m_resp *r)
 	    r->opcode == M5_CQE_RESP_WR_IMM ||
 	    r->opcode == M5_CQE_RESP_SEND_INV)
 		c.imm_inval_pkey = r->imm;
+	/* QP1 (mlx5_imm_inval_pkey): the P_Key, which mlx5_ib looks up. */
+	else if (qp->wire && qp->wire_qpn == 1)
+		c.imm_inval_pkey = htobe32(r->pkey);
 	c.flags_rqpn = htobe32((uint32_t)r->grh << M5_CQE_GRH_SHIFT |
 			       (uint32_t)(r->sl & 0xf) << 24 |
 			       (r->src_qpn & 0xffffff));

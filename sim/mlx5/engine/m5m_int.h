@@ -221,6 +221,7 @@ struct m5m_wqe {
 	/* RoCE UD (m5m_wire_req.c): the packet's 40-byte GRH; NULL: the
 	 * receive builds one from av */
 	const uint8_t *grh;
+	uint16_t pkey; /* ... and its BTH's P_Key */
 	uint32_t xrc_srqn; /* XRC INI: the XRC segment's SRQ */
 	bool has_raddr;
 	uint64_t raddr;
@@ -635,6 +636,7 @@ struct m5m_resp {
 	uint16_t slid;
 	uint8_t sl;
 	bool grh;
+	uint16_t pkey; /* QP1 from a wire: the packet's P_Key */
 };
 void m5m_cqe_resp(struct m5m_qp *qp, uint16_t counter,
 		  const struct m5m_resp *r);

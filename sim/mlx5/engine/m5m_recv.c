@@ -296,6 +296,7 @@ enum m5m_rx m5m_deliver(struct m5m_qp *src, const struct m5m_wqe *w,
 		 * or IPv6 (1), which mlx5_ib reads to parse the GRH area. */
 		r.sl = w->grh[20] >> 4 == 4 ? 2 : 1;
 		r.grh = true;
+		r.pkey = w->pkey;
 	} else if (ud) {
 		r.sl = eth ? (w->av->stat_rate_sl >> 1) & 7
 			   : w->av->stat_rate_sl & 0xf;

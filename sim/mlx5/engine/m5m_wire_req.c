@@ -529,6 +529,7 @@ static void wire_ud_in(struct m5m_qp *qp, const uint8_t *pkt, size_t len,
 	w.fm_ce_se = b->flags & IBT_SE ? M5_WQE_CTRL_SOLICITED : 0;
 	w.av = &av;
 	w.grh = grh;
+	w.pkey = be16toh(b->pkey);
 	if (m5m_deliver(&peer, &w, qp, pkt + h, (uint32_t)(len - h - pad),
 			&synd) == M5M_RX_DROP)
 		qp->dev->st.ud_dropped++;
