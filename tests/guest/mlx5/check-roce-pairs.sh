@@ -76,35 +76,6 @@ perftest() {
 	fi
 }
 
-# NAME CHECK -- SERVER... -- CLIENT...: an rdma_cm pair (the server
-# listens on an rdma_cm id, no TCP port to wait for: 3 s, scaled); passes
-# when both exit 0 and the client's output matches the regex CHECK.
-cm_pair() {
-	local name=$1 want=$2 srv=() cli=() spid t
-	shift 3
-	while (($#)) && [[ $1 != -- ]]; do srv+=("$1"); shift; done
-	shift
-	cli=("$@")
-	t=$(scaled 90)
-	timeout "$t" "${srv[@]}" >"$dir/$name.srv" 2>&1 &
-	spid=$!
-	sleep "$(scaled 3)"
-	timeout "$t" ip netns exec "$ns" "${cli[@]}" >"$dir/$name.cli" 2>&1
-	rc_c=$?
-	wait_gone "$spid" "$(scaled 10)"
-	kill "$spid" 2>/dev/null
-	wait "$spid"
-	rc_s=$?
-	if ((rc_s == 0 && rc_c == 0)) && grep -Eq "$want" "$dir/$name.cli"; then
-		pass "cx_roce_cm_$name" "$(grep -Ec "$want" "$dir/$name.cli") lines match '$want'"
-	else
-		fail "cx_roce_cm_$name" "server exit $rc_s, client exit $rc_c"
-		sed 's/^/  server: /' "$dir/$name.srv" | tail -n 15
-		sed 's/^/  client: /' "$dir/$name.cli" | tail -n 15
-		failed=1
-	fi
-}
-
 pingpong rc_pingpong ibv_rc_pingpong -c
 pingpong rc_pingpong_events ibv_rc_pingpong -e -c
 pingpong srq_pingpong ibv_srq_pingpong -c
@@ -118,14 +89,5 @@ perftest ib_read_bw ib_read_bw -s 8192 -n 50
 perftest ib_atomic_bw ib_atomic_bw -n 50
 perftest ib_write_lat ib_write_lat -s 64 -n 100
 perftest ib_send_bw_uc ib_send_bw -c UC -s 8192 -n 50
-# rdma_cm (step 4): connections made through QP1's CM MADs over RoCE.
-cm_pair rping 'ping data' -- rping -s -a "$addr" -p 18700 -C 10 -- \
-	rping -c -a "$addr" -p 18700 -C 10 -v
-cm_pair udaddy 'data transfers complete' -- udaddy -p 18701 -- \
-	udaddy -s "$addr" -p 18701
-cm_pair ucmatose 'data transfers complete' -- ucmatose -p 18702 -- \
-	ucmatose -s "$addr" -p 18702
-cm_pair rdma_client 'rdma_client: end 0' -- rdma_server -p 18703 -- \
-	rdma_client -s "$addr" -p 18703
 rm -rf "$dir"
 exit "$failed"
