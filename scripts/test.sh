@@ -417,7 +417,8 @@ cx_guests() {
 			sed -E 's/^(PASS|FAIL|SKIP) cx_/\1 cx_bookworm_/'
 		echo "${PIPESTATUS[0]}" >"$work/cx-bookworm.rc"
 		# Two Ethernet functions on one wire (#32): mlx5e's netdev up,
-		# mlx5_ib's port ACTIVE; ping, fragments, IPv6, TCP across.
+		# mlx5_ib's port ACTIVE; ping, fragments, IPv6, TCP across; the
+		# RoCE v2 pingpongs and perftest pairs through both providers.
 		scripts/cx.sh --no-build --pair --timeout 900 -- \
 			tests/guest/mlx5/check-eth.sh --wire
 		echo $? >"$work/cx-eth.rc"
