@@ -221,7 +221,7 @@ struct m5m_wqe {
 	/* RoCE UD (m5m_wire_req.c): the packet's 40-byte GRH; NULL: the
 	 * receive builds one from av */
 	const uint8_t *grh;
-	uint16_t pkey; /* ... and its BTH's P_Key */
+	uint16_t pkey;	   /* ... and its BTH's P_Key */
 	uint32_t xrc_srqn; /* XRC INI: the XRC segment's SRQ */
 	bool has_raddr;
 	uint64_t raddr;
