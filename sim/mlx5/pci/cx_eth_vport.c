@@ -85,6 +85,19 @@ static void set_admin_status(struct cx *cx, uint8_t v)
 		   sizeof(data));
 }
 
+/*
+ * The node GUID of the function, from its MAC as the default one's
+ * (CX_NODE_GUID: OUI, 0x0300, the MAC's low three bytes): two functions
+ * in one host differ, as two adapters do; the CM keys its connections
+ * on it.  The port GUID is the next.
+ */
+static uint64_t node_guid(const struct cx_eth *e)
+{
+	return (uint64_t)e->mac[0] << 56 | (uint64_t)e->mac[1] << 48 |
+	       (uint64_t)e->mac[2] << 40 | 0x0300ull << 24 |
+	       (uint64_t)e->mac[3] << 16 | (uint64_t)e->mac[4] << 8 | e->mac[5];
+}
+
 static int query_context(struct cx_eth *e, struct cx_cmd *c)
 {
 	uint8_t *v = c->out + B_QUERY_NIC_VPORT_OUT_CONTEXT;
@@ -106,9 +119,9 @@ static int query_context(struct cx_eth *e, struct cx_cmd *c)
 		fit = e->list_size[t];
 	cx_set(v, F_NVC_ROCE_EN, e->roce_en);
 	cx_set(v, F_NVC_MTU, e->vport_mtu);
-	cx_set64(v, B_NVC_SYSTEM_IMAGE_GUID, CX_NODE_GUID);
-	cx_set64(v, B_NVC_PORT_GUID, CX_PORT_GUID);
-	cx_set64(v, B_NVC_NODE_GUID, CX_NODE_GUID);
+	cx_set64(v, B_NVC_SYSTEM_IMAGE_GUID, node_guid(e));
+	cx_set64(v, B_NVC_PORT_GUID, node_guid(e) + 1);
+	cx_set64(v, B_NVC_NODE_GUID, node_guid(e));
 	cx_set(v, F_NVC_PROMISC_UC, e->promisc_uc);
 	cx_set(v, F_NVC_PROMISC_MC, e->promisc_mc);
 	cx_set(v, F_NVC_PROMISC_ALL, e->promisc_all);

@@ -11,7 +11,11 @@
 #     -g, each side checking the bytes it received (-c, pingpong_verdict);
 #   - perftest's RC pairs with -x (send, write, read, atomic bandwidth;
 #     write latency), and UC send: both sides exit 0 and the client
-#     prints its result line.
+#     prints its result line;
+#   - rdma_cm (the CM's MADs on QP1, addresses resolved by the kernel):
+#     rping -v, udaddy, ucmatose, rdma_server/rdma_client, perftest's
+#     ib_send_bw and ib_write_lat with -R; both exit 0 and the client
+#     prints its line of success.
 # Run through tests/guest/mlx5/with-provider.sh, which proves who served
 # both devices.  Prints PASS/FAIL per pair; exit 1 if any failed.
 #
@@ -76,6 +80,45 @@ perftest() {
 	fi
 }
 
+# cm_listens PORT: an rdma_cm id listens on PORT (iproute2's rdma tool
+# lists the ids, as rping's "src-addr 198.51.100.1:PORT").
+cm_listens() {
+	rdma resource show cm_id 2>/dev/null | grep -qE "state LISTEN .*:$1( |$)"
+}
+
+# NAME CHECK PORT -- SERVER... -- CLIENT...: an rdma_cm pair, the client
+# started once the server's id listens on PORT; passes when both exit 0
+# and the client's output matches the regex CHECK.
+cm_pair() {
+	local name=$1 want=$2 lport=$3 srv=() cli=() spid t end
+	shift 4
+	while (($#)) && [[ $1 != -- ]]; do srv+=("$1"); shift; done
+	shift
+	cli=("$@")
+	t=$(scaled 90)
+	timeout "$t" "${srv[@]}" >"$dir/$name.srv" 2>&1 &
+	spid=$!
+	end=$((SECONDS + $(scaled 30)))
+	until cm_listens "$lport" || ((SECONDS > end)) ||
+		! kill -0 "$spid" 2>/dev/null; do
+		sleep 0.1
+	done
+	timeout "$t" ip netns exec "$ns" "${cli[@]}" >"$dir/$name.cli" 2>&1
+	rc_c=$?
+	wait_gone "$spid" "$(scaled 10)"
+	kill "$spid" 2>/dev/null
+	wait "$spid"
+	rc_s=$?
+	if ((rc_s == 0 && rc_c == 0)) && grep -Eq "$want" "$dir/$name.cli"; then
+		pass "cx_roce_cm_$name" "$(grep -Ec "$want" "$dir/$name.cli") lines match '$want'"
+	else
+		fail "cx_roce_cm_$name" "server exit $rc_s, client exit $rc_c"
+		sed 's/^/  server: /' "$dir/$name.srv" | tail -n 15
+		sed 's/^/  client: /' "$dir/$name.cli" | tail -n 15
+		failed=1
+	fi
+}
+
 pingpong rc_pingpong ibv_rc_pingpong -c
 pingpong rc_pingpong_events ibv_rc_pingpong -e -c
 pingpong srq_pingpong ibv_srq_pingpong -c
@@ -89,5 +132,21 @@ perftest ib_read_bw ib_read_bw -s 8192 -n 50
 perftest ib_atomic_bw ib_atomic_bw -n 50
 perftest ib_write_lat ib_write_lat -s 64 -n 100
 perftest ib_send_bw_uc ib_send_bw -c UC -s 8192 -n 50
+# rdma_cm (step 4): connections made through QP1's CM MADs over RoCE.
+cm_pair rping 'ping data' 18700 -- rping -s -a "$addr" -p 18700 -C 10 -- \
+	rping -c -a "$addr" -p 18700 -C 10 -v
+# udaddy's -p is the port space: its own port, 7174.
+cm_pair udaddy 'data transfers complete' 7174 -- udaddy -- udaddy -s "$addr"
+cm_pair ucmatose 'data transfers complete' 18702 -- ucmatose -p 18702 -- \
+	ucmatose -s "$addr" -p 18702
+cm_pair rdma_client 'rdma_client: end 0' 18703 -- rdma_server -p 18703 -- \
+	rdma_client -s "$addr" -p 18703
+# perftest over rdma_cm (-R): no TCP exchange, no GID index given.
+cm_pair ib_send_bw "$result" 18704 -- \
+	ib_send_bw -R -d "$dev_a" -p 18704 -s 8192 -n 50 -F -- \
+	ib_send_bw -R -d "$dev_b" -p 18704 -s 8192 -n 50 -F "$addr"
+cm_pair ib_write_lat "$result" 18705 -- \
+	ib_write_lat -R -d "$dev_a" -p 18705 -s 64 -n 100 -F -- \
+	ib_write_lat -R -d "$dev_b" -p 18705 -s 64 -n 100 -F "$addr"
 rm -rf "$dir"
 exit "$failed"

@@ -108,6 +108,21 @@ static void nic_vport_context_gives_the_mac_and_keeps_mtu_and_lists(void)
 	cx_destroy(cx);
 }
 
+/* Two functions in one host (cx-server --mac): GUIDs of their own. */
+static void a_function_of_another_mac_has_guids_of_its_own(void)
+{
+	struct cx *cx = dev_up_eth();
+	uint8_t *q = out + B_QUERY_NIC_VPORT_OUT_CONTEXT;
+
+	cx->eth->mac[5] = 0x79; /* 00:02:c9:00:63:79, the pair's second */
+	memset(in, 0, sizeof(in));
+	CHECK_EQ(run(cx, CX_OP_QUERY_NIC_VPORT_CONTEXT, 16, 0x110), CX_OK);
+	CHECK_EQ(cx_get64(q, B_NVC_NODE_GUID), 0x0002c90300006379ull);
+	CHECK_EQ(cx_get64(q, B_NVC_SYSTEM_IMAGE_GUID), 0x0002c90300006379ull);
+	CHECK_EQ(cx_get64(q, B_NVC_PORT_GUID), 0x0002c9030000637aull);
+	cx_destroy(cx);
+}
+
 static void port_registers_and_vport_state_follow_the_admin_status(void)
 {
 	struct cx *cx = dev_up_eth(), *ib = dev_up();
@@ -208,6 +223,7 @@ static void paos_changes_raise_the_port_change_event(void)
 static const struct check_test tests[] = {
 	CHECK_TEST(paos_changes_raise_the_port_change_event),
 	CHECK_TEST(nic_vport_context_gives_the_mac_and_keeps_mtu_and_lists),
+	CHECK_TEST(a_function_of_another_mac_has_guids_of_its_own),
 	CHECK_TEST(port_registers_and_vport_state_follow_the_admin_status),
 };
 
