@@ -394,7 +394,8 @@ int64_t cx_eng_timers(struct cx *cx)
 			due = g->slow_tick;
 	}
 	m5m_unlock();
-	states_back(cx); /* a retry exhausted moved a QP to ERR */
+	states_back(cx);      /* a retry exhausted moved a QP to ERR */
+	cx_roce_loop_run(cx); /* what the resends looped back */
 	/* A QP in ERR: its receive dbrec is looked at every ERR_POLL_US. */
 	if (err_qps && due > now_us + ERR_POLL_US)
 		due = now_us + ERR_POLL_US;
@@ -990,6 +991,7 @@ void cx_eng_send_doorbell(struct cx *cx, uint32_t uar, uint32_t off,
 	g->st.send_violations += g->dev->violations - v;
 	m5m_unlock();
 	states_back(cx);
+	cx_roce_loop_run(cx); /* the packets looped back */
 }
 
 void cx_eng_wire_rx(struct cx *cx, uint32_t n, const uint8_t *pkt, size_t len,
@@ -1007,6 +1009,7 @@ void cx_eng_wire_rx(struct cx *cx, uint32_t n, const uint8_t *pkt, size_t len,
 	m5m_wire_rx(&e->m, pkt, len, grh);
 	m5m_unlock();
 	states_back(cx);
+	cx_roce_loop_run(cx); /* the answers looped back */
 }
 
 int cx_eng_wire_qp(struct cx *cx, uint32_t qpn)

@@ -86,6 +86,7 @@ void cx_eth_reset(struct cx *cx)
 		struct cx_eth_stats st = e->st;
 
 		cx_eth_rq_reset(e);
+		cx_roce_loop_free(e);
 		memset(e, 0, sizeof(*e));
 		cx_eth_vport_reset(e);
 		e->st = st;
@@ -97,8 +98,10 @@ void cx_eth_reset(struct cx *cx)
 
 void cx_eth_free(struct cx *cx)
 {
-	if (cx->eth)
+	if (cx->eth) {
 		cx_eth_rq_reset(cx->eth);
+		cx_roce_loop_free(cx->eth);
+	}
 	free(cx->eth);
 	cx->eth = NULL;
 }
@@ -120,6 +123,7 @@ void cx_eth_report(const struct cx *cx, FILE *f)
 		{ "roce_rx", e->st.roce_rx },
 		{ "roce_dropped", e->st.roce_dropped },
 		{ "roce_bad_icrc", e->st.roce_bad_icrc },
+		{ "roce_looped", e->st.roce_looped },
 	};
 	unsigned int i;
 

@@ -189,6 +189,13 @@ struct cx_eth_fte {
 	} dest[1 << CX_ETH_LOG_MAX_DEST];
 };
 
+/* A frame the port looped back to itself (cx_roce.c), waiting. */
+struct cx_eth_frame {
+	struct cx_eth_frame *next;
+	unsigned int len;
+	uint8_t b[];
+};
+
 /* The port's statistics (cx-server's stat lines); a reset keeps them. */
 struct cx_eth_stats {
 	/* cx_eth_tx.c: frames the SQs sent (LSO: per segment), and their
@@ -201,6 +208,8 @@ struct cx_eth_stats {
 	/* cx_roce.c: RoCE v2 frames sent and taken by the engine, dropped
 	 * (of those, with a bad ICRC) */
 	uint64_t roce_tx, roce_rx, roce_dropped, roce_bad_icrc;
+	/* of roce_tx, looped back to the port itself */
+	uint64_t roce_looped;
 };
 
 struct cx_eth {
@@ -226,6 +235,10 @@ struct cx_eth {
 	uint32_t list_size[CX_ETH_LISTS];
 	uint8_t list[CX_ETH_LISTS][CX_ETH_MAX_LIST][8];
 	struct cx_eth_stats st;
+	/* cx_roce.c: frames to the port's own MAC, and their count */
+	struct cx_eth_frame *loop, **loop_tail;
+	unsigned int nloop;
+	bool looping;
 };
 
 /* cx_eth_caps.c: the *N fields of capability type TYPE an Ethernet port
@@ -266,6 +279,12 @@ int cx_eth_roce_exec(struct cx *cx, uint16_t opcode, struct cx_cmd *c);
  * engine or dropped; false: the NIC receive tables have it).
  */
 bool cx_roce_receive(struct cx *cx, const uint8_t *f, unsigned int len);
+/*
+ * cx_roce.c: receive what the port sent to its own MAC (after the engine
+ * call that sent it; a call within one does nothing); free what waits.
+ */
+void cx_roce_loop_run(struct cx *cx);
+void cx_roce_loop_free(struct cx_eth *e);
 /* How many entries of the RoCE address table hold a GID. */
 unsigned int cx_eth_roce_gids(const struct cx_eth *e);
 

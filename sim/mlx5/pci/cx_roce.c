@@ -8,7 +8,8 @@
  * (cx_eth_roce.c), to rmac and rgid_rip, with hop_limit, tclass,
  * flow_label and udp_sport; framed by
  * cx_roce_pkt.c (Ethernet, IPv4 or IPv6, UDP to 4791, the ICRC).  An
- * entry that holds no RoCE v2 GID sends nothing.
+ * entry that holds no RoCE v2 GID sends nothing.  A frame to the port's
+ * own MAC is looped back to it (loop_push).
  *
  * In (cx_roce_receive, before the NIC receive tables): with roce_en, UDP
  * to 4791 addressed to a GID of the table is RoCE's, never mlx5e's.  It
@@ -17,6 +18,7 @@
  * (rgid_rip); the rest goes to the engine (cx_eng_wire_rx), with the IP
  * header as a UD receive's GRH area holds it (IPv4's at byte 20).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "cx_engine.h"
@@ -31,12 +33,40 @@ enum {
 	ROCE_V2 = 2,		/* MLX5_ROCE_VERSION_2 */
 	UDP_SPORT_MIN = 0xc000, /* the ROCE page's r_roce_min_src_udp_port */
 	FRAME_MAX = 4096 + 256,
+	LOOP_MAX = 4096, /* frames looped back and not yet received */
 };
 
 static void roce_drop(struct cx *cx, const char *why, uint32_t n)
 {
 	cx->eth->st.roce_dropped++;
 	cx_trace(cx, "roce drop: %s (0x%x)", why, n);
+}
+
+/*
+ * A frame to the port's own MAC never reaches the wire: the port takes
+ * it back, as a ConnectX loops RoCE between two QPs of one function.  It
+ * is received once the engine call that sent it has returned
+ * (cx_roce_loop_run), in order.
+ */
+static void loop_push(struct cx *cx, const uint8_t *frame, size_t n)
+{
+	struct cx_eth *e = cx->eth;
+	struct cx_eth_frame *f;
+
+	f = e->nloop < LOOP_MAX ? malloc(sizeof(*f) + n) : NULL;
+	if (!f) {
+		roce_drop(cx, "loopback queue full", e->nloop);
+		return;
+	}
+	f->next = NULL;
+	f->len = (unsigned int)n;
+	memcpy(f->b, frame, n);
+	if (!e->loop)
+		e->loop_tail = &e->loop;
+	*e->loop_tail = f;
+	e->loop_tail = &f->next;
+	e->nloop++;
+	e->st.roce_looped++;
 }
 
 void cx_roce_qp_addr(const struct cx *cx, uint32_t qpn, struct cx_roce_addr *a)
@@ -88,10 +118,42 @@ void cx_roce_tx(struct cx *cx, const struct cx_roce_addr *a, const uint8_t *pkt,
 		return;
 	}
 	e->st.roce_tx++;
+	if (!memcmp(p.dmac, e->mac, 6)) {
+		loop_push(cx, frame, n);
+		return;
+	}
 	e->st.tx_frames++;
 	e->st.tx_bytes += n;
 	if (cx->host.eth_tx)
 		cx->host.eth_tx(cx->host.ctx, frame, (unsigned int)n);
+}
+
+void cx_roce_loop_run(struct cx *cx)
+{
+	struct cx_eth *e = cx->eth;
+	struct cx_eth_frame *f;
+
+	if (!e || e->looping)
+		return;
+	e->looping = true;
+	while ((f = e->loop)) {
+		e->loop = f->next;
+		e->nloop--;
+		cx_eth_receive(cx, f->b, f->len);
+		free(f);
+	}
+	e->looping = false;
+}
+
+void cx_roce_loop_free(struct cx_eth *e)
+{
+	struct cx_eth_frame *f;
+
+	while ((f = e->loop)) {
+		e->loop = f->next;
+		free(f);
+	}
+	e->nloop = 0;
 }
 
 /* The table entry holding gid as a RoCE v2 GID, or NULL. */

@@ -9,6 +9,7 @@
 # crosses the wire as a RoCE v2 frame (sim/mlx5/pci/cx_roce.c).
 #   - the ibverbs-utils pingpongs (rc, rc with events, srq, uc, ud) with
 #     -g, each side checking the bytes it received (-c, pingpong_verdict);
+#     and rc with both sides on DEV_A (the device's own loopback);
 #   - perftest's RC pairs with -x (send, write, read, atomic bandwidth;
 #     write latency), and UC send: both sides exit 0 and the client
 #     prints its result line;
@@ -119,12 +120,25 @@ cm_pair() {
 	fi
 }
 
+# NAME PROG [ARGS...]: a pingpong with both sides on DEV_A (the client
+# here too, to localhost): the device loops the packets back itself.
+loopback() {
+	local name=$1 prog=$2
+	shift 2
+	port=$((port + 1))
+	addr=localhost run_pair "$dir/$name.srv" "$dir/$name.cli" \
+		"$prog" -d "$dev_a" -g "$gid_a" -p "$port" -n 100 "$@"
+	pingpong_verdict "cx_roce_$name" "$dir/$name.srv" "$dir/$name.cli" ||
+		failed=1
+}
+
 pingpong rc_pingpong ibv_rc_pingpong -c
 pingpong rc_pingpong_events ibv_rc_pingpong -e -c
 pingpong srq_pingpong ibv_srq_pingpong -c
 pingpong uc_pingpong ibv_uc_pingpong -c
 # UD: one packet per message, at most the RoCE path MTU (1024 here).
 pingpong ud_pingpong ibv_ud_pingpong -s 1024 -c
+loopback rc_pingpong_loopback ibv_rc_pingpong -c
 # Messages of 8 KiB: eight packets of the 1024-byte path MTU each.
 perftest ib_send_bw ib_send_bw -s 8192 -n 50
 perftest ib_write_bw ib_write_bw -s 8192 -n 50

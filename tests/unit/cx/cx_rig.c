@@ -134,6 +134,7 @@ void t_move(struct cx *cx, uint16_t op, uint32_t qpn, const uint8_t *ctx)
  * responder access. */
 const uint8_t t_roce_gid[16] = { [10] = 0xff, [11] = 0xff, 10, 0, 0, 1 };
 unsigned int t_ack_timeout;
+const uint8_t *t_rmac;
 
 void t_up(struct cx *cx, uint32_t qpn, uint32_t dest, uint32_t qkey, bool rts)
 {
@@ -151,11 +152,11 @@ void t_up(struct cx *cx, uint32_t qpn, uint32_t dest, uint32_t qkey, bool rts)
 	cx_set(ctx, F_QPC_RETRY_COUNT, 7);
 	cx_set(ctx, F_QPC_VHCA_PORT_NUM, 1);
 	cx_set(ctx, F_QPC_ACK_TIMEOUT, t_ack_timeout);
-	/* RoCE (an Ethernet function): to the function's own GID and MAC. */
+	/* RoCE (an Ethernet function): to its own GID, and t_rmac. */
 	if (cx->eth) {
 		cx_set(ads, F_ADS_HOP_LIMIT, 64);
 		memcpy(ads + B_ADS_RGID_RIP, t_roce_gid, 16);
-		memcpy(ads + B_ADS_RMAC, cx->eth->mac, 6);
+		memcpy(ads + B_ADS_RMAC, t_rmac ? t_rmac : cx->eth->mac, 6);
 	}
 	t_move(cx, CX_OP_RST2INIT_QP, qpn, ctx);
 	t_move(cx, CX_OP_INIT2RTR_QP, qpn, ctx);

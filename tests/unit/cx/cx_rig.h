@@ -76,10 +76,12 @@ struct t_rig *t_rig_with(struct cx *cx, uint32_t st, unsigned int lps,
 			 bool b_rtr, bool b_srq);
 /*
  * t_up's ack_timeout (0: none), and on an Ethernet function the GID its
- * RoCE address path names, table entry 0's (::ffff:10.0.0.1).
+ * RoCE address path names, table entry 0's (::ffff:10.0.0.1), and the
+ * MAC (t_rmac; NULL: the function's own, whose frames loop back).
  */
 extern unsigned int t_ack_timeout;
 extern const uint8_t t_roce_gid[16];
+extern const uint8_t *t_rmac;
 struct t_rig *t_rig(uint32_t st);
 void t_rig_free(struct t_rig *r);
 uint8_t *t_va(struct t_rig *r, unsigned int i, uint64_t iova);

@@ -48,7 +48,11 @@ static void catch_frame(void *ctx, const uint8_t *f, unsigned int len)
 	w.len[w.tail++ % MAXF] = len;
 }
 
-static struct t_rig *roce_rig(uint32_t st)
+/* A MAC not the function's: frames to it go to the test's wire. */
+static const uint8_t peer_mac[6] = { 0x00, 0x02, 0xc9, 0x00, 0x63, 0x79 };
+
+/* Two QPs of st whose RoCE paths go to MAC rmac (NULL: their own). */
+static struct t_rig *roce_rig_to(uint32_t st, const uint8_t *rmac)
 {
 	struct cx *cx = dev_up_eth();
 	struct cx_eth_gid *g = &cx->eth->gid[0];
@@ -63,7 +67,13 @@ static struct t_rig *roce_rig(uint32_t st)
 	memcpy(g->mac, cx->eth->mac, 6);
 	g->version = 2;
 	t_ack_timeout = ACK_TIMEOUT;
+	t_rmac = rmac;
 	return t_rig_with(cx, st, 0, false, false);
+}
+
+static struct t_rig *roce_rig(uint32_t st)
+{
+	return roce_rig_to(st, peer_mac);
 }
 
 /* The oldest frame caught, or NULL. */
@@ -373,7 +383,7 @@ static void ud_send_crosses_with_its_ipv4_header_in_the_grh_area(void)
 		av->dqp_dct = htobe32(M5_EXTENDED_UD_AV | r->qpn[1]);
 		av->grh_gid_fl = htobe32(1u << 30); /* GID index 0 */
 		av->hop_limit = 64;
-		memcpy(av->rmac, r->cx->eth->mac, 6);
+		memcpy(av->rmac, peer_mac, 6);
 		memcpy(av->rgid, t_roce_gid, 16);
 		t_data(wq + sizeof(*av), 100, r->key[0], src);
 		t_ring(r, 0, 2);
@@ -398,6 +408,25 @@ static void ud_send_crosses_with_its_ipv4_header_in_the_grh_area(void)
 	t_rig_free(r);
 }
 
+/* To the function's own MAC: looped back inside it, never on the wire. */
+static void frames_to_the_own_mac_loop_back_and_land(void)
+{
+	struct t_rig *r = roce_rig_to(CX_ST_RC, NULL);
+	uint64_t src = t_iova[0] + 0x100, dst = t_iova[1] + 0x40;
+
+	t_fill(r, 0, src, 6000, 8);
+	t_recv(r, 1, 8000, dst);
+	t_send(r, 6000, r->key[0], src);
+	/* Landed at the doorbell's return: two packets and the ACK. */
+	CHECK(t_same(r, 0, src, 1, dst, 6000));
+	t_check_req(r, 0, M5_OPCODE_SEND, 6000);
+	check_recv(0, 6000);
+	CHECK_EQ(w.sent, 0);
+	CHECK_EQ(r->cx->eth->st.roce_looped, 3);
+	CHECK_EQ(r->cx->eth->st.tx_frames, 0);
+	t_rig_free(r);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct check_test tests[] = {
@@ -415,6 +444,7 @@ int main(int argc, char **argv)
 		CHECK_TEST(nothing_answering_ends_in_transport_retry_exceeded),
 		CHECK_TEST(
 			ud_send_crosses_with_its_ipv4_header_in_the_grh_area),
+		CHECK_TEST(frames_to_the_own_mac_loop_back_and_land),
 	};
 
 	return CX_TEST_MAIN(argc, argv, "cx_roce_", tests);
