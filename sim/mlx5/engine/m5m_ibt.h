@@ -4,7 +4,8 @@
  * UDP header (IBA volume 1, 9.2 and 9.3): BTH, then per opcode RETH,
  * AtomicETH, AETH, AtomicAckETH, ImmDt, IETH or DETH, the payload and
  * its pad.  Big endian on the wire.  The ICRC after them is the
- * device's (sim/mlx5/pci/cx_roce_pkt.c).
+ * device's (sim/mlx5/pci/cx_roce_pkt.c).  Packed: in a frame they start
+ * 2 bytes past a 4-byte boundary (14 + 20 + 8), and are read in place.
  */
 #ifndef DOORBELL_SIM_M5M_IBT_H
 #define DOORBELL_SIM_M5M_IBT_H
@@ -60,7 +61,7 @@ struct ibt_bth {
 	__be16 pkey;
 	__be32 dqpn; /* bits 31:24 reserved (resv8a) */
 	__be32 apsn; /* AckReq, reserved, PSN */
-};
+} __attribute__((packed));
 
 struct ibt_reth {
 	__be64 va;
@@ -84,7 +85,7 @@ enum {
 
 struct ibt_aeth {
 	__be32 syn_msn; /* syndrome 31:24, MSN 23:0 */
-};
+} __attribute__((packed));
 
 struct ibt_atomic_eth {
 	__be64 va;
@@ -100,7 +101,7 @@ struct ibt_atomic_ack {
 struct ibt_deth {
 	__be32 qkey;
 	__be32 sqpn; /* bits 31:24 reserved */
-};
+} __attribute__((packed));
 
 _Static_assert(sizeof(struct ibt_bth) == 12, "BTH is 12 bytes");
 _Static_assert(sizeof(struct ibt_reth) == 16, "RETH is 16 bytes");

@@ -492,6 +492,7 @@ static void m5m_sq_done(struct m5m_qp *qp, const struct m5m_wqe *w,
 	if (w->fm_ce_se & M5_WQE_CTRL_CQ_UPDATE)
 		m5m_cqe_req(qp, w, byte_cnt);
 	qp->sq_hw += w->nbb;
+	m5m_fly_free(f); /* a wire WQE that completed at once */
 }
 
 void m5m_sq_go(struct m5m_qp *qp, unsigned int budget)
