@@ -539,6 +539,19 @@ bool m5m_receiving(const struct m5m_qp *q);
 int m5m_gather(struct m5m_qp *qp, const struct m5m_wqe *w, uint8_t **msg,
 	       uint32_t *len);
 uint64_t m5m_mtu_bytes(enum ibv_mtu mtu);
+/* The bytes a WQE sends: its inline data and its data segments'. */
+uint64_t m5m_wqe_bytes(const struct m5m_wqe *w);
+/* The packets (PSNs) a message of len bytes takes on a path of mtu. */
+uint32_t m5m_npkt(uint64_t len, enum ibv_mtu mtu);
+/*
+ * The requester's retries of the WQE at the head: one more RNR retry
+ * (rnr_retry; 7: for ever), one more after the local ACK timeout
+ * (retry_cnt); false, the count reset, once they are spent.  The time
+ * that timeout ends, 4.096 us << timeout from now (0: never).
+ */
+bool m5m_rnr_retry(struct m5m_qp *qp);
+bool m5m_ack_retry(struct m5m_qp *qp);
+uint64_t m5m_ack_deadline(const struct m5m_qp *qp);
 /*
  * m5m_wire_req.c, m5m_wire_rsp.c: RC, UC and UD over RoCE.  m5m_wire_send
  * sends the WQE qp->fly_cur holds (0, a syndrome, or M5M_PARKED); UD
@@ -574,6 +587,9 @@ bool m5m_fly_fenced(const struct m5m_qp *qp, const struct m5m_wqe *w);
 struct m5m_fly *m5m_fly_new(struct m5m_qp *qp);
 void m5m_fly_free(struct m5m_fly *f);
 void m5m_fly_add(struct m5m_qp *qp, struct m5m_fly *f, uint32_t byte_cnt);
+/* 0 if the WQE's data segments take a response (LOCAL_WRITE), else
+ * the requester syndrome. */
+int m5m_sge_writable(struct m5m_qp *qp, const struct m5m_wqe *w);
 int m5m_fly_read(struct m5m_qp *qp, const struct m5m_qp *dst,
 		 const struct m5m_wqe *w, uint32_t len);
 int m5m_fly_hold(struct m5m_qp *qp, const void *resp, uint32_t len);

@@ -33,17 +33,25 @@ static struct m5m_qp *m5m_rc_dst(struct m5m_qp *qp)
 	return dst;
 }
 
+uint64_t m5m_wqe_bytes(const struct m5m_wqe *w)
+{
+	uint64_t total = w->inl_len;
+	unsigned int i;
+
+	for (i = 0; i < w->nsge; i++)
+		total += be32toh(w->sge[i].byte_count);
+	return total;
+}
+
 /* Collect the message the WQE names; 0 or a requester syndrome. */
 int m5m_gather(struct m5m_qp *qp, const struct m5m_wqe *w, uint8_t **msg,
 	       uint32_t *len)
 {
-	uint64_t total = w->inl_len;
+	/* The inline bytes first, then the data segments' (m5m_wqe_data). */
+	uint64_t total = m5m_wqe_bytes(w);
 	unsigned int i;
 	uint32_t bc;
 
-	/* The inline bytes first, then the data segments' (m5m_wqe_data). */
-	for (i = 0; i < w->nsge; i++)
-		total += be32toh(w->sge[i].byte_count);
 	if (total > M5M_MAX_MSG)
 		return M5_SYND_LOCAL_LENGTH_ERR;
 	*len = (uint32_t)total;
@@ -100,18 +108,41 @@ static int m5m_remote(struct m5m_qp *dst, const struct m5m_wqe *w, uint64_t len,
 	return synd ? m5m_resp_fail(dst, M5M_EVENT_WQ_ACCESS, synd) : 0;
 }
 
+bool m5m_rnr_retry(struct m5m_qp *qp)
+{
+	/* rnr_retry 7 retries for ever; otherwise that many times. */
+	if (qp->rnr_retry != 7 && qp->rnr_used >= qp->rnr_retry) {
+		qp->rnr_used = 0;
+		return false;
+	}
+	if (qp->rnr_retry != 7)
+		qp->rnr_used++;
+	return true;
+}
+
+bool m5m_ack_retry(struct m5m_qp *qp)
+{
+	if (qp->retry_used >= qp->retry_cnt) {
+		qp->retry_used = 0;
+		return false;
+	}
+	qp->retry_used++;
+	return true;
+}
+
+uint64_t m5m_ack_deadline(const struct m5m_qp *qp)
+{
+	return qp->timeout ? qp->dev->now + (4096ull << qp->timeout) / 1000
+			   : UINT64_MAX;
+}
+
 static int m5m_rnr(struct m5m_qp *qp, struct m5m_qp *dst)
 {
 	struct m5m_dev *dev = qp->dev;
 
 	dev->st.rnr_naks++;
-	/* rnr_retry 7 retries for ever; otherwise that many times. */
-	if (qp->rnr_retry != 7 && qp->rnr_used >= qp->rnr_retry) {
-		qp->rnr_used = 0;
+	if (!m5m_rnr_retry(qp))
 		return M5_SYND_RNR_RETRY_EXC_ERR;
-	}
-	if (qp->rnr_retry != 7)
-		qp->rnr_used++;
 	qp->parked = true;
 	qp->no_ack = false;
 	qp->park_dst = dst->qpn;
@@ -131,17 +162,12 @@ static int m5m_no_ack(struct m5m_qp *qp)
 	struct m5m_dev *dev = qp->dev;
 
 	dev->st.ack_timeouts++;
-	if (qp->retry_used >= qp->retry_cnt) {
-		qp->retry_used = 0;
+	if (!m5m_ack_retry(qp))
 		return M5_SYND_TRANSPORT_RETRY_EXC_ERR;
-	}
-	qp->retry_used++;
 	qp->parked = true;
 	qp->no_ack = true;
 	qp->park_dst = qp->dest_qpn;
-	qp->park_until = qp->timeout
-				 ? dev->now + (4096ull << qp->timeout) / 1000
-				 : UINT64_MAX;
+	qp->park_until = m5m_ack_deadline(qp);
 	return M5M_PARKED;
 }
 
@@ -374,6 +400,13 @@ uint64_t m5m_mtu_bytes(enum ibv_mtu mtu)
 				: IBV_MTU_4096);
 }
 
+uint32_t m5m_npkt(uint64_t len, enum ibv_mtu mtu)
+{
+	uint64_t n = m5m_mtu_bytes(mtu);
+
+	return len > n ? (uint32_t)((len + n - 1) / n) : 1;
+}
+
 /*
  * The connection's attributes, as the wire would apply them to a message
  * of a connected QP (RC, UC, XRC INI):
@@ -389,15 +422,11 @@ uint64_t m5m_mtu_bytes(enum ibv_mtu mtu)
 static int m5m_on_the_wire(struct m5m_qp *qp, struct m5m_qp *dst,
 			   const struct m5m_wqe *w, uint32_t *npsn)
 {
-	uint64_t len = w->inl_len, mtu = m5m_mtu_bytes(qp->mtu);
+	uint64_t len = w->has_atomic ? 8 : m5m_wqe_bytes(w);
+	uint64_t mtu = m5m_mtu_bytes(qp->mtu);
 	bool uc = qp->type == IBV_QPT_UC;
-	unsigned int i;
 
-	for (i = 0; i < w->nsge; i++)
-		len += be32toh(w->sge[i].byte_count);
-	if (w->has_atomic)
-		len = 8;
-	*npsn = len > mtu ? (uint32_t)((len + mtu - 1) / mtu) : 1;
+	*npsn = m5m_npkt(len, qp->mtu);
 	if (len > m5m_mtu_bytes(dst->mtu) && mtu > m5m_mtu_bytes(dst->mtu))
 		return uc ? M5M_UC_DROP : M5_SYND_TRANSPORT_RETRY_EXC_ERR;
 	if (!uc && qp->sq_psn != dst->rq_psn)

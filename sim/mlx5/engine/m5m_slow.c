@@ -90,14 +90,11 @@ int m5m_fly_hold(struct m5m_qp *qp, const void *resp, uint32_t len)
 	return 0;
 }
 
-int m5m_fly_read(struct m5m_qp *qp, const struct m5m_qp *dst,
-		 const struct m5m_wqe *w, uint32_t len)
+int m5m_sge_writable(struct m5m_qp *qp, const struct m5m_wqe *w)
 {
-	uint8_t *buf;
 	unsigned int i;
 	int ret;
 
-	/* The local SGEs must take the response, as at the doorbell. */
 	for (i = 0; i < w->nsge; i++) {
 		ret = m5m_dma_local(qp->pd, be32toh(w->sge[i].lkey),
 				    be64toh(w->sge[i].addr),
@@ -106,6 +103,19 @@ int m5m_fly_read(struct m5m_qp *qp, const struct m5m_qp *dst,
 		if (ret)
 			return ret;
 	}
+	return 0;
+}
+
+int m5m_fly_read(struct m5m_qp *qp, const struct m5m_qp *dst,
+		 const struct m5m_wqe *w, uint32_t len)
+{
+	uint8_t *buf;
+	int ret;
+
+	/* The local SGEs must take the response, as at the doorbell. */
+	ret = m5m_sge_writable(qp, w);
+	if (ret)
+		return ret;
 	buf = malloc(len ? len : 1);
 	if (!buf)
 		return M5_SYND_LOCAL_LENGTH_ERR;

@@ -65,17 +65,6 @@ static uint8_t wire_transport(const struct m5m_qp *qp)
 	return qp->type == IBV_QPT_UC ? 0x20 : IBT_RC;
 }
 
-static uint64_t wire_rto(const struct m5m_qp *qp)
-{
-	return qp->timeout ? qp->dev->now + (4096ull << qp->timeout) / 1000 + 1
-			   : UINT64_MAX;
-}
-
-static uint32_t wire_npkt(uint64_t len, uint64_t mtu)
-{
-	return len > mtu ? (uint32_t)((len + mtu - 1) / mtu) : 1;
-}
-
 /* The packets of a SEND or WRITE from PSN from on. */
 static int wire_xmit_msg(struct m5m_qp *qp, const struct m5m_fly *f,
 			 uint32_t from)
@@ -165,34 +154,6 @@ static int wire_xmit(struct m5m_qp *qp, struct m5m_fly *f, uint32_t from)
 	}
 }
 
-/* A WQE's length as the responder will see it. */
-static uint64_t wqe_len(const struct m5m_wqe *w)
-{
-	uint64_t len = w->inl_len;
-	unsigned int i;
-
-	for (i = 0; i < w->nsge; i++)
-		len += be32toh(w->sge[i].byte_count);
-	return len;
-}
-
-/* The local SGEs must take a READ's or atomic's response. */
-static int wire_local_ok(struct m5m_qp *qp, const struct m5m_wqe *w)
-{
-	unsigned int i;
-	int ret;
-
-	for (i = 0; i < w->nsge; i++) {
-		ret = m5m_dma_local(qp->pd, be32toh(w->sge[i].lkey),
-				    be64toh(w->sge[i].addr),
-				    be32toh(w->sge[i].byte_count),
-				    IBV_ACCESS_LOCAL_WRITE);
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
 /*
  * A UD SEND: one packet, DETH (the AV's Q_Key, or the QP's own when its
  * high bit is set, and this QP) after the BTH; it completes once sent.
@@ -238,7 +199,7 @@ int m5m_wire_send(struct m5m_qp *qp, const struct m5m_wqe *w,
 		  uint32_t *byte_cnt)
 {
 	struct m5m_fly *f = qp->fly_cur;
-	uint64_t len = wqe_len(w), mtu = m5m_mtu_bytes(qp->mtu);
+	uint64_t len = m5m_wqe_bytes(w);
 	bool uc = qp->type == IBV_QPT_UC;
 	int ret = 0;
 
@@ -252,7 +213,7 @@ int m5m_wire_send(struct m5m_qp *qp, const struct m5m_wqe *w,
 	case M5_OPCODE_RDMA_WRITE_IMM:
 		if (len > M5M_MAX_MSG)
 			ret = M5_SYND_LOCAL_LENGTH_ERR;
-		f->npsn = wire_npkt(len, mtu);
+		f->npsn = m5m_npkt(len, qp->mtu);
 		break;
 	case M5_OPCODE_RDMA_READ:
 	case M5_OPCODE_ATOMIC_CS:
@@ -266,9 +227,10 @@ int m5m_wire_send(struct m5m_qp *qp, const struct m5m_wqe *w,
 		if (len > M5M_MAX_MSG)
 			ret = M5_SYND_LOCAL_LENGTH_ERR;
 		else
-			ret = wire_local_ok(qp, w);
-		f->npsn = w->opcode == M5_OPCODE_RDMA_READ ? wire_npkt(len, mtu)
-							   : 1;
+			ret = m5m_sge_writable(qp, w);
+		f->npsn = w->opcode == M5_OPCODE_RDMA_READ
+				  ? m5m_npkt(len, qp->mtu)
+				  : 1;
 		if (!ret) {
 			f->resp = calloc(1, len ? len : 1);
 			f->resp_len = (uint32_t)len;
@@ -294,7 +256,7 @@ int m5m_wire_send(struct m5m_qp *qp, const struct m5m_wqe *w,
 		return 0;
 	}
 	if (!qp->wire_due)
-		qp->wire_due = wire_rto(qp);
+		qp->wire_due = m5m_ack_deadline(qp);
 	return 0;
 }
 
@@ -311,7 +273,7 @@ static void wire_resend(struct m5m_qp *qp, uint32_t from)
 			continue;
 		wire_xmit(qp, f, m5m_psn_le(from, f->psn) ? f->psn : from);
 	}
-	qp->wire_due = wire_rto(qp);
+	qp->wire_due = m5m_ack_deadline(qp);
 }
 
 /* The oldest WQE in flight fails with synd; the rest are flushed. */
@@ -356,7 +318,7 @@ static void wire_reap(struct m5m_qp *qp, uint32_t acked, bool have)
 	if (moved) {
 		qp->retry_used = 0;
 		qp->rnr_used = 0;
-		qp->wire_due = qp->fly ? wire_rto(qp) : 0;
+		qp->wire_due = qp->fly ? m5m_ack_deadline(qp) : 0;
 	}
 }
 
@@ -385,12 +347,10 @@ static void wire_ack(struct m5m_qp *qp, uint32_t psn, uint8_t syn)
 		if (!qp->fly)
 			return;
 		qp->dev->st.rnr_naks++;
-		if (qp->rnr_retry != 7 && qp->rnr_used >= qp->rnr_retry) {
+		if (!m5m_rnr_retry(qp)) {
 			wire_fail(qp, M5_SYND_RNR_RETRY_EXC_ERR);
 			return;
 		}
-		if (qp->rnr_retry != 7)
-			qp->rnr_used++;
 		qp->wire_rnr = true;
 		qp->wire_from = psn;
 		qp->wire_due = qp->dev->now + m5m_rnr_timer_us(val);
@@ -573,11 +533,10 @@ void m5m_wire_timer(struct m5m_qp *qp)
 		return;
 	}
 	qp->dev->st.ack_timeouts++;
-	if (qp->retry_used >= qp->retry_cnt) {
+	if (!m5m_ack_retry(qp)) {
 		wire_fail(qp, M5_SYND_TRANSPORT_RETRY_EXC_ERR);
 		return;
 	}
-	qp->retry_used++;
 	wire_resend(qp, qp->fly->psn);
 }
 

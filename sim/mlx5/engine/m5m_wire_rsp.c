@@ -27,12 +27,20 @@
 /* struct m5m_rsp.in: the kind of message under way. */
 enum { IN_NONE, IN_SEND, IN_WRITE };
 
-static void rsp_aeth(struct m5m_qp *qp, uint8_t syn, uint32_t psn)
+/* An AETH: syndrome syn, the messages done (MSN). */
+static struct ibt_aeth aeth_of(const struct m5m_qp *qp, uint8_t syn)
 {
 	struct ibt_aeth a = {
 		.syn_msn = htobe32((uint32_t)syn << 24 |
 				   (qp->rsp->msn & IBT_PSN_MASK)),
 	};
+
+	return a;
+}
+
+static void rsp_aeth(struct m5m_qp *qp, uint8_t syn, uint32_t psn)
+{
+	struct ibt_aeth a = aeth_of(qp, syn);
 
 	m5m_wire_tx(qp, NULL, IBT_ACK, 0, psn, false, &a, sizeof(a), NULL, 0);
 }
@@ -81,11 +89,8 @@ static void rsp_read(struct m5m_qp *qp, uint32_t psn,
 {
 	uint64_t mtu = m5m_mtu_bytes(qp->mtu), va = be64toh(reth->va);
 	uint32_t len = be32toh(reth->dma_len), rkey = be32toh(reth->rkey);
-	uint32_t n = len > mtu ? (uint32_t)((len + mtu - 1) / mtu) : 1, k;
-	struct ibt_aeth a = {
-		.syn_msn = htobe32((uint32_t)IBT_AETH_NO_CREDIT << 24 |
-				   (qp->rsp->msn & IBT_PSN_MASK)),
-	};
+	uint32_t n = m5m_npkt(len, qp->mtu), k;
+	struct ibt_aeth a = aeth_of(qp, IBT_AETH_NO_CREDIT);
 	uint8_t *buf = malloc(len ? len : 1);
 	uint32_t part;
 	uint8_t op;
@@ -115,10 +120,7 @@ static void rsp_read(struct m5m_qp *qp, uint32_t psn,
 static void rsp_atomic_ack(struct m5m_qp *qp, uint32_t psn, uint64_t orig)
 {
 	uint8_t ext[sizeof(struct ibt_aeth) + sizeof(struct ibt_atomic_ack)];
-	struct ibt_aeth a = {
-		.syn_msn = htobe32((uint32_t)IBT_AETH_NO_CREDIT << 24 |
-				   (qp->rsp->msn & IBT_PSN_MASK)),
-	};
+	struct ibt_aeth a = aeth_of(qp, IBT_AETH_NO_CREDIT);
 	struct ibt_atomic_ack k = { .orig = htobe64(orig) };
 
 	memcpy(ext, &a, sizeof(a));
@@ -334,7 +336,6 @@ static bool rsp_read_req(struct m5m_qp *qp, uint32_t psn, const uint8_t *p,
 			 size_t n)
 {
 	const struct ibt_reth *reth = (const void *)p;
-	uint64_t mtu = m5m_mtu_bytes(qp->mtu);
 	uint32_t len;
 
 	if (n < sizeof(*reth) || qp->rsp->in) {
@@ -353,9 +354,7 @@ static bool rsp_read_req(struct m5m_qp *qp, uint32_t psn, const uint8_t *p,
 	}
 	qp->rsp->msn++;
 	rsp_read(qp, psn, reth);
-	qp->rq_psn =
-		(psn + (len > mtu ? (uint32_t)((len + mtu - 1) / mtu) : 1)) &
-		IBT_PSN_MASK;
+	qp->rq_psn = (psn + m5m_npkt(len, qp->mtu)) & IBT_PSN_MASK;
 	return true;
 }
 
