@@ -172,6 +172,25 @@ pair_bad_data() {
 	grep -m1 -h 'invalid data' "$1" "$2"
 }
 
+# result_verdict NAME SRV_LOG CLI_LOG REGEX [NOTE]: the verdict on a pair
+# whose client prints a result line (perftest, rdma_cm programs): both
+# sides exit 0 (rc_s, rc_c) and the client printed a line matching the
+# extended REGEX.  PASS NAME with the last such line; FAIL NAME with the
+# exit codes and NOTE, then the last 20 lines of each log, indented.
+# Returns 1 on a FAIL.
+result_verdict() {
+	local name=$1 srv=$2 cli=$3 re=$4 note=${5:+ ($5)}
+	if ((rc_s == 0 && rc_c == 0)) && grep -Eq "$re" "$cli"; then
+		pass "$name" "$(grep -E "$re" "$cli" | tail -n 1 |
+			sed 's/^ *//;s/  */ /g')"
+		return 0
+	fi
+	fail "$name" "server exit $rc_s, client exit $rc_c$note"
+	sed 's/^/  server: /' "$srv" | tail -n 20
+	sed 's/^/  client: /' "$cli" | tail -n 20
+	return 1
+}
+
 # pingpong_verdict NAME SRV_LOG CLI_LOG: the verdict on one ibverbs pingpong
 # pair run by run_pair (rc_s, rc_c): both sides exit 0, both report their
 # "iters in" line, and neither found bad data.  Prints PASS or FAIL NAME

@@ -47,25 +47,13 @@ once() {
 		"$prog" -d mlx5_0 -i 1 -F -p "$port" -n "$iters" "$@"
 }
 
-# passed NAME: both sides exited 0 and the client printed its result.
-passed() {
-	((rc_s == 0 && rc_c == 0)) && grep -Eq "$result" "$dir/$1.cli"
-}
-
 # name, then the program and its options (both sides)
 pair() {
 	local name=$1 prog=$2
 	shift 2
 	pair_tries "$name" "$dir/$name.srv" "$dir/$name.cli" "$result" once "$name" "$prog" "$@"
-	if passed "$name"; then
-		pass "cx_perftest_$name" "$(grep -E "$result" "$dir/$name.cli" |
-			tail -n 1 | sed 's/^ *//;s/  */ /g')"
-	else
-		fail "cx_perftest_$name" "server exit $rc_s, client exit $rc_c ($prog $*)"
-		sed 's/^/  server: /' "$dir/$name.srv" | tail -n 20
-		sed 's/^/  client: /' "$dir/$name.cli" | tail -n 20
-		failed=1
-	fi
+	result_verdict "cx_perftest_$name" "$dir/$name.srv" "$dir/$name.cli" \
+		"$result" "$prog $*" || failed=1
 }
 
 pair ib_send_bw ib_send_bw

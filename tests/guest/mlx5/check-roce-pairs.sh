@@ -30,29 +30,65 @@ port=18600
 failed=0
 result='^[[:space:]]*[0-9]+[[:space:]]+[0-9]+[[:space:]]+[0-9.]+'
 
-# NAME GIDFLAG PROG [ARGS...]: one try of a pair, the server here on
-# port+1, the client in $ns; sets rc_s and rc_c.
-# shellcheck disable=SC2317 # called by pair_tries
-roce_once() {
-	local name=$1 g=$2 prog=$3 spid t
-	shift 3
-	port=$((port + 1))
+# cm_listens PORT: an rdma_cm id listens on PORT (iproute2's rdma tool
+# lists the ids, as rping's "src-addr 198.51.100.1:PORT").
+cm_listens() {
+	rdma resource show cm_id 2>/dev/null | grep -qE "state LISTEN .*:$1( |$)"
+}
+
+# listening tcp|cm PORT PID: wait (30 s, scaled) until the server PID
+# listens on PORT: its TCP port (pair-lib.sh's wait_port), or an rdma_cm
+# id (cm_listens); 1 if it ends or the time runs out first.
+listening() {
+	local end=$((SECONDS + $(scaled 30)))
+	if [[ $1 == tcp ]]; then
+		wait_port "$2" "$3" "$(scaled 30)"
+		return
+	fi
+	until cm_listens "$2"; do
+		((SECONDS <= end)) && kill -0 "$3" 2>/dev/null || return 1
+		sleep 0.1
+	done
+}
+
+# NAME tcp|cm PORT -- SERVER... -- CLIENT...: one pair, the server here,
+# the client in $ns once the server listens on PORT (listening); sets
+# rc_s and rc_c.
+two_sides() {
+	local name=$1 kind=$2 lport=$3 srv=() cli=() spid t
+	shift 4
+	while (($#)) && [[ $1 != -- ]]; do
+		srv+=("$1")
+		shift
+	done
+	shift
+	cli=("$@")
 	t=$(scaled 90)
-	timeout "$t" "$prog" -d "$dev_a" "$g" "$gid_a" -p "$port" "$@" \
-		>"$dir/$name.srv" 2>&1 &
+	timeout "$t" "${srv[@]}" >"$dir/$name.srv" 2>&1 &
 	spid=$!
-	if wait_port "$port" "$spid" "$(scaled 30)"; then
-		timeout "$t" ip netns exec "$ns" "$prog" -d "$dev_b" "$g" "$gid_b" \
-			-p "$port" "$@" "$addr" >"$dir/$name.cli" 2>&1
+	if listening "$kind" "$lport" "$spid"; then
+		timeout "$t" ip netns exec "$ns" "${cli[@]}" >"$dir/$name.cli" 2>&1
 		rc_c=$?
 	else
-		echo "the server did not listen on port $port" >"$dir/$name.cli"
+		echo "the server did not listen on port $lport" >"$dir/$name.cli"
 		rc_c=1
 	fi
 	wait_gone "$spid" "$(scaled 10)"
 	kill "$spid" 2>/dev/null
 	wait "$spid"
 	rc_s=$?
+}
+
+# NAME GIDFLAG PROG [ARGS...]: one try of a pair with the devices and GID
+# indexes (GIDFLAG: -g or -x), the server on port+1.
+# shellcheck disable=SC2317 # called by pair_tries
+roce_once() {
+	local name=$1 g=$2 prog=$3
+	shift 3
+	port=$((port + 1))
+	two_sides "$name" tcp "$port" -- \
+		"$prog" -d "$dev_a" "$g" "$gid_a" -p "$port" "$@" -- \
+		"$prog" -d "$dev_b" "$g" "$gid_b" -p "$port" "$@" "$addr"
 }
 
 # NAME PROG [ARGS...]: an ibverbs pingpong, 100 iterations.
@@ -70,54 +106,19 @@ perftest() {
 	shift
 	pair_tries "$name" "$dir/$name.srv" "$dir/$name.cli" "$result" \
 		roce_once "$name" -x "$@" -F
-	if ((rc_s == 0 && rc_c == 0)) && grep -Eq "$result" "$dir/$name.cli"; then
-		pass "cx_roce_perftest_$name" "$(grep -E "$result" "$dir/$name.cli" |
-			tail -n 1 | sed 's/^ *//;s/  */ /g')"
-	else
-		fail "cx_roce_perftest_$name" "server exit $rc_s, client exit $rc_c ($*)"
-		sed 's/^/  server: /' "$dir/$name.srv" | tail -n 20
-		sed 's/^/  client: /' "$dir/$name.cli" | tail -n 20
-		failed=1
-	fi
-}
-
-# cm_listens PORT: an rdma_cm id listens on PORT (iproute2's rdma tool
-# lists the ids, as rping's "src-addr 198.51.100.1:PORT").
-cm_listens() {
-	rdma resource show cm_id 2>/dev/null | grep -qE "state LISTEN .*:$1( |$)"
+	result_verdict "cx_roce_perftest_$name" "$dir/$name.srv" \
+		"$dir/$name.cli" "$result" "$*" || failed=1
 }
 
 # NAME CHECK PORT -- SERVER... -- CLIENT...: an rdma_cm pair, the client
 # started once the server's id listens on PORT; passes when both exit 0
 # and the client's output matches the regex CHECK.
 cm_pair() {
-	local name=$1 want=$2 lport=$3 srv=() cli=() spid t end
-	shift 4
-	while (($#)) && [[ $1 != -- ]]; do srv+=("$1"); shift; done
-	shift
-	cli=("$@")
-	t=$(scaled 90)
-	timeout "$t" "${srv[@]}" >"$dir/$name.srv" 2>&1 &
-	spid=$!
-	end=$((SECONDS + $(scaled 30)))
-	until cm_listens "$lport" || ((SECONDS > end)) ||
-		! kill -0 "$spid" 2>/dev/null; do
-		sleep 0.1
-	done
-	timeout "$t" ip netns exec "$ns" "${cli[@]}" >"$dir/$name.cli" 2>&1
-	rc_c=$?
-	wait_gone "$spid" "$(scaled 10)"
-	kill "$spid" 2>/dev/null
-	wait "$spid"
-	rc_s=$?
-	if ((rc_s == 0 && rc_c == 0)) && grep -Eq "$want" "$dir/$name.cli"; then
-		pass "cx_roce_cm_$name" "$(grep -Ec "$want" "$dir/$name.cli") lines match '$want'"
-	else
-		fail "cx_roce_cm_$name" "server exit $rc_s, client exit $rc_c"
-		sed 's/^/  server: /' "$dir/$name.srv" | tail -n 15
-		sed 's/^/  client: /' "$dir/$name.cli" | tail -n 15
-		failed=1
-	fi
+	local name=$1 want=$2
+	shift 2
+	two_sides "$name" cm "$@"
+	result_verdict "cx_roce_cm_$name" "$dir/$name.srv" "$dir/$name.cli" \
+		"$want" || failed=1
 }
 
 # NAME PROG [ARGS...]: a pingpong with both sides on DEV_A (the client
