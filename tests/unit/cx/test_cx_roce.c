@@ -338,6 +338,42 @@ static void frame_with_a_bad_icrc_is_dropped_and_counted(void)
 	t_rig_free(r);
 }
 
+/*
+ * The steering's drops: a SEND_ONLY for B from a GID that is not B's
+ * peer, and one for a QP number no QP has; nothing lands, nothing is
+ * answered, each counted.
+ */
+static void packets_from_another_gid_or_for_no_qp_are_dropped(void)
+{
+	struct t_rig *r = roce_rig(CX_ST_RC);
+	uint8_t pkt[sizeof(struct ibt_bth) + 64] = { IBT_SEND_ONLY };
+	struct ibt_bth *b = (struct ibt_bth *)pkt;
+	struct cx_roce_path p = { .hop_limit = 64, .udp_sport = 0xc000 };
+	uint8_t frame[256];
+	size_t n;
+
+	t_recv(r, 1, 256, t_iova[1]);
+	memcpy(p.dmac, r->cx->eth->mac, 6);
+	memcpy(p.sgid, t_roce_gid, 16);
+	p.sgid[15] = 9; /* ::ffff:10.0.0.9, not B's peer */
+	memcpy(p.dgid, t_roce_gid, 16);
+	b->pkey = htobe16(0xffff);
+	b->dqpn = htobe32(r->qpn[1]);
+	n = cx_roce_encap(&p, pkt, sizeof(pkt), frame, sizeof(frame));
+	CHECK(n > 0);
+	cx_eth_receive(r->cx, frame, (unsigned int)n);
+	CHECK_EQ(r->cx->eth->st.roce_dropped, 1);
+	memcpy(p.sgid, t_roce_gid, 16); /* the peer's, to no QP */
+	b->dqpn = htobe32(0x3ff);
+	n = cx_roce_encap(&p, pkt, sizeof(pkt), frame, sizeof(frame));
+	cx_eth_receive(r->cx, frame, (unsigned int)n);
+	CHECK_EQ(r->cx->eth->st.roce_dropped, 2);
+	CHECK_EQ(r->cx->eth->st.roce_rx, 0);
+	CHECK_EQ(t_cqe(1, 0)->op_own >> 4, CQE_INVALID);
+	CHECK_EQ(w.sent, 0); /* no answer */
+	t_rig_free(r);
+}
+
 /* A WRITE to a key B does not have: NAK, both QPs in ERR. */
 static void write_to_a_bad_rkey_is_a_remote_access_error(void)
 {
@@ -440,6 +476,7 @@ int main(int argc, char **argv)
 		CHECK_TEST(
 			send_without_a_receive_waits_for_rnr_and_lands_later),
 		CHECK_TEST(frame_with_a_bad_icrc_is_dropped_and_counted),
+		CHECK_TEST(packets_from_another_gid_or_for_no_qp_are_dropped),
 		CHECK_TEST(write_to_a_bad_rkey_is_a_remote_access_error),
 		CHECK_TEST(nothing_answering_ends_in_transport_retry_exceeded),
 		CHECK_TEST(
