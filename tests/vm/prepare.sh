@@ -366,10 +366,12 @@ build_initramfs() {
 # Changing this list (or root_format) rebuilds the cached roots.
 # (mount: not pulled in by anything else in sid, and guest-init.sh needs it;
 # libc6-dev: gcc only recommends it, and the native build of
-# tests/guest/distro-suite.sh links programs.)
+# tests/guest/distro-suite.sh links programs; fio, libfabric-bin: the rdma_cm
+# programs of tests/guest/mlx5/check-roce-pairs.sh, fio's rdma engine and
+# libfabric's fi_pingpong over its verbs provider.)
 root_packages=(rdma-core ibverbs-utils ibverbs-providers libibverbs-dev perftest
 	python3-pyverbs rdmacm-utils iproute2 kmod busybox gcc libc6-dev cmake make
-	pkg-config valgrind python3 mount)
+	pkg-config valgrind python3 mount fio libfabric-bin)
 root_format=2
 
 # mmdebstrap --customize-hook (run as "prepare.sh --kernel-hook ROOT" on the
