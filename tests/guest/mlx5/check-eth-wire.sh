@@ -150,7 +150,7 @@ if [[ -n ${ia:-} && -n ${ib:-} ]] && ga=$(roce_v2_gid "$ia" "$gid") &&
 	for p in libmlx5 doorbell; do
 		DOORBELL_SERVED_DEVS="$ia $ib" "$here/with-provider.sh" "$p" \
 			"$here/check-roce-pairs.sh" "$ns" "$ia" "$ga" "$ib" "$gb" \
-			198.51.100.1 || db_failed=1
+			198.51.100.1 198.51.100.2 || db_failed=1
 	done
 else
 	fail cx_pair_roce_pingpongs "no RoCE v2 GID of the addresses on ${ia:-?} and ${ib:-?}"

@@ -1,12 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # In the guest of the Ethernet pair (scripts/cx.sh --pair, after
-# check-eth-wire.sh's set-up; issue #32 steps 3 and 4): RoCE v2 between
+# check-eth-wire.sh's set-up; issue #32 steps 3 to 5): RoCE v2 between
 # the two functions, as users run it on a ConnectX: the server on DEV_A
 # with GID index GID_A in this network namespace, the client on DEV_B
-# with GID_B in namespace NS, reaching the server's TCP port at ADDR over
-# the wire for the exchange of QPNs and GIDs.  Every packet of the data
-# crosses the wire as a RoCE v2 frame (sim/mlx5/pci/cx_roce.c).
+# with GID_B in namespace NS (its address ADDR_B), reaching the server's
+# TCP port at ADDR over the wire for the exchange of QPNs and GIDs.  Every
+# packet of the data crosses the wire as a RoCE v2 frame
+# (sim/mlx5/pci/cx_roce.c).
 #   - the ibverbs-utils pingpongs (rc, rc with events, srq, uc, ud) with
 #     -g, each side checking the bytes it received (-c, pingpong_verdict);
 #     and rc with both sides on DEV_A (the device's own loopback);
@@ -16,15 +17,22 @@
 #   - rdma_cm (the CM's MADs on QP1, addresses resolved by the kernel):
 #     rping -v, udaddy, ucmatose, rdma_server/rdma_client, perftest's
 #     ib_send_bw and ib_write_lat with -R; both exit 0 and the client
-#     prints its line of success.
+#     prints its line of success;
+#   - the other programs (step 5), where the guest has them: fio's rdma
+#     engine (the client's RDMA WRITE and RDMA READ of the server's
+#     buffers over rdma_cm; fio checks no bytes there, so the
+#     pass is both exiting 0 with the client's io= total), and libfabric's
+#     fi_pingpong over its verbs provider, a connected (msg) endpoint and
+#     a reliable datagram one (rdm: ofi_rxm over verbs, the path Open MPI
+#     over OFI takes), each with -c (the receiver checks every byte).
 # Run through tests/guest/mlx5/with-provider.sh, which proves who served
 # both devices.  Prints PASS/FAIL per pair; exit 1 if any failed.
 #
-# Usage: check-roce-pairs.sh NS DEV_A GID_A DEV_B GID_B ADDR
+# Usage: check-roce-pairs.sh NS DEV_A GID_A DEV_B GID_B ADDR ADDR_B
 set -uo pipefail
 # shellcheck source=tests/guest/lib/pair-lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/pair-lib.sh"
-ns=$1 dev_a=$2 gid_a=$3 dev_b=$4 gid_b=$5 addr=$6
+ns=$1 dev_a=$2 gid_a=$3 dev_b=$4 gid_b=$5 addr=$6 addr_b=$7
 dir=$(mktemp -d)
 port=18600
 failed=0
@@ -64,10 +72,10 @@ two_sides() {
 	shift
 	cli=("$@")
 	t=$(scaled 90)
-	timeout "$t" "${srv[@]}" >"$dir/$name.srv" 2>&1 &
+	timeout -k 5 "$t" "${srv[@]}" >"$dir/$name.srv" 2>&1 &
 	spid=$!
 	if listening "$kind" "$lport" "$spid"; then
-		timeout "$t" ip netns exec "$ns" "${cli[@]}" >"$dir/$name.cli" 2>&1
+		timeout -k 5 "$t" ip netns exec "$ns" "${cli[@]}" >"$dir/$name.cli" 2>&1
 		rc_c=$?
 	else
 		echo "the server did not listen on port $lport" >"$dir/$name.cli"
@@ -163,5 +171,60 @@ cm_pair ib_send_bw "$result" 18704 -- \
 cm_pair ib_write_lat "$result" 18705 -- \
 	ib_write_lat -R -d "$dev_a" -p 18705 -s 64 -n 100 -F -- \
 	ib_write_lat -R -d "$dev_b" -p 18705 -s 64 -n 100 -F "$addr"
+# Step 5: fio's rdma engine (the server is the reading job; the client's
+# verb is what crosses the wire), 4 MiB in 64 KiB blocks.  Not its SEND
+# verb: fio connects with rnr_retry_count 0, so a client that sends before
+# the server has reposted a receive fails at the first RNR NAK, as it
+# would on a ConnectX, and the server waits for the rest; under
+# emulation that race is lost often enough to hang a run.
+fio_job=(--ioengine=rdma --bs=64k --size=4m --iodepth=8)
+fio_pair() {
+	local verb=$1 p=$((18710 + $2))
+	cm_pair "fio_$verb" 'io=4096KiB' "$p" -- \
+		fio --name=server "${fio_job[@]}" --port="$p" --rw=read -- \
+		fio --name=client "${fio_job[@]}" --port="$p" --rw=write \
+		--hostname="$addr" --verb="$verb"
+}
+# libfabric's fi_pingpong, its control socket on -B/-P; -d names each
+# side's device (the verbs provider's domain) and -s its address (the
+# client's own, in $ns: without it the verbs provider resolves the route
+# from the wrong namespace's view and finds the network unreachable);
+# 100 messages of 4 KiB.  rxm sizes its verbs CQ by FI_UNIVERSE_SIZE (256
+# peers by default): (rx + tx depth) x 256 passes this device's max_cqe,
+# 65,535 (a ConnectX has 4,194,303; docs/connectx-device.md), so a
+# two-process job says it has few peers.
+fi_pair() {
+	local name=$1 ep=$2 prov=$3 pp=(env FI_UNIVERSE_SIZE=4 fi_pingpong)
+	port=$((port + 1))
+	two_sides "$name" tcp "$port" -- \
+		"${pp[@]}" -p "$prov" -e "$ep" -d "$dev_a" -s "$addr" -B "$port" -I 100 -S 4096 -c -- \
+		"${pp[@]}" -p "$prov" -e "$ep" -d "$dev_b" -s "$addr_b" -P "$port" -I 100 -S 4096 -c "$addr"
+	result_verdict "cx_roce_$name" "$dir/$name.srv" "$dir/$name.cli" \
+		'^4k[[:space:]]+100[[:space:]]' || failed=1
+}
+# skipped WHY NAMES...: NAMES are skipped, saying WHY.
+skipped() {
+	local n
+	for n in "${@:2}"; do
+		skip "cx_roce_$n" "$1"
+	done
+}
+if ! command -v fio >/dev/null; then
+	skipped "fio is not installed in this guest" fio_write fio_read
+else
+	fio_pair write 1
+	fio_pair read 2
+fi
+fi_names=(fi_pingpong_msg fi_pingpong_rdm)
+if ! command -v fi_pingpong >/dev/null; then
+	skipped "libfabric-bin is not installed in this guest" "${fi_names[@]}"
+elif ! fi_pingpong -h 2>&1 | grep -q -- '-s <'; then
+	# Debian 12's libfabric 1.17: fi_pingpong has no source address option.
+	skipped "this fi_pingpong has no -s, which the client in its namespace needs" \
+		"${fi_names[@]}"
+else
+	fi_pair fi_pingpong_msg msg verbs
+	fi_pair fi_pingpong_rdm rdm 'verbs;ofi_rxm'
+fi
 rm -rf "$dir"
 exit "$failed"
