@@ -187,8 +187,8 @@ fio_pair() {
 }
 # libfabric's fi_pingpong, its control socket on -B/-P; -d names each
 # side's device (the verbs provider's domain) and -s its address (the
-# client's own, in $ns: without it the verbs provider resolves the route
-# from the wrong namespace's view and finds the network unreachable);
+# client's own, in $ns: without it the client's fi_getinfo fails, the
+# verbs provider's rdma_resolve_addr finding the network unreachable);
 # 100 messages of 4 KiB.  rxm sizes its verbs CQ by FI_UNIVERSE_SIZE (256
 # peers by default): (rx + tx depth) x 256 passes this device's max_cqe,
 # 65,535 (a ConnectX has 4,194,303; docs/connectx-device.md), so a
@@ -210,7 +210,7 @@ skipped() {
 	done
 }
 if ! command -v fio >/dev/null; then
-	skipped "fio is not installed in this guest" fio_write fio_read
+	skipped "fio is not installed in this guest" cm_fio_write cm_fio_read
 else
 	fio_pair write 1
 	fio_pair read 2
