@@ -401,16 +401,18 @@ stage_cx() {
 cx_validate_build() {
 	local vb=$top/build-mlx5-validate gen=()
 	[[ -e $vb/CMakeCache.txt ]] || gen=(-G Ninja)
-	# ucx-utils: check-ucx.sh's ucx_perftest in that boot.
-	scripts/deps.sh ninja-build ucx-utils &&
+	# ucx-utils: check-ucx.sh's ucx_perftest in that boot; fio and
+	# libfabric-bin: check-roce-pairs.sh's in the Debian 12 pair boot.
+	scripts/deps.sh ninja-build ucx-utils fio libfabric-bin &&
 		DOORBELL_BUILD_DIR=$vb scripts/build.sh "${gen[@]}"
 }
 
 # cx_guests ASAN_BUILD: two lanes of boots, side by side (CI's budget): the
-# sid boots and the demo, and the Debian 12 boot and the Ethernet pair
-# boot, whose lines are recorded after the first lane's.
+# sid boots, the demo and the Debian 12 Ethernet pair boot, and the Debian
+# 12 boot and the sid Ethernet pair boot, whose lines are recorded after
+# the first lane's.
 cx_guests() {
-	local rc=0 bpid f
+	local rc=0 bpid f t0=$SECONDS
 	{
 		UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 DOORBELL_BUILD_DIR=$1 \
 			scripts/cx.sh --no-build --distro bookworm --timeout 2400 -- "$cx_checks" --validate |
@@ -422,6 +424,7 @@ cx_guests() {
 		scripts/cx.sh --no-build --pair --timeout 900 -- \
 			tests/guest/mlx5/check-eth.sh --wire
 		echo $? >"$work/cx-eth.rc"
+		echo "    (lane 2, the Debian 12 boot and the sid pair boot: $((SECONDS - t0)) s)"
 	} >"$work/cx-lane2.out" 2>&1 &
 	bpid=$!
 	scripts/cx.sh --no-build --timeout 1800 -- "$cx_checks" | record || rc=$?
@@ -434,6 +437,11 @@ cx_guests() {
 	scripts/cx.sh --no-build --slow --timeout 1200 -- tests/guest/mlx5/check-slow.sh |
 		sed -E 's/^(PASS|FAIL|SKIP) cx_/\1 cx_slow_/' | record || rc=$?
 	cx_demo || rc=$?
+	# The Ethernet pair on Debian 12's Linux 6.1 (#32): the same checks.
+	scripts/cx.sh --no-build --pair --distro bookworm --timeout 900 -- \
+		tests/guest/mlx5/check-eth.sh --wire |
+		sed -E 's/^(PASS|FAIL|SKIP) cx_/\1 cx_bookworm_pair_/' | record || rc=$?
+	echo "    (lane 1, the sid boots, the demo and the Debian 12 pair boot: $((SECONDS - t0)) s)"
 	wait "$bpid"
 	record <"$work/cx-lane2.out"
 	for f in cx-bookworm cx-eth; do
