@@ -41,7 +41,9 @@ result='^[[:space:]]*[0-9]+[[:space:]]+[0-9]+[[:space:]]+[0-9.]+'
 # cm_listens PORT: an rdma_cm id listens on PORT (iproute2's rdma tool
 # lists the ids, as rping's "src-addr 198.51.100.1:PORT").
 cm_listens() {
-	rdma resource show cm_id 2>/dev/null | grep -qE "state LISTEN .*:$1( |$)"
+	local ids
+	ids=$(rdma resource show cm_id 2>/dev/null)
+	grep -qE "state LISTEN .*:$1( |$)" <<<"$ids"
 }
 
 # listening tcp|cm PORT PID: wait (30 s, scaled) until the server PID
@@ -218,7 +220,7 @@ fi
 fi_names=(fi_pingpong_msg fi_pingpong_rdm)
 if ! command -v fi_pingpong >/dev/null; then
 	skipped "libfabric-bin is not installed in this guest" "${fi_names[@]}"
-elif ! fi_pingpong -h 2>&1 | grep -q -- '-s <'; then
+elif [[ $(fi_pingpong -h 2>&1) != *"-s <"* ]]; then
 	# Debian 12's libfabric 1.17: fi_pingpong has no source address option.
 	skipped "this fi_pingpong has no -s, which the client in its namespace needs" \
 		"${fi_names[@]}"
