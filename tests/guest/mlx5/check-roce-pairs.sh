@@ -177,8 +177,8 @@ cm_pair ib_write_lat "$result" 18705 -- \
 # verb is what crosses the wire), 4 MiB in 64 KiB blocks.  Not its SEND
 # verb: fio connects with rnr_retry_count 0, so a client that sends before
 # the server has reposted a receive fails at the first RNR NAK, as it
-# would on a ConnectX, and the server waits for the rest; under
-# emulation that race is lost often enough to hang a run.
+# would on a ConnectX, and the server waits for the rest (the likely
+# cause of the one hang in three runs under emulation).
 fio_job=(--ioengine=rdma --bs=64k --size=4m --iodepth=8)
 fio_pair() {
 	local verb=$1 p=$((18710 + $2))
