@@ -24,24 +24,22 @@
 # --tests FILE and --judge FILE are rdma-core-suite.sh's (check-all.sh:
 # doorbell's run is collected, libmlx5 runs the tests it did not pass,
 # then doorbell's run is judged against that); --name NAME names the line
-# (default cx_rdma_core_suite); --gid N runs it on GID index N instead of 0
-# (an Ethernet port's RoCE v2 GID).
+# (default cx_rdma_core_suite).
 #
 # Usage: check-rdma-core-suite.sh [--save FILE | --baseline FILE]
 #                                 [--collect FILE | --tests FILE |
-#                                  --judge FILE] [--name NAME] [--gid N]
+#                                  --judge FILE] [--name NAME]
 #                                 [TEST_TIMEOUT [MODULE...]]
 #        (scripts/cx.sh --timeout 3000 -- tests/guest/mlx5/check-rdma-core-suite.sh)
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-against=() name=cx_rdma_core_suite judged="" collecting=0 gid=0
+against=() name=cx_rdma_core_suite judged="" collecting=0
 while (($#)); do
 	case $1 in
 	--save | --baseline | --tests) against+=("$1" "${2:?$1 needs a FILE}") ;;
 	--collect) against+=("$1" "${2:?$1 needs a FILE}"); collecting=1 ;;
 	--judge) against+=("$1" "${2:?$1 needs a FILE}"); judged=$2 ;;
 	--name) name=${2:?--name needs a name} ;;
-	--gid) gid=${2:?--gid needs an index} ;;
 	*) break ;;
 	esac
 	shift 2
@@ -54,7 +52,7 @@ out=$(mktemp)
 trap 'rm -f "$events" "$out"' EXIT
 
 DOORBELL_SUITE_LOG=$events "$here/../rdma-core-suite.sh" \
-	--dev mlx5_0 --gid "$gid" --test-timeout "$limit" --per-module \
+	--dev mlx5_0 --gid 0 --test-timeout "$limit" --per-module \
 	"${only[@]}" "${against[@]}" --name "$name" | tee "$out"
 # A collected run's reasons are printed when it is judged.
 ((collecting)) && exit 0

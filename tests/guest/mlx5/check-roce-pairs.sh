@@ -180,8 +180,9 @@ cm_pair ib_write_lat "$result" 18705 -- \
 # would on a ConnectX, and the server waits for the rest (the likely
 # cause of the one hang in three runs under emulation).
 fio_job=(--ioengine=rdma --bs=64k --size=4m --iodepth=8)
+# VERB PORT: one fio pair, the server's rdma_cm id on PORT.
 fio_pair() {
-	local verb=$1 p=$((18710 + $2))
+	local verb=$1 p=$2
 	cm_pair "fio_$verb" 'io=4096KiB' "$p" -- \
 		fio --name=server "${fio_job[@]}" --port="$p" --rw=read -- \
 		fio --name=client "${fio_job[@]}" --port="$p" --rw=write \
@@ -214,8 +215,8 @@ skipped() {
 if ! command -v fio >/dev/null; then
 	skipped "fio is not installed in this guest" cm_fio_write cm_fio_read
 else
-	fio_pair write 1
-	fio_pair read 2
+	fio_pair write 18711
+	fio_pair read 18712
 fi
 fi_names=(fi_pingpong_msg fi_pingpong_rdm)
 if ! command -v fi_pingpong >/dev/null; then
