@@ -109,7 +109,10 @@ check_format() {
 check_shell() {
 	local out=$work/shellcheck n
 	mapfile -t scripts < <(shell_scripts)
-	shellcheck -x -f gcc "${scripts[@]}" >"$out" 2>&1
+	# Two shellcheck processes at a time (one per CPU), 8 scripts each.
+	printf '%s\0' "${scripts[@]}" |
+		xargs -0 -r -P 2 -n 8 \
+			shellcheck -x -f gcc >"$out" 2>&1
 	n=$(grep -c . "$out")
 	if ((n == 0)); then
 		pass lint_shell_scripts_are_shellcheck_clean
