@@ -10,7 +10,9 @@
 #   address,undefined (default; alias asan)  build-asan/: unit tests with leak
 #       detection, doorbell-itest (leak detection on), perftest pairs with
 #       LD_PRELOAD of gcc's libasan (leak detection off: not our program)
-#   thread (alias tsan)  build-tsan/: unit tests and doorbell-itest -k threads
+#   thread (alias tsan)  build-tsan/: the unit tests that start a thread (the
+#       plain build's entries run with tests/lib/thread-probe.c preloaded
+#       name them; every entry when they cannot) and doorbell-itest -k threads
 #   --no-vm  host part only (build and unit tests)
 # DOORBELL_SANITIZE_BUILD_DIR overrides the build directory; it must be under
 # the checkout (or another directory the guest sees).  Prints PASS/FAIL
@@ -189,13 +191,52 @@ rm -rf "$rep"
 mkdir -p "$rep"
 
 # Unit tests: ours, so LeakSanitizer stays on.
+# thread_entries: a ctest -R expression of the entries that start a thread
+# (TSan finds no race in a process with one), from the plain build's
+# ($DOORBELL_BUILD_DIR, default build/) entries run with
+# tests/lib/thread-probe.c preloaded.  Fails, and every entry runs, without
+# that build, or if a process that started a thread is no entry's command.
+thread_entries() {
+	local plain=${DOORBELL_BUILD_DIR:-$top/build} out=$rep/../thread-probe
+	local probe line
+	probe=$plain/tests/lib/libdoorbell-thread-probe.so
+	[[ -e $probe ]] || { echo "    (TSan: no $probe; every entry)" >&2; return 1; }
+	rm -f "$out.log"
+	(cd "$plain" && DOORBELL_THREAD_PROBE_LOG=$out.log LD_PRELOAD=$probe \
+		ctest -j "$(nproc)" >/dev/null 2>&1)
+	# "name<TAB>command", the command's quotes taken out as the probe's
+	# line has none.
+	(cd "$plain" && ctest -N -V) | awk '
+		/^[0-9]+: Test command: / { sub(/^[0-9]+: Test command: /, "")
+			gsub(/"/, ""); cmd = $0; next }
+		/^ +Test +#[0-9]+: / { print $3 "\t" cmd }' >"$out.cmds"
+	local n names=()
+	while IFS= read -r line; do
+		n=${#names[@]}
+		mapfile -t -O "$n" names < <(awk -F '\t' -v c="$line" \
+			'$2 == c { print $1 }' "$out.cmds")
+		((${#names[@]} > n)) || {
+			echo "    (TSan: '$line' started a thread and is no entry; every entry)" >&2
+			return 1
+		}
+	done < <(sort -u "$out.log" 2>/dev/null)
+	((${#names[@]})) || { echo "    (TSan: no entry started a thread; every entry)" >&2; return 1; }
+	echo "    (TSan: the ${#names[@]} entries that start a thread)" >&2
+	local IFS='|'
+	echo "^(${names[*]})\$"
+}
+
 t0=$SECONDS
 log=$rep/../unit-tests.log
+only=()
+if [[ $p == tsan ]] && re=$(thread_entries); then
+	only=(-R "$re")
+fi
 (cd "$build" &&
 	ASAN_OPTIONS=detect_leaks=1 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	TSAN_OPTIONS=halt_on_error=0:second_deadlock_stack=1 \
-	ctest -j "$(nproc)" --output-on-failure -V) >"$log" 2>&1
+	ctest -j "$(nproc)" "${only[@]}" --output-on-failure -V) >"$log" 2>&1
 rc=$?
 n=$(sed -nE 's/^[0-9]+: PASS .*/x/p' "$log" | wc -l)
 echo "    (unit tests: $n passed in $((SECONDS - t0)) s)"
