@@ -11,10 +11,13 @@
 # Usage: scripts/demo.sh [--vm | --connectx]
 #   --vm        use the guest even if a device exists
 #   --connectx  the same two programs through doorbell's mlx5 backend on the
-#               software ConnectX (sim/mlx5/pci): sid's guest, whose own
-#               mlx5_core and mlx5_ib drive the device (scripts/cx.sh).  It
-#               shows that the backend works through the real kernel driver;
-#               its numbers are the emulated device's, not hardware timing.
+#               software ConnectX (sim/mlx5/pci) over RoCE v2, as most
+#               ConnectX ports run: sid's guest, whose own mlx5_core,
+#               mlx5e and mlx5_ib drive an Ethernet function (scripts/cx.sh
+#               --eth); the pairs use the RoCE v2 GID of the netdev's IPv4
+#               address (tests/guest/mlx5/demo-roce.sh).  It shows that the
+#               backend works through the real kernel driver; its numbers
+#               are the emulated device's, not hardware timing.
 set -euo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=scripts/lib.sh
@@ -35,9 +38,9 @@ if ((connectx)); then
 	build=$(scripts/build.sh) || die "the build failed (see above)"
 	# Debian's perftest links libmlx5, which would serve the device.
 	scripts/build-perftest.sh >/dev/null || die "perftest did not build (see above)"
-	echo "doorbell: the software ConnectX in sid's guest, driven by its mlx5_ib" >&2
-	exec env DOORBELL_BUILD_DIR="$build" DOORBELL_PROVIDER_BUILD="$build" scripts/cx.sh --no-build -- \
-		tests/guest/mlx5/with-provider.sh doorbell tests/guest/demo-pair.sh mlx5_0 0
+	echo "doorbell: the software ConnectX in sid's guest, RoCE v2, driven by its mlx5_ib" >&2
+	exec env DOORBELL_BUILD_DIR="$build" DOORBELL_PROVIDER_BUILD="$build" scripts/cx.sh --no-build --eth -- \
+		tests/guest/mlx5/with-provider.sh doorbell tests/guest/mlx5/demo-roce.sh
 fi
 build=$(scripts/build.sh --provider-only) || die "the build failed (see above)"
 export RDMAV_DRIVERS=$build/lib/libdoorbell

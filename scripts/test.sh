@@ -451,7 +451,7 @@ cx_guests() {
 	return "$rc"
 }
 
-# The README's --connectx line: doorbell on the software ConnectX.
+# The README's --connectx line: doorbell on the software ConnectX, RoCE v2.
 cx_demo() {
 	local out=$work/demo-cx.out rc=0
 	scripts/demo.sh --connectx >"$out" 2>&1
@@ -461,6 +461,13 @@ cx_demo() {
 		pass cx_connectx_demo_served_by_doorbell_mlx5 | record
 	else
 		fail cx_connectx_demo_served_by_doorbell_mlx5 | record
+		rc=1
+	fi
+	# perftest's own header: the port it ran on was RoCE (Ethernet).
+	if (($(grep -cE '^ *Link type *: Ethernet' "$out") >= 2)); then
+		pass cx_connectx_demo_ran_over_roce | record
+	else
+		fail cx_connectx_demo_ran_over_roce "perftest did not print 'Link type: Ethernet' for both pairs" | record
 		rc=1
 	fi
 	return "$rc"

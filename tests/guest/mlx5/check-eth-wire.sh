@@ -20,25 +20,10 @@ set -uo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../../../scripts/lib.sh"
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=tests/guest/mlx5/eth-lib.sh
+. "$here/eth-lib.sh"	# netdev_of, ibdev_of, carrier, roce_v2_gid, ipv4_gid
 # shellcheck disable=SC2317 # called through check()
 lacks() { ! grep -qE "$1" <<<"$2"; }
-
-# The netdev of MAC $1 (mlx5e's, on the function cx-server gave it).
-netdev_of() {
-	local d
-	for d in /sys/class/net/*; do
-		[[ $(cat "$d/address" 2>/dev/null) == "$1" ]] && basename "$d"
-	done
-}
-# Wait until $2 (in namespace $1, "" for this one) has its carrier.
-carrier() {
-	local _
-	for _ in $(seq 30); do
-		[[ $(ip ${1:+-n "$1"} -o link show dev "$2" 2>/dev/null) == *LOWER_UP* ]] && return 0
-		sleep 0.5
-	done
-	return 1
-}
 
 for _ in $(seq 30); do
 	[[ -e /sys/class/infiniband/mlx5_1 ]] && break
@@ -48,13 +33,6 @@ a=$(netdev_of 00:02:c9:00:63:78)
 b=$(netdev_of 00:02:c9:00:63:79)
 echo "  netdevs: ${a:-none} (00:02:c9:00:63:78), ${b:-none} (00:02:c9:00:63:79)"
 check cx_pair_two_netdevs test -n "$a" -a -n "$b"
-# Each netdev's RDMA device (mlx5_ib's, on the same function).
-ibdev_of() {
-	local d
-	for d in "/sys/class/net/$1/device/infiniband/"*; do
-		[[ -e $d ]] && basename "$d"
-	done
-}
 ia=$(ibdev_of "$a")
 ib=$(ibdev_of "$b")
 ns=cxwire
@@ -73,18 +51,8 @@ carrier "$ns" "$b" || true
 # RoCE (issue #32 step 3): the RDMA core's GID table of each function's
 # port holds its IPv4 address as a RoCE v2 GID (::ffff:a.b.c.d), which
 # mlx5_ib also wrote into the device's table (SET_ROCE_ADDRESS).
-# roce_v2_gid DEV GID: prints GID's index in DEV's table.
-roce_v2_gid() {
-	local d=/sys/class/infiniband/$1/ports/1 f
-	for f in "$d"/gids/*; do
-		[[ $(cat "$f" 2>/dev/null) == "$2" &&
-			$(cat "$d/gid_attrs/types/${f##*/}" 2>/dev/null) == "RoCE v2" ]] &&
-			echo "${f##*/}" && return 0
-	done
-	return 1
-}
-gid=0000:0000:0000:0000:0000:ffff:c633:6401 # ::ffff:198.51.100.1
-gid_b=0000:0000:0000:0000:0000:ffff:c633:6402
+gid=$(ipv4_gid 198.51.100.1)
+gid_b=$(ipv4_gid 198.51.100.2)
 for _ in $(seq 20); do
 	roce_v2_gid "$ia" "$gid" >/dev/null && roce_v2_gid "$ib" "$gid_b" >/dev/null && break
 	sleep 0.5
