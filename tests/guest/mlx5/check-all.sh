@@ -45,14 +45,12 @@ set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=scripts/lib.sh
 . "$here/../../../scripts/lib.sh"	# db_violation_rules
-# shellcheck source=tests/guest/suite-judge.sh
-. "$here/../suite-judge.sh"	# suite_unpassed
 build=${DOORBELL_PROVIDER_BUILD:-$(cd "$here/../../.." && pwd)/build}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 rc=0
 # shellcheck source=tests/guest/mlx5/both-lib.sh
-. "$here/both-lib.sh"	# both, stamp
+. "$here/both-lib.sh"	# both, stamp, suite_both
 
 "$here/check-devinfo.sh" || rc=1
 "$here/check-served-witness.sh" || rc=1
@@ -93,16 +91,7 @@ stamp interrupts
 # both (a flag the device lacks makes a test skip, under either provider).
 export DOORBELL_SUITE_SEED=${DOORBELL_SUITE_SEED:-$RANDOM}
 echo "    (rdma-core suite: DOORBELL_SUITE_SEED=$DOORBELL_SUITE_SEED)"
-# doorbell's run first; libmlx5 then runs what doorbell did not pass, and
-# doorbell's run is judged against that (suite-judge.sh): a test doorbell
-# passed needs no baseline.
-"$here/with-provider.sh" doorbell "$here/check-rdma-core-suite.sh" --collect "$work/suite" 60 || rc=1
-suite_unpassed "$work/suite" >"$work/unpassed"
-echo "    (libmlx5: the $(wc -l <"$work/unpassed") tests doorbell did not pass)"
-"$here/with-provider.sh" libmlx5 "$here/check-rdma-core-suite.sh" --tests "$work/unpassed" \
-	--save "$work/base" 60 || rc=1
-"$here/check-rdma-core-suite.sh" --judge "$work/suite" --baseline "$work/base" \
-	--name cx_doorbell_rdma_core_suite 60 || rc=1
+suite_both cx_doorbell_rdma_core_suite "$work" 60
 stamp suites
 "$here/with-provider.sh" doorbell "$build/tests/guest/itest/doorbell-itest" -d mlx5_0 -g 0 -k matrix_ || rc=1
 stamp matrix

@@ -13,7 +13,8 @@
 # Prints PASS/FAIL per check; exit 1 if any failed.
 #
 # Then the RoCE v2 pingpongs between the two functions, through stock
-# libmlx5 and through doorbell (check-roce-pairs.sh).
+# libmlx5 and through doorbell (check-roce-pairs.sh), and rdma-core's
+# suite on the first function's RoCE v2 GID (check-roce-suite.sh).
 #
 # Usage: check-eth-wire.sh   (scripts/cx.sh --pair -- tests/guest/mlx5/check-eth-wire.sh)
 set -uo pipefail
@@ -120,6 +121,8 @@ if [[ -n ${ia:-} && -n ${ib:-} ]] && ga=$(roce_v2_gid "$ia" "$gid") &&
 			"$here/check-roce-pairs.sh" "$ns" "$ia" "$ga" "$ib" "$gb" \
 			198.51.100.1 198.51.100.2 || db_failed=1
 	done
+	# rdma-core's suite on the first function's RoCE v2 GID.
+	"$here/check-roce-suite.sh" "$ia" "$ga" || db_failed=1
 else
 	fail cx_pair_roce_pingpongs "no RoCE v2 GID of the addresses on ${ia:-?} and ${ib:-?}"
 fi

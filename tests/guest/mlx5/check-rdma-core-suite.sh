@@ -6,7 +6,7 @@
 # the Soft-RoCE guests (tests/guest/rdma-core-suite.sh --per-module, one
 # process per test module, each test interrupted after TEST_TIMEOUT
 # seconds), pointed at mlx5_0 and its port 1, GID index 0 (the port is
-# InfiniBand: GID 0 is the port GUID's link-local one).  One line,
+# InfiniBand: GID 0 is the port GUID's link-local one) unless told.  One line,
 # cx_rdma_core_suite: PASS with no failure, no error and no crash, FAIL
 # otherwise; the counts, the tests that failed, and every skip reason the
 # suite gave with how many tests gave it (features the device does not
@@ -24,22 +24,27 @@
 # --tests FILE and --judge FILE are rdma-core-suite.sh's (check-all.sh:
 # doorbell's run is collected, libmlx5 runs the tests it did not pass,
 # then doorbell's run is judged against that); --name NAME names the line
-# (default cx_rdma_core_suite).
+# (default cx_rdma_core_suite).  --dev DEV and --gid N run it on another
+# device and GID index (an Ethernet function's RoCE v2 GID:
+# check-roce-suite.sh).
 #
 # Usage: check-rdma-core-suite.sh [--save FILE | --baseline FILE]
 #                                 [--collect FILE | --tests FILE |
 #                                  --judge FILE] [--name NAME]
+#                                 [--dev DEV] [--gid N]
 #                                 [TEST_TIMEOUT [MODULE...]]
 #        (scripts/cx.sh --timeout 3000 -- tests/guest/mlx5/check-rdma-core-suite.sh)
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-against=() name=cx_rdma_core_suite judged="" collecting=0
+against=() name=cx_rdma_core_suite judged="" collecting=0 dev=mlx5_0 gid=0
 while (($#)); do
 	case $1 in
 	--save | --baseline | --tests) against+=("$1" "${2:?$1 needs a FILE}") ;;
 	--collect) against+=("$1" "${2:?$1 needs a FILE}"); collecting=1 ;;
 	--judge) against+=("$1" "${2:?$1 needs a FILE}"); judged=$2 ;;
 	--name) name=${2:?--name needs a name} ;;
+	--dev) dev=${2:?--dev needs a device} ;;
+	--gid) gid=${2:?--gid needs an index} ;;
 	*) break ;;
 	esac
 	shift 2
@@ -52,7 +57,7 @@ out=$(mktemp)
 trap 'rm -f "$events" "$out"' EXIT
 
 DOORBELL_SUITE_LOG=$events "$here/../rdma-core-suite.sh" \
-	--dev mlx5_0 --gid 0 --test-timeout "$limit" --per-module \
+	--dev "$dev" --gid "$gid" --test-timeout "$limit" --per-module \
 	"${only[@]}" "${against[@]}" --name "$name" | tee "$out"
 # A collected run's reasons are printed when it is judged.
 ((collecting)) && exit 0
