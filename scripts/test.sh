@@ -424,9 +424,10 @@ cx_guests() {
 		echo "${PIPESTATUS[0]}" >"$work/cx-bookworm.rc"
 		# Two Ethernet functions on one wire (#32): mlx5e's netdev up,
 		# mlx5_ib's port ACTIVE; ping, fragments, IPv6, TCP across; the
-		# RoCE v2 pingpongs and perftest pairs through both providers.
+		# RoCE v2 pingpongs and perftest pairs through both providers;
+		# rdma-core's suite on RoCE (rdma_cm, address handles).
 		scripts/cx.sh --no-build --pair --timeout 900 -- \
-			tests/guest/mlx5/check-eth.sh --wire
+			tests/guest/mlx5/check-eth.sh --wire --suite
 		echo $? >"$work/cx-eth.rc"
 		echo "    (lane 2, the Debian 12 boot and the sid pair boot: $((SECONDS - t0)) s)"
 	} >"$work/cx-lane2.out" 2>&1 &

@@ -29,6 +29,10 @@ pyverbs' leftover objects are freed) and ends; a crash after "done" is
 told apart from a crash in a test.  A test still running after
 --test-timeout seconds is interrupted (SIGALRM) and counts as an error.
 
+DOORBELL_SUITE_SKIP="GLOB=REASON[;GLOB=REASON...]": each test whose id
+matches GLOB (fnmatch) skips with REASON, whichever provider serves; for
+what the device lacks (tests/guest/mlx5/check-roce-suite.sh).
+
 A test the suite skips because it could not open an mlx5 direct-verbs
 context ("mlx5 context", "mlx5 DevX context") or use an mlx5dv_ call is
 checked in its process:
@@ -38,6 +42,7 @@ libmlx5: doorbell offers no mlx5dv), the reason says so first,
 the suite's own words (tests/guest/rdma-core-choices.txt lists it).
 """
 import argparse
+import fnmatch
 import gc
 import importlib
 import os
@@ -76,6 +81,15 @@ def mlx5dv_refusal(dev):
     return None
 
 
+def flat(suite):
+    """The test cases of a (nested) unittest suite."""
+    for t in suite:
+        if isinstance(t, unittest.TestSuite):
+            yield from flat(t)
+        else:
+            yield t
+
+
 def run_module(a, name, only, emit):
     """In the child: import and run one module (only the tests ONLY names,
     if any); returns the exit code."""
@@ -90,6 +104,13 @@ def run_module(a, name, only, emit):
         emit("error", "tests." + name, f"import failed: {e!r}")
         emit("done", "0")
         return 1
+
+    for rule in filter(None, os.environ.get("DOORBELL_SUITE_SKIP", "").split(";")):
+        glob, _, why = rule.partition("=")
+        for t in flat(suite):
+            if fnmatch.fnmatchcase(t.id(), glob):
+                m = t._testMethodName
+                setattr(t, m, unittest.skip(why)(getattr(t, m)))
 
     probe = {}  # mlx5dv_refusal(a.dev), asked once
 

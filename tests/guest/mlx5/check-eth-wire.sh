@@ -13,10 +13,11 @@
 # Prints PASS/FAIL per check; exit 1 if any failed.
 #
 # Then the RoCE v2 pingpongs between the two functions, through stock
-# libmlx5 and through doorbell (check-roce-pairs.sh), and rdma-core's
-# suite on the first function's RoCE v2 GID (check-roce-suite.sh).
+# libmlx5 and through doorbell (check-roce-pairs.sh); with --suite,
+# rdma-core's suite on the first function's RoCE v2 GID
+# (check-roce-suite.sh; stage cx: in sid's pair boot).
 #
-# Usage: check-eth-wire.sh   (scripts/cx.sh --pair -- tests/guest/mlx5/check-eth-wire.sh)
+# Usage: check-eth-wire.sh [--suite]   (scripts/cx.sh --pair -- tests/guest/mlx5/check-eth-wire.sh)
 set -uo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../../../scripts/lib.sh"
@@ -122,7 +123,9 @@ if [[ -n ${ia:-} && -n ${ib:-} ]] && ga=$(roce_v2_gid "$ia" "$gid") &&
 			198.51.100.1 198.51.100.2 || db_failed=1
 	done
 	# rdma-core's suite on the first function's RoCE v2 GID.
-	"$here/check-roce-suite.sh" "$ia" "$ga" || db_failed=1
+	if [[ ${1:-} == --suite ]]; then
+		"$here/check-roce-suite.sh" "$ia" "$ga" || db_failed=1
+	fi
 else
 	fail cx_pair_roce_pingpongs "no RoCE v2 GID of the addresses on ${ia:-?} and ${ib:-?}"
 fi

@@ -10,7 +10,7 @@
 # mlx5_0's port is then ACTIVE; and the drivers logged no error.  Stage
 # cx runs it in a sid boot of its own.  Prints PASS/FAIL per check; exit 1 if any failed.
 #
-# Usage: check-eth.sh [--wire]   (scripts/cx.sh --eth -- tests/guest/mlx5/check-eth.sh)
+# Usage: check-eth.sh [--wire [--suite]]   (scripts/cx.sh --eth -- tests/guest/mlx5/check-eth.sh)
 set -uo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../../../scripts/lib.sh"
@@ -66,8 +66,8 @@ kern=$(dmesg | grep -E 'mlx5|infiniband|WARNING|BUG')
 check cx_eth_driver_load_logs_no_error lacks "mlx5_cmd_out_err|Couldn't|[Ff]ailed|[Ee]rror|[Tt]imeout|WARNING|BUG" \
 	"$(grep -v 'valid vendor specific ID' <<<"$kern")"
 # --wire: two functions on one wire (cx.sh --pair), check-eth-wire.sh's
-# checks too.
+# checks too (--suite: and rdma-core's suite on RoCE).
 if [[ ${1:-} == --wire ]]; then
-	"$(dirname "${BASH_SOURCE[0]}")/check-eth-wire.sh" || db_failed=1
+	"$(dirname "${BASH_SOURCE[0]}")/check-eth-wire.sh" "${@:2}" || db_failed=1
 fi
 exit "$db_failed"
