@@ -203,6 +203,7 @@ fake_twohost() {
 		'	((n > ${FAKE_DEATHS:-1})) && continue' \
 		'	echo "B| doorbell-vm: guest died without reporting an exit status (qemu rc 0)"' \
 		'	[[ ${FAKE_CONSOLE:-} == 1 ]] && printf "B| doorbell-vm: last lines of the guest console:\nB|   Kernel panic - not syncing\n"' \
+		'	[[ ${FAKE_A_STOPPED:-} == 1 ]] && { echo "run2: A exit 143, B exit 125 (1s)"; exit 143; }' \
 		'	exit 125; done' >"$d/tests/vm/run2.sh"
 	chmod +x "$d/tests/twohost/"*.sh "$d/tests/vm/run2.sh" "$d/build/tests/twohost/rdma_xfer"
 }
@@ -407,6 +408,10 @@ twohost_retry)
 	expect ci_twohost_a_silent_guest_death_gets_one_more_boot 0 \
 		'^note: a guest died with nothing on its console .* loss10 had no result' \
 		twohost
+	# B died, then run2.sh stopped A: run2.sh exits 143, A's status.
+	expect ci_twohost_a_silent_death_of_b_with_a_stopped_gets_one_more_boot 0 \
+		'^note: a guest died with nothing on its console .* loss10 had no result' \
+		twohost FAKE_A_STOPPED=1
 	expect ci_twohost_a_guest_dying_with_a_kernel_message_is_red red \
 		'^FAIL twohost_setup_and_teardown_10pct_loss: no result from A; no result from B$' \
 		twohost FAKE_CONSOLE=1

@@ -187,7 +187,12 @@ if ((rerun && rc != 124 && rc != 125)) && grep -qE "$kernel_bug" "$log"; then
 fi
 # A guest that died silently (above): its scenarios without a result.
 silent_death='^[AB]\| doorbell-vm: guest died without reporting an exit status \(qemu rc 0\)$'
-if ((rerun && boots == 1 && rc == 125)) && grep -qE "$silent_death" "$log" &&
+# run2.sh exits with A's status when it is not 0: when B died and A was
+# then stopped, that is 143, and B's 125 is on run2.sh's last line.
+guest_died() {
+	((rc == 125)) || grep -qE '^run2: A exit [0-9]+, B exit 125 ' "$log"
+}
+if ((rerun && boots == 1)) && guest_died && grep -qE "$silent_death" "$log" &&
 	! grep -q 'doorbell-vm: last lines of the guest console' "$log"; then
 	again=()
 	while read -r sc label _; do
