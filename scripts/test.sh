@@ -436,7 +436,7 @@ cx_guests() {
 	# A slow device (cx.sh --slow, issue #30): WQEs run from its timer, READ
 	# and atomic data land late; the pingpongs, perftest's pairs and
 	# doorbell-itest's data path through both providers.
-	scripts/cx.sh --no-build --slow --timeout 1200 -- tests/guest/mlx5/check-slow.sh |
+	scripts/cx.sh --no-build --slow --timeout 1200 -- tests/guest/mlx5/check-slow.sh 100 |
 		sed -E 's/^(PASS|FAIL|SKIP) cx_/\1 cx_slow_/' | record || rc=$?
 	cx_demo || rc=$?
 	# The Ethernet pair on Debian 12's Linux 6.1 (#32): the same checks.

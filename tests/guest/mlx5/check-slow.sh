@@ -12,7 +12,8 @@
 # Exit status: 1 if any part failed.
 #
 # Usage: check-slow.sh [ITERS]   (scripts/cx.sh --slow -- tests/guest/mlx5/check-slow.sh)
-# ITERS: the pingpongs' and perftest's iterations (default 200, as stage cx).
+# ITERS: the pingpongs' and perftest's iterations (default 200; stage cx
+# runs 100).
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 iters=${1:-200}
