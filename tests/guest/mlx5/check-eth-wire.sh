@@ -95,10 +95,19 @@ if command -v python3 >/dev/null; then
 		        f.write(b)
 	EOF
 	lpid=$!
-	sleep 1
+	# The client tries again until the listener listens (python starts
+	# slowly in a loaded guest: once refused after a second's wait).
 	ip netns exec "$ns" python3 - "$src" <<-'EOF'
-		import socket, sys
-		c = socket.create_connection(("198.51.100.1", 5201), timeout=60)
+		import socket, sys, time
+		end = time.monotonic() + 60
+		while True:
+		    try:
+		        c = socket.create_connection(("198.51.100.1", 5201), timeout=60)
+		        break
+		    except ConnectionRefusedError:
+		        if time.monotonic() > end:
+		            raise
+		        time.sleep(0.5)
 		with open(sys.argv[1], "rb") as f:
 		    c.sendall(f.read())
 		c.close()
