@@ -10,10 +10,9 @@
 #                skip ("doesn't have net interface");
 #   test_addr    address handles on a RoCE v2 GID: the kernel resolves
 #                the destination MAC, the provider builds the Ethernet
-#                address vector.
-# (test_qpex, the ibv_wr_* API's traffic on every QP type, passed here too,
-# through both providers, but took 34 s of a 90 s run under emulation;
-# the pairs of check-roce-pairs.sh cover that traffic on RoCE v2.)
+#                address vector;
+#   test_qpex    traffic of every QP type through the ibv_wr_* API, each
+#                packet framed as RoCE v2 with its GRH.
 # Through doorbell, then through libmlx5 on the tests doorbell did not
 # pass, doorbell's run judged test by test against that (both-lib.sh's
 # suite_both): PASS|FAIL cx_doorbell_roce_rdma_core_suite.  Exit 1 if it
@@ -21,7 +20,8 @@
 # test_rdmacm's multicast tests skip, for both providers: the device has
 # no multicast (no ATTACH_TO_MCG steering; docs/connectx-device.md), and
 # through libmlx5 they fail as through doorbell ("Exception in passive
-# side occurred"; after a leave, "traffic passed which is not expected").
+# side occurred"; after a leave, "traffic passed which is not expected"),
+# and suite_both runs no baseline for them.
 #
 # Usage: check-roce-suite.sh DEV GID_INDEX
 set -uo pipefail
@@ -38,6 +38,6 @@ export DOORBELL_SUITE_SEED=${DOORBELL_SUITE_SEED:-$RANDOM}
 export DOORBELL_SUITE_SKIP="tests.test_rdmacm.*multicast*=the software ConnectX has no multicast"
 echo "    (rdma-core suite on $dev's RoCE v2 GID $gid: DOORBELL_SUITE_SEED=$DOORBELL_SUITE_SEED)"
 suite_both cx_doorbell_roce_rdma_core_suite "$work" --dev "$dev" --gid "$gid" \
-	60 test_rdmacm test_addr
+	60 test_rdmacm test_addr test_qpex
 stamp "rdma-core suite on RoCE"
 exit "$rc"
