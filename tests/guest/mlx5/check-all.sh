@@ -38,7 +38,9 @@
 # build-mlx5-validate/); the script runs ibv_xsrq_pingpong through both
 # providers and perftest's pairs through doorbell, so this boot's own XRC
 # pingpong and perftest pairs are left to it (CI's budget; perftest
-# through both providers on that kernel: check-roce-pairs.sh's pairs).
+# through both providers on that kernel: check-roce-pairs.sh's pairs), and
+# libmlx5's matrix measurement to a boot without --validate (stage cx's
+# sid boot).
 # Exit status: 1 if any part failed.
 #
 # Usage: check-all.sh [--validate]   (scripts/cx.sh -- tests/guest/mlx5/check-all.sh)
@@ -100,24 +102,29 @@ suite_both cx_doorbell_rdma_core_suite "$work" 60
 stamp suites
 "$here/with-provider.sh" doorbell "$build/tests/guest/itest/doorbell-itest" -d mlx5_0 -g 0 -k matrix_ || rc=1
 stamp matrix
-# Its violations of the device's rules are measured too, not judged: each
-# rule's count is printed and named in the expected file that scripts/cx.sh
-# subtracts from the server's verdict.
-stats=/nonexistent expected=/dev/null
-if [[ -n ${DOORBELL_CX_STATS:-} ]]; then
-	stats=$DOORBELL_CX_STATS/violations expected=$DOORBELL_CX_STATS/expected
-fi
-before=$(db_violation_rules "$stats")
-"$here/with-provider.sh" libmlx5 "$build/tests/guest/itest/doorbell-itest" -d mlx5_0 -g 0 -k matrix_ 2>&1 |
-	sed -E -e "s/^(PASS|FAIL|SKIP) cx_matrix_/  libmlx5 (Linux $(uname -r)): \\1 matrix_/" \
-		-e "s/^(PASS|FAIL) cx_no_violations_/  libmlx5 (Linux $(uname -r)), measured: \\1 no_violations_/"
-{ db_violation_rules "$stats"; awk 'NF { print $1, -$2 }' <<<"$before"; } |
-	awk -v who=libmlx5-matrix-measurement '{ n[$1] += $2 }
-		END { for (r in n) if (n[r] > 0) print r, n[r], who }' | tee -a "$expected" |
-	sed 's/^/  libmlx5 (Linux '"$(uname -r)"'), measured: violations /'
-stamp "matrix through libmlx5"
+# libmlx5_matrix: the matrix through libmlx5, a measurement. Its violations
+# of the device's rules are measured too, not judged: each rule's count is
+# printed and named in the expected file that scripts/cx.sh subtracts from
+# the server's verdict.
+libmlx5_matrix() {
+	local stats=/nonexistent expected=/dev/null before
+	if [[ -n ${DOORBELL_CX_STATS:-} ]]; then
+		stats=$DOORBELL_CX_STATS/violations expected=$DOORBELL_CX_STATS/expected
+	fi
+	before=$(db_violation_rules "$stats")
+	"$here/with-provider.sh" libmlx5 "$build/tests/guest/itest/doorbell-itest" -d mlx5_0 -g 0 -k matrix_ 2>&1 |
+		sed -E -e "s/^(PASS|FAIL|SKIP) cx_matrix_/  libmlx5 (Linux $(uname -r)): \\1 matrix_/" \
+			-e "s/^(PASS|FAIL) cx_no_violations_/  libmlx5 (Linux $(uname -r)), measured: \\1 no_violations_/"
+	{ db_violation_rules "$stats"; awk 'NF { print $1, -$2 }' <<<"$before"; } |
+		awk -v who=libmlx5-matrix-measurement '{ n[$1] += $2 }
+			END { for (r in n) if (n[r] > 0) print r, n[r], who }' | tee -a "$expected" |
+		sed 's/^/  libmlx5 (Linux '"$(uname -r)"'), measured: violations /'
+}
 if ((validate)); then
 	"$here/check-mlx5-validate.sh" || rc=1
 	stamp "scripts/mlx5-validate.sh"
+else
+	libmlx5_matrix
+	stamp "matrix through libmlx5"
 fi
 exit "$rc"
