@@ -302,6 +302,9 @@ need_deb() {
 # 7.x rxe is 3 to 5 times slower than 6.1's under TCG (ib_write_lat about
 # 107 us against 21 us), and some perftest pairs take 90 s and more.
 distro_scale=3
+# Every apps pair runs there, at 50 iterations (CI's budget; stage guest
+# runs them at 200 on Linux 6.1).
+distro_apps_iters=50
 
 # stage_distro D: in one D guest, distro-suite.sh with the Debian 12 build
 # and a native one (made on the host with D's root: tests/vm/root-build.sh),
@@ -317,7 +320,8 @@ stage_distro() {
 		fail "${d}_native_build" "tests/vm/root-build.sh --distro $d failed" | record
 	fi
 	tests/vm/run.sh --distro "$d" --keep-stock --timeout 3000 \
-		--env "DOORBELL_TIMEOUT_SCALE=$distro_scale" -- \
+		--env "DOORBELL_TIMEOUT_SCALE=$distro_scale" \
+		--env "DOORBELL_APPS_ITERS=$distro_apps_iters" -- \
 		tests/guest/distro-stage.sh "$build" "$d" "$deb" "$native" | record
 	vm_status "${d}_distro_suite_completes" "${PIPESTATUS[0]}"
 }
@@ -384,15 +388,19 @@ stage_cx() {
 	# perftest without libmlx5, for both providers (with-provider.sh).
 	built cx_perftest_without_direct_verbs_builds "$work/perftest-build.log" \
 		-- scripts/build-perftest.sh | record || return 1
-	# Debian 12's Linux 6.1 (libmlx5 v44's kernel): its server (and
-	# cx-cq-events) is the ASan+UBSan build stage sanitize then reuses
-	# (cx.sh fails on a report or a nonzero exit).
-	built cx_asan_server_builds "$work/cx-asan-build.log" -- \
-		env DOORBELL_BUILD_DIR="$asan" scripts/build.sh \
-		-DDOORBELL_SANITIZE=address,undefined | record || return 1
-	built cx_validate_build_made_on_the_host "$work/cx-validate-build.log" \
-		-- cx_validate_build | record || return 1
 	cx_guests "$asan"
+}
+
+# cx_lane2_builds ASAN_BUILD: what the Debian 12 boot needs, built while
+# lane 1's first boot runs.  Debian 12's Linux 6.1 (libmlx5 v44's kernel):
+# its server (and cx-cq-events) is the ASan+UBSan build stage sanitize then
+# reuses (cx.sh fails on a report or a nonzero exit).
+cx_lane2_builds() {
+	built cx_asan_server_builds "$work/cx-asan-build.log" -- \
+		env DOORBELL_BUILD_DIR="$1" scripts/build.sh \
+		-DDOORBELL_SANITIZE=address,undefined || return
+	built cx_validate_build_made_on_the_host "$work/cx-validate-build.log" \
+		-- cx_validate_build
 }
 
 # The Debian 12 boot also runs scripts/mlx5-validate.sh unchanged; the build
@@ -402,26 +410,32 @@ stage_cx() {
 cx_validate_build() {
 	local vb=$top/build-mlx5-validate gen=()
 	[[ -e $vb/CMakeCache.txt ]] || gen=(-G Ninja)
-	# ucx-utils: check-ucx.sh's ucx_perftest in that boot; fio and
-	# libfabric-bin: check-roce-pairs.sh's in the Debian 12 pair boot.
-	scripts/deps.sh ninja-build ucx-utils fio libfabric-bin &&
-		DOORBELL_BUILD_DIR=$vb scripts/build.sh "${gen[@]}"
+	DOORBELL_BUILD_DIR=$vb scripts/build.sh "${gen[@]}"
 }
 
 # cx_guests ASAN_BUILD: two lanes of boots, side by side (CI's budget): the
-# sid boots, the demo and the Debian 12 Ethernet pair boot, and the Debian
-# 12 boot and the sid Ethernet pair boot, whose lines are recorded after
+# sid boots and the Debian 12 Ethernet pair boot, and the Debian 12 boot,
+# the sid Ethernet pair boot and the demo, whose lines are recorded after
 # the first lane's.
 cx_guests() {
 	local rc=0 bpid f t0=$SECONDS
+	# ucx-utils: check-ucx.sh's ucx_perftest in the Debian 12 boot; fio
+	# and libfabric-bin: check-roce-pairs.sh's in the pair boots.
+	if ! scripts/deps.sh ninja-build ucx-utils fio libfabric-bin >"$work/cx-deps.log" 2>&1; then
+		tail -n 20 "$work/cx-deps.log" | sed 's/^/    /'
+		fail cx_packages_install "scripts/deps.sh ninja-build ucx-utils fio libfabric-bin" | record
+		rc=1
+	fi
 	{
 		# Every EQ on one vector (mlx5_combined0) here, several on sid:
 		# the interrupt checks cover both layouts, no boot of their own.
-		UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 DOORBELL_BUILD_DIR=$1 \
-			scripts/cx.sh --no-build --distro bookworm --vectors 1 --timeout 2400 -- \
-			"$cx_checks" --validate |
-			sed -E 's/^(PASS|FAIL|SKIP) cx_/\1 cx_bookworm_/'
-		echo "${PIPESTATUS[0]}" >"$work/cx-bookworm.rc"
+		if cx_lane2_builds "$1"; then
+			UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 DOORBELL_BUILD_DIR=$1 \
+				scripts/cx.sh --no-build --distro bookworm --vectors 1 --timeout 2400 -- \
+				"$cx_checks" --validate |
+				sed -E 's/^(PASS|FAIL|SKIP) cx_/\1 cx_bookworm_/'
+			echo "${PIPESTATUS[0]}" >"$work/cx-bookworm.rc"
+		fi
 		# Two Ethernet functions on one wire (#32): mlx5e's netdev up,
 		# mlx5_ib's port ACTIVE; ping, fragments, IPv6, TCP across; the
 		# RoCE v2 pingpongs and perftest pairs through both providers;
@@ -429,24 +443,27 @@ cx_guests() {
 		scripts/cx.sh --no-build --pair --timeout 900 -- \
 			tests/guest/mlx5/check-eth.sh --wire --suite
 		echo $? >"$work/cx-eth.rc"
-		echo "    (lane 2, the Debian 12 boot and the sid pair boot: $((SECONDS - t0)) s)"
+		# Its lines go to this lane's output, recorded after lane 1's.
+		record() { cat; }
+		cx_demo
+		echo $? >"$work/cx-demo.rc"
+		echo "    (lane 2, the Debian 12 boot, the sid pair boot and the demo: $((SECONDS - t0)) s)"
 	} >"$work/cx-lane2.out" 2>&1 &
 	bpid=$!
 	scripts/cx.sh --no-build --timeout 1800 -- "$cx_checks" | record || rc=$?
 	# A slow device (cx.sh --slow, issue #30): WQEs run from its timer, READ
 	# and atomic data land late; the pingpongs, perftest's pairs and
 	# doorbell-itest's data path through both providers.
-	scripts/cx.sh --no-build --slow --timeout 1200 -- tests/guest/mlx5/check-slow.sh 100 |
+	scripts/cx.sh --no-build --slow --timeout 1200 -- tests/guest/mlx5/check-slow.sh 50 |
 		sed -E 's/^(PASS|FAIL|SKIP) cx_/\1 cx_slow_/' | record || rc=$?
-	cx_demo || rc=$?
 	# The Ethernet pair on Debian 12's Linux 6.1 (#32): the same checks.
 	scripts/cx.sh --no-build --pair --distro bookworm --timeout 900 -- \
 		tests/guest/mlx5/check-eth.sh --wire |
 		sed -E 's/^(PASS|FAIL|SKIP) cx_/\1 cx_bookworm_pair_/' | record || rc=$?
-	echo "    (lane 1, the sid boots, the demo and the Debian 12 pair boot: $((SECONDS - t0)) s)"
+	echo "    (lane 1, the sid boots and the Debian 12 pair boot: $((SECONDS - t0)) s)"
 	wait "$bpid"
 	record <"$work/cx-lane2.out"
-	for f in cx-bookworm cx-eth; do
+	for f in cx-bookworm cx-eth cx-demo; do
 		(($(cat "$work/$f.rc" 2>/dev/null || echo 1) == 0)) || rc=1
 	done
 	return "$rc"
@@ -497,14 +514,30 @@ stage_extra() {
 
 # --- the run ----------------------------------------------------------------
 times=()
+# cpu_ticks: this machine's CPU time so far, "BUSY TOTAL" (/proc/stat's
+# ticks, all CPUs; idle and iowait are not busy).
+cpu_ticks() {
+	awk '$1 == "cpu" { t = 0; for (i = 2; i <= NF; i++) t += $i
+		print t - $5 - $6, t; exit }' /proc/stat
+}
+
+# cpu_busy "BUSY0 TOTAL0" "BUSY1 TOTAL1": the busy share between the two, %.
+cpu_busy() {
+	local b0 t0 b1 t1
+	read -r b0 t0 <<<"$1"
+	read -r b1 t1 <<<"$2"
+	echo $(((b1 - b0) * 100 / (t1 - t0 > 0 ? t1 - t0 : 1)))
+}
+
 # run_stage NAME WHAT: stage_NAME, timed.  Each stage_* returns non-zero when
 # one of its commands failed (with pipefail, a "script | record" pipeline
 # has the script's status); if the stage then recorded no FAIL line, the
 # failure would go unseen, so one is recorded here.
 run_stage() {
-	local s=$1 what=$2 t0 dt rc before
+	local s=$1 what=$2 t0 dt rc before cpu0
 	echo "== $s: $what"
 	t0=$(date +%s)
+	cpu0=$(cpu_ticks)
 	before=$(grep -c '^FAIL ' "$results")
 	case $s in
 	lint) stage_lint ;;
@@ -530,7 +563,7 @@ run_stage() {
 		fail "${s}_completes" "exit $rc" | record
 	fi
 	dt=$(($(date +%s) - t0))
-	echo "== $s: ${dt} s"
+	echo "== $s: ${dt} s (this machine's CPUs $(cpu_busy "$cpu0" "$(cpu_ticks)")% busy meanwhile)"
 	times+=("$s $dt")
 }
 
@@ -600,6 +633,7 @@ join_beside() {
 }
 
 t_start=$(date +%s)
+cpu_start=$(cpu_ticks)
 for s in "${stage_table[@]}"; do
 	name=${s%%|*}
 	selected "$name" || continue
@@ -631,6 +665,7 @@ for t in "${times[@]}"; do
 	printf '%-14s %6d\n' "${t% *}" "${t#* }"
 done
 printf '%-14s %6d\n' total $(($(date +%s) - t_start))
+echo "(this machine's CPUs $(cpu_busy "$cpu_start" "$(cpu_ticks)")% busy over the run)"
 # The failures again, next to the summary: in a long run's log they are
 # otherwise far from its end, where a reader (or a CI page showing only the
 # tail) looks.

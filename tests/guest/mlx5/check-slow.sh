@@ -13,7 +13,7 @@
 #
 # Usage: check-slow.sh [ITERS]   (scripts/cx.sh --slow -- tests/guest/mlx5/check-slow.sh)
 # ITERS: the pingpongs' and perftest's iterations (default 200; stage cx
-# runs 100).
+# runs 50).
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 iters=${1:-200}
