@@ -302,6 +302,13 @@ need_deb() {
 # 7.x rxe is 3 to 5 times slower than 6.1's under TCG (ib_write_lat about
 # 107 us against 21 us), and some perftest pairs take 90 s and more.
 distro_scale=3
+# The apps pairs of a distribution or architecture guest: one of each kind
+# (RC send/write/read/atomic bandwidth, latency, UD, UC, the data-checking
+# and SRQ pingpongs); stage guest runs all of them on Debian 12.  The
+# distribution guests add event mode (CI's budget: each pair costs its
+# start there, about 6 s, whatever its iterations).
+kind_pairs='perftest_ib_(send|write|read|atomic)_bw_rc|perftest_ib_write_lat_rc|perftest_ib_send_bw_(ud|uc)|pingpong_rc_checked_data|pingpong_srq'
+distro_pairs="^($kind_pairs|perftest_ib_send_bw_events)\$"
 
 # stage_distro D: in one D guest, distro-suite.sh with the Debian 12 build
 # and a native one (made on the host with D's root: tests/vm/root-build.sh),
@@ -317,7 +324,8 @@ stage_distro() {
 		fail "${d}_native_build" "tests/vm/root-build.sh --distro $d failed" | record
 	fi
 	tests/vm/run.sh --distro "$d" --keep-stock --timeout 3000 \
-		--env "DOORBELL_TIMEOUT_SCALE=$distro_scale" -- \
+		--env "DOORBELL_TIMEOUT_SCALE=$distro_scale" \
+		--env "DOORBELL_APPS_ONLY=$distro_pairs" -- \
 		tests/guest/distro-stage.sh "$build" "$d" "$deb" "$native" | record
 	vm_status "${d}_distro_suite_completes" "${PIPESTATUS[0]}"
 }
@@ -341,11 +349,10 @@ stage_twohost_trixie() {
 
 # The arm64 and s390x guests (tests/vm/run.sh --arch ARCH): TCG emulates
 # them on amd64 several times slower than amd64 itself, so a subset of the
-# apps pairs, one of each kind (RC send/write/read/atomic bandwidth,
-# latency, UD, UC, the data-checking and SRQ pingpongs), at 50 iterations
+# apps pairs, one of each kind (kind_pairs), at 50 iterations
 # each, and all of doorbell-itest; the stock provider first, then doorbell,
 # in one boot (docs/architectures.md, "Full-system guests").
-arch_pairs='^(perftest_ib_(send|write|read|atomic)_bw_rc|perftest_ib_write_lat_rc|perftest_ib_send_bw_(ud|uc)|pingpong_rc_checked_data|pingpong_srq)$'
+arch_pairs="^($kind_pairs)\$"
 # s390x: Debian 12's s390x kernel is 6.1.176 (the host's apt has no
 # bookworm-security index for s390x; amd64 and arm64 boot 6.1.192), which
 # lacks rxe and RDMA core fixes the others carry (6.1.192's changelog, e.g.
@@ -389,8 +396,9 @@ stage_cx() {
 
 # cx_lane2_builds ASAN_BUILD: what the Debian 12 boot needs, built while
 # lane 1's first boot runs.  Debian 12's Linux 6.1 (libmlx5 v44's kernel):
-# its server (and cx-cq-events) is the ASan+UBSan build stage sanitize then
-# reuses (cx.sh fails on a report or a nonzero exit).
+# its server (and cx-cq-events) is the ASan+UBSan build of stage sanitize,
+# which runs before (beside sid) and leaves it up to date (cx.sh fails on
+# a report or a nonzero exit).
 cx_lane2_builds() {
 	built cx_asan_server_builds "$work/cx-asan-build.log" -- \
 		env DOORBELL_BUILD_DIR="$1" scripts/build.sh \
@@ -410,9 +418,8 @@ cx_validate_build() {
 }
 
 # cx_guests ASAN_BUILD: two lanes of boots, side by side (CI's budget): the
-# sid boots and the Debian 12 Ethernet pair boot, and the Debian 12 boot,
-# the sid Ethernet pair boot and the demo, whose lines are recorded after
-# the first lane's.
+# sid boot and the sid Ethernet pair boot, and the Debian 12 boot, the slow
+# boot and the demo, whose lines are recorded after the first lane's.
 cx_guests() {
 	local rc=0 bpid f t0=$SECONDS
 	# ucx-utils: check-ucx.sh's ucx_perftest in the Debian 12 boot; fio
@@ -432,34 +439,33 @@ cx_guests() {
 				sed -E 's/^(PASS|FAIL|SKIP) cx_/\1 cx_bookworm_/'
 			echo "${PIPESTATUS[0]}" >"$work/cx-bookworm.rc"
 		fi
-		# Two Ethernet functions on one wire (#32): mlx5e's netdev up,
-		# mlx5_ib's port ACTIVE; ping, fragments, IPv6, TCP across; the
-		# RoCE v2 pingpongs and perftest pairs through both providers;
-		# rdma-core's suite on RoCE (rdma_cm, address handles).
-		scripts/cx.sh --no-build --pair --timeout 900 -- \
-			tests/guest/mlx5/check-eth.sh --wire --suite
-		echo $? >"$work/cx-eth.rc"
+		# A slow device (cx.sh --slow, issue #30): WQEs run from its
+		# timer, READ and atomic data land late; the pingpongs and
+		# doorbell-itest's data path through both providers.
+		scripts/cx.sh --no-build --slow --timeout 1200 -- \
+			tests/guest/mlx5/check-slow.sh --no-perftest 50 |
+			sed -E 's/^(PASS|FAIL|SKIP) cx_/\1 cx_slow_/'
+		echo "${PIPESTATUS[0]}" >"$work/cx-slow.rc"
 		# Its lines go to this lane's output, recorded after lane 1's.
 		record() { cat; }
 		cx_demo
 		echo $? >"$work/cx-demo.rc"
-		echo "    (lane 2, the Debian 12 boot, the sid pair boot and the demo: $((SECONDS - t0)) s)"
+		echo "    (lane 2, the Debian 12 boot, the slow boot and the demo: $((SECONDS - t0)) s)"
 	} >"$work/cx-lane2.out" 2>&1 &
 	bpid=$!
 	scripts/cx.sh --no-build --timeout 1800 -- "$cx_checks" | record || rc=$?
-	# A slow device (cx.sh --slow, issue #30): WQEs run from its timer, READ
-	# and atomic data land late; the pingpongs, perftest's pairs and
-	# doorbell-itest's data path through both providers.
-	scripts/cx.sh --no-build --slow --timeout 1200 -- tests/guest/mlx5/check-slow.sh 50 |
-		sed -E 's/^(PASS|FAIL|SKIP) cx_/\1 cx_slow_/' | record || rc=$?
-	# The Ethernet pair on Debian 12's Linux 6.1 (#32): the same checks.
-	scripts/cx.sh --no-build --pair --distro bookworm --timeout 900 -- \
-		tests/guest/mlx5/check-eth.sh --wire |
-		sed -E 's/^(PASS|FAIL|SKIP) cx_/\1 cx_bookworm_pair_/' | record || rc=$?
-	echo "    (lane 1, the sid boots and the Debian 12 pair boot: $((SECONDS - t0)) s)"
+	# Two Ethernet functions on one wire (#32): mlx5e's netdev up,
+	# mlx5_ib's port ACTIVE; ping, fragments, IPv6, TCP across; the RoCE
+	# v2 pingpongs and perftest pairs, fio and fi_pingpong through both
+	# providers; rdma-core's suite on RoCE (rdma_cm, address handles).
+	# Debian 12's pair boot (--distro bookworm) is not run here (CI's
+	# budget; docs/connectx-ethernet.md).
+	scripts/cx.sh --no-build --pair --timeout 900 -- \
+		tests/guest/mlx5/check-eth.sh --wire --suite | record || rc=$?
+	echo "    (lane 1, the sid boot and the sid pair boot: $((SECONDS - t0)) s)"
 	wait "$bpid"
 	record <"$work/cx-lane2.out"
-	for f in cx-bookworm cx-eth cx-demo; do
+	for f in cx-bookworm cx-slow cx-demo; do
 		(($(cat "$work/$f.rc" 2>/dev/null || echo 1) == 0)) || rc=1
 	done
 	return "$rc"
@@ -568,10 +574,14 @@ run_stage() {
 # boots took 874 s one after the other, 554 s side by side), so a short
 # guest stage fits beside a long one, and cross's qemu-user beside the one
 # Debian 13 guest of stage trixie; the fuzz targets, which run for a fixed
-# time, beside stage packages, which leaves a CPU idle (about 60% busy).
-# Their lines and times are recorded after it.  What they install on this host is installed first
-# (beside_deps): stage guest's Debian 12 guest sees this host's root.
+# time, beside stage packages, which leaves a CPU idle (about 60% busy);
+# the sanitizers beside stage sid, whose one guest keeps the CPUs 73% busy
+# with s390x's beside it (the CI run of 4456c75), and alone once s390x is
+# done.  Their lines and times are recorded after it.  What they install
+# on this host is installed first (beside_deps): stage guest's Debian 12
+# guest sees this host's root.
 declare -A beside=([arm64]=guest [cross]=trixie [s390x]=sid [fuzz]=packages
+	[sanitize]=sid
 	[extra_beside]=extra)
 
 # beside_deps NAME: what stage NAME installs on this host, installed before
