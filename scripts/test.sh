@@ -396,9 +396,8 @@ stage_cx() {
 
 # cx_lane2_builds ASAN_BUILD: what the Debian 12 boot needs, built while
 # lane 1's first boot runs.  Debian 12's Linux 6.1 (libmlx5 v44's kernel):
-# its server (and cx-cq-events) is the ASan+UBSan build of stage sanitize,
-# which runs before (beside sid) and leaves it up to date (cx.sh fails on
-# a report or a nonzero exit).
+# its server (and cx-cq-events) is the ASan+UBSan build stage sanitize then
+# reuses (cx.sh fails on a report or a nonzero exit).
 cx_lane2_builds() {
 	built cx_asan_server_builds "$work/cx-asan-build.log" -- \
 		env DOORBELL_BUILD_DIR="$1" scripts/build.sh \
@@ -418,8 +417,8 @@ cx_validate_build() {
 }
 
 # cx_guests ASAN_BUILD: two lanes of boots, side by side (CI's budget): the
-# sid boot and the sid Ethernet pair boot, and the Debian 12 boot, the slow
-# boot and the demo, whose lines are recorded after the first lane's.
+# sid boot, the sid Ethernet pair boot and the demo, and the Debian 12 boot
+# and the slow boot, whose lines are recorded after the first lane's.
 cx_guests() {
 	local rc=0 bpid f t0=$SECONDS
 	# ucx-utils: check-ucx.sh's ucx_perftest in the Debian 12 boot; fio
@@ -446,11 +445,7 @@ cx_guests() {
 			tests/guest/mlx5/check-slow.sh --no-perftest 50 |
 			sed -E 's/^(PASS|FAIL|SKIP) cx_/\1 cx_slow_/'
 		echo "${PIPESTATUS[0]}" >"$work/cx-slow.rc"
-		# Its lines go to this lane's output, recorded after lane 1's.
-		record() { cat; }
-		cx_demo
-		echo $? >"$work/cx-demo.rc"
-		echo "    (lane 2, the Debian 12 boot, the slow boot and the demo: $((SECONDS - t0)) s)"
+		echo "    (lane 2, the Debian 12 boot and the slow boot: $((SECONDS - t0)) s)"
 	} >"$work/cx-lane2.out" 2>&1 &
 	bpid=$!
 	scripts/cx.sh --no-build --timeout 1800 -- "$cx_checks" | record || rc=$?
@@ -462,10 +457,11 @@ cx_guests() {
 	# budget; docs/connectx-ethernet.md).
 	scripts/cx.sh --no-build --pair --timeout 900 -- \
 		tests/guest/mlx5/check-eth.sh --wire --suite | record || rc=$?
-	echo "    (lane 1, the sid boot and the sid pair boot: $((SECONDS - t0)) s)"
+	cx_demo || rc=$?
+	echo "    (lane 1, the sid boots and the demo: $((SECONDS - t0)) s)"
 	wait "$bpid"
 	record <"$work/cx-lane2.out"
-	for f in cx-bookworm cx-slow cx-demo; do
+	for f in cx-bookworm cx-slow; do
 		(($(cat "$work/$f.rc" 2>/dev/null || echo 1) == 0)) || rc=1
 	done
 	return "$rc"
@@ -574,14 +570,13 @@ run_stage() {
 # boots took 874 s one after the other, 554 s side by side), so a short
 # guest stage fits beside a long one, and cross's qemu-user beside the one
 # Debian 13 guest of stage trixie; the fuzz targets, which run for a fixed
-# time, beside stage packages, which leaves a CPU idle (about 60% busy);
-# the sanitizers beside stage sid, whose one guest keeps the CPUs 73% busy
-# with s390x's beside it (the CI run of 4456c75), and alone once s390x is
-# done.  Their lines and times are recorded after it.  What they install
-# on this host is installed first (beside_deps): stage guest's Debian 12
-# guest sees this host's root.
+# time, beside stage packages, which leaves a CPU idle (about 60% busy).
+# Not three at once: sanitize beside sid and s390x made the three take
+# 960 s, where sid and s390x had taken 553 s and sanitize 191 s after them
+# (docs/evidence/2026-12-07-ci-budget.md).  Their lines and times are
+# recorded after it.  What they install on this host is installed first
+# (beside_deps): stage guest's Debian 12 guest sees this host's root.
 declare -A beside=([arm64]=guest [cross]=trixie [s390x]=sid [fuzz]=packages
-	[sanitize]=sid
 	[extra_beside]=extra)
 
 # beside_deps NAME: what stage NAME installs on this host, installed before

@@ -38,7 +38,8 @@
 # build-mlx5-validate/); the script runs ibv_xsrq_pingpong through both
 # providers and perftest's pairs through doorbell, so this boot's own XRC
 # pingpong and perftest pairs are left to it (CI's budget; perftest
-# through both providers on that kernel: check-roce-pairs.sh's pairs), and
+# through both providers on that kernel: check-roce-pairs.sh's pairs in
+# Debian 12's pair boot, which CI does not make), and
 # libmlx5's matrix measurement to a boot without --validate (stage cx's
 # sid boot).
 # Exit status: 1 if any part failed.
