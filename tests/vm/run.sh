@@ -327,10 +327,10 @@ kappend+=" ${DOORBELL_VM_APPEND:-}"
 qopt() { printf '%s' "${1//,/,,}"; } # escape commas in QEMU option values
 # shellcheck disable=SC2054 # commas are QEMU's
 case $arch in
-# -erms,-fsrm: without "fast REP MOVSB", the guest's kernel and glibc copy
-# with other instructions than REP MOVSB, which TCG runs several times more
-# slowly (doorbell-itest on rxe0 in one boot: 63 s against 70 s on Debian
-# 12's 6.1 and 64 s against 71 s on sid's kernel;
+# -erms,-fsrm: offered "fast REP MOVSB", the guest's kernel and glibc copy
+# with REP MOVSB, which TCG runs more slowly than the copies they use
+# without it (doorbell-itest on rxe0 in one boot: 63 s against 70 s on
+# Debian 12's 6.1 and 64 s against 71 s on sid's kernel;
 # docs/evidence/2026-12-07-ci-budget.md).
 amd64) qemu=(qemu-system-x86_64) machine=q35 cpu=max,-erms,-fsrm ;;
 # pauth-impdef: QEMU's own pointer-authentication hash, faster to emulate
