@@ -250,6 +250,10 @@ struct m5m_fly {
 	/* On the wire (m5m_wire_req.c): its PSNs, and responses received */
 	uint32_t psn, npsn;
 	uint32_t got;
+	/* A READ: the response its last request asked from.  A READ or
+	 * atomic: 1 + the response it was asked again for when one after it
+	 * came (0: none since its last request). */
+	uint32_t from, gap;
 	bool done; /* a READ's or atomic's response is all here */
 };
 
@@ -268,7 +272,8 @@ struct m5m_rsp {
 		bool valid;
 		uint32_t psn;
 		uint64_t orig;
-	} atom[8]; /* atomics answered, for duplicates */
+	} atom[16]; /* atomics answered, for duplicates: as many as a
+		     * requester may have unanswered (log_max_ra_res_qp 4) */
 	unsigned int atom_next;
 };
 
@@ -352,6 +357,7 @@ struct m5m_qp {
 	bool wire_rnr;
 	uint64_t wire_due; /* 0: no timer */
 	uint32_t wire_from;
+	uint32_t wire_nak; /* 1 + the PSN the last sequence NAK named */
 	struct m5m_rsp *rsp;
 };
 
@@ -558,9 +564,12 @@ uint64_t m5m_ack_deadline(const struct m5m_qp *qp);
  * too, one packet to the WQE's AV.  m5m_wire_rx takes a packet (BTH
  * onwards, no ICRC) addressed to qp (UD: grh, the GRH area's bytes);
  * m5m_wire_timer runs when dev->now reaches qp->wire_due.
+ * m5m_wire_reads_full: w is a READ or atomic, and max_rd_atomic of them
+ * wait for their responses already (w waits in the SQ).
  */
 int m5m_wire_send(struct m5m_qp *qp, const struct m5m_wqe *w,
 		  uint32_t *byte_cnt);
+bool m5m_wire_reads_full(const struct m5m_qp *qp, const struct m5m_wqe *w);
 void m5m_wire_rx(struct m5m_qp *qp, const uint8_t *pkt, size_t len,
 		 const uint8_t *grh);
 void m5m_wire_timer(struct m5m_qp *qp);

@@ -582,7 +582,8 @@ void m5m_sq_go(struct m5m_qp *qp, unsigned int budget)
 			       "QP 0x%x: WQE 0x%04x of %u WQEBBs runs past "
 			       "the SND dbrec 0x%04x",
 			       qp->qpn, qp->sq_exec, x->nbb, limit) ||
-		    (qp->fly && m5m_fly_fenced(qp, x))) {
+		    (qp->fly &&
+		     (m5m_fly_fenced(qp, x) || m5m_wire_reads_full(qp, x)))) {
 			free(f);
 			break;
 		}

@@ -12,12 +12,24 @@
  * - An ACK completes every WQE whose last PSN it covers; a READ or
  *   atomic completes when its responses are all here (their data lands
  *   in the local SGEs at completion, m5m_fly_land).
+ * - A READ's responses are taken in PSN order.  One past a gap is an
+ *   implied NAK (IBA 9.7.5.1.x, as rxe and hardware treat it): the READ
+ *   is asked again at once for the rest, from the first missing
+ *   response's PSN with the RETH moved on by the bytes already here
+ *   (the responder answers it as a duplicate), once per gap; that counts
+ *   as a retry, and new response data as progress.
+ * - The retry count starts again whenever the responder shows progress:
+ *   a WQE completes, a READ response brings data, or a sequence NAK
+ *   names a new PSN.
  * - A sequence NAK resends from its PSN (go-back-N); an RNR NAK waits its
  *   timer, then resends, rnr_retry times (7: for ever); another NAK fails
  *   its WQE with the matching syndrome and the QP goes to ERR.
  * - No answer for the local ACK timeout (4.096 us << timeout; 0: none)
  *   resends from the oldest unacknowledged PSN, retry_cnt times, then the
  *   WQE fails with TRANSPORT_RETRY_EXC.
+ * - At most max_rd_atomic READs and atomics wait for their responses
+ *   (the QPC's log_sra_max); another one waits in the SQ until one of
+ *   them is answered, and the WQEs behind it with it.
  * - UC sends the same packets, asks for no ACK and completes at once.
  * - A local error (a bad lkey) waits until what flies has completed, so
  *   that the completions stay in SQ order.
@@ -122,21 +134,27 @@ static int wire_xmit_msg(struct m5m_qp *qp, const struct m5m_fly *f,
 	return 0;
 }
 
-/* Send the WQE f holds from PSN from (its first for a READ or atomic). */
+/*
+ * Send the WQE f holds from PSN from; a READ from its first response not
+ * here yet, an atomic whole.
+ */
 static int wire_xmit(struct m5m_qp *qp, struct m5m_fly *f, uint32_t from)
 {
 	const struct m5m_wqe *w = &f->w;
 	struct ibt_atomic_eth ae;
 	struct ibt_reth reth;
+	uint64_t done_bytes;
 
+	f->gap = 0;
 	switch (w->opcode) {
 	case M5_OPCODE_RDMA_READ:
-		f->got = 0;
-		reth.va = htobe64(w->raddr);
+		f->from = f->got;
+		done_bytes = (uint64_t)f->got * m5m_mtu_bytes(qp->mtu);
+		reth.va = htobe64(w->raddr + done_bytes);
 		reth.rkey = htobe32(w->rkey);
-		reth.dma_len = htobe32(f->resp_len);
-		m5m_wire_tx(qp, NULL, IBT_READ_REQUEST, 0, f->psn, true, &reth,
-			    sizeof(reth), NULL, 0);
+		reth.dma_len = htobe32(f->resp_len - (uint32_t)done_bytes);
+		m5m_wire_tx(qp, NULL, IBT_READ_REQUEST, 0, f->psn + f->got,
+			    true, &reth, sizeof(reth), NULL, 0);
 		return 0;
 	case M5_OPCODE_ATOMIC_CS:
 	case M5_OPCODE_ATOMIC_FA:
@@ -193,6 +211,20 @@ static int wire_send_ud(struct m5m_qp *qp, const struct m5m_wqe *w,
 	qp->sq_psn = (qp->sq_psn + 1) & IBT_PSN_MASK;
 	free(msg);
 	return 0;
+}
+
+bool m5m_wire_reads_full(const struct m5m_qp *qp, const struct m5m_wqe *w)
+{
+	const struct m5m_fly *f;
+	unsigned int n = 0;
+
+	if (!qp->wire || (w->opcode != M5_OPCODE_RDMA_READ &&
+			  w->opcode != M5_OPCODE_ATOMIC_CS &&
+			  w->opcode != M5_OPCODE_ATOMIC_FA))
+		return false;
+	for (f = qp->fly; f; f = f->next)
+		n += f->resp && !f->done;
+	return n >= qp->max_rd_atomic;
 }
 
 int m5m_wire_send(struct m5m_qp *qp, const struct m5m_wqe *w,
@@ -294,7 +326,8 @@ static void wire_fail(struct m5m_qp *qp, uint8_t synd)
 
 /*
  * Complete the WQEs PSN acked covers (have: an ACK came; else only those
- * with no PSN of their own).  An ACK past a READ or atomic still waiting
+ * with no PSN of their own), and the READs and atomics whose responses
+ * are all here, in SQ order.  An ACK past a READ or atomic still waiting
  * for its response means the response was lost: it is asked again.
  */
 static void wire_reap(struct m5m_qp *qp, uint32_t acked, bool have)
@@ -303,12 +336,17 @@ static void wire_reap(struct m5m_qp *qp, uint32_t acked, bool have)
 	bool moved = false;
 
 	while ((f = qp->fly)) {
-		if (f->npsn &&
+		/* A READ or atomic all answered needs no ACK of its own. */
+		if (f->npsn && !(f->resp && f->done) &&
 		    (!have || !m5m_psn_le(f->psn + f->npsn - 1, acked)))
 			break;
 		if (f->resp && !f->done) {
-			if (have && m5m_psn_le(f->psn, acked))
+			/* Once, until an answer moves it on. */
+			if (have && m5m_psn_le(f->psn, acked) &&
+			    f->gap != f->got + 1) {
 				wire_resend(qp, f->psn);
+				f->gap = f->got + 1;
+			}
 			break;
 		}
 		moved = true;
@@ -359,9 +397,13 @@ static void wire_ack(struct m5m_qp *qp, uint32_t psn, uint8_t syn)
 		wire_reap(qp, psn - 1, true);
 		if (!qp->fly)
 			return;
-		if (val == IBT_NAK_PSN_SEQ)
+		if (val == IBT_NAK_PSN_SEQ) {
+			/* The responder took packets up to psn: progress. */
+			if (qp->wire_nak != psn + 1)
+				qp->retry_used = 0;
+			qp->wire_nak = psn + 1;
 			wire_resend(qp, psn);
-		else
+		} else
 			wire_fail(qp, nak_synd(val));
 		return;
 	default:
@@ -388,10 +430,29 @@ static void wire_read_resp(struct m5m_qp *qp, uint8_t op, uint32_t psn,
 	uint64_t mtu = m5m_mtu_bytes(qp->mtu), off;
 	bool first = op == IBT_READ_RESP_FIRST || op == IBT_READ_RESP_ONLY;
 	bool last = op == IBT_READ_RESP_LAST || op == IBT_READ_RESP_ONLY;
+	uint32_t k;
 
-	/* Out of order, or not the READ's: dropped (the timer resends). */
-	if (!f || f->w.opcode != M5_OPCODE_RDMA_READ ||
-	    ((psn - f->psn) & IBT_PSN_MASK) != f->got || first != !f->got)
+	if (!f || f->w.opcode != M5_OPCODE_RDMA_READ)
+		return; /* not a READ's */
+	k = (psn - f->psn) & IBT_PSN_MASK;
+	if (k < f->got)
+		return; /* here already */
+	if (k > f->got) {
+		/* A gap: ask for the rest, once per gap. */
+		if (f->gap == f->got + 1 || f != qp->fly)
+			return;
+		if (!m5m_ack_retry(qp)) {
+			wire_fail(qp, M5_SYND_TRANSPORT_RETRY_EXC_ERR);
+			return;
+		}
+		qp->dev->st.wire_resends++;
+		wire_xmit(qp, f, f->psn + f->got);
+		f->gap = f->got + 1;
+		qp->wire_due = m5m_ack_deadline(qp);
+		return;
+	}
+	/* A request's responses begin with FIRST (or ONLY). */
+	if (first != (f->got == f->from))
 		return;
 	off = (uint64_t)f->got * mtu;
 	if ((!last && n != mtu) || off + n > f->resp_len ||
@@ -399,6 +460,7 @@ static void wire_read_resp(struct m5m_qp *qp, uint8_t op, uint32_t psn,
 		return;
 	memcpy(f->resp + off, pay, n);
 	f->got++;
+	qp->retry_used = 0; /* progress */
 	if (last) {
 		f->done = true;
 		wire_reap(qp, f->psn + f->npsn - 1, true);

@@ -15,8 +15,8 @@
  *   requester tries again) and lands whole at its last (m5m_deliver);
  *   a WRITE's RETH is checked for the whole range at its first packet,
  *   its bytes land as they come.
- * - Answers: an ACK for every packet with AckReq, MSN the messages
- *   done; a remote access or invalid request NAK moves the QP to ERR.
+ * - Answers: an ACK for every packet with AckReq but a READ or atomic
+ *   request (its response acknowledges it), MSN the messages done; a remote access or invalid request NAK moves the QP to ERR.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -454,6 +454,8 @@ void m5m_wire_rsp_in(struct m5m_qp *qp, const uint8_t *pkt, size_t len)
 	if (!ok)
 		return;
 	qp->rsp->nak_sent = false;
-	if (ackreq && !uc)
+	/* A READ's or atomic's response is its acknowledgement. */
+	if (ackreq && !uc && op != IBT_READ_REQUEST && op != IBT_CMP_SWAP &&
+	    op != IBT_FETCH_ADD)
 		rsp_aeth(qp, IBT_AETH_NO_CREDIT, psn);
 }

@@ -874,6 +874,7 @@ void cx_eng_qp_moved(struct cx *cx, uint32_t qpn)
 	e->m.rnr_retry = cx_get(c, F_QPC_RNR_RETRY);
 	e->m.retry_cnt = cx_get(c, F_QPC_RETRY_COUNT);
 	e->m.timeout = cx_get(c, F_QPC_ACK_TIMEOUT);
+	e->m.max_rd_atomic = (uint8_t)(1u << cx_get(c, F_QPC_LOG_SRA_MAX));
 	e->m.min_rnr_timer = cx_get(c, F_QPC_MIN_RNR_NAK);
 	/*
 	 * The PSNs are the QP's live state: the QPC's are taken only at the

@@ -134,6 +134,7 @@ void t_move(struct cx *cx, uint16_t op, uint32_t qpn, const uint8_t *ctx)
  * responder access. */
 const uint8_t t_roce_gid[16] = { [10] = 0xff, [11] = 0xff, 10, 0, 0, 1 };
 unsigned int t_ack_timeout;
+unsigned int t_log_sra = 4;
 const uint8_t *t_rmac;
 
 void t_up(struct cx *cx, uint32_t qpn, uint32_t dest, uint32_t qkey, bool rts)
@@ -152,6 +153,8 @@ void t_up(struct cx *cx, uint32_t qpn, uint32_t dest, uint32_t qkey, bool rts)
 	cx_set(ctx, F_QPC_RETRY_COUNT, 7);
 	cx_set(ctx, F_QPC_VHCA_PORT_NUM, 1);
 	cx_set(ctx, F_QPC_ACK_TIMEOUT, t_ack_timeout);
+	cx_set(ctx, F_QPC_LOG_SRA_MAX, t_log_sra);
+	cx_set(ctx, F_QPC_LOG_RRA_MAX, 4);
 	/* RoCE (an Ethernet function): to its own GID, and t_rmac. */
 	if (cx->eth) {
 		cx_set(ads, F_ADS_HOP_LIMIT, 64);

@@ -80,6 +80,8 @@ struct t_rig *t_rig_with(struct cx *cx, uint32_t st, unsigned int lps,
  * MAC (t_rmac; NULL: the function's own, whose frames loop back).
  */
 extern unsigned int t_ack_timeout;
+/* log2 of the READs and atomics a QP has in flight at most (default 4). */
+extern unsigned int t_log_sra;
 extern const uint8_t t_roce_gid[16];
 extern const uint8_t *t_rmac;
 struct t_rig *t_rig(uint32_t st);

@@ -289,6 +289,93 @@ static void reordered_packets_land_in_order_once(void)
 	t_rig_free(r);
 }
 
+/*
+ * A READ's middle response is lost: the last one, past the gap, has the
+ * READ asked again at once for the rest (from the missing PSN, the RETH
+ * moved on), not from its start after the ACK timeout.
+ */
+static void read_response_gap_asks_again_for_the_rest_only(void)
+{
+	struct t_rig *r = roce_rig(CX_ST_RC);
+	uint64_t a = t_iova[0] + 0x100, b = t_iova[1] + 0x200;
+	uint8_t *wq;
+
+	t_fill(r, 1, b, 9000, 21);
+	wq = t_wqe(r, 0, M5_OPCODE_RDMA_READ, 3);
+	t_raddr(wq, r->key[1], b);
+	t_data(wq + 16, 9000, r->key[0], a);
+	t_ring(r, 0, 1);
+	pump(r, 1u << 2); /* 0 the request; 1, 2, 3 FIRST, MIDDLE, LAST */
+	CHECK(t_same(r, 0, a, 1, b, 9000));
+	CHECK_EQ(t_cqe(0, 0)->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_REQ);
+	CHECK_EQ(ops_of(IBT_READ_REQUEST), 2);
+	CHECK_EQ(ops_of(IBT_READ_RESP_FIRST), 2);
+	CHECK_EQ(ops_of(IBT_READ_RESP_MIDDLE), 1);
+	CHECK_EQ(ops_of(IBT_READ_RESP_LAST), 2);
+	CHECK_EQ(cx_eng_stats(r->cx)->ack_timeouts, 0);
+	CHECK_EQ(t_cqe(0, 1)->op_own >> 4, CQE_INVALID);
+	CHECK(!w.bad);
+	t_rig_free(r);
+}
+
+/*
+ * Two READs, the first one's response lost: the second's response asks
+ * the first again, and both complete, in order, without the ACK timer.
+ */
+static void read_answered_behind_a_lost_one_completes_after_it(void)
+{
+	struct t_rig *r = roce_rig(CX_ST_RC);
+	uint64_t a = t_iova[0] + 0x100, b = t_iova[1] + 0x200;
+	unsigned int i;
+	uint8_t *wq;
+
+	t_fill(r, 1, b, 64, 33);
+	for (i = 0; i < 2; i++) {
+		wq = t_wqe(r, 0, M5_OPCODE_RDMA_READ, 3);
+		t_raddr(wq, r->key[1], b + 32 * i);
+		t_data(wq + 16, 32, r->key[0], a + 32 * i);
+		t_ring(r, 0, 1);
+	}
+	pump(r, 1u << 2); /* 0, 1 the requests; 2 the first's response */
+	CHECK(t_same(r, 0, a, 1, b, 64));
+	CHECK_EQ(t_cqe(0, 0)->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_REQ);
+	CHECK_EQ(t_cqe(0, 1)->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_REQ);
+	CHECK_EQ(ops_of(IBT_READ_REQUEST), 3);
+	CHECK_EQ(cx_eng_stats(r->cx)->ack_timeouts, 0);
+	t_rig_free(r);
+}
+
+/* log_sra_max 0: one READ or atomic unanswered at most; the next waits. */
+static void reads_past_log_sra_max_wait_for_an_answer(void)
+{
+	struct t_rig *r;
+	uint64_t a = t_iova[0] + 0x100, b = t_iova[1] + 0x200;
+	unsigned int i;
+	uint8_t *wq;
+
+	t_log_sra = 0;
+	r = roce_rig(CX_ST_RC);
+	t_log_sra = 4;
+	t_fill(r, 1, b, 64, 45);
+	for (i = 0; i < 2; i++) {
+		wq = t_wqe(r, 0, i ? M5_OPCODE_ATOMIC_FA : M5_OPCODE_RDMA_READ,
+			   i ? 4 : 3);
+		t_raddr(wq, r->key[1], b + 32 * i);
+		if (i)
+			t_data(wq + 32, 8, r->key[0], a + 32);
+		else
+			t_data(wq + 16, 32, r->key[0], a);
+		t_ring(r, 0, 1);
+	}
+	CHECK_EQ(w.tail - w.head, 1); /* the READ; the atomic waits */
+	pump(r, 0);
+	CHECK(t_same(r, 0, a, 1, b, 32));
+	CHECK_EQ(t_cqe(0, 0)->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_REQ);
+	CHECK_EQ(t_cqe(0, 1)->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_REQ);
+	CHECK_EQ(ops_of(IBT_FETCH_ADD), 1);
+	t_rig_free(r);
+}
+
 /* No receive WQE: RNR NAK, and the SEND lands once one is posted. */
 static void send_without_a_receive_waits_for_rnr_and_lands_later(void)
 {
@@ -473,6 +560,9 @@ int main(int argc, char **argv)
 			lost_ack_brings_a_duplicate_that_lands_nothing_twice),
 		CHECK_TEST(duplicate_atomic_is_answered_without_running_twice),
 		CHECK_TEST(reordered_packets_land_in_order_once),
+		CHECK_TEST(read_response_gap_asks_again_for_the_rest_only),
+		CHECK_TEST(read_answered_behind_a_lost_one_completes_after_it),
+		CHECK_TEST(reads_past_log_sra_max_wait_for_an_answer),
 		CHECK_TEST(
 			send_without_a_receive_waits_for_rnr_and_lands_later),
 		CHECK_TEST(frame_with_a_bad_icrc_is_dropped_and_counted),
