@@ -4,7 +4,8 @@
  * vfio-user-pci device.
  *
  *	cx-server [--trace] [--eth [--mac MAC] [--wire SOCK --peer SOCK
- *		  [--loss N] [--reorder N] [--seed N]]] [--vectors N]
+ *		  [--loss N] [--reorder N] [--duplicate N] [--corrupt N]
+ *		  [--seed N] [--wire-ctl FILE]]] [--vectors N]
  *		  [--stats FILE] [--slow[=N]] SOCKET
  *
  * Serves one client (one guest boot) and exits when it disconnects.  With
@@ -15,8 +16,10 @@
  * MAC MAC (aa:bb:cc:dd:ee:ff; default CX_ETH_MAC); with --wire and --peer,
  * the port's wire (wire.h): a datagram UNIX socket bound at SOCK (--wire),
  * each frame one datagram to the peer's (--peer), lost with probability
- * --loss N, held back after the next with probability --reorder N (per
- * mille, from --seed); with
+ * --loss N, held back after the next with probability --reorder N, sent
+ * twice with --duplicate N, a bit flipped with --corrupt N (per mille,
+ * from --seed), those rates changed while it runs by the line of
+ * --wire-ctl FILE; with
  * --stats, FILE holds the engine's violation and statistic lines
  * (cx_eng_report) from the start and is replaced whenever their total or
  * the BlueFlame doorbells' count changes, so that a guest
@@ -88,6 +91,20 @@ static void dev_wire(void *dev)
 {
 	if (wire_recv(wire, 64, deliver, dev))
 		stats_write(dev);
+}
+
+/* The rate an option names (--loss, ...), or NULL. */
+static unsigned int *wire_rate(struct wire_rates *r, const char *opt)
+{
+	if (!strcmp(opt, "--loss"))
+		return &r->loss;
+	if (!strcmp(opt, "--reorder"))
+		return &r->reorder;
+	if (!strcmp(opt, "--duplicate"))
+		return &r->duplicate;
+	if (!strcmp(opt, "--corrupt"))
+		return &r->corrupt;
+	return NULL;
 }
 
 static bool parse_mac(const char *s, uint8_t *mac)
@@ -176,7 +193,8 @@ int main(int argc, char **argv)
 		.reset = dev_reset,
 		.timers = dev_timers,
 	};
-	struct wire_opts wo = { .seed = 1 };
+	struct wire_opts wo = { .seed = 1, .log = stderr };
+	unsigned int *rate;
 	struct cx *cx;
 	uint64_t bad;
 	int err, a = 1;
@@ -193,14 +211,13 @@ int main(int argc, char **argv)
 			wo.path = argv[++a];
 		} else if (!strcmp(argv[a], "--peer") && a + 2 < argc) {
 			wo.peer = argv[++a];
-		} else if (!strcmp(argv[a], "--loss") && a + 2 < argc) {
-			wo.loss = strtoul(argv[++a], NULL, 0);
-			if (wo.loss > 1000)
+		} else if ((rate = wire_rate(&wo.rates, argv[a])) &&
+			   a + 2 < argc) {
+			*rate = strtoul(argv[++a], NULL, 0);
+			if (*rate > 1000)
 				break;
-		} else if (!strcmp(argv[a], "--reorder") && a + 2 < argc) {
-			wo.reorder = strtoul(argv[++a], NULL, 0);
-			if (wo.reorder > 1000)
-				break;
+		} else if (!strcmp(argv[a], "--wire-ctl") && a + 2 < argc) {
+			wo.ctl = argv[++a];
 		} else if (!strcmp(argv[a], "--seed") && a + 2 < argc) {
 			wo.seed = strtoul(argv[++a], NULL, 0);
 		} else if (!strcmp(argv[a], "--vectors") && a + 2 < argc) {
@@ -224,7 +241,8 @@ int main(int argc, char **argv)
 		fprintf(stderr,
 			"usage: cx-server [--trace] [--eth [--mac MAC] "
 			"[--wire SOCK --peer SOCK [--loss N] [--reorder N] "
-			"[--seed N]]] [--vectors N] [--stats FILE] "
+			"[--duplicate N] [--corrupt N] [--seed N] "
+			"[--wire-ctl FILE]]] [--vectors N] [--stats FILE] "
 			"[--slow[=N]] "
 			"SOCKET\n");
 		return 2;

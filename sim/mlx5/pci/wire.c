@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
@@ -19,8 +20,15 @@ enum {
 	 * go out when it has (the receiving server is busy with its guest);
 	 * beyond this many they are lost and counted (wire_overflow).
 	 */
-	BACKLOG = 8192,
+	BACKLOG = 65536,
 	RETRY_NS = 50000,
+	CTL_NS = 20000000, /* the control file is looked at this often */
+	LABEL_MAX = 48,
+};
+
+struct counts {
+	uint64_t sent, lost, reordered, duplicated, corrupted, received,
+		overflow;
 };
 
 struct frame {
@@ -31,16 +39,23 @@ struct frame {
 struct wire {
 	int fd;
 	struct sockaddr_un peer;
-	unsigned int loss, reorder;
+	struct wire_rates r;
 	uint32_t rng;
+	/* The control file: when it was last looked at, its change time. */
+	const char *ctl;
+	FILE *log;
+	int64_t ctl_seen;
+	struct timespec ctl_ctime;
+	char label[LABEL_MAX];
+	struct counts mark; /* the counts when the segment began */
 	/* The frame held back, and when it is due; held_len 0: none. */
 	uint8_t held[MAX_FRAME];
 	unsigned int held_len;
 	int64_t held_due;
-	uint8_t buf[MAX_FRAME];
+	uint8_t buf[MAX_FRAME], bent[MAX_FRAME];
 	struct frame *backlog[BACKLOG];
 	unsigned int bl_head, bl_n;
-	uint64_t sent, lost, reordered, received, overflow;
+	struct counts c;
 };
 
 static int64_t now_ns(void)
@@ -77,9 +92,11 @@ struct wire *wire_open(const struct wire_opts *o)
 
 	if (!w)
 		return NULL;
-	w->loss = o->loss;
-	w->reorder = o->reorder;
+	w->r = o->rates;
 	w->rng = o->seed ? o->seed : 1;
+	w->ctl = o->ctl;
+	w->log = o->log ? o->log : stderr;
+	strcpy(w->label, "-");
 	if (!unix_addr(&a, o->path) || !unix_addr(&w->peer, o->peer)) {
 		free(w);
 		errno = ENAMETOOLONG;
@@ -123,12 +140,12 @@ static int try_put(struct wire *w, const uint8_t *frame, unsigned int len)
 {
 	if (sendto(w->fd, frame, len, 0, (struct sockaddr *)&w->peer,
 		   sizeof(w->peer)) >= 0) {
-		w->sent++;
+		w->c.sent++;
 		return 0;
 	}
 	if (errno == EAGAIN || errno == EWOULDBLOCK || errno == ENOBUFS)
 		return 1;
-	w->lost++;
+	w->c.lost++;
 	return -1;
 }
 
@@ -157,7 +174,7 @@ static void put(struct wire *w, const uint8_t *frame, unsigned int len)
 		return;
 	f = w->bl_n < BACKLOG ? malloc(sizeof(*f) + len) : NULL;
 	if (!f) {
-		w->overflow++;
+		w->c.overflow++;
 		return;
 	}
 	f->len = len;
@@ -165,13 +182,122 @@ static void put(struct wire *w, const uint8_t *frame, unsigned int len)
 	w->backlog[(w->bl_head + w->bl_n++) % BACKLOG] = f;
 }
 
+static void segment_report(const struct wire *w, FILE *f)
+{
+	const struct counts *c = &w->c, *m = &w->mark;
+
+	fprintf(f,
+		"stat: wire_segment %s sent %llu lost %llu reordered %llu "
+		"duplicated %llu corrupted %llu received %llu overflow %llu\n",
+		w->label, (unsigned long long)(c->sent - m->sent),
+		(unsigned long long)(c->lost - m->lost),
+		(unsigned long long)(c->reordered - m->reordered),
+		(unsigned long long)(c->duplicated - m->duplicated),
+		(unsigned long long)(c->corrupted - m->corrupted),
+		(unsigned long long)(c->received - m->received),
+		(unsigned long long)(c->overflow - m->overflow));
+}
+
+/* "label NAME loss N ...": into RATES and LABEL; false if malformed. */
+static bool ctl_parse(char *line, struct wire_rates *rates, char *label)
+{
+	char *save = NULL, *k, *v, *end;
+	unsigned long n;
+
+	memset(rates, 0, sizeof(*rates));
+	strcpy(label, "-");
+	for (k = strtok_r(line, " \t\n", &save); k;
+	     k = strtok_r(NULL, " \t\n", &save)) {
+		v = strtok_r(NULL, " \t\n", &save);
+		if (!v)
+			return false;
+		if (!strcmp(k, "label")) {
+			if (strlen(v) >= LABEL_MAX)
+				return false;
+			strcpy(label, v);
+			continue;
+		}
+		n = strtoul(v, &end, 10);
+		if (*end || n > 1000)
+			return false;
+		if (!strcmp(k, "loss"))
+			rates->loss = n;
+		else if (!strcmp(k, "reorder"))
+			rates->reorder = n;
+		else if (!strcmp(k, "duplicate"))
+			rates->duplicate = n;
+		else if (!strcmp(k, "corrupt"))
+			rates->corrupt = n;
+		else
+			return false;
+	}
+	return true;
+}
+
+/* The control file, if it changed since the last look (wire.h). */
+static void ctl_poll(struct wire *w)
+{
+	struct wire_rates rates;
+	char line[256], copy[256], label[LABEL_MAX];
+	int64_t now;
+	struct stat st;
+	FILE *f;
+
+	if (!w->ctl)
+		return;
+	now = now_ns();
+	if (now - w->ctl_seen < CTL_NS)
+		return;
+	w->ctl_seen = now;
+	if (stat(w->ctl, &st) || (st.st_ctim.tv_sec == w->ctl_ctime.tv_sec &&
+				  st.st_ctim.tv_nsec == w->ctl_ctime.tv_nsec))
+		return;
+	w->ctl_ctime = st.st_ctim;
+	f = fopen(w->ctl, "r");
+	if (!f)
+		return;
+	if (!fgets(line, sizeof(line), f))
+		line[0] = 0;
+	fclose(f);
+	line[strcspn(line, "\n")] = 0;
+	strcpy(copy, line);
+	if (!ctl_parse(line, &rates, label)) {
+		fprintf(w->log, "wire: %s: cannot read \"%s\", rates kept\n",
+			w->ctl, copy);
+		return;
+	}
+	segment_report(w, w->log);
+	w->mark = w->c;
+	w->r = rates;
+	strcpy(w->label, label);
+}
+
+/* FRAME with one bit flipped past its Ethernet header, in w->bent. */
+static const uint8_t *corrupt(struct wire *w, const uint8_t *frame,
+			      unsigned int len)
+{
+	unsigned int hi = draw(w), at = 14 + (hi * 1000 + draw(w)) % (len - 14);
+
+	memcpy(w->bent, frame, len);
+	w->bent[at] ^= (uint8_t)(1 << draw(w) % 8);
+	w->c.corrupted++;
+	return w->bent;
+}
+
 void wire_send(struct wire *w, const uint8_t *frame, unsigned int len)
 {
 	if (len > MAX_FRAME)
 		return;
-	if (w->loss && draw(w) < w->loss) {
-		w->lost++;
+	ctl_poll(w);
+	if (w->r.loss && draw(w) < w->r.loss) {
+		w->c.lost++;
 		return;
+	}
+	if (w->r.corrupt && len > 14 && draw(w) < w->r.corrupt)
+		frame = corrupt(w, frame, len);
+	if (w->r.duplicate && draw(w) < w->r.duplicate) {
+		put(w, frame, len);
+		w->c.duplicated++;
 	}
 	if (w->held_len) {
 		/* The frame held back goes after this one. */
@@ -180,11 +306,11 @@ void wire_send(struct wire *w, const uint8_t *frame, unsigned int len)
 		w->held_len = 0;
 		return;
 	}
-	if (w->reorder && draw(w) < w->reorder) {
+	if (w->r.reorder && draw(w) < w->r.reorder) {
 		memcpy(w->held, frame, len);
 		w->held_len = len;
 		w->held_due = now_ns() + HOLD_NS;
-		w->reordered++;
+		w->c.reordered++;
 		return;
 	}
 	put(w, frame, len);
@@ -220,7 +346,7 @@ unsigned int wire_recv(struct wire *w, unsigned int max,
 
 		if (got < 0)
 			break;
-		w->received++;
+		w->c.received++;
 		deliver(arg, w->buf, (unsigned int)got);
 	}
 	return n;
@@ -228,12 +354,20 @@ unsigned int wire_recv(struct wire *w, unsigned int max,
 
 void wire_report(const struct wire *w, FILE *f)
 {
-	fprintf(f, "stat: wire_sent %llu\n", (unsigned long long)w->sent);
-	fprintf(f, "stat: wire_lost %llu\n", (unsigned long long)w->lost);
+	const struct counts *c = &w->c;
+
+	if (w->ctl)
+		segment_report(w, f);
+	fprintf(f, "stat: wire_sent %llu\n", (unsigned long long)c->sent);
+	fprintf(f, "stat: wire_lost %llu\n", (unsigned long long)c->lost);
 	fprintf(f, "stat: wire_reordered %llu\n",
-		(unsigned long long)w->reordered);
+		(unsigned long long)c->reordered);
+	fprintf(f, "stat: wire_duplicated %llu\n",
+		(unsigned long long)c->duplicated);
+	fprintf(f, "stat: wire_corrupted %llu\n",
+		(unsigned long long)c->corrupted);
 	fprintf(f, "stat: wire_received %llu\n",
-		(unsigned long long)w->received);
+		(unsigned long long)c->received);
 	fprintf(f, "stat: wire_overflow %llu\n",
-		(unsigned long long)w->overflow);
+		(unsigned long long)c->overflow);
 }
