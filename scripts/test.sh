@@ -43,7 +43,7 @@ stage_table=(
 	"demo|scripts/demo.sh from a clean clone; checks both perftest results"
 	"trixie_host|the demo and build,unit stages on a Debian 13 host: a fresh trixie root, chrooted (tests/host/fresh-root.sh)"
 	"guest|the guest suites on Soft-RoCE under QEMU (tests/guest/suite.sh)"
-	"twohost|two guests over a lossy virtual wire (tests/twohost/run-all.sh)"
+	"twohost|two guests over a lossy virtual wire (tests/twohost/run-all.sh); the same on the software ConnectX's wire, through doorbell and through libmlx5 (--connectx)"
 	"packages|.deb with lintian, RPM, the package take-over in the guest"
 	"trixie|Debian 13 guest (rdma-core 56, Linux 6.12): this build and a native one, apps, rdma-core suite, pyverbs, bad-input matrix, against the stock provider; the .deb take-over (tests/guest/distro-suite.sh)"
 	"twohost_trixie|the two-host loss tests on Debian 13's kernel (Linux 6.12) in its own profile, 10% loss added (tests/twohost/run-all.sh --distro trixie)"
@@ -264,11 +264,16 @@ stage_guest() {
 }
 
 # Two guests on one virtual wire, netem loss/reorder/duplicate/corruption;
-# every byte verified (docs/reliability.md, "Two hosts").
+# every byte verified (docs/reliability.md, "Two hosts").  Then the same
+# scenarios on two software ConnectX functions, one per guest, on the
+# device's wire (docs/connectx-ethernet.md, "Two hosts"): through doorbell,
+# and through libmlx5 on the same device, the referee.
 stage_twohost() {
 	need_build || return
 	need_guest || return
 	tests/twohost/run-all.sh --build "$build" | record
+	tests/twohost/run-all.sh --build "$build" --connectx | record
+	tests/twohost/run-all.sh --build "$build" --connectx --stock | record
 }
 
 stage_packages() {

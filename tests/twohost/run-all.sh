@@ -4,7 +4,8 @@
 # Two-host reliability tests: boots two QEMU guests joined by a virtual wire
 # (tests/vm/run2.sh), each with rxe0 on its virtio NIC, and runs rdma_xfer
 # between them through doorbell for every scenario in one boot, changing the
-# netem qdisc on both guests' egress between scenarios (tests/twohost/guest.sh).
+# netem qdisc on both guests' egress between scenarios (tests/twohost/guest.sh);
+# or the same on the software ConnectX (--connectx).
 # Prints one PASS/FAIL line per test (a test passes when both hosts pass it),
 # notes on kernel warnings, and a summary: bytes verified, WRs completed,
 # netem loss rates, run time.
@@ -15,7 +16,9 @@
 #   --scenarios "S..." default "noloss loss1 loss5 reorder_dup corrupt"; also
 #                      NAME_mixed (every RC opcode on every QP), see guest.sh
 #   --xfer-args "..."  rdma_xfer options for every scenario
-#                      (default "-n 32 -m 4194304 -r 1048576 -u 1000 -t 16")
+#                      (default "-n 32 -m 4194304 -r 1048576 -u 1000 -t 16";
+#                      --connectx: "-n 16 -m 1048576 -r 65536 -u 1000 -t 16",
+#                      see below)
 #   --phase SECS       bound of each rdma_xfer phase (default 150, times
 #                      the distribution's scale)
 #   --timeout SECS     bound of the whole guest run (default 900, times the
@@ -30,6 +33,30 @@
 #   --stock            run the stock provider (librxe) instead of doorbell, to
 #                      tell kernel failures from provider ones; test names
 #                      become twohost_stock_* (twohost_D_stock_*)
+#   --connectx         the software ConnectX instead of rxe (issue #32): two
+#                      cx-servers, Ethernet functions on one wire (their
+#                      frames between them over a socket), one per guest
+#                      (run2.sh --cx); the scenarios set the wire's rates
+#                      (sim/mlx5/pci/wire.h) instead of netem; with --stock,
+#                      libmlx5 serves. Test names become twohost_cx_*
+#                      (twohost_cx_libmlx5_*, and D_ before cx_ as above).
+#                      The host adds, per scenario, twohost_cx_wire_injected
+#                      (the servers' counts of frames lost, reordered or
+#                      duplicated, corrupted); per run, that the engines
+#                      resent RC packets and dropped the corrupted ones by
+#                      their ICRC when a scenario asked for it, and that
+#                      both servers ended clean (no violation, no crash).
+#                      The device's requester puts a message's packets on
+#                      the wire at once, unpaced, and resends go-back-N
+#                      the same way; the wire queues 65,536 frames and
+#                      drops the rest (overflow, in the summary), as a
+#                      switch's buffer would. rxe's 32 messages of up to 4
+#                      MiB a QP and READs of 1 MiB overflow it under loss,
+#                      and the congestion defeats the retry counts: the
+#                      default messages are smaller, and the reorder_dup
+#                      scenario reorders and duplicates 2% (netem: 15%
+#                      and 2%), where one NAK every few packets would
+#                      flood it
 #   --log FILE         keep the full guest output (default: a temporary file,
 #                      shown in part on failure)
 #   --no-rerun         no second boot (see below)
@@ -52,11 +79,12 @@ top=$(cd "$here/../.." && pwd)
 
 build=
 scenarios="noloss loss1 loss5 reorder_dup corrupt"
-xfer_args="-n 32 -m 4194304 -r 1048576 -u 1000 -t 16"
+xfer_args=
 phase=
 timeout_s=
 distro=bookworm
 stock=0
+cx=0
 netem_limit=
 log=
 verbose=0
@@ -71,6 +99,7 @@ while (($#)); do
 	--timeout) timeout_s=${2:?}; shift ;;
 	--distro) distro=${2:?}; shift ;;
 	--stock) stock=1 ;;
+	--connectx) cx=1 rerun=0 ;;
 	--netem-limit) netem_limit=${2:?}; shift ;;
 	--log) log=${2:?}; shift ;;
 	--no-rerun) rerun=0 ;;
@@ -88,6 +117,10 @@ trixie | sid) scale=3 kname=${distro}_ ;;
 *) echo "run-all.sh: unknown --distro '$distro' (bookworm, trixie or sid)" >&2; exit 2 ;;
 esac
 phase=${phase:-$((150 * scale))}
+if [[ -z $xfer_args ]]; then
+	xfer_args="-n 32 -m 4194304 -r 1048576 -u 1000 -t 16"
+	((cx)) && xfer_args="-n 16 -m 1048576 -r 65536 -u 1000 -t 16"
+fi
 timeout_s=${timeout_s:-$((900 * scale))}
 
 t0=$SECONDS
@@ -113,7 +146,19 @@ trap 'rm -rf "$tmp"' EXIT
 run2=("$top/tests/vm/run2.sh" --distro "$distro" --timeout "$timeout_s" --grace 30
 	--env "TWOHOST_PHASE_S=$phase" --env "TWOHOST_XFER_ARGS=$xfer_args")
 [[ -n $netem_limit ]] && run2+=(--env "TWOHOST_NETEM_LIMIT=$netem_limit")
-if ((stock)); then
+if ((cx)); then
+	server=$build/sim/mlx5/pci/cx-server
+	[[ -x $server ]] || { fail twohost_cx_server_built "no $server"; exit 1; }
+	cxdir=$tmp/cx
+	mkdir -p "$cxdir/a" "$cxdir/b"
+	run2+=(--cx "$cxdir")
+	prov=doorbell
+	((stock)) && prov=libmlx5
+	run2+=(--env "TWOHOST_PROVIDER=$prov")
+	prefix=twohost_${kname}cx_
+	((stock)) && prefix+=libmlx5_
+	echo "== two hosts ($distro) on the software ConnectX's wire, through $prov; scenarios: $scenarios"
+elif ((stock)); then
 	run2+=(--keep-stock --env TWOHOST_PROVIDER=stock)
 	prefix=twohost_${kname}stock_
 	echo "== two hosts ($distro), stock provider (librxe); scenarios: $scenarios"
@@ -135,14 +180,56 @@ show() {
 			sed -u 's/^/    /'
 	fi
 }
+# --connectx: the two functions' servers, A's and B's, on one wire whose
+# rates the guests set (DIR/wire.ctl); each serves one boot and exits.
+cx_servers_start() {
+	local r peer seed=1 mac=78
+	for r in a b; do
+		peer=b
+		[[ $r == b ]] && peer=a mac=79 seed=2
+		rm -f "$cxdir/$r.sock" "$cxdir/wire.ctl"
+		"$server" --eth --mac "00:02:c9:00:63:$mac" --wire "$cxdir/wire.$r" \
+			--peer "$cxdir/wire.$peer" --seed "$seed" --wire-ctl "$cxdir/wire.ctl" \
+			--stats "$cxdir/$r/violations" "$cxdir/$r.sock" 2>"$cxdir/server.$r.log" &
+		cx_pid[$r]=$!
+	done
+	for _ in $(seq 50); do
+		[[ -S $cxdir/a.sock && -S $cxdir/b.sock ]] && return
+		sleep 0.1
+	done
+	fail twohost_cx_servers_listen "$(cat "$cxdir"/server.*.log)"
+	exit 1
+}
+# Their end (they exit when QEMU hangs up): the status of each, in cx_rc.
+declare -A cx_pid cx_rc
+cx_servers_end() {
+	local r
+	for r in a b; do
+		for _ in $(seq 50); do
+			kill -0 "${cx_pid[$r]}" 2>/dev/null || break
+			sleep 0.1
+		done
+		kill "${cx_pid[$r]}" 2>/dev/null && echo "note: cx-server $r still running after QEMU exited: stopped"
+		cx_rc[$r]=0
+		wait "${cx_pid[$r]}" || cx_rc[$r]=$?
+	done
+}
+
 # boot LOG SCENARIO...: one boot of the pair for SCENARIOs, its output in
 # LOG; sets rc, and res_a/res_b (test name to PASS or "FAIL why").
 declare -A res_a res_b
 boot() {
 	local blog=$1 line h r n why v
 	shift
+	((cx)) && cx_servers_start
 	"${run2[@]}" -- "$here/guest.sh" "$build" "$@" 2>&1 | tee "$blog" | show
 	rc=${PIPESTATUS[0]}
+	((cx)) && cx_servers_end
+	# The servers' logs beside a kept guest log.
+	if ((cx)) && [[ $blog != "$tmp"/* ]]; then
+		cp "$cxdir/server.a.log" "$blog.server.a"
+		cp "$cxdir/server.b.log" "$blog.server.b"
+	fi
 	# A test passes when both hosts print PASS for it.
 	while IFS= read -r line; do
 		if [[ $line =~ ^([AB])\|\ (PASS|FAIL)\ ([A-Za-z0-9_]+)(:\ (.*))?$ ]]; then
@@ -212,13 +299,73 @@ while read -r _ label expect; do
 		rc_atomics_L_exact rc_completions_L_exactly_once_in_order ud_L_intact_or_missing; do
 		expected+=("twohost_${t/L/$label}")
 	done
-	((stock)) || expected+=("twohost_served_by_doorbell_$label")
-	[[ $expect != none ]] && expected+=("twohost_netem_injected_$label")
+	if ((cx)); then
+		expected+=("twohost_served_$label" "twohost_no_violations_$label")
+	else
+		((stock)) || expected+=("twohost_served_by_doorbell_$label")
+		[[ $expect != none ]] && expected+=("twohost_netem_injected_$label")
+	fi
 done <<<"$labels"
 # Anything else the guests reported (e.g. twohost_scenario_known).
 for n in "${!res_a[@]}" "${!res_b[@]}"; do
 	[[ " ${expected[*]} " == *" $n "* ]] || expected+=("$n")
 done
+
+# --connectx: what the wire did in each scenario, by the label the guests
+# wrote (sum of both ends' segments); the engines' RC resends and ICRC
+# drops; the servers' end.
+cx_verdicts() {
+	local bad=0 label expect what n got r why
+	while read -r _ label expect; do
+		[[ $expect == none ]] && continue
+		case "$label" in
+		*corrupt*) what=corrupted ;;
+		*reorder*) what='reordered duplicated' ;;
+		*) what=lost ;;
+		esac
+		got=0
+		for n in $what; do
+			got=$((got + $(awk -v l="$label" -v k="$n" '$1 == "stat:" && $2 == "wire_segment" && $3 == l {
+				for (i = 4; i < NF; i++) if ($i == k) s += $(i + 1) } END { print s + 0 }' "$cxdir"/server.?.log)))
+		done
+		if ((got > 0)); then
+			pass "${prefix}wire_injected_$label" "$got frames ${what// / or }"
+		else
+			fail "${prefix}wire_injected_$label" "the wire reports no frame ${what// / or }"
+			bad=1
+		fi
+	done <<<"$labels"
+	echo "the wire, both ways: $(awk '$1 == "stat:" && $2 ~ /^(wire_|roce_(bad_icrc|packets))/ && $2 != "wire_segment" {
+		k = substr($2, 1, 5) == "wire_" ? substr($2, 6) : $2; v[k] += $3; if (!(k in o)) { o[k] = n++; names[n - 1] = k } }
+		END { for (i = 0; i < n; i++) printf "%s%s %d", i ? ", " : "", names[i], v[names[i]] }' "$cxdir"/server.?.log)"
+	# Frames lost, reordered or corrupted: the requesters resent.
+	n=$(awk '/^stat: roce_packets / { s += $7 } END { print s + 0 }' "$cxdir"/server.?.log)
+	if grep -qE '^stat: wire_segment [^ ]+ sent [0-9]+ lost [1-9]' "$cxdir"/server.?.log; then
+		if ((n > 0)); then pass "${prefix}rc_resent_what_the_wire_lost" "$n RoCE packets resent"; else
+			fail "${prefix}rc_resent_what_the_wire_lost" "the wire lost frames, and no RoCE packet was resent"
+			bad=1
+		fi
+	fi
+	n=$(awk '/^stat: roce_bad_icrc / { s += $3 } END { print s + 0 }' "$cxdir"/server.?.log)
+	if grep -qE '^stat: wire_segment .* corrupted [1-9]' "$cxdir"/server.?.log; then
+		if ((n > 0)); then pass "${prefix}icrc_drops_corrupted_packets" "$n RoCE packets dropped"; else
+			fail "${prefix}icrc_drops_corrupted_packets" "the wire corrupted frames, and no ICRC failed"
+			bad=1
+		fi
+	fi
+	why=
+	for r in a b; do
+		((${cx_rc[$r]:-1} == 0)) || why+="${why:+; }cx-server $r exited with status ${cx_rc[$r]:-none}"
+		grep -qE 'ERROR: (Address|Leak)Sanitizer|runtime error:' "$cxdir/server.$r.log" &&
+			why+="${why:+; }a sanitizer report from $r"
+	done
+	if [[ -z $why ]]; then pass "${prefix}servers_end_clean"; else
+		fail "${prefix}servers_end_clean" "$why"
+		grep -hE '^(violations|stat: (wire|roce))' "$cxdir"/server.?.log | sed 's/^/    /'
+		bad=1
+	fi
+	return "$bad"
+}
 
 failed=0
 for n in "${expected[@]}"; do
@@ -237,6 +384,7 @@ for n in "${expected[@]}"; do
 	printf -v j '%s; ' "${why[@]}"
 	fail "$name" "${j%; }"
 done
+((cx)) && { cx_verdicts || failed=1; }
 if ((rc == 124 || rc == 125)); then
 	fail "${prefix}guests_complete" "run2.sh exit $rc (124 timeout, 125 guest set-up or crash)"
 	failed=1

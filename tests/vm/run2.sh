@@ -24,14 +24,24 @@
 #   --wire dgram|socket   QEMU netdev joining the NICs: -netdev dgram (default)
 #                    or -netdev socket,udp=; UDP on 127.0.0.1 only, free ports
 #   --console PREFIX save the kernel consoles to PREFIX.a and PREFIX.b
+#   --cx DIR         the software ConnectX instead of rxe and the virtio NIC:
+#                    guest A gets the Ethernet function served on DIR/a.sock,
+#                    B the one on DIR/b.sock (cx-server --eth, the two
+#                    servers on one wire: tests/twohost/run-all.sh
+#                    --connectx starts them); DIR is shared with both guests
+#                    (DOORBELL_VM_CX_DIR). In the guest, mlx5_core and mlx5_ib
+#                    load (tests/guest/mlx5/guest-cx.sh), and mlx5e's netdev
+#                    and its RDMA device take the NIC's and rxe0's places
 #   -v, --verbose    run.sh's progress and consoles on stderr
 #   -h, --help       this text
 #
 # Each command runs as with run.sh, but on rxe0 (or run.sh's
 # DOORBELL_VM_LINK_TYPE device) over the virtio NIC (the dummy d0 and the
-# device run.sh made on it are removed), with
+# device run.sh made on it are removed), or with --cx on the function's
+# mlx5e netdev and RDMA device, with
 #   DOORBELL_VM_HOST=a|b  DOORBELL_VM_NETDEV=<NIC>  DOORBELL_VM_IPV4=<own>
 #   DOORBELL_VM_PEER_IPV4=<other>  DOORBELL_VM_GID_INDEX=<index of ::ffff:own>
+#   DOORBELL_VM_IBDEV=<the RDMA device>
 # and the modules virtio_net (net_failover, failover) and sch_netem loaded,
 # so the command can shape its egress with "tc qdisc ... netem".
 # Output: stdout and stderr of A and B (and of their run.sh) on stdout, each
@@ -39,8 +49,8 @@
 # Exit status: 0 if both commands exit 0; otherwise A's status if non-zero,
 # else B's (124 timeout, 125 guest set-up failure, as run.sh).
 #
-# Internal: inside the guest run.sh runs "run2.sh --in-guest a|b -- CMD",
-# which sets up the NIC and the device and then executes CMD.
+# Internal: inside the guest run.sh runs "run2.sh --in-guest a|b [--cx] --
+# CMD", which sets up the NIC and the device and then executes CMD.
 
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
@@ -59,11 +69,13 @@ usage() { sed -n '3,/^$/s/^# \{0,1\}//p' "$0"; }
 
 # ---------------------------------------------------------------------------
 # Guest side: replace d0 and the device run.sh made on it (rxe0, or KIND0 of
-# DOORBELL_VM_LINK_TYPE=KIND) by the same device on the virtio NIC, then
-# exec COMMAND.
+# DOORBELL_VM_LINK_TYPE=KIND) by the same device on the virtio NIC, or
+# (--cx) take the ConnectX function's netdev and RDMA device; then exec
+# COMMAND.
 in_guest() {
-	local role=$1 mac ip peer nic='' n a t g gid state want_gid dev kind
+	local role=$1 mac ip peer nic='' n a t g gid state want_gid dev kind cx=0
 	shift
+	[[ ${1:-} == --cx ]] && { cx=1; shift; }
 	[[ ${1:-} == -- ]] && shift
 	case "$role" in
 	a) mac=$mac_a ip=$ipv4_a peer=$ipv4_b ;;
@@ -71,31 +83,46 @@ in_guest() {
 	*) say "--in-guest a|b"; exit 125 ;;
 	esac
 	# No udev in the guest: load the NIC driver (pulls net_failover and
-	# failover) and netem from the unpacked kernel's tree.
-	modprobe -a virtio_net sch_netem || { say "modprobe virtio_net sch_netem failed"; exit 125; }
+	# failover) and netem from the unpacked kernel's tree (with --cx,
+	# guest-cx.sh loaded mlx5_core and mlx5_ib).
+	if ((cx)); then
+		modprobe sch_netem || { say "modprobe sch_netem failed"; exit 125; }
+	else
+		modprobe -a virtio_net sch_netem || { say "modprobe virtio_net sch_netem failed"; exit 125; }
+	fi
 	for ((t = 0; t < 100; t++)); do
 		for n in /sys/class/net/*; do
 			a=
 			read -r a <"$n/address" 2>/dev/null || true
-			if [[ $a == "$mac" ]]; then nic=${n##*/}; fi
+			# --cx: the netdev with an RDMA device, mlx5e's.
+			if [[ $a == "$mac" ]] || { ((cx)) && [[ -e $n/device/infiniband ]]; }; then
+				nic=${n##*/}
+			fi
 		done
 		[[ -n $nic ]] && break
 		sleep 0.1
 	done
-	[[ -n $nic ]] || { say "no NIC with MAC $mac"; ip -br link >&2; exit 125; }
-	dev=$(db_ibdev)
-	kind=$(db_link_type)
-	# run.sh's device sits on the dummy d0: remove both.
-	if [[ -e /sys/class/infiniband/$dev ]]; then
-		rdma link delete "$dev" || { say "rdma link delete $dev failed"; exit 125; }
+	[[ -n $nic ]] || { say "no NIC with MAC $mac (or with --cx, of the ConnectX)"; ip -br link >&2; exit 125; }
+	if ((cx)); then
+		dev=$(ls "/sys/class/net/$nic/device/infiniband")
+		export DOORBELL_VM_CX_DIR=${DOORBELL_VM_CX_DIR:?}
+	else
+		dev=$(db_ibdev)
+		kind=$(db_link_type)
+		# run.sh's device sits on the dummy d0: remove both.
+		if [[ -e /sys/class/infiniband/$dev ]]; then
+			rdma link delete "$dev" || { say "rdma link delete $dev failed"; exit 125; }
+		fi
+		if [[ -e /sys/class/net/d0 ]]; then ip link del d0 || true; fi
 	fi
-	if [[ -e /sys/class/net/d0 ]]; then ip link del d0 || true; fi
 	ip -batch - <<EOF || { say "cannot configure $nic"; exit 125; }
 addr add $ip/$prefix dev $nic
 link set $nic up
 EOF
-	rdma link add "$dev" type "$kind" netdev "$nic" ||
-		{ say "rdma link add $dev type $kind netdev $nic failed"; exit 125; }
+	if ((!cx)); then
+		rdma link add "$dev" type "$kind" netdev "$nic" ||
+			{ say "rdma link add $dev type $kind netdev $nic failed"; exit 125; }
+	fi
 	local g1 g2 g3 g4
 	IFS=. read -r g1 g2 g3 g4 <<<"$ip"
 	printf -v want_gid '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' "$g1" "$g2" "$g3" "$g4"
@@ -137,6 +164,7 @@ smp=1
 wire=dgram
 console=
 verbose=0
+cx=
 while (($#)); do
 	case "$1" in
 	--out) out=${2:?--out needs a directory}; shift ;;
@@ -160,6 +188,7 @@ while (($#)); do
 	--wire=*) wire=${1#*=} ;;
 	--console) console=${2:?}; shift ;;
 	--console=*) console=${1#*=} ;;
+	--cx) cx=$(realpath "${2:?--cx needs a directory}"); shift ;;
 	-v | --verbose) verbose=1 ;;
 	-h | --help) usage; exit 0 ;;
 	--) shift; break ;;
@@ -258,7 +287,14 @@ for i in 0 1; do
 		--smp "$smp" "${pass[@]}")
 	[[ -n $console ]] && args+=(--console "$console.$r")
 	[[ $verbose == 1 ]] && args+=(-v)
-	qargs="${DOORBELL_VM_QEMU_ARGS:-} -netdev $(netdev_for "$mine" "$theirs") -device virtio-net-pci,netdev=wire0,mac=$mac"
+	if [[ -n $cx ]]; then
+		qargs=${DOORBELL_VM_QEMU_ARGS:-}
+		args+=(--vfio-user "$cx/$r.sock" --share "$cx" --env "DOORBELL_VM_CX_DIR=$cx")
+		in=("$here/../guest/mlx5/guest-cx.sh" -- "$here/run2.sh" --in-guest "$r" --cx)
+	else
+		qargs="${DOORBELL_VM_QEMU_ARGS:-} -netdev $(netdev_for "$mine" "$theirs") -device virtio-net-pci,netdev=wire0,mac=$mac"
+		in=("$here/run2.sh" --in-guest "$r")
+	fi
 	# run.sh (its pid in pid.X, to stop it), stdout and stderr prefixed;
 	# its status in rc.X.
 	(
@@ -266,7 +302,7 @@ for i in 0 1; do
 		(
 			echo "$BASHPID" >"$tmpd/pid.$r"
 			exec env DOORBELL_VM_QEMU_ARGS="$qargs" DOORBELL_VM_OUT_DIR='' DOORBELL_VM_NO_APT=1 \
-				"$here/run.sh" "${args[@]}" -- "$here/run2.sh" --in-guest "$r" -- "${cmd[@]}" 2>&1
+				"$here/run.sh" "${args[@]}" -- "${in[@]}" -- "${cmd[@]}" 2>&1
 		) | sed -u "s/^/$R| /"
 		echo "${PIPESTATUS[0]}" >"$tmpd/rc.$r"
 	) &

@@ -27,7 +27,7 @@
  * A frame sent while the peer is not listening is lost, as on a cable
  * with nothing at its end.  A frame the peer's socket has no room for (the
  * receiving server is busy) waits, in order, and goes when it has: the
- * wire itself loses nothing it was not asked to (up to 8,192 frames
+ * wire itself loses nothing it was not asked to (up to 65,536 frames
  * waiting; more are counted as wire_overflow).
  */
 #ifndef DOORBELL_SIM_MLX5_PCI_WIRE_H
