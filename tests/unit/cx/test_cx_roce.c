@@ -125,6 +125,17 @@ static void check_recv(unsigned int n, uint32_t len)
 	CHECK_EQ(be32toh(c->byte_cnt), len);
 }
 
+/* A READ from QP 0 of len bytes at B's raddr into A's laddr, rung. */
+static void post_read(struct t_rig *r, uint64_t raddr, uint32_t len,
+		      uint64_t laddr)
+{
+	uint8_t *wq = t_wqe(r, 0, M5_OPCODE_RDMA_READ, 3);
+
+	t_raddr(wq, r->key[1], raddr);
+	t_data(wq + 16, len, r->key[0], laddr);
+	t_ring(r, 0, 1);
+}
+
 static void rc_send_crosses_the_wire_as_rocev2_frames_and_lands(void)
 {
 	struct t_rig *r = roce_rig(CX_ST_RC);
@@ -167,10 +178,7 @@ static void rc_write_read_and_atomics_cross_the_wire(void)
 	t_check_req(r, 0, M5_OPCODE_RDMA_WRITE, 5000);
 	/* READ back 5000 bytes of B into A at a + 0x1000. */
 	t_fill(r, 1, b, 5000, 77);
-	wq = t_wqe(r, 0, M5_OPCODE_RDMA_READ, 3);
-	t_raddr(wq, r->key[1], b);
-	t_data(wq + 16, 5000, r->key[0], a + 0x1000);
-	t_ring(r, 0, 1);
+	post_read(r, b, 5000, a + 0x1000);
 	pump(r, 0);
 	CHECK(t_same(r, 0, a + 0x1000, 1, b, 5000));
 	CHECK_EQ(t_cqe(0, 1)->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_REQ);
@@ -298,13 +306,9 @@ static void read_response_gap_asks_again_for_the_rest_only(void)
 {
 	struct t_rig *r = roce_rig(CX_ST_RC);
 	uint64_t a = t_iova[0] + 0x100, b = t_iova[1] + 0x200;
-	uint8_t *wq;
 
 	t_fill(r, 1, b, 9000, 21);
-	wq = t_wqe(r, 0, M5_OPCODE_RDMA_READ, 3);
-	t_raddr(wq, r->key[1], b);
-	t_data(wq + 16, 9000, r->key[0], a);
-	t_ring(r, 0, 1);
+	post_read(r, b, 9000, a);
 	pump(r, 1u << 2); /* 0 the request; 1, 2, 3 FIRST, MIDDLE, LAST */
 	CHECK(t_same(r, 0, a, 1, b, 9000));
 	CHECK_EQ(t_cqe(0, 0)->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_REQ);
@@ -326,16 +330,9 @@ static void read_answered_behind_a_lost_one_completes_after_it(void)
 {
 	struct t_rig *r = roce_rig(CX_ST_RC);
 	uint64_t a = t_iova[0] + 0x100, b = t_iova[1] + 0x200;
-	unsigned int i;
-	uint8_t *wq;
-
 	t_fill(r, 1, b, 64, 33);
-	for (i = 0; i < 2; i++) {
-		wq = t_wqe(r, 0, M5_OPCODE_RDMA_READ, 3);
-		t_raddr(wq, r->key[1], b + 32 * i);
-		t_data(wq + 16, 32, r->key[0], a + 32 * i);
-		t_ring(r, 0, 1);
-	}
+	post_read(r, b, 32, a);
+	post_read(r, b + 32, 32, a + 32);
 	pump(r, 1u << 2); /* 0, 1 the requests; 2 the first's response */
 	CHECK(t_same(r, 0, a, 1, b, 64));
 	CHECK_EQ(t_cqe(0, 0)->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_REQ);
@@ -350,23 +347,17 @@ static void reads_past_log_sra_max_wait_for_an_answer(void)
 {
 	struct t_rig *r;
 	uint64_t a = t_iova[0] + 0x100, b = t_iova[1] + 0x200;
-	unsigned int i;
 	uint8_t *wq;
 
 	t_log_sra = 0;
 	r = roce_rig(CX_ST_RC);
 	t_log_sra = 4;
 	t_fill(r, 1, b, 64, 45);
-	for (i = 0; i < 2; i++) {
-		wq = t_wqe(r, 0, i ? M5_OPCODE_ATOMIC_FA : M5_OPCODE_RDMA_READ,
-			   i ? 4 : 3);
-		t_raddr(wq, r->key[1], b + 32 * i);
-		if (i)
-			t_data(wq + 32, 8, r->key[0], a + 32);
-		else
-			t_data(wq + 16, 32, r->key[0], a);
-		t_ring(r, 0, 1);
-	}
+	post_read(r, b, 32, a);
+	wq = t_wqe(r, 0, M5_OPCODE_ATOMIC_FA, 4);
+	t_raddr(wq, r->key[1], b + 32);
+	t_data(wq + 32, 8, r->key[0], a + 32);
+	t_ring(r, 0, 1);
 	CHECK_EQ(w.tail - w.head, 1); /* the READ; the atomic waits */
 	pump(r, 0);
 	CHECK(t_same(r, 0, a, 1, b, 32));
