@@ -11,9 +11,9 @@
 # not delay), and the host judges what the wire did from the two servers'
 # counts (tests/twohost/run-all.sh --connectx); rdma_xfer runs through
 # tests/guest/mlx5/with-provider.sh, which proves the provider in its
-# process and reads the device's violation count. Both guests are given the same list and
-# walk it in step (each scenario has its own TCP port; rdma_xfer checks that
-# both sides run the same label).
+# process and reads the device's violation count.  Both guests are given
+# the same list and walk it in step (each scenario has its own TCP port;
+# rdma_xfer checks that both sides run the same label).
 #
 # Usage: guest.sh BUILD_DIR SCENARIO...
 #        guest.sh --labels SCENARIO...   (anywhere: print "SCENARIO LABEL EXPECT")

@@ -16,7 +16,8 @@
  *   a WRITE's RETH is checked for the whole range at its first packet,
  *   its bytes land as they come.
  * - Answers: an ACK for every packet with AckReq but a READ or atomic
- *   request (its response acknowledges it), MSN the messages done; a remote access or invalid request NAK moves the QP to ERR.
+ *   request (its response acknowledges it), MSN the messages done; a
+ *   remote access or invalid request NAK moves the QP to ERR.
  */
 #include <stdlib.h>
 #include <string.h>
