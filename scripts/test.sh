@@ -269,11 +269,14 @@ stage_guest() {
 # device's wire (docs/connectx-ethernet.md, "Two hosts"): through doorbell,
 # and through libmlx5 on the same device, the referee.
 stage_twohost() {
+	local rc=0
 	need_build || return
 	need_guest || return
-	tests/twohost/run-all.sh --build "$build" | record
-	tests/twohost/run-all.sh --build "$build" --connectx | record
-	tests/twohost/run-all.sh --build "$build" --connectx --stock | record
+	# Each run's status counts, not only the last one's (run_stage).
+	tests/twohost/run-all.sh --build "$build" | record || rc=1
+	tests/twohost/run-all.sh --build "$build" --connectx | record || rc=1
+	tests/twohost/run-all.sh --build "$build" --connectx --stock | record || rc=1
+	return "$rc"
 }
 
 stage_packages() {
