@@ -1,6 +1,7 @@
 # shellcheck shell=bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-# Sourced: run a perftest/pingpong-style server and client pair on loopback.
+# Sourced: run a perftest/pingpong-style server and client pair on loopback,
+# and the helpers of pairs whose sides run apart (a namespace, another host).
 # Needs $addr (the server address for the client).
 #
 # The client starts as soon as the server's TCP port listens (perftest and
@@ -61,6 +62,29 @@ wait_port() {
 	return 1
 }
 
+# cm_listens PORT: an rdma_cm id listens on PORT (iproute2's rdma tool
+# lists the ids, as rping's "src-addr 198.51.100.1:PORT").
+cm_listens() {
+	local ids
+	ids=$(rdma resource show cm_id 2>/dev/null)
+	grep -qE "state LISTEN .*:$1( |$)" <<<"$ids"
+}
+
+# listening tcp|cm PORT PID: wait (30 s, scaled) until the server PID
+# listens on PORT: its TCP port (wait_port), or an rdma_cm
+# id (cm_listens); 1 if it ends or the time runs out first.
+listening() {
+	local end=$((SECONDS + $(scaled 30)))
+	if [[ $1 == tcp ]]; then
+		wait_port "$2" "$3" "$(scaled 30)"
+		return
+	fi
+	until cm_listens "$2"; do
+		((SECONDS <= end)) && kill -0 "$3" 2>/dev/null || return 1
+		sleep 0.1
+	done
+}
+
 # wait_gone PID SECS: wait until PID has ended, at most SECS.
 wait_gone() {
 	local end=$((SECONDS + $2))
@@ -110,6 +134,11 @@ run_pair() {
 	# shellcheck disable=SC2034 # rc_s is the caller's result
 	rc_s=$?
 }
+
+# perftest's result line (bandwidth and latency tests): bytes, iterations,
+# then a figure.
+# shellcheck disable=SC2034 # the sourcing script's
+perftest_result='^[[:space:]]*[0-9]+[[:space:]]+[0-9]+[[:space:]]+[0-9.]+'
 
 # perftest_gave_up LOG: perftest could not calibrate its clock (emulation):
 # it says so, or it prints "inf" for its times.

@@ -35,7 +35,7 @@ pair_timeout=60
 failed=0
 port=18615
 dir=$(mktemp -d)
-result='^[[:space:]]*[0-9]+[[:space:]]+[0-9]+[[:space:]]+[0-9.]+'
+result=$perftest_result
 
 # One server and client on a fresh port; sets rc_s and rc_c.
 # shellcheck disable=SC2317 # called by pair_tries

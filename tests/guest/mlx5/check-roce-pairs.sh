@@ -36,30 +36,7 @@ ns=$1 dev_a=$2 gid_a=$3 dev_b=$4 gid_b=$5 addr=$6 addr_b=$7
 dir=$(mktemp -d)
 port=18600
 failed=0
-result='^[[:space:]]*[0-9]+[[:space:]]+[0-9]+[[:space:]]+[0-9.]+'
-
-# cm_listens PORT: an rdma_cm id listens on PORT (iproute2's rdma tool
-# lists the ids, as rping's "src-addr 198.51.100.1:PORT").
-cm_listens() {
-	local ids
-	ids=$(rdma resource show cm_id 2>/dev/null)
-	grep -qE "state LISTEN .*:$1( |$)" <<<"$ids"
-}
-
-# listening tcp|cm PORT PID: wait (30 s, scaled) until the server PID
-# listens on PORT: its TCP port (pair-lib.sh's wait_port), or an rdma_cm
-# id (cm_listens); 1 if it ends or the time runs out first.
-listening() {
-	local end=$((SECONDS + $(scaled 30)))
-	if [[ $1 == tcp ]]; then
-		wait_port "$2" "$3" "$(scaled 30)"
-		return
-	fi
-	until cm_listens "$2"; do
-		((SECONDS <= end)) && kill -0 "$3" 2>/dev/null || return 1
-		sleep 0.1
-	done
-}
+result=$perftest_result
 
 # NAME tcp|cm PORT -- SERVER... -- CLIENT...: one pair, the server here,
 # the client in $ns once the server listens on PORT (listening); sets
