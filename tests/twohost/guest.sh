@@ -42,6 +42,8 @@
 #     and twohost_no_violations_LABEL: the device's count)
 #   PASS|FAIL twohost_netem_injected_LABEL      (netem drops seen, or for
 #     reorder_dup and corrupt, rxe sequence errors/duplicates/retries)
+# On the ConnectX, after the scenarios: tests/twohost/pairs.sh's lines,
+# twohost_pair_NAME, and its served and violation lines (label pairs).
 set -u
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=scripts/lib.sh
@@ -191,4 +193,11 @@ for scen in "$@"; do
 	fi
 	tc qdisc del dev "$nic" root 2>/dev/null
 done
+# ConnectX: then the pingpongs and perftest across the hosts, the wire clean.
+if [[ -n $cx ]]; then
+	label=pairs
+	echo "== the pingpongs and perftest across the hosts (tests/twohost/pairs.sh); through $provider"
+	echo "label $label" >"$cx/wire.ctl"
+	on_cx "$here/pairs.sh" || rc=1
+fi
 exit $rc

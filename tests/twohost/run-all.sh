@@ -46,6 +46,10 @@
 #                      resent RC packets and dropped the corrupted ones by
 #                      their ICRC when a scenario asked for it, and that
 #                      both servers ended clean (no violation, no crash).
+#                      After the scenarios, on a clean wire, the pingpongs
+#                      and perftest run across the hosts
+#                      (tests/twohost/pairs.sh; perftest built without
+#                      libmlx5 by scripts/build-perftest.sh).
 #                      The device's requester puts a message's packets on
 #                      the wire at once, unpaced, and resends go-back-N
 #                      the same way; the wire queues 65,536 frames and
@@ -149,6 +153,12 @@ run2=("$top/tests/vm/run2.sh" --distro "$distro" --timeout "$timeout_s" --grace 
 if ((cx)); then
 	server=$build/sim/mlx5/pci/cx-server
 	[[ -x $server ]] || { fail twohost_cx_server_built "no $server"; exit 1; }
+	# The pairs' perftest, without libmlx5, for either provider
+	# (with-provider.sh); built once, then found.
+	if ! DOORBELL_BUILD_DIR=$build "$top/scripts/build-perftest.sh" >/dev/null 2>"$tmp/perftest.log"; then
+		fail twohost_cx_perftest_without_direct_verbs_builds "$(tail -n 3 "$tmp/perftest.log")"
+		exit 1
+	fi
 	cxdir=$tmp/cx
 	mkdir -p "$cxdir/a" "$cxdir/b"
 	run2+=(--cx "$cxdir")
@@ -306,6 +316,11 @@ while read -r _ label expect; do
 		[[ $expect != none ]] && expected+=("twohost_netem_injected_$label")
 	fi
 done <<<"$labels"
+# --connectx: the pairs after the scenarios (tests/twohost/pairs.sh).
+if ((cx)); then
+	mapfile -t -O "${#expected[@]}" expected < <("$here/pairs.sh" --names)
+	expected+=(twohost_served_pairs twohost_no_violations_pairs)
+fi
 # Anything else the guests reported (e.g. twohost_scenario_known).
 for n in "${!res_a[@]}" "${!res_b[@]}"; do
 	[[ " ${expected[*]} " == *" $n "* ]] || expected+=("$n")
