@@ -177,7 +177,11 @@ int cx_cq_push(struct cx *cx, uint32_t cqn, const uint8_t *cqe, bool solicited)
  *    libmlx5 (mlx5_arm_cq) and Linux (mlx5_cq_arm) store before ringing,
  *    or a later arm's: MMIO writes are posted, so the driver may arm again
  *    (a later sn, or the same sn with a later ci) before this doorbell
- *    arrives, as mlx5e does from NAPI (dbrec_holds);
+ *    arrives, as mlx5e does from NAPI (dbrec_holds).  The device arms on
+ *    every doorbell, so doorbells still on their way with one sn may each
+ *    raise an event, and the driver may take them all before the last
+ *    arrives: the record's sn may be three on when the device raised
+ *    that many events past this doorbell's sn;
  *  - no command bits but REQ_NOT_SOL, nothing above sn;
  *  - sn counts the events the driver took (libmlx5's mlx5_cq_event, Linux's
  *    mlx5_eq_comp_int), which the device raised: the sum of its steps
@@ -189,17 +193,22 @@ int cx_cq_push(struct cx *cx, uint32_t cqn, const uint8_t *cqe, bool solicited)
 /* Arm word bits: cmd bits other than REQ_NOT_SOL, and the two above sn. */
 #define DB_UNKNOWN 0xce000000u
 
-/* Whether dbrec word REC is arm word HI or a later arm's (above). */
-static bool dbrec_holds(uint32_t rec, uint32_t hi)
+/*
+ * Whether dbrec word REC is arm word HI or a later arm's (above); SPARE:
+ * the events raised that HI's sn does not account for.
+ */
+static bool dbrec_holds(uint32_t rec, uint32_t hi, uint64_t spare)
 {
 	uint8_t dsn = ((rec >> DB_SN_SHIFT) - (hi >> DB_SN_SHIFT)) & 3;
 	uint32_t dci = (rec - hi) & 0xffffff;
 
 	if (rec == hi)
 		return true;
-	/* sn one or two events on; or the same sn, ci moved on (by less
-	 * than half its range: behind is a record never written). */
-	return dsn == 1 || dsn == 2 || (dsn == 0 && dci && dci < 0x800000);
+	/* sn one or two events on, three if raised; or the same sn, ci
+	 * moved on (by less than half its range: behind is a record never
+	 * written). */
+	return dsn == 1 || dsn == 2 || (dsn == 3 && spare >= 3) ||
+	       (dsn == 0 && dci && dci < 0x800000);
 }
 
 static bool arm_checked(struct cx *cx, struct cx_cq *cq, uint32_t uar,
@@ -210,8 +219,8 @@ static bool arm_checked(struct cx *cx, struct cx_cq *cq, uint32_t uar,
 	uint8_t sn = hi >> DB_SN_SHIFT & 3;
 	uint8_t step = (sn - cq->arm_sn) & 3;
 	bool ahead = cq->sn_advance + step > cq->events;
-
-	bool held = rec && dbrec_holds(word, hi);
+	uint64_t spare = ahead ? 0 : cq->events - (cq->sn_advance + step);
+	bool held = rec && dbrec_holds(word, hi, spare);
 
 	if (uar != cq->uar || !held || (hi & DB_UNKNOWN) || ahead)
 		cx_trace(

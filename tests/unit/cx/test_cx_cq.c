@@ -210,6 +210,37 @@ static void a_later_arm_in_the_dbrec_is_not_counted(void)
 }
 
 /*
+ * The device arms on every doorbell: three arms with sn 0 on their way
+ * each raise an event, and the driver, having taken the three, has sn 3
+ * in the record when the last arrives.  Not counted; a record three on
+ * with only two events raised past the doorbell's sn is.
+ */
+static void a_record_three_events_on_is_later_when_they_were_raised(void)
+{
+	struct cq_args a;
+	struct cx *cx = setup(&a, 3);
+	int cqn = make_cq(cx, &a);
+	uint32_t i;
+
+	for (i = 0; i < 3; i++) {
+		ring_arm(cx, &a, a.uar, cqn, i, i);
+		CHECK_EQ(push(cx, cqn, 0, false), CX_OK);
+		CHECK_EQ(irqs[VEC], i + 1);
+		w32(cx, a.uar * 4096 + 0x40, (uint32_t)a.eqn << 24 | (i + 1));
+	}
+	/* The fourth arm with sn 0 arrives after the driver took the three. */
+	ring_arm(cx, &a, a.uar, cqn, 3, 3u << 28 | 3);
+	CHECK_EQ(arm_violations(cx), 0);
+	/* A doorbell with sn 2 after four events: the record's sn 1 would be
+	 * three on (modulo 4), a fifth event, never raised: an older one. */
+	CHECK_EQ(push(cx, cqn, 0, false), CX_OK);
+	CHECK_EQ(irqs[VEC], 4);
+	ring_arm(cx, &a, a.uar, cqn, 2u << 28 | 4, 1u << 28 | 4);
+	CHECK_EQ(cx_eng_stats(cx)->arm_not_dbrec, 1);
+	cx_destroy(cx);
+}
+
+/*
  * The doorbell's arm word must be the one the driver stored in the
  * doorbell record first (+4), or a later arm's: an older one is counted;
  * the doorbell arms as it says all the same.
@@ -654,6 +685,7 @@ static const struct check_test tests[] = {
 	CHECK_TEST(arm_on_another_uar_is_dropped_and_counted),
 	CHECK_TEST(arm_word_differing_from_its_dbrec_is_counted),
 	CHECK_TEST(a_later_arm_in_the_dbrec_is_not_counted),
+	CHECK_TEST(a_record_three_events_on_is_later_when_they_were_raised),
 	CHECK_TEST(arm_with_unknown_command_bits_is_counted),
 	CHECK_TEST(arm_sn_ahead_of_the_events_raised_is_counted),
 	CHECK_TEST(cqes_wrap_with_the_owner_bit_and_never_pass_the_ci),
