@@ -250,10 +250,9 @@ struct m5m_fly {
 	/* On the wire (m5m_wire_req.c): its PSNs, and responses received */
 	uint32_t psn, npsn;
 	uint32_t got;
-	/* A READ: the response its last request asked from.  A READ or
-	 * atomic: 1 + the response it was asked again for when one after it
-	 * came (0: none since its last request). */
-	uint32_t from, gap;
+	/* A READ or atomic: 1 + the response it was asked again for when one
+	 * after it came (0: none since its last request). */
+	uint32_t gap;
 	bool done; /* a READ's or atomic's response is all here */
 };
 

@@ -18,6 +18,11 @@
  *   response's PSN with the RETH moved on by the bytes already here
  *   (the responder answers it as a duplicate), once per gap; that counts
  *   as a retry, and new response data as progress.
+ * - The response at the PSN a READ waits for lands whichever of its asks
+ *   it answers: each asks for the same bytes at a PSN.  Were only a FIRST
+ *   at the last ask's PSN taken, the answers to earlier asks still on a
+ *   congested wire would bring nothing, and each ACK timeout would ask
+ *   again behind them, until the retries ran out (seen in two-host runs).
  * - The retry count starts again whenever the responder shows progress:
  *   a WQE completes, a READ response brings data, or a sequence NAK
  *   names a new PSN.
@@ -148,7 +153,6 @@ static int wire_xmit(struct m5m_qp *qp, struct m5m_fly *f, uint32_t from)
 	f->gap = 0;
 	switch (w->opcode) {
 	case M5_OPCODE_RDMA_READ:
-		f->from = f->got;
 		done_bytes = (uint64_t)f->got * m5m_mtu_bytes(qp->mtu);
 		reth.va = htobe64(w->raddr + done_bytes);
 		reth.rkey = htobe32(w->rkey);
@@ -428,7 +432,6 @@ static void wire_read_resp(struct m5m_qp *qp, uint8_t op, uint32_t psn,
 {
 	struct m5m_fly *f = wire_waiting(qp, psn);
 	uint64_t mtu = m5m_mtu_bytes(qp->mtu), off;
-	bool first = op == IBT_READ_RESP_FIRST || op == IBT_READ_RESP_ONLY;
 	bool last = op == IBT_READ_RESP_LAST || op == IBT_READ_RESP_ONLY;
 	uint32_t k;
 
@@ -451,9 +454,6 @@ static void wire_read_resp(struct m5m_qp *qp, uint8_t op, uint32_t psn,
 		qp->wire_due = m5m_ack_deadline(qp);
 		return;
 	}
-	/* A request's responses begin with FIRST (or ONLY). */
-	if (first != (f->got == f->from))
-		return;
 	off = (uint64_t)f->got * mtu;
 	if ((!last && n != mtu) || off + n > f->resp_len ||
 	    (last && off + n != f->resp_len) || last != (f->got + 1 == f->npsn))

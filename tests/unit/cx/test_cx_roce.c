@@ -323,6 +323,42 @@ static void read_response_gap_asks_again_for_the_rest_only(void)
 }
 
 /*
+ * The answers to an earlier ask land: a duplicate past a gap has the READ
+ * asked again for its rest, whose answers are lost, and the first ask's
+ * responses, in order after it, bring the bytes (each ask wants the same
+ * ones at a PSN): the READ completes without the ACK timer.
+ */
+static void read_responses_to_an_earlier_ask_land_after_asking_again(void)
+{
+	struct t_rig *r = roce_rig(CX_ST_RC);
+	uint64_t a = t_iova[0] + 0x100, b = t_iova[1] + 0x200;
+	static uint8_t resp[3][FRAME];
+	unsigned int len[3] = { 0 }, n = 0, k;
+	uint8_t *f;
+
+	t_fill(r, 1, b, 9000, 51);
+	post_read(r, b, 9000, a);
+	f = next_frame(&n); /* the request */
+	cx_eth_receive(r->cx, f, n);
+	CHECK_EQ(w.tail - w.head, 3); /* FIRST, MIDDLE, LAST */
+	for (k = 0; k < 3; k++) {
+		f = next_frame(&len[k]);
+		memcpy(resp[k], f, len[k]);
+	}
+	cx_eth_receive(r->cx, resp[0], len[0]);
+	cx_eth_receive(r->cx, resp[2], len[2]); /* a duplicate, early */
+	CHECK_EQ(w.tail - w.head, 1);  /* asked again from the MIDDLE */
+	CHECK(next_frame(&n) != NULL); /* lost */
+	cx_eth_receive(r->cx, resp[1], len[1]);
+	cx_eth_receive(r->cx, resp[2], len[2]);
+	CHECK(t_same(r, 0, a, 1, b, 9000));
+	CHECK_EQ(t_cqe(0, 0)->op_own >> M5_CQE_OPCODE_SHIFT, M5_CQE_REQ);
+	CHECK_EQ(ops_of(IBT_READ_REQUEST), 2);
+	CHECK_EQ(cx_eng_stats(r->cx)->ack_timeouts, 0);
+	t_rig_free(r);
+}
+
+/*
  * Two READs, the first one's response lost: the second's response asks
  * the first again, and both complete, in order, without the ACK timer.
  */
@@ -553,6 +589,8 @@ int main(int argc, char **argv)
 		CHECK_TEST(reordered_packets_land_in_order_once),
 		CHECK_TEST(read_response_gap_asks_again_for_the_rest_only),
 		CHECK_TEST(read_answered_behind_a_lost_one_completes_after_it),
+		CHECK_TEST(
+			read_responses_to_an_earlier_ask_land_after_asking_again),
 		CHECK_TEST(reads_past_log_sra_max_wait_for_an_answer),
 		CHECK_TEST(
 			send_without_a_receive_waits_for_rnr_and_lands_later),
