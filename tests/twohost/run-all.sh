@@ -436,5 +436,11 @@ awk -v t=$((SECONDS - t0)) -v boots="$boots" '
 	}' "$log"
 if ((failed)) && [[ $log != "$tmp"/* ]]; then
 	echo "(full guest output in $log)"
+elif ((failed)); then
+	# The log goes with tmp: the guests' failures and the indented lines
+	# that follow them (the programs' last words), the first 80.
+	echo "the guests' failures:"
+	awk '/^[AB]\| FAIL / { on = 1; print; next } on && /^[AB]\|   / { print; next } { on = 0 }' "$log" |
+		head -n 80 | sed 's/^/    /'
 fi
 exit $failed
